@@ -1,0 +1,60 @@
+package dev.baton.application.port.in;
+
+import dev.baton.domain.InvalidValueException;
+import dev.baton.domain.Job;
+import dev.baton.domain.JobId;
+import dev.baton.domain.QueueName;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/** Puts one job on a queue: due now, at an instant, or after a delay. */
+public interface EnqueueJobUseCase {
+
+    /** @return the job as enqueued (with its enqueued-at and, when delayed, its due time) */
+    Job enqueue(Command command);
+
+    /**
+     * @param at    due at this instant (mutually exclusive with {@code delay})
+     * @param delay due after this delay from now (mutually exclusive with {@code at})
+     */
+    record Command(QueueName queue, JobId id, Optional<String> type, String payload, Map<String, String> headers,
+                   Optional<Instant> at, Optional<Duration> delay) {
+        public Command {
+            Objects.requireNonNull(queue, "queue");
+            Objects.requireNonNull(id, "job id");
+            Objects.requireNonNull(type, "type");
+            Objects.requireNonNull(payload, "payload");
+            Objects.requireNonNull(at, "at");
+            Objects.requireNonNull(delay, "delay");
+            headers = Map.copyOf(headers);
+            if (at.isPresent() && delay.isPresent()) {
+                throw new InvalidValueException("give a due time or a delay, not both");
+            }
+            delay.ifPresent(d -> {
+                if (d.isNegative()) {
+                    throw new InvalidValueException("delay must not be negative, got " + d);
+                }
+            });
+        }
+
+        /** A job due now with no type and no headers. */
+        public static Command now(QueueName queue, JobId id, String payload) {
+            return new Command(queue, id, Optional.empty(), payload, Map.of(), Optional.empty(), Optional.empty());
+        }
+
+        public Command withType(String type) {
+            return new Command(queue, id, Optional.of(type), payload, headers, at, this.delay);
+        }
+
+        public Command after(Duration delay) {
+            return new Command(queue, id, type, payload, headers, Optional.empty(), Optional.of(delay));
+        }
+
+        public Command at(Instant instant) {
+            return new Command(queue, id, type, payload, headers, Optional.of(instant), Optional.empty());
+        }
+    }
+}

@@ -1,0 +1,26 @@
+package dev.baton.application.port.in;
+
+import dev.baton.domain.QueueName;
+import dev.baton.domain.QueueStats;
+import java.util.Objects;
+import java.util.OptionalLong;
+
+/** The numbers of one queue, from the transport and (when there is one) the ledger. */
+public interface InspectQueueUseCase {
+
+    QueueReport inspect(Command command);
+
+    record Command(QueueName queue) {
+        public Command {
+            Objects.requireNonNull(queue, "queue");
+        }
+    }
+
+    /** @param completed completions in the ledger; empty when running without one */
+    record QueueReport(QueueStats stats, OptionalLong completed) {
+        public QueueReport {
+            Objects.requireNonNull(stats, "stats");
+            Objects.requireNonNull(completed, "completed");
+        }
+    }
+}

@@ -1,0 +1,24 @@
+package dev.baton.application.port.in;
+
+import java.time.Duration;
+
+/** A started worker. */
+public interface RunningWorker extends AutoCloseable {
+
+    /**
+     * Stops gracefully: stops leasing, waits up to {@code grace} for running jobs, then interrupts the rest and
+     * leaves them unacknowledged so another worker takes them over. Blocks until stopped. Idempotent.
+     *
+     * @return how many jobs were still running when the grace period ended (abandoned to other workers)
+     */
+    int stop(Duration grace);
+
+    boolean isRunning();
+
+    /** Counters since start, for progress displays and tests. */
+    WorkerCounters counters();
+
+    /** Stops with the default grace period. */
+    @Override
+    void close();
+}

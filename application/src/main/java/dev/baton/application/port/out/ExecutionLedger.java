@@ -1,0 +1,52 @@
+package dev.baton.application.port.out;
+
+import dev.baton.domain.Completion;
+import dev.baton.domain.ConsumerName;
+import dev.baton.domain.Job;
+import dev.baton.domain.JobId;
+import dev.baton.domain.QueueName;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Makes a job's effect happen once: the effect's writes and the job's completion record (keyed by the job id) commit
+ * in one transaction, and a job that already completed is reported, not run again.
+ */
+public interface ExecutionLedger {
+
+    /**
+     * Claims the job id, runs {@code effect} in the claiming transaction and commits both, or reports that the job
+     * already completed without running {@code effect}. When two callers race on one job id, exactly one commits; the
+     * other gets {@link LedgerOutcome.AlreadyCompleted} and its writes are rolled back.
+     *
+     * @throws EffectFailedException       the effect threw: nothing was committed
+     * @throws LedgerUnavailableException  the ledger failed or the commit's outcome is unknown
+     */
+    LedgerOutcome execute(Execution execution, Effect effect);
+
+    /** The completion record of a job, if it completed and the record is still retained. */
+    Optional<Completion> find(JobId id);
+
+    /** How many completions of {@code queue} the ledger holds. */
+    long countCompleted(QueueName queue);
+
+    /** Deletes completion records older than {@code cutoff}. @return how many were deleted */
+    long forgetCompletedBefore(Instant cutoff);
+
+    /** A job's attempt as the ledger records it. */
+    record Execution(Job job, ConsumerName consumer, DeliveryId deliveryId, Instant deadline) {
+        public Execution {
+            Objects.requireNonNull(job, "job");
+            Objects.requireNonNull(consumer, "consumer");
+            Objects.requireNonNull(deliveryId, "delivery id");
+            Objects.requireNonNull(deadline, "deadline");
+        }
+    }
+
+    /** The handler's work inside the ledger's transaction; returns the job's optional result text. */
+    @FunctionalInterface
+    interface Effect {
+        Optional<String> run(LedgerTransaction transaction) throws Exception;
+    }
+}

@@ -1,0 +1,80 @@
+package dev.baton.domain;
+
+import static dev.baton.domain.InvalidValueException.notNull;
+import static dev.baton.domain.InvalidValueException.require;
+
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A unit of work on a queue.
+ *
+ * @param id          the caller's idempotency key
+ * @param queue       where the job travels
+ * @param type        selects the handler when present; otherwise the queue's handler runs
+ * @param payload     opaque text (JSON by convention), size-limited per queue by {@link PayloadLimit}
+ * @param attempt     how many attempts were already made (0 for a new job)
+ * @param enqueuedAt  when the job was first enqueued (kept across retries and redrives)
+ * @param notBefore   the job is not due before this instant (delayed job or retry)
+ * @param lastError   the error of the previous attempt, for retried jobs
+ * @param headers     small string headers: any extra field of the stream entry
+ */
+public record Job(JobId id, QueueName queue, Optional<String> type, String payload, int attempt, Instant enqueuedAt,
+                  Optional<Instant> notBefore, Optional<JobError> lastError, Map<String, String> headers) {
+
+    public Job {
+        notNull(id, "job id");
+        notNull(queue, "queue");
+        notNull(type, "type");
+        notNull(payload, "payload");
+        notNull(enqueuedAt, "enqueued-at");
+        notNull(notBefore, "not-before");
+        notNull(lastError, "last error");
+        require(attempt >= 0, "attempt must not be negative, got " + attempt);
+        type.ifPresent(t -> require(!t.isBlank() && t.length() <= 200 && Text.printable(t),
+                "job type must be 1..200 printable characters"));
+        headers = Map.copyOf(notNull(headers, "headers"));
+    }
+
+    /** A new job, due now, with no type and no headers. */
+    public static Job create(JobId id, QueueName queue, String payload, Instant enqueuedAt) {
+        return new Job(id, queue, Optional.empty(), payload, 0, enqueuedAt, Optional.empty(), Optional.empty(),
+                Map.of());
+    }
+
+    public Job withType(String newType) {
+        return new Job(id, queue, Optional.ofNullable(newType), payload, attempt, enqueuedAt, notBefore, lastError,
+                headers);
+    }
+
+    public Job withHeaders(Map<String, String> newHeaders) {
+        return new Job(id, queue, type, payload, attempt, enqueuedAt, notBefore, lastError, newHeaders);
+    }
+
+    /** The same job, not due before {@code instant}. */
+    public Job notBefore(Instant instant) {
+        return new Job(id, queue, type, payload, attempt, enqueuedAt, Optional.of(instant), lastError, headers);
+    }
+
+    /** The number of the attempt that runs this job now (1-based). */
+    public int currentAttempt() {
+        return attempt + 1;
+    }
+
+    /** The job as it waits for its next attempt: one more attempt counted, the error kept, due at {@code dueAt}. */
+    public Job retriedAfter(JobError error, Instant dueAt) {
+        return new Job(id, queue, type, payload, attempt + 1, enqueuedAt, Optional.of(dueAt), Optional.of(error),
+                headers);
+    }
+
+    /** The job as a redrive from the dead letters puts it back: attempts start again, no delay, no error. */
+    public Job redriven() {
+        return new Job(id, queue, type, payload, 0, enqueuedAt, Optional.empty(), Optional.empty(), headers);
+    }
+
+    /** True when the job may run at {@code now}. */
+    public boolean isDueAt(Instant now) {
+        return notBefore.map(due -> !due.isAfter(now)).orElse(true);
+    }
+}

@@ -1,0 +1,28 @@
+package dev.baton.domain;
+
+import static dev.baton.domain.InvalidValueException.notNull;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.OptionalLong;
+
+/**
+ * The numbers an operator needs for one queue.
+ *
+ * @param length             entries in the stream (acknowledged history included until trimmed)
+ * @param lag                entries not yet delivered to the group (empty when the server cannot tell)
+ * @param pending            entries delivered and not yet acknowledged
+ * @param oldestPendingIdle  idle time of the longest-waiting pending entry (zero when none)
+ * @param consumers          the group's consumers
+ * @param delayed            jobs waiting for their due time (retries and scheduled jobs)
+ * @param dead               dead letters
+ */
+public record QueueStats(QueueName queue, long length, OptionalLong lag, long pending, Duration oldestPendingIdle,
+                         List<ConsumerStats> consumers, long delayed, long dead) {
+    public QueueStats {
+        notNull(queue, "queue");
+        notNull(lag, "lag");
+        notNull(oldestPendingIdle, "oldest pending idle");
+        consumers = List.copyOf(notNull(consumers, "consumers"));
+    }
+}
