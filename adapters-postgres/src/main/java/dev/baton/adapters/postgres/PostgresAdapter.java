@@ -124,7 +124,7 @@ public final class PostgresAdapter implements AutoCloseable {
 
     private static String rootMessage(Throwable failure) {
         Throwable root = failure;
-        while (root.getCause() != null && root.getCause() != root) {
+        while (root.getCause() != null) {
             root = root.getCause();
         }
         return root == failure ? String.valueOf(failure.getMessage()) : failure.getMessage() + " / " + root.getMessage();

@@ -10,7 +10,6 @@ import dev.baton.domain.Completion;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -198,7 +197,7 @@ final class PostgresExecutionLedger implements ExecutionLedger {
         } catch (JdbiException e) {
             if (SqlFailures.isIntegrityViolation(e)) {
                 // a deferred constraint on the effect's writes failed: the server rolled everything back
-                throw new EffectFailedException(e);
+                throw new EffectFailedException(SqlFailures.sqlException(e).orElseThrow());
             }
             throw unavailable("the commit of job " + jobId
                     + " was not confirmed, it may or may not have happened: its redelivery will find out", e);
@@ -286,11 +285,8 @@ final class PostgresExecutionLedger implements ExecutionLedger {
 
     /** The driver's message (SQLSTATE and server text) without Jdbi's statement dump, which may hold job data. */
     private static String reason(Throwable failure) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof SQLException sql) {
-                return sql.getMessage() + " [SQLSTATE " + sql.getSQLState() + "]";
-            }
-        }
-        return String.valueOf(failure.getMessage());
+        return SqlFailures.sqlException(failure)
+                .map(sql -> sql.getMessage() + " [SQLSTATE " + sql.getSQLState() + "]")
+                .orElseGet(() -> String.valueOf(failure.getMessage()));
     }
 }
