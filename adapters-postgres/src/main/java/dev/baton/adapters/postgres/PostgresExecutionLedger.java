@@ -64,7 +64,8 @@ final class PostgresExecutionLedger implements ExecutionLedger {
                 + " (job_id, queue, type, attempt, consumer, message_id, completed_at)"
                 + " VALUES (:jobId, :queue, :type, :attempt, :consumer, :messageId, :completedAt)"
                 + " ON CONFLICT (job_id) DO NOTHING";
-        this.completeSql = "UPDATE " + table + " SET result = :result, completed_at = :completedAt WHERE job_id = :jobId";
+        this.completeSql = "UPDATE " + table
+                + " SET result = :result, completed_at = :completedAt WHERE job_id = :jobId";
         this.findSql = "SELECT " + CompletionMapper.COLUMNS + " FROM " + table + " WHERE job_id = :jobId";
         this.countSql = "SELECT count(*) FROM " + table + " WHERE queue = :queue";
         this.forgetSql = "DELETE FROM " + table + " WHERE job_id IN (SELECT job_id FROM " + table
