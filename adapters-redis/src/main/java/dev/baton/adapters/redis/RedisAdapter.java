@@ -147,8 +147,13 @@ public final class RedisAdapter implements AutoCloseable {
         } catch (RedisException e) {
             client.shutdown();
             resources.shutdown();
+            Throwable root = e;
+            while (root.getCause() != null) {
+                root = root.getCause();
+            }
+            String reason = root == e ? e.getMessage() : e.getMessage() + " (" + root.getMessage() + ")";
             throw new TransportException("cannot connect to Redis at " + Config.masked(config.uri()) + ": "
-                    + Config.masked(String.valueOf(e.getMessage())), e);
+                    + Config.masked(String.valueOf(reason)), e);
         }
     }
 
