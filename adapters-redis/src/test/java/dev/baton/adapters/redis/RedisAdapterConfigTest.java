@@ -40,6 +40,11 @@ class RedisAdapterConfigTest {
                 .isInstanceOf(InvalidValueException.class)
                 .hasMessageContaining("BATON_REDIS_URI")
                 .hasMessageNotContaining("topsecret");
+        assertThatThrownBy(() -> RedisAdapter.Config.of("redis://admin:top secret@host:6379"))
+                .isInstanceOf(InvalidValueException.class)
+                .hasMessageContaining("BATON_REDIS_URI")
+                .hasMessageNotContaining("top secret")
+                .hasMessageNotContaining("secret");
     }
 
     @Test
@@ -48,6 +53,8 @@ class RedisAdapterConfigTest {
         assertThat(RedisAdapter.Config.masked("redis://pw@host:1")).isEqualTo("redis://****@host:1");
         assertThat(RedisAdapter.Config.masked("rediss://user:pw@host:1/0")).isEqualTo("rediss://user:****@host:1/0");
         assertThat(RedisAdapter.Config.masked("redis://host:1")).isEqualTo("redis://host:1");
+        assertThat(RedisAdapter.Config.masked("bad at index 3: redis://u:p w@h")).isEqualTo(
+                "bad at index 3: redis://u:****@h");
         assertThat(RedisAdapter.Config.of("redis://user:pw@host:1").toString()).contains("user:****@host")
                 .doesNotContain("pw@");
     }
