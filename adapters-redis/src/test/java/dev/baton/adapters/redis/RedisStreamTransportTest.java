@@ -325,6 +325,21 @@ class RedisStreamTransportTest {
     }
 
     @Test
+    void aGroupCreatedAtTheEndSkipsWhatTheStreamAlreadyHeld() {
+        raw.append(queue, bytes("job_id"), bytes("old"), bytes("payload"), bytes("{}"));
+        RedisAdapter.Config config = new RedisAdapter.Config(TestRedis.uri(), "-workers", PayloadLimit.DEFAULT,
+                Duration.ofSeconds(10), true);
+        try (RedisAdapter atEnd = RedisAdapter.open(config, Clock.systemUTC())) {
+            atEnd.transport().declare(queue);
+            atEnd.transport().publish(Job.create(JobId.of("new"), queue, "{}", NOW));
+
+            List<Delivery> deliveries = atEnd.transport().lease(queue, alice, 10, SHORT_BLOCK);
+
+            assertThat(deliveries).extracting(d -> ((Delivery.Leased) d).job().id().value()).containsExactly("new");
+        }
+    }
+
+    @Test
     void findLooksInEveryPlace() {
         transport().publish(Job.create(JobId.of("delayed"), queue, "{}", NOW).notBefore(NOW.plusSeconds(600)));
         transport().publish(Job.create(JobId.of("dead"), queue, "{}", NOW));
