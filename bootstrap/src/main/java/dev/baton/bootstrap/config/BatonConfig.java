@@ -1,0 +1,97 @@
+package dev.baton.bootstrap.config;
+
+import dev.baton.domain.DeliveryLimit;
+import dev.baton.domain.QueueName;
+import dev.baton.domain.Retention;
+import dev.baton.domain.RetryPolicy;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Baton's validated configuration. Built by {@link ConfigLoader}; {@link #describe()} and {@link #redact} never
+ * show a password.
+ */
+public record BatonConfig(String redisUri, String jdbcUrl, String schema, Mode mode, List<QueueName> queues,
+                          Duration lease, Duration idleThreshold, DeliveryLimit deliveryLimit, RetryPolicy retryPolicy,
+                          Duration jobTimeout, Retention retention, int concurrency, Duration grace, int poolSize,
+                          Optional<AdminAddress> adminAddress, Optional<Path> plugins) {
+
+    public BatonConfig {
+        Objects.requireNonNull(redisUri, "redis uri");
+        Objects.requireNonNull(jdbcUrl, "jdbc url");
+        Objects.requireNonNull(schema, "schema");
+        Objects.requireNonNull(mode, "mode");
+        queues = List.copyOf(queues);
+        Objects.requireNonNull(lease, "lease");
+        Objects.requireNonNull(idleThreshold, "idle threshold");
+        Objects.requireNonNull(deliveryLimit, "delivery limit");
+        Objects.requireNonNull(retryPolicy, "retry policy");
+        Objects.requireNonNull(jobTimeout, "job timeout");
+        Objects.requireNonNull(retention, "retention");
+        Objects.requireNonNull(grace, "grace");
+        Objects.requireNonNull(adminAddress, "admin address");
+        Objects.requireNonNull(plugins, "plugins");
+    }
+
+    /** The defaults alone (no environment, file or flags). */
+    public static BatonConfig defaults() {
+        return ConfigLoader.load(Map.of(), Optional.empty(), Map.of());
+    }
+
+    public BatonConfig withRedisUri(String uri) {
+        return new BatonConfig(uri, jdbcUrl, schema, mode, queues, lease, idleThreshold, deliveryLimit, retryPolicy,
+                jobTimeout, retention, concurrency, grace, poolSize, adminAddress, plugins);
+    }
+
+    public BatonConfig withJdbcUrl(String url) {
+        return new BatonConfig(redisUri, url, schema, mode, queues, lease, idleThreshold, deliveryLimit, retryPolicy,
+                jobTimeout, retention, concurrency, grace, poolSize, adminAddress, plugins);
+    }
+
+    public BatonConfig withRetryPolicy(RetryPolicy policy) {
+        return new BatonConfig(redisUri, jdbcUrl, schema, mode, queues, lease, idleThreshold, deliveryLimit, policy,
+                jobTimeout, retention, concurrency, grace, poolSize, adminAddress, plugins);
+    }
+
+    public BatonConfig withQueues(List<QueueName> names) {
+        return new BatonConfig(redisUri, jdbcUrl, schema, mode, names, lease, idleThreshold, deliveryLimit,
+                retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, adminAddress, plugins);
+    }
+
+    /** Replaces every password of the configured endpoints in {@code text} (an exception message, say). */
+    public String redact(String text) {
+        if (text == null) {
+            return null;
+        }
+        String redacted = Secrets.mask(text);
+        List<String> secrets = new ArrayList<>(Secrets.find(redisUri));
+        secrets.addAll(Secrets.find(jdbcUrl));
+        for (String secret : secrets) {
+            redacted = redacted.replace(secret, Secrets.MASK);
+        }
+        return redacted;
+    }
+
+    /** The effective settings, passwords masked, for a start-up log line or {@code /api/config}. */
+    public Map<String, String> describe() {
+        Map<String, String> shown = new LinkedHashMap<>();
+        shown.put("redis-uri", Secrets.mask(redisUri));
+        shown.put("jdbc-url", Secrets.mask(jdbcUrl));
+        shown.put("schema", schema);
+        shown.put("mode", mode.label());
+        shown.put("queues", String.join(",", queues.stream().map(QueueName::value).toList()));
+        shown.put("lease", Durations.format(lease));
+        shown.put("delivery-limit", Integer.toString(deliveryLimit.maxDeliveries()));
+        shown.put("max-attempts", Integer.toString(retryPolicy.maxAttempts()));
+        shown.put("concurrency", Integer.toString(concurrency));
+        shown.put("retention", Durations.format(retention.maxAge()));
+        shown.put("admin-address", adminAddress.map(AdminAddress::toString).orElse("off"));
+        return shown;
+    }
+}
