@@ -1,0 +1,8 @@
+package dev.baton.application.port.in.archfixture;
+
+import dev.baton.application.port.out.StreamTransport;
+
+/** Broken on purpose: inbound ports must not know outbound ports. */
+public interface InboundPortUsingOutboundPort {
+    StreamTransport transport();
+}

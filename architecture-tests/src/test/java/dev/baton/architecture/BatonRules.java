@@ -1,0 +1,131 @@
+package dev.baton.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaModifier;
+import com.tngtech.archunit.lang.ArchRule;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.time.ZonedDateTime;
+import java.util.List;
+
+/**
+ * The shape of Baton, as rules that fail the build when it breaks. {@code failOnEmptyShould} stays on (ArchUnit's
+ * default), so a rule whose subject matches no class fails instead of passing silently.
+ */
+final class BatonRules {
+    static final String DOMAIN = "dev.baton.domain..";
+    static final String APPLICATION = "dev.baton.application..";
+    static final String REDIS_ADAPTER = "dev.baton.adapters.redis..";
+    static final String POSTGRES_ADAPTER = "dev.baton.adapters.postgres..";
+    static final String BOOTSTRAP = "dev.baton.bootstrap..";
+    static final String CLI = "dev.baton.bootstrap.cli..";
+    /** Demo handlers are user code: like users' handlers, they write through the ledger's Jdbi handle. */
+    static final String DEMO_HANDLERS = "dev.baton.bootstrap.demo..";
+
+    private BatonRules() {
+    }
+
+    static final ArchRule MODULE_LAYERING = layeredArchitecture()
+            .consideringOnlyDependenciesInLayers()
+            .layer("Domain").definedBy(DOMAIN)
+            .layer("Application").definedBy(APPLICATION)
+            .layer("RedisAdapter").definedBy(REDIS_ADAPTER)
+            .layer("PostgresAdapter").definedBy(POSTGRES_ADAPTER)
+            .layer("Bootstrap").definedBy(BOOTSTRAP)
+            .whereLayer("Bootstrap").mayNotBeAccessedByAnyLayer()
+            .whereLayer("RedisAdapter").mayOnlyBeAccessedByLayers("Bootstrap")
+            .whereLayer("PostgresAdapter").mayOnlyBeAccessedByLayers("Bootstrap")
+            .whereLayer("Application").mayOnlyBeAccessedByLayers("RedisAdapter", "PostgresAdapter", "Bootstrap")
+            .whereLayer("Domain")
+            .mayOnlyBeAccessedByLayers("Application", "RedisAdapter", "PostgresAdapter", "Bootstrap")
+            .as("modules depend inwards only: bootstrap -> adapters -> application -> domain, adapters independent");
+
+    static final ArchRule DOMAIN_IS_PURE_JAVA = classes().that().resideInAPackage(DOMAIN)
+            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", DOMAIN)
+            .as("the domain depends on nothing but the JDK");
+
+    static final ArchRule APPLICATION_DEPENDS_ON_DOMAIN_AND_SLF4J_ONLY = classes().that().resideInAPackage(APPLICATION)
+            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", DOMAIN, APPLICATION, "org.slf4j..")
+            .as("the application depends only on the domain, the JDK and SLF4J");
+
+    static final ArchRule LETTUCE_ONLY_IN_REDIS_ADAPTER = noClasses().that().resideOutsideOfPackage(REDIS_ADAPTER)
+            .and().resideInAPackage("dev.baton..")
+            .should().dependOnClassesThat().resideInAnyPackage("io.lettuce..")
+            .as("Lettuce is used only in the Redis adapter");
+
+    static final ArchRule JDBI_AND_JDBC_ONLY_IN_POSTGRES_ADAPTER = noClasses()
+            .that().resideOutsideOfPackages(POSTGRES_ADAPTER, DEMO_HANDLERS)
+            .and().resideInAPackage("dev.baton..")
+            .should().dependOnClassesThat().resideInAnyPackage("org.jdbi..", "java.sql..", "javax.sql..",
+                    "org.postgresql..", "com.zaxxer..")
+            .as("Jdbi, JDBC and the PostgreSQL driver are used only in the Postgres adapter (and demo handlers)");
+
+    static final ArchRule FLYWAY_ONLY_IN_POSTGRES_ADAPTER = noClasses().that().resideOutsideOfPackage(POSTGRES_ADAPTER)
+            .and().resideInAPackage("dev.baton..")
+            .should().dependOnClassesThat().resideInAnyPackage("org.flywaydb..")
+            .as("Flyway is used only in the Postgres adapter");
+
+    static final ArchRule GUICE_AND_PICOCLI_ONLY_IN_BOOTSTRAP = noClasses().that().resideOutsideOfPackage(BOOTSTRAP)
+            .and().resideInAPackage("dev.baton..")
+            .should().dependOnClassesThat().resideInAnyPackage("com.google.inject..", "picocli..")
+            .as("Guice and picocli are used only in bootstrap");
+
+    static final ArchRule PORTS_IN_AND_OUT_INDEPENDENT = noClasses().that().resideInAPackage("..port.in..")
+            .should().dependOnClassesThat().resideInAPackage("..port.out..")
+            .as("inbound ports do not depend on outbound ports");
+
+    static final ArchRule PORTS_OUT_AND_IN_INDEPENDENT = noClasses().that().resideInAPackage("..port.out..")
+            .should().dependOnClassesThat().resideInAPackage("..port.in..")
+            .as("outbound ports do not depend on inbound ports");
+
+    static final ArchRule NO_PACKAGE_CYCLES = slices().matching("dev.baton.(**)").should().beFreeOfCycles()
+            .as("no package cycles");
+
+    static final ArchRule NO_CLOCK_READS_IN_CORE = noClasses().that().resideInAnyPackage(DOMAIN, APPLICATION)
+            .should().callMethod(Instant.class, "now")
+            .orShould().callMethod(LocalDateTime.class, "now")
+            .orShould().callMethod(LocalDate.class, "now")
+            .orShould().callMethod(LocalTime.class, "now")
+            .orShould().callMethod(ZonedDateTime.class, "now")
+            .orShould().callMethod(OffsetDateTime.class, "now")
+            .orShould().callMethod(System.class, "currentTimeMillis")
+            .orShould().callMethod(Clock.class, "systemUTC")
+            .orShould().callMethod(Clock.class, "systemDefaultZone")
+            .as("time in the domain and application comes from an injected Clock");
+
+    static final ArchRule NO_CONSOLE_OUTSIDE_CLI = noClasses().that().resideOutsideOfPackage(CLI)
+            .and().resideInAPackage("dev.baton..")
+            .should().accessField(System.class, "out")
+            .orShould().accessField(System.class, "err")
+            .orShould().callMethod(Throwable.class, "printStackTrace")
+            .as("only the CLI writes to the console; everything else logs");
+
+    static final ArchRule ONE_PUBLIC_ENTRY_POINT_PER_ADAPTER = classes()
+            .that().resideInAnyPackage(REDIS_ADAPTER, POSTGRES_ADAPTER)
+            .and().areTopLevelClasses().and().arePublic()
+            .and().resideOutsideOfPackages("..testing..")
+            .should().haveSimpleNameEndingWith("Adapter")
+            .andShould().haveModifier(JavaModifier.FINAL)
+            .as("each adapter module has one public entry point, a final *Adapter; the rest is package-private");
+
+    static final ArchRule SERVICES_ARE_FINAL = classes().that().resideInAPackage("dev.baton.application.service..")
+            .and().haveSimpleNameEndingWith("Service")
+            .should().haveModifier(JavaModifier.FINAL)
+            .as("services are final and composed, not extended");
+
+    static List<ArchRule> all() {
+        return List.of(MODULE_LAYERING, DOMAIN_IS_PURE_JAVA, APPLICATION_DEPENDS_ON_DOMAIN_AND_SLF4J_ONLY,
+                LETTUCE_ONLY_IN_REDIS_ADAPTER, JDBI_AND_JDBC_ONLY_IN_POSTGRES_ADAPTER, FLYWAY_ONLY_IN_POSTGRES_ADAPTER,
+                GUICE_AND_PICOCLI_ONLY_IN_BOOTSTRAP, PORTS_IN_AND_OUT_INDEPENDENT, PORTS_OUT_AND_IN_INDEPENDENT,
+                NO_PACKAGE_CYCLES, NO_CLOCK_READS_IN_CORE, NO_CONSOLE_OUTSIDE_CLI, ONE_PUBLIC_ENTRY_POINT_PER_ADAPTER,
+                SERVICES_ARE_FINAL);
+    }
+}

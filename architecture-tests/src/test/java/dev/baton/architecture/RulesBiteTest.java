@@ -1,0 +1,110 @@
+package dev.baton.architecture;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.EvaluationResult;
+import dev.baton.adapters.postgres.archfixture.PostgresAdapterPrinting;
+import dev.baton.adapters.redis.archfixture.PublicRedisHelper;
+import dev.baton.adapters.redis.archfixture.RedisAdapterUsingJdbi;
+import dev.baton.adapters.redis.archfixture.RedisAdapterUsingPostgresAdapter;
+import dev.baton.application.archfixture.ApplicationReadingTheClock;
+import dev.baton.application.archfixture.ApplicationUsingGuice;
+import dev.baton.application.archfixture.ApplicationUsingLettuce;
+import dev.baton.application.archfixture.cycle.a.CycleA;
+import dev.baton.application.archfixture.cycle.b.CycleB;
+import dev.baton.application.port.in.archfixture.InboundPortUsingOutboundPort;
+import dev.baton.application.port.out.archfixture.OutboundPortUsingInboundPort;
+import dev.baton.application.service.archfixture.ExtensibleService;
+import dev.baton.domain.archfixture.DomainUsingApplication;
+import dev.baton.domain.archfixture.DomainUsingSlf4j;
+import dev.baton.domain.archfixture.DomainUsingFlyway;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Proves that each rule bites: a deliberately broken class (in {@code archfixture} packages of this module's test
+ * sources, never part of the production import) makes the rule report a violation.
+ */
+class RulesBiteTest {
+
+    @Test
+    void layeringBitesOnDomainUsingApplication() {
+        assertViolated(BatonRules.MODULE_LAYERING, DomainUsingApplication.class);
+    }
+
+    @Test
+    void layeringBitesOnAdaptersDependingOnEachOther() {
+        assertViolated(BatonRules.MODULE_LAYERING, RedisAdapterUsingPostgresAdapter.class);
+    }
+
+    @Test
+    void domainPurityBites() {
+        assertViolated(BatonRules.DOMAIN_IS_PURE_JAVA, DomainUsingSlf4j.class);
+    }
+
+    @Test
+    void applicationDependenciesBite() {
+        assertViolated(BatonRules.APPLICATION_DEPENDS_ON_DOMAIN_AND_SLF4J_ONLY, ApplicationUsingLettuce.class);
+    }
+
+    @Test
+    void lettuceConfinementBites() {
+        assertViolated(BatonRules.LETTUCE_ONLY_IN_REDIS_ADAPTER, ApplicationUsingLettuce.class);
+    }
+
+    @Test
+    void jdbiConfinementBites() {
+        assertViolated(BatonRules.JDBI_AND_JDBC_ONLY_IN_POSTGRES_ADAPTER, RedisAdapterUsingJdbi.class);
+    }
+
+    @Test
+    void flywayConfinementBites() {
+        assertViolated(BatonRules.FLYWAY_ONLY_IN_POSTGRES_ADAPTER, DomainUsingFlyway.class);
+    }
+
+    @Test
+    void guiceConfinementBites() {
+        assertViolated(BatonRules.GUICE_AND_PICOCLI_ONLY_IN_BOOTSTRAP, ApplicationUsingGuice.class);
+    }
+
+    @Test
+    void portIndependenceBitesBothWays() {
+        assertViolated(BatonRules.PORTS_IN_AND_OUT_INDEPENDENT, InboundPortUsingOutboundPort.class);
+        assertViolated(BatonRules.PORTS_OUT_AND_IN_INDEPENDENT, OutboundPortUsingInboundPort.class);
+    }
+
+    @Test
+    void cycleRuleBites() {
+        assertViolated(BatonRules.NO_PACKAGE_CYCLES, CycleA.class, CycleB.class);
+    }
+
+    @Test
+    void clockRuleBites() {
+        assertViolated(BatonRules.NO_CLOCK_READS_IN_CORE, ApplicationReadingTheClock.class);
+    }
+
+    @Test
+    void consoleRuleBites() {
+        assertViolated(BatonRules.NO_CONSOLE_OUTSIDE_CLI, PostgresAdapterPrinting.class);
+    }
+
+    @Test
+    void adapterEntryPointRuleBites() {
+        assertViolated(BatonRules.ONE_PUBLIC_ENTRY_POINT_PER_ADAPTER, PublicRedisHelper.class);
+    }
+
+    @Test
+    void finalServiceRuleBites() {
+        assertViolated(BatonRules.SERVICES_ARE_FINAL, ExtensibleService.class);
+    }
+
+    private static void assertViolated(ArchRule rule, Class<?>... broken) {
+        JavaClasses classes = new ClassFileImporter().importClasses(broken);
+        EvaluationResult result = rule.evaluate(classes);
+        assertThat(result.hasViolation())
+                .as("rule '%s' must report a violation for %s", rule.getDescription(), classes)
+                .isTrue();
+    }
+}
