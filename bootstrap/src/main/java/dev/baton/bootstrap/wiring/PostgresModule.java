@@ -13,8 +13,9 @@ import java.time.Clock;
 import java.util.List;
 
 /**
- * The execution ledger in PostgreSQL (exactly-once effects). Migrates on open, the demo tables included: they stay
- * empty unless the demo handlers run, and having them always keeps the migrations the same for every command.
+ * The execution ledger in PostgreSQL (exactly-once effects). Opening it migrates the schema, so that any command
+ * works on a fresh schema; the demo tables come along (empty unless the demo handlers run) so that every command
+ * applies the same migrations.
  */
 public final class PostgresModule extends AbstractModule {
 
@@ -22,7 +23,7 @@ public final class PostgresModule extends AbstractModule {
     @Singleton
     PostgresAdapter postgres(BatonConfig config, Clock clock, Closer closer) {
         PostgresAdapter.Config adapterConfig = new PostgresAdapter.Config(config.jdbcUrl(), config.schema(),
-                config.poolSize(), false, config.retention(), List.of(DemoHandlers.MIGRATIONS));
+                config.poolSize(), true, config.retention(), List.of(DemoHandlers.MIGRATIONS));
         return closer.register(PostgresAdapter.open(adapterConfig, clock));
     }
 
