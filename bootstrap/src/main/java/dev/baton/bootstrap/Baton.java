@@ -160,7 +160,10 @@ public final class Baton implements AutoCloseable {
         return ConsumerName.of(host.replaceAll("[^A-Za-z0-9._-]", "_") + "-" + ProcessHandle.current().pid());
     }
 
-    /** Builds a {@link Baton}; by default Redis and PostgreSQL at the configured (or default) endpoints. */
+    /**
+     * Builds a {@link Baton}: starts from the defaults (or {@link #config}, e.g. {@code BatonConfig.fromEnvironment()})
+     * and Redis + PostgreSQL; handlers come from {@link #handler}, Guice {@link #module}s and {@code ServiceLoader}.
+     */
     public static final class Builder {
         private BatonConfig config = BatonConfig.defaults();
         private final Map<String, JobHandler> handlers = new LinkedHashMap<>();
@@ -184,6 +187,18 @@ public final class Baton implements AutoCloseable {
 
         public Builder postgres(String jdbcUrl) {
             config = config.withJdbcUrl(jdbcUrl);
+            return this;
+        }
+
+        /** The PostgreSQL schema of the ledger and of the handlers' tables ({@code BATON_SCHEMA}). */
+        public Builder schema(String schema) {
+            config = config.withSchema(schema);
+            return this;
+        }
+
+        /** Flyway locations of the handlers' own tables, applied after the ledger's (e.g. {@code classpath:db/shop}). */
+        public Builder migrations(String... locations) {
+            config = config.withMigrations(List.of(locations));
             return this;
         }
 

@@ -88,7 +88,8 @@ public final class ConfigLoader {
                 get(Setting.GRACE, ConfigLoader::duration),
                 get(Setting.POOL_SIZE, text -> intIn(text, 1, 1000)),
                 get(Setting.ADMIN_ADDRESS, ConfigLoader::adminAddress),
-                get(Setting.PLUGINS, text -> text.isBlank() ? Optional.empty() : Optional.of(Path.of(text))));
+                get(Setting.PLUGINS, text -> text.isBlank() ? Optional.empty() : Optional.of(Path.of(text))),
+                get(Setting.MIGRATIONS, ConfigLoader::locations));
     }
 
     private <T> T get(Setting setting, Function<String, T> parser) {
@@ -179,6 +180,17 @@ public final class ConfigLoader {
     private static List<QueueName> queues(String text) {
         return Arrays.stream(text.split(",")).map(String::trim).filter(s -> !s.isEmpty()).map(QueueName::of)
                 .distinct().toList();
+    }
+
+    private static List<String> locations(String text) {
+        List<String> locations = Arrays.stream(text.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+        for (String location : locations) {
+            if (!location.startsWith("classpath:") && !location.startsWith("filesystem:")) {
+                throw new IllegalArgumentException("expected Flyway locations like filesystem:/opt/app/sql or "
+                        + "classpath:db/shop");
+            }
+        }
+        return locations;
     }
 
     private static Optional<AdminAddress> adminAddress(String text) {

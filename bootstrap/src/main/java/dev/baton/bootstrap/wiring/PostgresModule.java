@@ -10,6 +10,7 @@ import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.demo.DemoHandlers;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -23,8 +24,14 @@ public final class PostgresModule extends AbstractModule {
     @Singleton
     PostgresAdapter postgres(BatonConfig config, Clock clock, Closer closer) {
         PostgresAdapter.Config adapterConfig = new PostgresAdapter.Config(config.jdbcUrl(), config.schema(),
-                config.poolSize(), true, config.retention(), List.of(DemoHandlers.MIGRATIONS));
+                config.poolSize(), true, config.retention(), locations(config));
         return closer.register(PostgresAdapter.open(adapterConfig, clock));
+    }
+
+    private static List<String> locations(BatonConfig config) {
+        List<String> locations = new ArrayList<>(List.of(DemoHandlers.MIGRATIONS));
+        locations.addAll(config.migrations());
+        return locations;
     }
 
     @Provides
