@@ -203,12 +203,17 @@ final class RedisStreamTransport implements StreamTransport {
             StatefulRedisConnection<byte[], byte[]> reader = blockingReads.forCurrentThread();
             // longer than BLOCK: a read cut short by the client would still deliver, into the pending list only
             reader.setTimeout(commandTimeout.plus(block));
-            List<StreamMessage<byte[], byte[]>> messages = reader.sync().xreadgroup(
-                    Consumer.from(keys.group(), bytes(consumer.value())), args,
-                    StreamOffset.lastConsumed(keys.stream()));
+            List<StreamMessage<byte[], byte[]>> messages = readNew(reader, keys, consumer, args);
             return messages.stream().map(message -> wire.delivery(queue, message.getId(), 1, fields(message)))
                     .toList();
         });
+    }
+
+    @SuppressWarnings("unchecked") // Lettuce takes the stream offsets as generic varargs
+    private static List<StreamMessage<byte[], byte[]>> readNew(StatefulRedisConnection<byte[], byte[]> reader,
+                                                               QueueKeys keys, ConsumerName consumer, XReadArgs args) {
+        return reader.sync().xreadgroup(Consumer.from(keys.group(), bytes(consumer.value())), args,
+                StreamOffset.lastConsumed(keys.stream()));
     }
 
     @Override
