@@ -13,6 +13,7 @@ import dev.baton.application.port.in.EnqueueJobsUseCase;
 import dev.baton.application.port.in.InspectQueueUseCase;
 import dev.baton.application.port.in.RunWorkerUseCase;
 import dev.baton.application.port.in.RunningWorker;
+import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.bootstrap.admin.AdminServer;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.metrics.KnownQueues;
@@ -21,6 +22,7 @@ import dev.baton.bootstrap.wiring.BatonModules;
 import dev.baton.bootstrap.wiring.Closer;
 import dev.baton.bootstrap.wiring.HandlersModule;
 import dev.baton.bootstrap.wiring.HealthCheck;
+import dev.baton.bootstrap.wiring.LedgerJanitor;
 import dev.baton.bootstrap.wiring.Migrator;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.Job;
@@ -59,6 +61,8 @@ import java.util.Set;
  * the ledger's schema) and closed by {@link #close()}, which stops running workers gracefully first.
  */
 public final class Baton implements AutoCloseable {
+    private static final Duration JANITOR_INTERVAL = Duration.ofMinutes(10);
+
     private final Injector injector;
     private final Closer closer;
     private final BatonConfig config;
@@ -101,6 +105,8 @@ public final class Baton implements AutoCloseable {
     public RunningWorker start(RunWorkerUseCase.Command command) {
         injector.getInstance(KnownQueues.class).add(command.queues());
         RunningWorker worker = use(RunWorkerUseCase.class).start(command);
+        closer.register(new LedgerJanitor(injector.getInstance(ExecutionLedger.class), injector.getInstance(Clock.class),
+                config.retention().maxAge(), JANITOR_INTERVAL));
         Duration grace = config.grace();
         closer.register(() -> worker.stop(grace));
         return worker;
