@@ -1,0 +1,89 @@
+package dev.baton.bootstrap.cli;
+
+import dev.baton.bootstrap.config.ConfigException;
+import dev.baton.domain.InvalidValueException;
+import java.io.PrintWriter;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/** {@code baton}: the top-level command; every real command is a subcommand. */
+@Command(name = "baton", mixinStandardHelpOptions = true, version = "baton 0.1.0",
+        description = "Reliable, retryable jobs: Redis Streams delivery, exactly-once effects in PostgreSQL.",
+        subcommands = {DevCommand.class, WorkerCommand.class, EnqueueCommand.class, StatsCommand.class,
+                JobCommand.class, DlqCommand.class, MigrateCommand.class, TrimCommand.class, ConfigCommand.class},
+        footer = {"", "Every setting is BATON_<NAME> in the environment, <name> in a properties file (--config FILE) "
+                + "and --<name> as a flag of any command; flags win over the file, the file over the environment. "
+                + "`baton config` lists the settings and their effective values.",
+                "Exit status: 0 ok, 1 runtime failure, 2 usage or configuration error."})
+final class BatonCommand implements Callable<Integer> {
+    private static final Logger LOG = LoggerFactory.getLogger(BatonCommand.class);
+    private static final int USAGE_WIDTH = 110;
+    private final Terminal terminal;
+    @Spec
+    CommandSpec spec;
+
+    BatonCommand(Terminal terminal) {
+        this.terminal = terminal;
+    }
+
+    /** {@code baton} alone: the usage, as a usage error. */
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(terminal.err());
+        return ExitCodes.USAGE;
+    }
+
+    static CommandLine commandLine(Terminal terminal) {
+        CommandLine commandLine = new CommandLine(new BatonCommand(terminal), new Factory(terminal));
+        commandLine.setUsageHelpWidth(USAGE_WIDTH);
+        addSettingFlags(commandLine);
+        commandLine.setOut(new PrintWriter(terminal.out(), true));
+        commandLine.setErr(new PrintWriter(terminal.err(), true));
+        commandLine.setParameterExceptionHandler((problem, args) -> {
+            terminal.err().println("baton: " + problem.getMessage());
+            terminal.err().println("Try 'baton " + problem.getCommandLine().getCommandName() + " --help'.");
+            return ExitCodes.USAGE;
+        });
+        commandLine.setExecutionExceptionHandler((failure, cl, parseResult) -> {
+            Object command = cl.getCommand();
+            String text = failure.getMessage() == null ? failure.toString() : failure.getMessage();
+            String message = command instanceof SessionCommand session ? session.redact(text) : text;
+            LOG.debug("command failed error={}", message);
+            terminal.err().println("baton: " + message.replaceAll("\\s*\\R\\s*", " "));
+            return isUsageError(failure) ? ExitCodes.USAGE : ExitCodes.FAILURE;
+        });
+        return commandLine;
+    }
+
+    private static boolean isUsageError(Exception failure) {
+        return failure instanceof ConfigException || failure instanceof UsageException
+                || failure instanceof InvalidValueException;
+    }
+
+    private static void addSettingFlags(CommandLine commandLine) {
+        Map<String, CommandLine> subcommands = commandLine.getSubcommands();
+        if (subcommands.isEmpty() && commandLine.getCommand() instanceof SessionCommand) {
+            SettingFlags.addTo(commandLine.getCommandSpec());
+        }
+        subcommands.values().forEach(BatonCommand::addSettingFlags);
+    }
+
+    /** Hands the terminal to every command that asks for it in its constructor. */
+    private record Factory(Terminal terminal) implements CommandLine.IFactory {
+        @Override
+        public <K> K create(Class<K> type) throws Exception {
+            try {
+                var constructor = type.getDeclaredConstructor(Terminal.class);
+                return constructor.newInstance(terminal);
+            } catch (NoSuchMethodException e) {
+                return CommandLine.defaultFactory().create(type);
+            }
+        }
+    }
+}

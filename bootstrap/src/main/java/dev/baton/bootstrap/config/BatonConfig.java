@@ -1,0 +1,130 @@
+package dev.baton.bootstrap.config;
+
+import dev.baton.domain.Backoff;
+import dev.baton.domain.DeliveryLimit;
+import dev.baton.domain.QueueName;
+import dev.baton.domain.Retention;
+import dev.baton.domain.RetryPolicy;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Baton's validated configuration. Built by {@link ConfigLoader}; {@link #describe()} and {@link #redact} never
+ * show a password.
+ */
+public record BatonConfig(String redisUri, String jdbcUrl, String schema, Mode mode, List<QueueName> queues,
+                          Duration lease, Duration idleThreshold, DeliveryLimit deliveryLimit, RetryPolicy retryPolicy,
+                          Duration jobTimeout, Retention retention, int concurrency, Duration grace, int poolSize,
+                          Optional<AdminAddress> adminAddress, Optional<Path> plugins,
+                          List<String> migrations) {
+
+    public BatonConfig {
+        Objects.requireNonNull(redisUri, "redis uri");
+        Objects.requireNonNull(jdbcUrl, "jdbc url");
+        Objects.requireNonNull(schema, "schema");
+        Objects.requireNonNull(mode, "mode");
+        queues = List.copyOf(queues);
+        Objects.requireNonNull(lease, "lease");
+        Objects.requireNonNull(idleThreshold, "idle threshold");
+        Objects.requireNonNull(deliveryLimit, "delivery limit");
+        Objects.requireNonNull(retryPolicy, "retry policy");
+        Objects.requireNonNull(jobTimeout, "job timeout");
+        Objects.requireNonNull(retention, "retention");
+        Objects.requireNonNull(grace, "grace");
+        Objects.requireNonNull(adminAddress, "admin address");
+        Objects.requireNonNull(plugins, "plugins");
+        migrations = List.copyOf(migrations);
+    }
+
+    /** The defaults alone (no environment, file or flags). */
+    public static BatonConfig defaults() {
+        return ConfigLoader.load(Map.of(), Optional.empty(), Map.of());
+    }
+
+    /** The environment's settings ({@code BATON_*}, and the properties file named by {@code BATON_CONFIG}). */
+    public static BatonConfig fromEnvironment() {
+        Map<String, String> env = System.getenv();
+        return ConfigLoader.load(env, Optional.ofNullable(env.get(ConfigLoader.CONFIG_FILE_ENV)).map(Path::of),
+                Map.of());
+    }
+
+    public BatonConfig withSchema(String newSchema) {
+        return new BatonConfig(redisUri, jdbcUrl, newSchema, mode, queues, lease, idleThreshold, deliveryLimit,
+                retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, adminAddress, plugins, migrations);
+    }
+
+    public BatonConfig withRedisUri(String uri) {
+        return new BatonConfig(uri, jdbcUrl, schema, mode, queues, lease, idleThreshold, deliveryLimit, retryPolicy,
+                jobTimeout, retention, concurrency, grace, poolSize, adminAddress, plugins, migrations);
+    }
+
+    public BatonConfig withJdbcUrl(String url) {
+        return new BatonConfig(redisUri, url, schema, mode, queues, lease, idleThreshold, deliveryLimit, retryPolicy,
+                jobTimeout, retention, concurrency, grace, poolSize, adminAddress, plugins, migrations);
+    }
+
+    public BatonConfig withRetryPolicy(RetryPolicy policy) {
+        return new BatonConfig(redisUri, jdbcUrl, schema, mode, queues, lease, idleThreshold, deliveryLimit, policy,
+                jobTimeout, retention, concurrency, grace, poolSize, adminAddress, plugins, migrations);
+    }
+
+    public BatonConfig withQueues(List<QueueName> names) {
+        return new BatonConfig(redisUri, jdbcUrl, schema, mode, names, lease, idleThreshold, deliveryLimit,
+                retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, adminAddress, plugins, migrations);
+    }
+
+    /** Adds Flyway locations of handlers' own tables, applied after the ledger's migrations. */
+    public BatonConfig withMigrations(List<String> locations) {
+        List<String> all = new ArrayList<>(migrations);
+        all.addAll(locations);
+        return new BatonConfig(redisUri, jdbcUrl, schema, mode, queues, lease, idleThreshold, deliveryLimit,
+                retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, adminAddress, plugins, all);
+    }
+
+    /** Replaces every password of the configured endpoints in {@code text} (an exception message, say). */
+    public String redact(String text) {
+        if (text == null) {
+            return null;
+        }
+        String redacted = Secrets.mask(text);
+        List<String> secrets = new ArrayList<>(Secrets.find(redisUri));
+        secrets.addAll(Secrets.find(jdbcUrl));
+        for (String secret : secrets) {
+            redacted = redacted.replace(secret, Secrets.MASK);
+        }
+        return redacted;
+    }
+
+    /** Every setting's effective value keyed by its flag name, passwords masked (start-up log, {@code baton config}). */
+    public Map<String, String> describe() {
+        Map<String, String> shown = new LinkedHashMap<>();
+        shown.put(Setting.REDIS_URI.flagName(), Secrets.mask(redisUri));
+        shown.put(Setting.JDBC_URL.flagName(), Secrets.mask(jdbcUrl));
+        shown.put(Setting.SCHEMA.flagName(), schema);
+        shown.put(Setting.MODE.flagName(), mode.label());
+        shown.put(Setting.QUEUES.flagName(), String.join(",", queues.stream().map(QueueName::value).toList()));
+        shown.put(Setting.LEASE.flagName(), Durations.format(lease));
+        shown.put(Setting.IDLE_THRESHOLD.flagName(), Durations.format(idleThreshold));
+        shown.put(Setting.DELIVERY_LIMIT.flagName(), Integer.toString(deliveryLimit.maxDeliveries()));
+        shown.put(Setting.MAX_ATTEMPTS.flagName(), Integer.toString(retryPolicy.maxAttempts()));
+        if (retryPolicy.backoff() instanceof Backoff.Exponential exponential) {
+            shown.put(Setting.BACKOFF_INITIAL.flagName(), Durations.format(exponential.initial()));
+            shown.put(Setting.BACKOFF_MAX.flagName(), Durations.format(exponential.max()));
+        }
+        shown.put(Setting.JOB_TIMEOUT.flagName(), Durations.format(jobTimeout));
+        shown.put(Setting.RETENTION.flagName(), Durations.format(retention.maxAge()));
+        shown.put(Setting.CONCURRENCY.flagName(), Integer.toString(concurrency));
+        shown.put(Setting.GRACE.flagName(), Durations.format(grace));
+        shown.put(Setting.POOL_SIZE.flagName(), Integer.toString(poolSize));
+        shown.put(Setting.ADMIN_ADDRESS.flagName(), adminAddress.map(AdminAddress::toString).orElse("off"));
+        shown.put(Setting.PLUGINS.flagName(), plugins.map(Path::toString).orElse(""));
+        shown.put(Setting.MIGRATIONS.flagName(), String.join(",", migrations));
+        return shown;
+    }
+}

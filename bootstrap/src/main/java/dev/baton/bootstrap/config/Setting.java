@@ -1,0 +1,63 @@
+package dev.baton.bootstrap.config;
+
+import java.util.Locale;
+
+/**
+ * Every setting Baton reads: {@code BATON_<NAME>} in the environment, {@code <name>} in the properties file,
+ * {@code --<name>} on the command line. The declaration order is the order of the documentation table.
+ */
+public enum Setting {
+    REDIS_URI("redis://127.0.0.1:6379", true, "Redis endpoint; rediss:// for TLS, redis://:password@host:port for auth"),
+    JDBC_URL("jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres", true,
+            "PostgreSQL JDBC URL of the execution ledger (password=... is masked in all output)"),
+    SCHEMA("baton", false, "PostgreSQL schema of the ledger (and of the demo tables)"),
+    MODE("exactly-once", false, "exactly-once (PostgreSQL ledger) or at-least-once (no ledger: handlers must be idempotent)"),
+    QUEUES("", false, "comma-separated queues that stats, /api/queues and the queue gauges report"),
+    LEASE("30s", false, "how long a delivery stays with a worker before others may reclaim it (extended while running)"),
+    IDLE_THRESHOLD("1h", false, "consumers silent for longer and owning nothing are removed from the group"),
+    DELIVERY_LIMIT("5", false, "deliveries without an outcome (crashes, lost leases) before a job is poison"),
+    MAX_ATTEMPTS("5", false, "attempts in all (the first included) before a failing job is dead-lettered"),
+    BACKOFF_INITIAL("1s", false, "delay before the first retry; doubles per retry (equal jitter)"),
+    BACKOFF_MAX("5m", false, "the longest delay between retries"),
+    JOB_TIMEOUT("5m", false, "an attempt running longer is interrupted and retried"),
+    RETENTION("1d", false, "how long acknowledged stream history and ledger completions are kept"),
+    CONCURRENCY("8", false, "jobs a worker runs at once"),
+    GRACE("30s", false, "on shutdown, how long running jobs may finish before they are abandoned to other workers"),
+    POOL_SIZE("auto", false, "PostgreSQL connections; auto = concurrency + 2 (each running job holds one)"),
+    ADMIN_ADDRESS("127.0.0.1:9400", false, "admin HTTP host:port (port 0 picks a free one), or off"),
+    PLUGINS("", false, "a folder whose jars are searched for handlers (NamedJobHandler services)"),
+    MIGRATIONS("", false, "comma-separated Flyway locations of your handlers' tables (filesystem:/path or "
+            + "classpath:db/x), applied after the ledger's");
+
+    private final String defaultValue;
+    private final boolean secretBearing;
+    private final String description;
+
+    Setting(String defaultValue, boolean secretBearing, String description) {
+        this.defaultValue = defaultValue;
+        this.secretBearing = secretBearing;
+        this.description = description;
+    }
+
+    public String envName() {
+        return "BATON_" + name();
+    }
+
+    /** The flag without dashes, also the key in the properties file: {@code delivery-limit}. */
+    public String flagName() {
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    public String defaultValue() {
+        return defaultValue;
+    }
+
+    public String description() {
+        return description;
+    }
+
+    /** The value as it may be shown: masked when the setting can hold a password. */
+    public String display(String value) {
+        return secretBearing ? Secrets.mask(value) : value;
+    }
+}
