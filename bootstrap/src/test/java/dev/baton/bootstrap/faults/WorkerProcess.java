@@ -1,0 +1,119 @@
+package dev.baton.bootstrap.faults;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One {@code baton worker} process under a stable consumer name: restarting it resumes the same consumer (and so
+ * its own pending entries), like a supervisor would restart a crashed worker.
+ */
+final class WorkerProcess {
+    private final BatonCli cli;
+    private final String consumer;
+    private final List<String> args;
+    private final Path log;
+    private Process process;
+    private int starts;
+
+    WorkerProcess(BatonCli cli, String queue, String consumer, List<String> extraArgs, Path log) {
+        this.cli = cli;
+        this.consumer = consumer;
+        this.log = log;
+        List<String> all = new ArrayList<>(List.of("worker", "--queue", queue, "--consumer", consumer));
+        all.addAll(extraArgs);
+        this.args = List.copyOf(all);
+    }
+
+    String consumer() {
+        return consumer;
+    }
+
+    Path log() {
+        return log;
+    }
+
+    synchronized void start() {
+        if (process != null && process.isAlive()) {
+            throw new IllegalStateException(consumer + " is already running");
+        }
+        starts++;
+        process = cli.start(args, log);
+    }
+
+    synchronized boolean isAlive() {
+        return process != null && process.isAlive();
+    }
+
+    /** Starts the worker again if it died (a crash on a poison job, or a kill); true when it did. */
+    synchronized boolean restartIfDead() {
+        if (process != null && !process.isAlive()) {
+            start();
+            return true;
+        }
+        return false;
+    }
+
+    synchronized long pid() {
+        return process.pid();
+    }
+
+    /** {@code kill -9}: no shutdown hook, no cleanup, leases left pending. */
+    synchronized void kill() {
+        Processes.killHard(process);
+    }
+
+    /** {@code kill -STOP}: the process keeps its connections and leases but does nothing. */
+    synchronized void freeze() {
+        Processes.signal(process.pid(), "STOP");
+    }
+
+    /** {@code kill -CONT}. */
+    synchronized void resume() {
+        Processes.signal(process.pid(), "CONT");
+    }
+
+    /** Sends SIGTERM (a graceful stop) and does not wait. */
+    synchronized void terminate() {
+        process.destroy();
+    }
+
+    /** Waits for the process to exit. @return its exit code */
+    int awaitExit(long seconds) {
+        Process current;
+        synchronized (this) {
+            current = process;
+        }
+        try {
+            if (!current.waitFor(seconds, TimeUnit.SECONDS)) {
+                throw new IllegalStateException(consumer + " did not exit within " + seconds + "s; log " + log);
+            }
+            return current.exitValue();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    synchronized int starts() {
+        return starts;
+    }
+
+    String logText() {
+        try {
+            return Files.exists(log) ? new String(Files.readAllBytes(log), StandardCharsets.UTF_8) : "";
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return consumer;
+    }
+}
