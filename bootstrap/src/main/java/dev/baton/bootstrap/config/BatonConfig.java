@@ -1,5 +1,6 @@
 package dev.baton.bootstrap.config;
 
+import dev.baton.domain.Backoff;
 import dev.baton.domain.DeliveryLimit;
 import dev.baton.domain.QueueName;
 import dev.baton.domain.Retention;
@@ -78,20 +79,29 @@ public record BatonConfig(String redisUri, String jdbcUrl, String schema, Mode m
         return redacted;
     }
 
-    /** The effective settings, passwords masked, for a start-up log line or {@code /api/config}. */
+    /** Every setting's effective value keyed by its flag name, passwords masked (start-up log, {@code baton config}). */
     public Map<String, String> describe() {
         Map<String, String> shown = new LinkedHashMap<>();
-        shown.put("redis-uri", Secrets.mask(redisUri));
-        shown.put("jdbc-url", Secrets.mask(jdbcUrl));
-        shown.put("schema", schema);
-        shown.put("mode", mode.label());
-        shown.put("queues", String.join(",", queues.stream().map(QueueName::value).toList()));
-        shown.put("lease", Durations.format(lease));
-        shown.put("delivery-limit", Integer.toString(deliveryLimit.maxDeliveries()));
-        shown.put("max-attempts", Integer.toString(retryPolicy.maxAttempts()));
-        shown.put("concurrency", Integer.toString(concurrency));
-        shown.put("retention", Durations.format(retention.maxAge()));
-        shown.put("admin-address", adminAddress.map(AdminAddress::toString).orElse("off"));
+        shown.put(Setting.REDIS_URI.flagName(), Secrets.mask(redisUri));
+        shown.put(Setting.JDBC_URL.flagName(), Secrets.mask(jdbcUrl));
+        shown.put(Setting.SCHEMA.flagName(), schema);
+        shown.put(Setting.MODE.flagName(), mode.label());
+        shown.put(Setting.QUEUES.flagName(), String.join(",", queues.stream().map(QueueName::value).toList()));
+        shown.put(Setting.LEASE.flagName(), Durations.format(lease));
+        shown.put(Setting.IDLE_THRESHOLD.flagName(), Durations.format(idleThreshold));
+        shown.put(Setting.DELIVERY_LIMIT.flagName(), Integer.toString(deliveryLimit.maxDeliveries()));
+        shown.put(Setting.MAX_ATTEMPTS.flagName(), Integer.toString(retryPolicy.maxAttempts()));
+        if (retryPolicy.backoff() instanceof Backoff.Exponential exponential) {
+            shown.put(Setting.BACKOFF_INITIAL.flagName(), Durations.format(exponential.initial()));
+            shown.put(Setting.BACKOFF_MAX.flagName(), Durations.format(exponential.max()));
+        }
+        shown.put(Setting.JOB_TIMEOUT.flagName(), Durations.format(jobTimeout));
+        shown.put(Setting.RETENTION.flagName(), Durations.format(retention.maxAge()));
+        shown.put(Setting.CONCURRENCY.flagName(), Integer.toString(concurrency));
+        shown.put(Setting.GRACE.flagName(), Durations.format(grace));
+        shown.put(Setting.POOL_SIZE.flagName(), Integer.toString(poolSize));
+        shown.put(Setting.ADMIN_ADDRESS.flagName(), adminAddress.map(AdminAddress::toString).orElse("off"));
+        shown.put(Setting.PLUGINS.flagName(), plugins.map(Path::toString).orElse(""));
         return shown;
     }
 }

@@ -1,0 +1,261 @@
+package dev.baton.adapters.postgres;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.baton.application.port.out.ExecutionLedger;
+import dev.baton.application.port.out.LedgerUnavailableException;
+import dev.baton.domain.InvalidValueException;
+import dev.baton.domain.Retention;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.regex.Pattern;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.postgres.PostgresPlugin;
+import org.postgresql.Driver;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/**
+ * Baton's PostgreSQL adapter: the {@link ExecutionLedger} over a HikariCP pool, and the Flyway migrations of its
+ * schema. Handlers reach the ledger's transaction with {@code context.unwrap(org.jdbi.v3.core.Handle.class)} or
+ * {@code context.unwrap(java.sql.Connection.class)}; unqualified table names resolve in the Baton schema first.
+ */
+public final class PostgresAdapter implements AutoCloseable {
+    private static final Duration CONNECTION_TIMEOUT = Duration.ofSeconds(5);
+    private static final int VALIDATION_TIMEOUT_SECONDS = 2;
+
+    private final Config config;
+    private final HikariDataSource pool;
+    private final Jdbi jdbi;
+    private final ExecutionLedger ledger;
+
+    private PostgresAdapter(Config config, HikariDataSource pool, Clock clock) {
+        this.config = config;
+        this.pool = pool;
+        this.jdbi = Jdbi.create(pool).installPlugin(new PostgresPlugin());
+        this.ledger = ledger(clock);
+    }
+
+    /**
+     * Opens the pool (failing fast when PostgreSQL cannot be reached) and, when {@link Config#migrateOnStart()},
+     * migrates the schema.
+     *
+     * @throws LedgerUnavailableException when PostgreSQL cannot be reached
+     */
+    public static PostgresAdapter open(Config config, Clock clock) {
+        Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(clock, "clock");
+        HikariDataSource pool = createPool(config);
+        try {
+            PostgresAdapter adapter = new PostgresAdapter(config, pool, clock);
+            if (config.migrateOnStart()) {
+                adapter.migrate();
+            }
+            return adapter;
+        } catch (RuntimeException e) {
+            pool.close();
+            throw e;
+        }
+    }
+
+    private static HikariDataSource createPool(Config config) {
+        HikariConfig hikari = new HikariConfig();
+        hikari.setPoolName("baton-postgres");
+        hikari.setJdbcUrl(config.jdbcUrl());
+        hikari.setMaximumPoolSize(config.poolSize());
+        hikari.setConnectionTimeout(CONNECTION_TIMEOUT.toMillis());
+        hikari.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
+        hikari.addDataSourceProperty("ApplicationName", "baton");
+        // the Baton schema first (the ledger and the tables of extra migrations), then the server's usual path
+        hikari.setConnectionInitSql("SELECT set_config('search_path', '" + config.schema()
+                + ", ' || current_setting('search_path'), false)");
+        try {
+            return new HikariDataSource(hikari);
+        } catch (RuntimeException e) {
+            throw new LedgerUnavailableException("cannot connect to PostgreSQL at " + JdbcUrls.masked(config.jdbcUrl())
+                    + " (BATON_JDBC_URL): " + JdbcUrls.masked(rootMessage(e)), e);
+        }
+    }
+
+    /** The execution ledger, using the clock given to {@link #open}. */
+    public ExecutionLedger ledger() {
+        return ledger;
+    }
+
+    /** A ledger on this adapter's pool with another clock (the contract tests drive time). */
+    ExecutionLedger ledger(Clock clock) {
+        return new PostgresExecutionLedger(jdbi, config.schema(), clock, PostgresExecutionLedger.FORGET_BATCH_SIZE);
+    }
+
+    /**
+     * Applies the ledger's migrations, then those of every extra location, each with its own history table. Safe to
+     * run from several workers at once (an advisory lock serializes them) and to repeat (applied versions are
+     * skipped). Migrations run on connections of their own, outside the pool.
+     */
+    public void migrate() {
+        PGSimpleDataSource dataSource = new PGSimpleDataSource();
+        dataSource.setURL(config.jdbcUrl());
+        new Migrations(dataSource, config.schema(), config.extraMigrationLocations(),
+                JdbcUrls.masked(config.jdbcUrl())).apply();
+    }
+
+    /** True when a pooled connection answers within a couple of seconds; for health checks. */
+    public boolean isReachable() {
+        try (Connection connection = pool.getConnection()) {
+            return connection.isValid(VALIDATION_TIMEOUT_SECONDS);
+        } catch (SQLException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public void close() {
+        pool.close();
+    }
+
+    private static String rootMessage(Throwable failure) {
+        Throwable root = failure;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root == failure ? String.valueOf(failure.getMessage()) : failure.getMessage() + " / " + root.getMessage();
+    }
+
+    /**
+     * How the adapter connects and what it keeps.
+     *
+     * @param jdbcUrl                  {@code BATON_JDBC_URL}, e.g. {@code jdbc:postgresql://db:5432/app?user=baton}
+     * @param schema                   {@code BATON_SCHEMA}: the ledger's schema, created by the migrations
+     * @param poolSize                 maximum pooled connections: one per job running at the same time, plus a few
+     * @param migrateOnStart           apply the migrations when the adapter opens
+     * @param retention                how long completions are kept; must cover the stream's retention
+     * @param extraMigrationLocations  Flyway locations of the handlers' own tables (e.g. {@code classpath:db/shop}),
+     *                                 applied after the ledger's into the same schema, each with its own history
+     */
+    public record Config(String jdbcUrl, String schema, int poolSize, boolean migrateOnStart, Retention retention,
+                         List<String> extraMigrationLocations) {
+        public static final String DEFAULT_SCHEMA = "baton";
+        public static final int DEFAULT_POOL_SIZE = 10;
+        public static final int MAX_POOL_SIZE = 1_000;
+
+        private static final Pattern SCHEMA = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
+
+        public Config {
+            requireJdbcUrl(jdbcUrl);
+            if (schema == null || !SCHEMA.matcher(schema).matches() || schema.startsWith("pg_")) {
+                throw new InvalidValueException("BATON_SCHEMA must be a lower-case PostgreSQL identifier (1..63 "
+                        + "letters a-z, digits or '_', not starting with a digit or 'pg_'), got "
+                        + (schema == null ? "nothing" : "'" + abbreviate(schema) + "'"));
+            }
+            if (poolSize < 1 || poolSize > MAX_POOL_SIZE) {
+                throw new InvalidValueException(
+                        "the PostgreSQL pool size must be between 1 and " + MAX_POOL_SIZE + ", got " + poolSize);
+            }
+            if (retention == null) {
+                throw new InvalidValueException("the ledger retention is required");
+            }
+            extraMigrationLocations = requireLocations(extraMigrationLocations);
+        }
+
+        /** Defaults: schema {@code baton}, 10 connections, migrate on start, {@link Retention#DEFAULT}. */
+        public static Config of(String jdbcUrl) {
+            return new Config(jdbcUrl, DEFAULT_SCHEMA, DEFAULT_POOL_SIZE, true, Retention.DEFAULT, List.of());
+        }
+
+        public Config withSchema(String newSchema) {
+            return new Config(jdbcUrl, newSchema, poolSize, migrateOnStart, retention, extraMigrationLocations);
+        }
+
+        public Config withPoolSize(int newPoolSize) {
+            return new Config(jdbcUrl, schema, newPoolSize, migrateOnStart, retention, extraMigrationLocations);
+        }
+
+        public Config withMigrateOnStart(boolean migrate) {
+            return new Config(jdbcUrl, schema, poolSize, migrate, retention, extraMigrationLocations);
+        }
+
+        public Config withRetention(Retention newRetention) {
+            return new Config(jdbcUrl, schema, poolSize, migrateOnStart, newRetention, extraMigrationLocations);
+        }
+
+        public Config withExtraMigrationLocations(List<String> locations) {
+            return new Config(jdbcUrl, schema, poolSize, migrateOnStart, retention, locations);
+        }
+
+        /**
+         * Checks that completions outlive the stream's history: a redelivery can come as late as the stream keeps
+         * the job, and the ledger must still know the job completed by then, or its effect would run again.
+         *
+         * @throws InvalidValueException when this ledger retention is shorter than {@code streamRetention}
+         */
+        public void requireCovers(Retention streamRetention) {
+            Objects.requireNonNull(streamRetention, "stream retention");
+            if (!streamRetention.isCoveredBy(retention)) {
+                throw new InvalidValueException("the ledger keeps completions for " + retention.maxAge()
+                        + " but the stream keeps history for " + streamRetention.maxAge()
+                        + ": a late redelivery could run a completed job again; keep completions at least as long");
+            }
+        }
+
+        /** Never prints the password. */
+        @Override
+        public String toString() {
+            return "Config[jdbcUrl=" + JdbcUrls.masked(jdbcUrl) + ", schema=" + schema + ", poolSize=" + poolSize
+                    + ", migrateOnStart=" + migrateOnStart + ", retention=" + retention
+                    + ", extraMigrationLocations=" + extraMigrationLocations + "]";
+        }
+
+        private static void requireJdbcUrl(String url) {
+            String example = " (for example jdbc:postgresql://localhost:5432/app?user=baton&password=...)";
+            if (url == null || url.isBlank()) {
+                throw new InvalidValueException("BATON_JDBC_URL is required" + example);
+            }
+            if (!url.startsWith("jdbc:postgresql:")) {
+                throw new InvalidValueException("BATON_JDBC_URL must start with jdbc:postgresql:" + example + ", got '"
+                        + abbreviate(JdbcUrls.masked(url)) + "'");
+            }
+            // checked before the driver parses it: the driver would log the password as a bad port number
+            if (JdbcUrls.hasUserInfo(url)) {
+                throw new InvalidValueException("BATON_JDBC_URL cannot carry user:password@ before the host (the "
+                        + "PostgreSQL driver does not read it); pass ?user=...&password=... instead, got '"
+                        + abbreviate(JdbcUrls.masked(url)) + "'");
+            }
+            if (Driver.parseURL(url, null) == null) {
+                throw new InvalidValueException("BATON_JDBC_URL is not a valid PostgreSQL JDBC URL" + example
+                        + ", got '" + abbreviate(JdbcUrls.masked(url)) + "'");
+            }
+        }
+
+        private static List<String> requireLocations(List<String> locations) {
+            if (locations == null) {
+                throw new InvalidValueException("extra migration locations are required (use an empty list)");
+            }
+            Map<String, String> byHistoryTable = new HashMap<>();
+            for (String location : locations) {
+                if (location == null || location.isBlank()) {
+                    throw new InvalidValueException("an extra migration location is blank");
+                }
+                if (location.equals(Migrations.LEDGER_LOCATION)) {
+                    throw new InvalidValueException("the ledger's own migrations are applied already, not as an "
+                            + "extra location: " + location);
+                }
+                String clash = byHistoryTable.put(Migrations.historyTable(location), location);
+                if (clash != null) {
+                    throw new InvalidValueException("extra migration locations '" + clash + "' and '" + location
+                            + "' would share the history table " + Migrations.historyTable(location)
+                            + "; rename one of them");
+                }
+            }
+            return List.copyOf(locations);
+        }
+
+        private static String abbreviate(String text) {
+            return text.length() <= 200 ? text : text.substring(0, 199) + "…";
+        }
+    }
+}

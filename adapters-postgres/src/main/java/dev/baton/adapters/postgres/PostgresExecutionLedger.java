@@ -1,0 +1,296 @@
+package dev.baton.adapters.postgres;
+
+import dev.baton.application.port.out.EffectFailedException;
+import dev.baton.application.port.out.ExecutionLedger;
+import dev.baton.application.port.out.LedgerOutcome;
+import dev.baton.application.port.out.LedgerOutcome.AlreadyCompleted;
+import dev.baton.application.port.out.LedgerOutcome.Committed;
+import dev.baton.application.port.out.LedgerUnavailableException;
+import dev.baton.domain.Completion;
+import dev.baton.domain.Job;
+import dev.baton.domain.JobId;
+import dev.baton.domain.QueueName;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.Objects;
+import java.util.Optional;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.HandleCallback;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.JdbiException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The execution ledger in PostgreSQL. One job, one READ COMMITTED transaction: claim the job id with
+ * {@code INSERT ... ON CONFLICT DO NOTHING}, run the effect on the same connection, record its result, commit.
+ * A second worker racing on the same job id blocks on the first one's uncommitted row, then finds it committed (and
+ * reports {@link AlreadyCompleted}) or rolled back (and claims the job itself).
+ */
+final class PostgresExecutionLedger implements ExecutionLedger {
+    static final String TABLE = "job_completions";
+    static final int FORGET_BATCH_SIZE = 1_000;
+
+    private static final Logger LOG = LoggerFactory.getLogger(PostgresExecutionLedger.class);
+    private static final CompletionMapper MAPPER = new CompletionMapper();
+    // statement_timeout is an int of milliseconds
+    private static final Duration MAX_TIMEOUT = Duration.ofMillis(Integer.MAX_VALUE);
+    // an attempt that starts at (or after) its deadline still gets this long, so the ledger's own statements can
+    // finish and report cleanly instead of failing with a timeout of their own
+    private static final Duration MIN_TIMEOUT = Duration.ofSeconds(1);
+
+    private final Jdbi jdbi;
+    private final Clock clock;
+    private final int forgetBatchSize;
+    private final String claimSql;
+    private final String completeSql;
+    private final String findSql;
+    private final String countSql;
+    private final String forgetSql;
+
+    PostgresExecutionLedger(Jdbi jdbi, String schema, Clock clock, int forgetBatchSize) {
+        this.jdbi = Objects.requireNonNull(jdbi, "jdbi");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        if (forgetBatchSize < 1) {
+            throw new IllegalArgumentException("forget batch size must be positive, got " + forgetBatchSize);
+        }
+        this.forgetBatchSize = forgetBatchSize;
+        String table = schema + "." + TABLE;
+        this.claimSql = "INSERT INTO " + table
+                + " (job_id, queue, type, attempt, consumer, message_id, completed_at)"
+                + " VALUES (:jobId, :queue, :type, :attempt, :consumer, :messageId, :completedAt)"
+                + " ON CONFLICT (job_id) DO NOTHING";
+        this.completeSql = "UPDATE " + table + " SET result = :result, completed_at = :completedAt WHERE job_id = :jobId";
+        this.findSql = "SELECT " + CompletionMapper.COLUMNS + " FROM " + table + " WHERE job_id = :jobId";
+        this.countSql = "SELECT count(*) FROM " + table + " WHERE queue = :queue";
+        this.forgetSql = "DELETE FROM " + table + " WHERE job_id IN (SELECT job_id FROM " + table
+                + " WHERE completed_at < :cutoff LIMIT :limit FOR UPDATE SKIP LOCKED)";
+    }
+
+    @Override
+    public LedgerOutcome execute(Execution execution, Effect effect) {
+        Objects.requireNonNull(execution, "execution");
+        Objects.requireNonNull(effect, "effect");
+        JobId jobId = execution.job().id();
+        Handle handle = open(jobId);
+        try {
+            begin(handle, execution);
+            LedgerOutcome outcome = record(handle, execution, effect);
+            if (outcome instanceof Committed) {
+                commit(handle, jobId);
+            } else {
+                rollbackQuietly(handle);
+            }
+            return outcome;
+        } catch (RuntimeException | Error e) {
+            rollbackQuietly(handle);
+            throw e;
+        } finally {
+            closeQuietly(handle);
+        }
+    }
+
+    /**
+     * Claims the job and runs its effect inside {@code handle}'s open transaction; the caller commits (the outcome is
+     * {@link Committed} only once it has) or rolls back. Kept apart from the transaction so that a batch can call it
+     * once per job between savepoints and commit many jobs at once.
+     */
+    private LedgerOutcome record(Handle handle, Execution execution, Effect effect) {
+        JobId jobId = execution.job().id();
+        if (!claim(handle, execution)) {
+            // a new statement, so a new READ COMMITTED snapshot: it sees the row the claim waited for
+            return new AlreadyCompleted(select(handle, jobId).orElseThrow(() -> new LedgerUnavailableException(
+                    "the completion of job " + jobId + " vanished while claiming it (retention ran at the same time)",
+                    null)));
+        }
+        Optional<String> result = run(effect, handle, jobId);
+        return new Committed(complete(handle, execution, result));
+    }
+
+    private Handle open(JobId jobId) {
+        try {
+            return jdbi.open();
+        } catch (JdbiException e) {
+            throw unavailable("no ledger connection for job " + jobId, e);
+        }
+    }
+
+    /** Starts the transaction; the server ends it (and frees its locks) once the attempt's deadline has passed. */
+    private void begin(Handle handle, Execution execution) {
+        Duration remaining = Duration.between(clock.instant(), execution.deadline());
+        long timeoutMillis = remaining.compareTo(MAX_TIMEOUT) > 0 ? MAX_TIMEOUT.toMillis()
+                : Math.max(MIN_TIMEOUT.toMillis(), remaining.toMillis());
+        try {
+            handle.begin();
+            handle.createQuery("SELECT set_config('statement_timeout', :ms, true),"
+                            + " set_config('idle_in_transaction_session_timeout', :ms, true)")
+                    .bind("ms", Long.toString(timeoutMillis))
+                    .mapTo(String.class)
+                    .one();
+        } catch (JdbiException e) {
+            throw unavailable("could not start the ledger transaction of job " + execution.job().id(), e);
+        }
+    }
+
+    private boolean claim(Handle handle, Execution execution) {
+        Job job = execution.job();
+        try {
+            return handle.createUpdate(claimSql)
+                    .bind("jobId", job.id().value())
+                    .bind("queue", job.queue().value())
+                    .bind("type", job.type().orElse(null))
+                    .bind("attempt", job.currentAttempt())
+                    .bind("consumer", execution.consumer().value())
+                    .bind("messageId", execution.deliveryId().value())
+                    .bind("completedAt", utc(now()))
+                    .execute() == 1;
+        } catch (JdbiException e) {
+            throw unavailable("could not claim job " + job.id(), e);
+        }
+    }
+
+    private Optional<String> run(Effect effect, Handle handle, JobId jobId) {
+        try {
+            return Objects.requireNonNullElse(effect.run(new JdbiLedgerTransaction(handle)), Optional.empty());
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            if (SqlFailures.isConnectionLoss(e)) {
+                throw unavailable("lost the ledger connection while job " + jobId + " ran; nothing was committed", e);
+            }
+            throw new EffectFailedException(e);
+        }
+    }
+
+    private Completion complete(Handle handle, Execution execution, Optional<String> result) {
+        Job job = execution.job();
+        Instant completedAt = now();
+        try {
+            if (!handle.isInTransaction()) {
+                throw new EffectFailedException(new IllegalStateException(
+                        "the effect of job " + job.id() + " committed or rolled back the ledger's transaction itself"));
+            }
+            handle.createUpdate(completeSql)
+                    .bind("jobId", job.id().value())
+                    .bind("result", result.orElse(null))
+                    .bind("completedAt", utc(completedAt))
+                    .execute();
+        } catch (JdbiException e) {
+            if (SqlFailures.isAbortedTransaction(e)) {
+                throw new EffectFailedException(new IllegalStateException("the effect of job " + job.id()
+                        + " left its transaction aborted: it caught an SQL error and returned normally", e));
+            }
+            throw unavailable("could not record the completion of job " + job.id(), e);
+        }
+        return new Completion(job.id(), job.queue(), job.type(), job.currentAttempt(), execution.consumer(),
+                execution.deliveryId().value(), result, completedAt);
+    }
+
+    private void commit(Handle handle, JobId jobId) {
+        try {
+            handle.commit();
+        } catch (JdbiException e) {
+            if (SqlFailures.isIntegrityViolation(e)) {
+                // a deferred constraint on the effect's writes failed: the server rolled everything back
+                throw new EffectFailedException(e);
+            }
+            throw unavailable("the commit of job " + jobId
+                    + " was not confirmed, it may or may not have happened: its redelivery will find out", e);
+        }
+    }
+
+    @Override
+    public Optional<Completion> find(JobId id) {
+        Objects.requireNonNull(id, "job id");
+        return withHandle("could not look up job " + id, handle -> select(handle, id));
+    }
+
+    private Optional<Completion> select(Handle handle, JobId id) {
+        try {
+            return handle.createQuery(findSql).bind("jobId", id.value()).map(MAPPER).findOne();
+        } catch (JdbiException e) {
+            throw unavailable("could not look up job " + id, e);
+        }
+    }
+
+    @Override
+    public long countCompleted(QueueName queue) {
+        Objects.requireNonNull(queue, "queue");
+        return withHandle("could not count the completions of queue " + queue,
+                handle -> handle.createQuery(countSql).bind("queue", queue.value()).mapTo(long.class).one());
+    }
+
+    /** Deletes in batches, each its own short transaction, so that a large backlog never holds locks for long. */
+    @Override
+    public long forgetCompletedBefore(Instant cutoff) {
+        Objects.requireNonNull(cutoff, "cutoff");
+        return withHandle("could not forget the completions before " + cutoff, handle -> {
+            long forgotten = 0;
+            int deleted;
+            do {
+                deleted = handle.createUpdate(forgetSql)
+                        .bind("cutoff", utc(cutoff))
+                        .bind("limit", forgetBatchSize)
+                        .execute();
+                forgotten += deleted;
+            } while (deleted == forgetBatchSize);
+            return forgotten;
+        });
+    }
+
+    private <T> T withHandle(String failure, HandleCallback<T, RuntimeException> callback) {
+        try {
+            return jdbi.withHandle(callback);
+        } catch (JdbiException e) {
+            throw unavailable(failure, e);
+        }
+    }
+
+    /** PostgreSQL keeps microseconds: truncating first makes the returned completion equal to the stored one. */
+    private Instant now() {
+        return clock.instant().truncatedTo(ChronoUnit.MICROS);
+    }
+
+    private static OffsetDateTime utc(Instant instant) {
+        return instant.atOffset(ZoneOffset.UTC);
+    }
+
+    private static void rollbackQuietly(Handle handle) {
+        try {
+            if (handle.isInTransaction()) {
+                handle.rollback();
+            }
+        } catch (JdbiException e) {
+            // the connection is gone: the server has rolled back already
+            LOG.debug("rollback failed", e);
+        }
+    }
+
+    private static void closeQuietly(Handle handle) {
+        try {
+            handle.close();
+        } catch (JdbiException e) {
+            LOG.debug("closing the ledger connection failed", e);
+        }
+    }
+
+    private static LedgerUnavailableException unavailable(String message, Throwable cause) {
+        return new LedgerUnavailableException(message + ": " + reason(cause), cause);
+    }
+
+    /** The driver's message (SQLSTATE and server text) without Jdbi's statement dump, which may hold job data. */
+    private static String reason(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SQLException sql) {
+                return sql.getMessage() + " [SQLSTATE " + sql.getSQLState() + "]";
+            }
+        }
+        return String.valueOf(failure.getMessage());
+    }
+}

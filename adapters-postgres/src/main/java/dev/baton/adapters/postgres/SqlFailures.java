@@ -1,0 +1,43 @@
+package dev.baton.adapters.postgres;
+
+import java.sql.SQLException;
+
+/** Reads PostgreSQL SQLSTATEs out of an exception chain (Jdbi and handlers wrap the driver's exceptions). */
+final class SqlFailures {
+    private SqlFailures() {
+    }
+
+    /**
+     * True when the connection is gone: class 08 (connection exception) or 57P01..57P03 (the backend was terminated,
+     * for example by {@code pg_terminate_backend}, a crash or a shutdown).
+     */
+    static boolean isConnectionLoss(Throwable failure) {
+        return hasState(failure, "08") || hasState(failure, "57P0");
+    }
+
+    /** True when a statement failed because the transaction was already aborted by an earlier error (25P02). */
+    static boolean isAbortedTransaction(Throwable failure) {
+        return hasState(failure, "25P02");
+    }
+
+    /** True for an integrity constraint violation (class 23), for example a deferred constraint checked at commit. */
+    static boolean isIntegrityViolation(Throwable failure) {
+        return hasState(failure, "23");
+    }
+
+    private static boolean hasState(Throwable failure, String prefix) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SQLException sql) {
+                for (SQLException next = sql; next != null; next = next.getNextException()) {
+                    if (next.getSQLState() != null && next.getSQLState().startsWith(prefix)) {
+                        return true;
+                    }
+                }
+            }
+            if (cause.getCause() == cause) {
+                break;
+            }
+        }
+        return false;
+    }
+}

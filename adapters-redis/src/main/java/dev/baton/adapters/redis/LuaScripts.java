@@ -1,0 +1,69 @@
+package dev.baton.adapters.redis;
+
+import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.sync.RedisCommands;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.EnumMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The adapter's Lua scripts: loaded once with SCRIPT LOAD, run with EVALSHA, loaded again when Redis forgot them
+ * (NOSCRIPT after a restart or SCRIPT FLUSH).
+ */
+final class LuaScripts {
+
+    enum Script {
+        RETRY_LATER, DEAD_LETTER, EXTEND_LEASES, RECLAIM_ABANDONED, LEASE_OWN_PENDING, PROMOTE_DUE, REDRIVE,
+        REMOVE_IDLE_CONSUMERS;
+
+        private String resource() {
+            return name().toLowerCase(Locale.ROOT) + ".lua";
+        }
+    }
+
+    private final RedisCommands<byte[], byte[]> redis;
+    private final Map<Script, byte[]> sources;
+    private final Map<Script, String> digests;
+
+    private LuaScripts(RedisCommands<byte[], byte[]> redis, Map<Script, byte[]> sources, Map<Script, String> digests) {
+        this.redis = redis;
+        this.sources = sources;
+        this.digests = digests;
+    }
+
+    static LuaScripts load(RedisCommands<byte[], byte[]> redis) {
+        Map<Script, byte[]> sources = new EnumMap<>(Script.class);
+        Map<Script, String> digests = new EnumMap<>(Script.class);
+        for (Script script : Script.values()) {
+            byte[] source = read(script.resource());
+            sources.put(script, source);
+            digests.put(script, redis.scriptLoad(source));
+        }
+        return new LuaScripts(redis, sources, digests);
+    }
+
+    <T> T run(Script script, ScriptOutputType type, byte[][] keys, byte[]... args) {
+        try {
+            return redis.evalsha(digests.get(script), type, keys, args);
+        } catch (RedisNoScriptException e) {
+            // the digest is the script's SHA1, so loading it again yields the same one
+            redis.scriptLoad(sources.get(script));
+            return redis.evalsha(digests.get(script), type, keys, args);
+        }
+    }
+
+    private static byte[] read(String resource) {
+        try (InputStream in = LuaScripts.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("missing script resource " + resource);
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read script " + resource, e);
+        }
+    }
+}

@@ -1,0 +1,285 @@
+package dev.baton.application.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.baton.application.handler.NonRetryableException;
+import dev.baton.application.port.out.DeliveryId;
+import dev.baton.application.port.out.EffectFailedException;
+import dev.baton.application.port.out.ExecutionLedger;
+import dev.baton.application.port.out.LedgerOutcome;
+import dev.baton.application.port.out.LedgerTransaction;
+import dev.baton.domain.Completion;
+import dev.baton.domain.ConsumerName;
+import dev.baton.domain.Job;
+import dev.baton.domain.JobError;
+import dev.baton.domain.JobId;
+import dev.baton.domain.QueueName;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The guarantees every {@link ExecutionLedger} gives, as tests. An adapter test extends this class, creates the
+ * ledger on the given clock, and shows how an effect writes in the ledger's transaction. Job ids and queue names are
+ * random per test, so the suite can share a database.
+ */
+public abstract class ExecutionLedgerContract {
+    private static final Instant T0 = Instant.parse("2026-11-29T10:00:00.123Z");
+    private static final ConsumerName CONSUMER = ConsumerName.of("worker-1");
+
+    private final MutableClock clock = MutableClock.at(T0);
+    private final QueueName queue = QueueName.of("ledger-" + UUID.randomUUID().toString().substring(0, 13));
+    private ExecutionLedger ledger;
+    private ExecutorService executor;
+
+    /** A ledger that stamps completions with {@code clock}. Called once per test. */
+    protected abstract ExecutionLedger createLedger(Clock clock);
+
+    /** Writes {@code marker} through {@code transaction}, as a handler's effect would (e.g. a row via the Handle). */
+    protected abstract void recordEffect(LedgerTransaction transaction, String marker);
+
+    /** True when a committed effect wrote {@code marker}. */
+    protected abstract boolean effectRecorded(String marker);
+
+    @BeforeEach
+    void createLedger() {
+        ledger = createLedger(clock);
+    }
+
+    @AfterEach
+    void stopExecutor() {
+        if (executor != null) {
+            executor.shutdownNow();
+        }
+    }
+
+    @Test
+    void commitsTheEffectTogetherWithTheCompletion() {
+        Job job = job().withType("invoice");
+        String marker = marker();
+
+        LedgerOutcome outcome = ledger.execute(execution(job, "1700000000000-0"), transaction -> {
+            recordEffect(transaction, marker);
+            return Optional.of("sent");
+        });
+
+        Completion expected = new Completion(job.id(), queue, Optional.of("invoice"), 1, CONSUMER,
+                "1700000000000-0", Optional.of("sent"), T0);
+        assertThat(outcome).isEqualTo(new LedgerOutcome.Committed(expected));
+        assertThat(ledger.find(job.id())).contains(expected);
+        assertThat(effectRecorded(marker)).isTrue();
+    }
+
+    @Test
+    void aCompletedJobIsReportedAndItsEffectDoesNotRunAgain() {
+        Job job = job();
+        AtomicInteger runs = new AtomicInteger();
+        LedgerOutcome first = ledger.execute(execution(job, "1-0"), counting(runs));
+        clock.advance(Duration.ofMinutes(5));
+
+        LedgerOutcome second = ledger.execute(execution(job.retriedAfter(
+                JobError.retryable("x", "y"), T0), "2-0"), counting(runs));
+
+        assertThat(second).isEqualTo(new LedgerOutcome.AlreadyCompleted(first.completion()));
+        assertThat(runs).hasValue(1);
+    }
+
+    @Test
+    void aFailedEffectRollsBackAndLeavesNoCompletion() {
+        Job job = job();
+        String marker = marker();
+        IOException failure = new IOException("disk full");
+
+        assertThatThrownBy(() -> ledger.execute(execution(job, "1-0"), transaction -> {
+            recordEffect(transaction, marker);
+            throw failure;
+        })).isInstanceOf(EffectFailedException.class).hasCause(failure);
+
+        assertThat(ledger.find(job.id())).isEmpty();
+        assertThat(effectRecorded(marker)).isFalse();
+        assertThat(ledger.countCompleted(queue)).isZero();
+
+        LedgerOutcome retried = ledger.execute(execution(job, "2-0"), transaction -> {
+            recordEffect(transaction, marker);
+            return Optional.empty();
+        });
+        assertThat(retried).isInstanceOf(LedgerOutcome.Committed.class);
+        assertThat(effectRecorded(marker)).isTrue();
+    }
+
+    @Test
+    void aNonRetryableFailureKeepsItsCause() {
+        NonRetryableException failure = new NonRetryableException("unknown customer");
+
+        assertThatThrownBy(() -> ledger.execute(execution(job(), "1-0"), transaction -> {
+            throw failure;
+        })).isInstanceOf(EffectFailedException.class).hasCause(failure);
+    }
+
+    @Test
+    void unwrappingAnUnsupportedTypeNamesTheSupportedOnes() {
+        AtomicInteger checked = new AtomicInteger();
+
+        ledger.execute(execution(job(), "1-0"), transaction -> {
+            assertThatThrownBy(() -> transaction.unwrap(Thread.class))
+                    .isInstanceOf(UnsupportedOperationException.class)
+                    .hasMessageNotContaining("null");
+            checked.incrementAndGet();
+            return Optional.empty();
+        });
+
+        assertThat(checked).hasValue(1);
+    }
+
+    @Test
+    void aSecondCallerWaitsForTheFirstAndThenSkips() throws Exception {
+        Job job = job();
+        CountDownLatch firstInside = new CountDownLatch(1);
+        CountDownLatch releaseFirst = new CountDownLatch(1);
+        AtomicInteger runs = new AtomicInteger();
+        executor = Executors.newFixedThreadPool(2);
+
+        Future<LedgerOutcome> first = executor.submit(() -> ledger.execute(execution(job, "1-0"), transaction -> {
+            runs.incrementAndGet();
+            firstInside.countDown();
+            releaseFirst.await();
+            return Optional.empty();
+        }));
+        assertThat(firstInside.await(10, TimeUnit.SECONDS)).isTrue();
+        Future<LedgerOutcome> second = executor.submit(() -> ledger.execute(execution(job, "2-0"), counting(runs)));
+        await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(2)).until(() -> !second.isDone());
+        releaseFirst.countDown();
+
+        assertThat(first.get(10, TimeUnit.SECONDS)).isInstanceOf(LedgerOutcome.Committed.class);
+        assertThat(second.get(10, TimeUnit.SECONDS)).isInstanceOf(LedgerOutcome.AlreadyCompleted.class);
+        assertThat(runs).hasValue(1);
+    }
+
+    @Test
+    void aSecondCallerRunsTheEffectWhenTheFirstRollsBack() throws Exception {
+        Job job = job();
+        String marker = marker();
+        CountDownLatch firstInside = new CountDownLatch(1);
+        CountDownLatch releaseFirst = new CountDownLatch(1);
+        executor = Executors.newFixedThreadPool(2);
+
+        Future<LedgerOutcome> first = executor.submit(() -> ledger.execute(execution(job, "1-0"), transaction -> {
+            firstInside.countDown();
+            releaseFirst.await();
+            throw new IOException("first attempt fails");
+        }));
+        assertThat(firstInside.await(10, TimeUnit.SECONDS)).isTrue();
+        Future<LedgerOutcome> second = executor.submit(() -> ledger.execute(execution(job, "2-0"), transaction -> {
+            recordEffect(transaction, marker);
+            return Optional.of("second");
+        }));
+        await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(2)).until(() -> !second.isDone());
+        releaseFirst.countDown();
+
+        assertThatThrownBy(() -> first.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(EffectFailedException.class);
+        assertThat(second.get(10, TimeUnit.SECONDS)).isInstanceOfSatisfying(LedgerOutcome.Committed.class,
+                committed -> assertThat(committed.completion().messageId()).isEqualTo("2-0"));
+        assertThat(effectRecorded(marker)).isTrue();
+    }
+
+    @Test
+    void manyThreadsRacingOnOneJobCommitExactlyOnce() throws Exception {
+        Job job = job();
+        int racers = 8;
+        AtomicInteger runs = new AtomicInteger();
+        CountDownLatch start = new CountDownLatch(1);
+        executor = Executors.newFixedThreadPool(racers);
+        List<Future<LedgerOutcome>> outcomes = new ArrayList<>();
+        for (int i = 0; i < racers; i++) {
+            String deliveryId = (i + 1) + "-0";
+            outcomes.add(executor.submit(() -> {
+                start.await();
+                return ledger.execute(execution(job, deliveryId), counting(runs));
+            }));
+        }
+        start.countDown();
+
+        List<LedgerOutcome> results = new ArrayList<>();
+        for (Future<LedgerOutcome> outcome : outcomes) {
+            results.add(outcome.get(30, TimeUnit.SECONDS));
+        }
+        assertThat(results).filteredOn(LedgerOutcome.Committed.class::isInstance).hasSize(1);
+        assertThat(results).filteredOn(LedgerOutcome.AlreadyCompleted.class::isInstance).hasSize(racers - 1);
+        assertThat(results).extracting(LedgerOutcome::completion).containsOnly(results.get(0).completion());
+        assertThat(runs).hasValue(1);
+    }
+
+    @Test
+    void findKnowsOnlyCompletedJobs() {
+        Job done = job();
+        ledger.execute(execution(done, "1-0"), transaction -> Optional.empty());
+
+        assertThat(ledger.find(done.id())).hasValueSatisfying(c -> assertThat(c.jobId()).isEqualTo(done.id()));
+        assertThat(ledger.find(JobId.of("never-" + UUID.randomUUID()))).isEmpty();
+    }
+
+    @Test
+    void countsCompletionsPerQueue() {
+        QueueName other = QueueName.of("ledger-" + UUID.randomUUID().toString().substring(0, 13));
+        for (int i = 0; i < 3; i++) {
+            ledger.execute(execution(job(), i + "-0"), transaction -> Optional.empty());
+        }
+        ledger.execute(execution(Job.create(JobId.of(UUID.randomUUID().toString()), other, "{}", T0), "9-0"),
+                transaction -> Optional.empty());
+
+        assertThat(ledger.countCompleted(queue)).isEqualTo(3);
+        assertThat(ledger.countCompleted(other)).isEqualTo(1);
+    }
+
+    @Test
+    void forgetCompletedBeforeDeletesOnlyOlderCompletions() {
+        clock.set(Instant.parse("2001-01-01T00:00:00Z"));
+        Job old = job();
+        ledger.execute(execution(old, "1-0"), transaction -> Optional.empty());
+        clock.advance(Duration.ofHours(1));
+        Job recent = job();
+        ledger.execute(execution(recent, "2-0"), transaction -> Optional.empty());
+
+        long forgotten = ledger.forgetCompletedBefore(Instant.parse("2001-01-01T00:30:00Z"));
+
+        assertThat(forgotten).isGreaterThanOrEqualTo(1);
+        assertThat(ledger.find(old.id())).isEmpty();
+        assertThat(ledger.find(recent.id())).isPresent();
+        assertThat(ledger.countCompleted(queue)).isEqualTo(1);
+    }
+
+    private Job job() {
+        return Job.create(JobId.of("job-" + UUID.randomUUID()), queue, "{\"n\":1}", T0);
+    }
+
+    private ExecutionLedger.Execution execution(Job job, String deliveryId) {
+        return new ExecutionLedger.Execution(job, CONSUMER, new DeliveryId(deliveryId), T0.plusSeconds(60));
+    }
+
+    private static String marker() {
+        return "marker-" + UUID.randomUUID();
+    }
+
+    private static ExecutionLedger.Effect counting(AtomicInteger runs) {
+        return transaction -> {
+            runs.incrementAndGet();
+            return Optional.empty();
+        };
+    }
+}

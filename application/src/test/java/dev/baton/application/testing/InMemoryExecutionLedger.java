@@ -1,0 +1,151 @@
+package dev.baton.application.testing;
+
+import dev.baton.application.port.out.EffectFailedException;
+import dev.baton.application.port.out.ExecutionLedger;
+import dev.baton.application.port.out.LedgerOutcome;
+import dev.baton.application.port.out.LedgerTransaction;
+import dev.baton.application.port.out.LedgerUnavailableException;
+import dev.baton.domain.Completion;
+import dev.baton.domain.JobId;
+import dev.baton.domain.QueueName;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * An {@link ExecutionLedger} in memory that behaves like the PostgreSQL one: {@code execute} claims the job id like
+ * {@code INSERT ... ON CONFLICT DO NOTHING} on a primary key, so a second caller on the same id waits until the first
+ * commits (then it sees {@link LedgerOutcome.AlreadyCompleted}) or rolls back (then it runs the effect itself).
+ * Handlers write to an {@link InMemoryEffects} table that commits with the completion, or not at all.
+ *
+ * <p>Test hooks simulate an unreachable ledger and a connection lost right after a commit.
+ */
+public final class InMemoryExecutionLedger implements ExecutionLedger {
+    private final Clock clock;
+    private final Object lock = new Object();
+    private final Map<JobId, Completion> completions = new HashMap<>();
+    private final Set<JobId> claimed = new HashSet<>();
+    private final Map<String, String> effects = new HashMap<>();
+    private final AtomicBoolean unavailable = new AtomicBoolean();
+    private final AtomicBoolean crashAfterNextCommit = new AtomicBoolean();
+
+    public InMemoryExecutionLedger(Clock clock) {
+        this.clock = clock;
+    }
+
+    /** Test hook: while {@code down}, every {@code execute} throws {@link LedgerUnavailableException}. */
+    public void setUnavailable(boolean down) {
+        unavailable.set(down);
+    }
+
+    /**
+     * Test hook: the next commit succeeds but its caller gets {@link LedgerUnavailableException}, as when the
+     * connection drops after {@code COMMIT} was sent (the caller cannot know the outcome, so it must not ack).
+     */
+    public void crashAfterNextCommit() {
+        crashAfterNextCommit.set(true);
+    }
+
+    /** The committed effects table. */
+    public Map<String, String> committedEffects() {
+        synchronized (lock) {
+            return Map.copyOf(effects);
+        }
+    }
+
+    @Override
+    public LedgerOutcome execute(Execution execution, Effect effect) {
+        if (unavailable.get()) {
+            throw new LedgerUnavailableException("in-memory ledger is down (test hook)", null);
+        }
+        JobId id = execution.job().id();
+        InMemoryEffects transaction;
+        synchronized (lock) {
+            while (claimed.contains(id)) {
+                try {
+                    lock.wait();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new EffectFailedException(e);
+                }
+            }
+            Completion existing = completions.get(id);
+            if (existing != null) {
+                return new LedgerOutcome.AlreadyCompleted(existing);
+            }
+            claimed.add(id);
+            transaction = new InMemoryEffects(effects);
+        }
+        Optional<String> result;
+        boolean ran = false;
+        try {
+            result = effect.run(new Transaction(transaction));
+            ran = true;
+        } catch (Exception e) {
+            throw new EffectFailedException(e);
+        } finally {
+            if (!ran) {
+                release(id);
+            }
+        }
+        Completion completion = new Completion(id, execution.job().queue(), execution.job().type(),
+                execution.job().currentAttempt(), execution.consumer(), execution.deliveryId().value(),
+                result, clock.instant());
+        synchronized (lock) {
+            effects.putAll(transaction.written());
+            completions.put(id, completion);
+            claimed.remove(id);
+            lock.notifyAll();
+        }
+        if (crashAfterNextCommit.compareAndSet(true, false)) {
+            throw new LedgerUnavailableException("connection lost after commit (test hook)", null);
+        }
+        return new LedgerOutcome.Committed(completion);
+    }
+
+    private void release(JobId id) {
+        synchronized (lock) {
+            claimed.remove(id);
+            lock.notifyAll();
+        }
+    }
+
+    @Override
+    public Optional<Completion> find(JobId id) {
+        synchronized (lock) {
+            return Optional.ofNullable(completions.get(id));
+        }
+    }
+
+    @Override
+    public long countCompleted(QueueName queue) {
+        synchronized (lock) {
+            return completions.values().stream().filter(completion -> completion.queue().equals(queue)).count();
+        }
+    }
+
+    @Override
+    public long forgetCompletedBefore(Instant cutoff) {
+        synchronized (lock) {
+            long before = completions.size();
+            completions.values().removeIf(completion -> completion.completedAt().isBefore(cutoff));
+            return before - completions.size();
+        }
+    }
+
+    private record Transaction(InMemoryEffects effects) implements LedgerTransaction {
+        @Override
+        public <T> T unwrap(Class<T> type) {
+            if (type.isInstance(effects)) {
+                return type.cast(effects);
+            }
+            throw new UnsupportedOperationException(
+                    "the in-memory ledger supports only " + InMemoryEffects.class.getName() + ", not " + type.getName());
+        }
+    }
+}

@@ -1,0 +1,235 @@
+package dev.baton.bootstrap;
+
+import com.google.inject.Guice;
+import com.google.inject.Injector;
+import com.google.inject.Key;
+import com.google.inject.Module;
+import com.google.inject.TypeLiteral;
+import dev.baton.application.handler.JobHandler;
+import dev.baton.application.handler.JobHandlers;
+import dev.baton.application.handler.NamedJobHandler;
+import dev.baton.application.port.in.EnqueueJobUseCase;
+import dev.baton.application.port.in.EnqueueJobsUseCase;
+import dev.baton.application.port.in.InspectQueueUseCase;
+import dev.baton.application.port.in.RunWorkerUseCase;
+import dev.baton.application.port.in.RunningWorker;
+import dev.baton.bootstrap.admin.AdminServer;
+import dev.baton.bootstrap.config.BatonConfig;
+import dev.baton.bootstrap.metrics.KnownQueues;
+import dev.baton.bootstrap.metrics.QueueGauges;
+import dev.baton.bootstrap.wiring.BatonModules;
+import dev.baton.bootstrap.wiring.Closer;
+import dev.baton.bootstrap.wiring.HandlersModule;
+import dev.baton.bootstrap.wiring.HealthCheck;
+import dev.baton.bootstrap.wiring.Migrator;
+import dev.baton.domain.ConsumerName;
+import dev.baton.domain.Job;
+import dev.baton.domain.JobId;
+import dev.baton.domain.QueueName;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Baton embedded in an application: enqueue jobs and run workers in-process.
+ *
+ * <pre>{@code
+ * try (Baton baton = Baton.builder()
+ *         .redis("redis://127.0.0.1:6379")
+ *         .postgres("jdbc:postgresql://127.0.0.1:5432/app?user=app")
+ *         .handler("emails", context -> { ...; return Optional.empty(); })
+ *         .build()) {
+ *     baton.start("emails");
+ *     baton.enqueue("emails", "welcome-42", "{\"to\":\"ada@example.com\"}");
+ * }
+ * }</pre>
+ *
+ * Everything is opened lazily (the first enqueue opens Redis, the first worker PostgreSQL) and closed by
+ * {@link #close()}, which stops running workers gracefully first.
+ */
+public final class Baton implements AutoCloseable {
+    private final Injector injector;
+    private final Closer closer;
+    private final BatonConfig config;
+
+    private Baton(Injector injector, BatonConfig config) {
+        this.injector = injector;
+        this.closer = injector.getInstance(Closer.class);
+        this.config = config;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public BatonConfig config() {
+        return config;
+    }
+
+    /** Enqueues a job due now. */
+    public Job enqueue(String queue, String jobId, String payload) {
+        return enqueue(EnqueueJobUseCase.Command.now(QueueName.of(queue), JobId.of(jobId), payload));
+    }
+
+    public Job enqueue(EnqueueJobUseCase.Command command) {
+        return use(EnqueueJobUseCase.class).enqueue(command);
+    }
+
+    /** Enqueues many jobs in as few round trips as the transport allows. */
+    public List<Job> enqueueAll(List<EnqueueJobUseCase.Command> jobs) {
+        return use(EnqueueJobsUseCase.class).enqueueAll(new EnqueueJobsUseCase.Command(jobs));
+    }
+
+    /** Starts a worker on {@code queues}, each run by the handler of the same name, with the configured concurrency. */
+    public RunningWorker start(String... queues) {
+        List<QueueName> names = Arrays.stream(queues).map(QueueName::of).toList();
+        return start(new RunWorkerUseCase.Command(names, defaultConsumer(), config.concurrency(), Optional.empty()));
+    }
+
+    /** Starts a worker; {@link #close()} stops it within the configured grace period. */
+    public RunningWorker start(RunWorkerUseCase.Command command) {
+        injector.getInstance(KnownQueues.class).add(command.queues());
+        RunningWorker worker = use(RunWorkerUseCase.class).start(command);
+        Duration grace = config.grace();
+        closer.register(() -> worker.stop(grace));
+        return worker;
+    }
+
+    /** Any inbound port (use case) of the application, e.g. {@code use(InspectQueueUseCase.class)}. */
+    public <T> T use(Class<T> useCase) {
+        return injector.getInstance(useCase);
+    }
+
+    /** The handlers this instance knows, by name. */
+    public JobHandlers handlers() {
+        return injector.getInstance(JobHandlers.class);
+    }
+
+    /** Brings the ledger's schema up to date (also done when the ledger opens). */
+    public void migrate() {
+        injector.getInstance(Migrator.class).migrate();
+    }
+
+    /**
+     * Starts the admin HTTP server on the configured address, and the per-queue gauges behind {@code /metrics}.
+     *
+     * @return the bound address, empty when the admin address is {@code off}
+     */
+    public Optional<InetSocketAddress> startAdmin() {
+        closer.register(injector.getInstance(QueueGauges.class));
+        return config.adminAddress().map(address -> closer.register(AdminServer.start(address, config,
+                injector.getInstance(Key.get(new TypeLiteral<Set<HealthCheck>>() { })),
+                injector.getInstance(PrometheusMeterRegistry.class), use(InspectQueueUseCase.class),
+                injector.getInstance(KnownQueues.class))).address());
+    }
+
+    /** Whether each dependency (redis, postgres) answers now. */
+    public Map<String, Boolean> health() {
+        Map<String, Boolean> health = new LinkedHashMap<>();
+        injector.getInstance(Key.get(new TypeLiteral<Set<HealthCheck>>() { }))
+                .forEach(check -> health.put(check.name(), check.isUp()));
+        return health;
+    }
+
+    /** Stops workers gracefully, then closes servers and connections, in reverse order of opening. */
+    @Override
+    public void close() {
+        closer.close();
+    }
+
+    /** {@code <host>-<pid>}: stable across restarts on one host, distinct between processes. */
+    public static ConsumerName defaultConsumer() {
+        String host = Optional.ofNullable(System.getenv("HOSTNAME")).filter(h -> !h.isBlank()).orElseGet(() -> {
+            try {
+                return InetAddress.getLocalHost().getHostName();
+            } catch (UnknownHostException e) {
+                return "baton";
+            }
+        });
+        return ConsumerName.of(host.replaceAll("[^A-Za-z0-9._-]", "_") + "-" + ProcessHandle.current().pid());
+    }
+
+    /** Builds a {@link Baton}; by default Redis and PostgreSQL at the configured (or default) endpoints. */
+    public static final class Builder {
+        private BatonConfig config = BatonConfig.defaults();
+        private final Map<String, JobHandler> handlers = new LinkedHashMap<>();
+        private final List<Module> modules = new ArrayList<>();
+        private Optional<Module> adapters = Optional.empty();
+        private ClassLoader handlerLoader = Baton.class.getClassLoader();
+        private Clock clock = Clock.systemUTC();
+
+        private Builder() {
+        }
+
+        public Builder config(BatonConfig newConfig) {
+            this.config = Objects.requireNonNull(newConfig, "config");
+            return this;
+        }
+
+        public Builder redis(String uri) {
+            config = config.withRedisUri(uri);
+            return this;
+        }
+
+        public Builder postgres(String jdbcUrl) {
+            config = config.withJdbcUrl(jdbcUrl);
+            return this;
+        }
+
+        public Builder handler(String name, JobHandler handler) {
+            handlers.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(handler, "handler"));
+            return this;
+        }
+
+        public Builder handler(NamedJobHandler handler) {
+            return handler(handler.name(), handler);
+        }
+
+        /** Where {@code ServiceLoader} looks for {@link NamedJobHandler}s (plugin jars). */
+        public Builder handlerClassLoader(ClassLoader loader) {
+            this.handlerLoader = Objects.requireNonNull(loader, "loader");
+            return this;
+        }
+
+        /** Extra Guice modules, e.g. handlers registered with {@code Multibinder<NamedJobHandler>}. */
+        public Builder module(Module module) {
+            modules.add(Objects.requireNonNull(module, "module"));
+            return this;
+        }
+
+        /**
+         * Replaces the Redis and PostgreSQL modules with {@code module}, which must bind {@code StreamTransport},
+         * {@code ExecutionLedger} and {@code Migrator} (tests bind in-memory adapters this way).
+         */
+        public Builder adapters(Module module) {
+            this.adapters = Optional.of(module);
+            return this;
+        }
+
+        public Builder clock(Clock newClock) {
+            this.clock = Objects.requireNonNull(newClock, "clock");
+            return this;
+        }
+
+        public Baton build() {
+            List<Module> all = new ArrayList<>(BatonModules.core(config, clock));
+            all.add(adapters.orElseGet(() -> BatonModules.adapters(config)));
+            all.add(new HandlersModule(handlerLoader));
+            Map<String, JobHandler> named = Map.copyOf(handlers);
+            all.add(binder -> named.forEach((name, handler) -> HandlersModule.bind(binder, name, handler)));
+            all.addAll(modules);
+            return new Baton(Guice.createInjector(all), config);
+        }
+    }
+}

@@ -1,0 +1,124 @@
+package dev.baton.bootstrap.admin;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import com.sun.net.httpserver.HttpServer;
+import dev.baton.application.port.in.InspectQueueUseCase;
+import dev.baton.application.port.in.InspectQueueUseCase.QueueReport;
+import dev.baton.bootstrap.config.AdminAddress;
+import dev.baton.bootstrap.config.BatonConfig;
+import dev.baton.bootstrap.json.Json;
+import dev.baton.bootstrap.metrics.KnownQueues;
+import dev.baton.bootstrap.wiring.HealthCheck;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The admin HTTP endpoints on the JDK's HTTP server: {@code /health/live}, {@code /health/ready} (503 unless Redis
+ * and PostgreSQL answer), {@code /metrics} (Prometheus text) and {@code /api/queues} (JSON). Read-only: nothing here
+ * changes a queue. Error texts go through the configuration's redaction, so no password leaks.
+ */
+public final class AdminServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(AdminServer.class);
+
+    private final HttpServer server;
+    private final ExecutorService executor;
+
+    private AdminServer(HttpServer server, ExecutorService executor) {
+        this.server = server;
+        this.executor = executor;
+    }
+
+    public static AdminServer start(AdminAddress address, BatonConfig config, Set<HealthCheck> checks,
+                                    PrometheusMeterRegistry registry, InspectQueueUseCase inspect,
+                                    KnownQueues queues) {
+        HttpServer server;
+        try {
+            server = HttpServer.create(new InetSocketAddress(address.host(), address.port()), 0);
+        } catch (IOException e) {
+            throw new AdminServerException("cannot listen on " + address + " (BATON_ADMIN_ADDRESS): " + e.getMessage()
+                    + "; choose another address or 'off'", e);
+        }
+        server.createContext("/health/live", exchange -> respond(exchange, 200, "text/plain", "live\n"));
+        server.createContext("/health/ready", guarded(config, exchange -> ready(exchange, checks)));
+        server.createContext("/metrics", guarded(config, exchange ->
+                respond(exchange, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape())));
+        server.createContext("/api/queues", guarded(config, exchange -> {
+            List<QueueReport> reports = queues.all().stream()
+                    .map(queue -> inspect.inspect(new InspectQueueUseCase.Command(queue))).toList();
+            respond(exchange, 200, "application/json", Json.write(Json.queues(reports)));
+        }));
+        ExecutorService executor = Executors.newFixedThreadPool(2, runnable -> {
+            Thread thread = new Thread(runnable, "baton-admin-http");
+            thread.setDaemon(true);
+            return thread;
+        });
+        server.setExecutor(executor);
+        server.start();
+        LOG.info("admin http listening address={}:{}", address.host(), server.getAddress().getPort());
+        return new AdminServer(server, executor);
+    }
+
+    /** The bound address (the real port when 0 was asked for). */
+    public InetSocketAddress address() {
+        return server.getAddress();
+    }
+
+    private static void ready(HttpExchange exchange, Set<HealthCheck> checks) throws IOException {
+        Map<String, String> status = new LinkedHashMap<>();
+        boolean up = true;
+        for (HealthCheck check : checks) {
+            boolean checkUp = check.isUp();
+            status.put(check.name(), checkUp ? "up" : "down");
+            up &= checkUp;
+        }
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("status", up ? "up" : "down");
+        body.put("checks", status);
+        respond(exchange, up ? 200 : 503, "application/json", Json.write(body));
+    }
+
+    private static HttpHandler guarded(BatonConfig config, HttpHandler handler) {
+        return exchange -> {
+            try {
+                if (!"GET".equals(exchange.getRequestMethod()) && !"HEAD".equals(exchange.getRequestMethod())) {
+                    respond(exchange, 405, "text/plain", "only GET\n");
+                    return;
+                }
+                handler.handle(exchange);
+            } catch (RuntimeException e) {
+                LOG.warn("admin request failed path={} error={}", exchange.getRequestURI().getPath(),
+                        config.redact(e.toString()));
+                respond(exchange, 500, "application/json",
+                        Json.write(Map.of("error", String.valueOf(config.redact(e.getMessage())))));
+            }
+        };
+    }
+
+    private static void respond(HttpExchange exchange, int status, String contentType, String body)
+            throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", contentType);
+        exchange.sendResponseHeaders(status, bytes.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        executor.shutdownNow();
+    }
+}

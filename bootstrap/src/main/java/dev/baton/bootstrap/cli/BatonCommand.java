@@ -1,0 +1,76 @@
+package dev.baton.bootstrap.cli;
+
+import dev.baton.bootstrap.config.ConfigException;
+import dev.baton.domain.InvalidValueException;
+import java.io.PrintWriter;
+import java.util.Map;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code baton}: the top-level command; every real command is a subcommand. */
+@Command(name = "baton", mixinStandardHelpOptions = true, version = "baton 0.1.0",
+        description = "Reliable, retryable jobs: Redis Streams delivery, exactly-once effects in PostgreSQL.",
+        subcommands = {DevCommand.class, WorkerCommand.class, EnqueueCommand.class, StatsCommand.class,
+                JobCommand.class, DlqCommand.class, MigrateCommand.class, TrimCommand.class, ConfigCommand.class},
+        footer = {"", "Every setting is BATON_<NAME> in the environment, <name> in a properties file (--config FILE)",
+                "and --<name> as a flag of any command; flags win over the file, the file over the environment.",
+                "See `baton config` for the settings and their effective values.",
+                "Exit status: 0 ok, 1 runtime failure, 2 usage or configuration error."})
+final class BatonCommand implements Runnable {
+    private final Terminal terminal;
+
+    BatonCommand(Terminal terminal) {
+        this.terminal = terminal;
+    }
+
+    @Override
+    public void run() {
+        new CommandLine(this).usage(terminal.err());
+    }
+
+    static CommandLine commandLine(Terminal terminal) {
+        CommandLine commandLine = new CommandLine(new BatonCommand(terminal), new Factory(terminal));
+        addSettingFlags(commandLine);
+        commandLine.setOut(new PrintWriter(terminal.out(), true));
+        commandLine.setErr(new PrintWriter(terminal.err(), true));
+        commandLine.setParameterExceptionHandler((problem, args) -> {
+            terminal.err().println("baton: " + problem.getMessage());
+            terminal.err().println("Try 'baton " + problem.getCommandLine().getCommandName() + " --help'.");
+            return ExitCodes.USAGE;
+        });
+        commandLine.setExecutionExceptionHandler((failure, cl, parseResult) -> {
+            Object command = cl.getCommand();
+            String message = command instanceof SessionCommand session ? session.redact(failure.getMessage())
+                    : failure.getMessage();
+            terminal.err().println("baton: " + message);
+            return isUsageError(failure) ? ExitCodes.USAGE : ExitCodes.FAILURE;
+        });
+        return commandLine;
+    }
+
+    private static boolean isUsageError(Exception failure) {
+        return failure instanceof ConfigException || failure instanceof UsageException
+                || failure instanceof InvalidValueException;
+    }
+
+    private static void addSettingFlags(CommandLine commandLine) {
+        Map<String, CommandLine> subcommands = commandLine.getSubcommands();
+        if (subcommands.isEmpty() && commandLine.getCommand() instanceof SessionCommand) {
+            SettingFlags.addTo(commandLine.getCommandSpec());
+        }
+        subcommands.values().forEach(BatonCommand::addSettingFlags);
+    }
+
+    /** Hands the terminal to every command that asks for it in its constructor. */
+    private record Factory(Terminal terminal) implements CommandLine.IFactory {
+        @Override
+        public <K> K create(Class<K> type) throws Exception {
+            try {
+                var constructor = type.getDeclaredConstructor(Terminal.class);
+                return constructor.newInstance(terminal);
+            } catch (NoSuchMethodException e) {
+                return CommandLine.defaultFactory().create(type);
+            }
+        }
+    }
+}

@@ -1,0 +1,209 @@
+package dev.baton.bootstrap.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.application.port.in.EnqueueJobUseCase;
+import dev.baton.bootstrap.Baton;
+import dev.baton.bootstrap.config.Durations;
+import dev.baton.bootstrap.json.Json;
+import dev.baton.domain.BatonException;
+import dev.baton.domain.Job;
+import dev.baton.domain.JobId;
+import dev.baton.domain.QueueName;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code baton enqueue}: one job from flags, or many from a JSON-lines file. A file is validated completely before
+ * the first job is sent, so a bad line (reported with its number, exit 2) enqueues nothing.
+ */
+@Command(name = "enqueue", mixinStandardHelpOptions = true,
+        description = {"Enqueues one job (--job-id, --payload) or many (--file, one JSON object per line:",
+                "{\"job_id\": \"…\", \"payload\": \"text\" or any JSON value, \"type\": \"…\"}; '-' reads stdin).",
+                "A file is checked completely first: a bad line enqueues nothing (exit 2)."})
+final class EnqueueCommand extends SessionCommand {
+    static final int BATCH = 500;
+    private static final Set<String> LINE_FIELDS = Set.of("job_id", "payload", "type");
+
+    @Option(names = "--queue", required = true, paramLabel = "QUEUE")
+    String queue;
+
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    Source source;
+
+    static final class Source {
+        @ArgGroup(exclusive = false)
+        Single single;
+
+        @Option(names = "--file", paramLabel = "FILE", description = "JSON lines to enqueue; '-' reads stdin")
+        String file;
+    }
+
+    static final class Single {
+        @Option(names = "--job-id", required = true, paramLabel = "ID", description = "the job's idempotency key")
+        String jobId;
+
+        @Option(names = "--payload", required = true, paramLabel = "TEXT")
+        String payload;
+
+        @Option(names = "--type", paramLabel = "TYPE", description = "selects the handler by name")
+        String type;
+
+        @Option(names = "--delay", paramLabel = "DURATION", description = "due after this delay, e.g. 30s")
+        String delay;
+
+        @Option(names = "--at", paramLabel = "ISO-8601", description = "due at this instant, e.g. 2030-01-01T09:00:00Z")
+        String at;
+    }
+
+    EnqueueCommand(Terminal terminal) {
+        super(terminal);
+    }
+
+    @Override
+    public Integer call() {
+        QueueName queueName = QueueName.of(queue);
+        if (source.single != null) {
+            EnqueueJobUseCase.Command command = single(queueName, source.single);
+            try (Baton baton = batonBuilder().build()) {
+                Job job = baton.enqueue(command);
+                terminal.out().println("enqueued " + job.id() + " on " + queueName
+                        + job.notBefore().map(due -> " (due " + due + ")").orElse(" (due now)"));
+            }
+            return ExitCodes.OK;
+        }
+        List<EnqueueJobUseCase.Command> jobs = readLines(queueName, source.file);
+        if (jobs.isEmpty()) {
+            throw new UsageException(source.file + " holds no jobs");
+        }
+        int sent = 0;
+        Progress progress = new Progress(terminal, "enqueue", jobs.size());
+        try (Baton baton = batonBuilder().build()) {
+            for (int from = 0; from < jobs.size(); from += BATCH) {
+                List<EnqueueJobUseCase.Command> batch = jobs.subList(from, Math.min(jobs.size(), from + BATCH));
+                baton.enqueueAll(batch);
+                sent += batch.size();
+                progress.update(sent);
+            }
+        } catch (BatonException e) {
+            progress.finish();
+            throw new BatonException("enqueued " + sent + " of " + jobs.size() + " jobs, then failed: "
+                    + e.getMessage() + " (enqueuing the file again is safe: job ids are idempotency keys)", e);
+        }
+        progress.finish();
+        terminal.out().println("enqueued " + sent + " jobs on " + queueName);
+        return ExitCodes.OK;
+    }
+
+    private static EnqueueJobUseCase.Command single(QueueName queue, Single single) {
+        EnqueueJobUseCase.Command command = EnqueueJobUseCase.Command.now(queue, JobId.of(single.jobId),
+                single.payload);
+        if (single.type != null) {
+            command = command.withType(single.type);
+        }
+        if (single.delay != null && single.at != null) {
+            throw new UsageException("give --delay or --at, not both");
+        }
+        if (single.delay != null) {
+            Duration delay;
+            try {
+                delay = Durations.parse(single.delay);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("invalid --delay '" + single.delay + "': " + e.getMessage());
+            }
+            command = command.after(delay);
+        }
+        if (single.at != null) {
+            try {
+                command = command.at(Instant.parse(single.at));
+            } catch (DateTimeParseException e) {
+                throw new UsageException("invalid --at '" + single.at + "': expected ISO-8601 like 2030-01-01T09:00:00Z");
+            }
+        }
+        return command;
+    }
+
+    private List<EnqueueJobUseCase.Command> readLines(QueueName queue, String file) {
+        List<EnqueueJobUseCase.Command> jobs = new ArrayList<>();
+        try (BufferedReader reader = "-".equals(file)
+                ? new BufferedReader(new InputStreamReader(terminal.in(), StandardCharsets.UTF_8))
+                : Files.newBufferedReader(Path.of(file), StandardCharsets.UTF_8)) {
+            String line;
+            int number = 0;
+            while ((line = reader.readLine()) != null) {
+                number++;
+                if (line.isBlank()) {
+                    continue;
+                }
+                try {
+                    jobs.add(parseLine(queue, line));
+                } catch (BatonException | IllegalArgumentException e) {
+                    throw new UsageException(("-".equals(file) ? "stdin" : file) + " line " + number + ": "
+                            + e.getMessage() + "; nothing was enqueued");
+                }
+            }
+        } catch (IOException e) {
+            throw new UsageException("cannot read " + file + ": " + e.getMessage());
+        }
+        return jobs;
+    }
+
+    static EnqueueJobUseCase.Command parseLine(QueueName queue, String line) {
+        JsonNode json;
+        try {
+            json = Json.MAPPER.readTree(line);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("not JSON (" + e.getOriginalMessage() + ")");
+        }
+        if (json == null || !json.isObject()) {
+            throw new IllegalArgumentException("expected a JSON object {\"job_id\": …, \"payload\": …}");
+        }
+        for (Iterator<String> names = json.fieldNames(); names.hasNext(); ) {
+            String name = names.next();
+            if (!LINE_FIELDS.contains(name)) {
+                throw new IllegalArgumentException("unknown field '" + name + "' (known: job_id, payload, type)");
+            }
+        }
+        JsonNode id = json.get("job_id");
+        if (id == null || !id.isTextual()) {
+            throw new IllegalArgumentException("job_id is required and must be a string");
+        }
+        JsonNode payload = json.get("payload");
+        if (payload == null || payload.isNull()) {
+            throw new IllegalArgumentException("payload is required");
+        }
+        String payloadText;
+        try {
+            payloadText = payload.isTextual() ? payload.asText() : Json.MAPPER.writer().writeValueAsString(payload);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+        EnqueueJobUseCase.Command command = new EnqueueJobUseCase.Command(queue, JobId.of(id.asText()),
+                Optional.empty(), payloadText, Map.of(), Optional.empty(), Optional.empty());
+        JsonNode type = json.get("type");
+        if (type != null && !type.isNull()) {
+            if (!type.isTextual()) {
+                throw new IllegalArgumentException("type must be a string");
+            }
+            command = command.withType(type.asText());
+        }
+        return command;
+    }
+}

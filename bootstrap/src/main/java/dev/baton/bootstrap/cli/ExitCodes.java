@@ -1,0 +1,11 @@
+package dev.baton.bootstrap.cli;
+
+/** The exit statuses of every {@code baton} command. */
+final class ExitCodes {
+    static final int OK = 0;
+    static final int FAILURE = 1;
+    static final int USAGE = 2;
+
+    private ExitCodes() {
+    }
+}

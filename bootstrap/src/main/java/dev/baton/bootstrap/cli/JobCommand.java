@@ -1,0 +1,108 @@
+package dev.baton.bootstrap.cli;
+
+import dev.baton.application.port.in.LocateJobUseCase;
+import dev.baton.application.port.in.LocateJobUseCase.Whereabouts;
+import dev.baton.bootstrap.Baton;
+import dev.baton.bootstrap.json.Json;
+import dev.baton.domain.Completion;
+import dev.baton.domain.DeadLetter;
+import dev.baton.domain.Job;
+import dev.baton.domain.JobId;
+import dev.baton.domain.JobSighting;
+import dev.baton.domain.QueueName;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code baton job ID}: where a job is now. */
+@Command(name = "job", mixinStandardHelpOptions = true,
+        description = {"Tells where a job is now: completed (result, when, by whom), waiting, pending (consumer, idle,",
+                "deliveries), delayed (until when, attempt, last error), dead (reason, error), or unknown."})
+final class JobCommand extends SessionCommand {
+    @Parameters(index = "0", paramLabel = "ID", description = "the job id")
+    String id;
+
+    @Option(names = "--queue", required = true, paramLabel = "QUEUE")
+    String queue;
+
+    @Option(names = "--json", description = "print JSON")
+    boolean json;
+
+    JobCommand(Terminal terminal) {
+        super(terminal);
+    }
+
+    @Override
+    public Integer call() {
+        Whereabouts whereabouts;
+        try (Baton baton = batonBuilder().build()) {
+            whereabouts = baton.use(LocateJobUseCase.class)
+                    .locate(new LocateJobUseCase.Command(QueueName.of(queue), JobId.of(id)));
+        }
+        Map<String, Object> report = report(whereabouts);
+        if (json) {
+            terminal.out().println(Json.write(report));
+        } else {
+            report.forEach((key, value) -> terminal.out().println(key + ": " + value));
+        }
+        return ExitCodes.OK;
+    }
+
+    private Map<String, Object> report(Whereabouts whereabouts) {
+        Map<String, Object> report = new LinkedHashMap<>();
+        report.put("job", id);
+        report.put("queue", queue);
+        if (whereabouts instanceof Whereabouts.Completed completed) {
+            completed(report, completed.completion());
+        } else if (whereabouts instanceof Whereabouts.InTransport inTransport) {
+            sighting(report, inTransport.sighting());
+        } else {
+            report.put("state", "unknown (never enqueued, or completed and forgotten after the retention, "
+                    + "or completed without a ledger)");
+        }
+        return report;
+    }
+
+    private static void completed(Map<String, Object> report, Completion completion) {
+        report.put("state", "completed");
+        report.put("completed_at", completion.completedAt().toString());
+        report.put("consumer", completion.consumer().value());
+        report.put("attempt", completion.attempt());
+        report.put("result", completion.result().orElse(""));
+    }
+
+    private static void sighting(Map<String, Object> report, JobSighting sighting) {
+        if (sighting instanceof JobSighting.Waiting waiting) {
+            report.put("state", "waiting (in the stream, not yet delivered)");
+            report.put("message_id", waiting.messageId());
+            job(report, waiting.job());
+        } else if (sighting instanceof JobSighting.Pending pending) {
+            report.put("state", "pending (delivered, running or awaiting recovery)");
+            report.put("message_id", pending.messageId());
+            report.put("consumer", pending.consumer());
+            report.put("idle", Table.duration(pending.idle()));
+            report.put("deliveries", pending.deliveries());
+            job(report, pending.job());
+        } else if (sighting instanceof JobSighting.Delayed delayed) {
+            report.put("state", "delayed");
+            report.put("due_at", delayed.dueAt().toString());
+            job(report, delayed.job());
+        } else if (sighting instanceof JobSighting.Dead dead) {
+            DeadLetter letter = dead.deadLetter().letter();
+            report.put("state", "dead");
+            report.put("dead_letter_id", dead.deadLetter().id());
+            report.put("reason", letter.reason().name());
+            report.put("error", letter.lastError().type() + ": " + letter.lastError().message());
+            report.put("attempts", letter.attempts());
+            report.put("dead_at", letter.deadAt().toString());
+        }
+    }
+
+    private static void job(Map<String, Object> report, Job job) {
+        report.put("attempt", job.attempt());
+        report.put("last_error", job.lastError().map(e -> e.type() + ": " + e.message()).orElse(""));
+        report.put("enqueued_at", job.enqueuedAt().toString());
+    }
+}

@@ -1,0 +1,23 @@
+package dev.baton.bootstrap.cli;
+
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+/** The {@code baton} command's entry point: {@code java -jar baton.jar <command> ...}. */
+public final class Main {
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+        PrintStream err = new PrintStream(System.err, true, StandardCharsets.UTF_8);
+        System.exit(run(args, System.getenv(), System.in, out, err));
+    }
+
+    /** Runs one command and returns its exit status: 0 ok, 1 runtime failure, 2 usage or configuration error. */
+    public static int run(String[] args, Map<String, String> env, InputStream in, PrintStream out, PrintStream err) {
+        return BatonCommand.commandLine(new Terminal(env, in, out, err)).execute(args);
+    }
+}

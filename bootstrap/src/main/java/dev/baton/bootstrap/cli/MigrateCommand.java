@@ -1,0 +1,22 @@
+package dev.baton.bootstrap.cli;
+
+import dev.baton.bootstrap.Baton;
+import picocli.CommandLine.Command;
+
+/** {@code baton migrate}: creates or updates the ledger's tables (workers also migrate when they start). */
+@Command(name = "migrate", mixinStandardHelpOptions = true,
+        description = "Creates or updates the ledger's tables in BATON_SCHEMA (workers also do this at start).")
+final class MigrateCommand extends SessionCommand {
+    MigrateCommand(Terminal terminal) {
+        super(terminal);
+    }
+
+    @Override
+    public Integer call() {
+        try (Baton baton = batonBuilder().build()) {
+            baton.migrate();
+        }
+        terminal.out().println("schema " + config().schema() + " is up to date");
+        return ExitCodes.OK;
+    }
+}

@@ -1,0 +1,89 @@
+package dev.baton.bootstrap.cli;
+
+import dev.baton.application.port.in.InspectQueueUseCase;
+import dev.baton.application.port.in.InspectQueueUseCase.QueueReport;
+import dev.baton.bootstrap.Baton;
+import dev.baton.bootstrap.config.Durations;
+import dev.baton.bootstrap.json.Json;
+import dev.baton.domain.ConsumerStats;
+import dev.baton.domain.QueueName;
+import dev.baton.domain.QueueStats;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code baton stats}: the numbers of each queue, once, as JSON, or refreshed until Ctrl-C. */
+@Command(name = "stats", mixinStandardHelpOptions = true,
+        description = {"Shows each queue: stream length, lag (not yet delivered), pending (delivered, not acknowledged),",
+                "oldest pending idle, consumers and their idle, delayed (retries and scheduled), dead, completed",
+                "(in the ledger). Queues: --queue, else BATON_QUEUES."})
+final class StatsCommand extends SessionCommand {
+    @Option(names = "--queue", paramLabel = "QUEUE", description = "a queue to show (repeatable)")
+    List<String> queue = new ArrayList<>();
+
+    @Option(names = "--json", description = "print JSON (the shape of /api/queues)")
+    boolean json;
+
+    @Option(names = "--watch", description = "refresh every --interval until Ctrl-C")
+    boolean watch;
+
+    @Option(names = "--interval", paramLabel = "DURATION", defaultValue = "2s", description = "refresh interval (2s)")
+    String interval;
+
+    StatsCommand(Terminal terminal) {
+        super(terminal);
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+        List<QueueName> names = queue.isEmpty() ? config().queues() : queues(queue);
+        if (names.isEmpty()) {
+            throw new UsageException("name the queues: --queue Q (repeatable) or BATON_QUEUES=q1,q2");
+        }
+        long every = Durations.parse(interval).toMillis();
+        try (Baton baton = batonBuilder().build()) {
+            InspectQueueUseCase inspect = baton.use(InspectQueueUseCase.class);
+            do {
+                List<QueueReport> reports = names.stream()
+                        .map(name -> inspect.inspect(new InspectQueueUseCase.Command(name))).toList();
+                if (watch && terminal.interactive()) {
+                    terminal.out().print("\033[H\033[2J");
+                }
+                if (json) {
+                    terminal.out().println(Json.write(Json.queues(reports)));
+                } else {
+                    print(reports);
+                }
+                if (watch) {
+                    Thread.sleep(every);
+                }
+            } while (watch);
+        }
+        return ExitCodes.OK;
+    }
+
+    private void print(List<QueueReport> reports) {
+        Table table = new Table("QUEUE", "LENGTH", "LAG", "PENDING", "OLDEST-PENDING", "DELAYED", "DEAD",
+                "COMPLETED", "CONSUMERS");
+        for (QueueReport report : reports) {
+            QueueStats stats = report.stats();
+            table.row(stats.queue(), stats.length(), stats.lag().isPresent() ? stats.lag().getAsLong() : "?",
+                    stats.pending(), Table.duration(stats.oldestPendingIdle()), stats.delayed(), stats.dead(),
+                    report.completed().isPresent() ? report.completed().getAsLong() : "-",
+                    stats.consumers().size());
+        }
+        table.print(terminal.out());
+        for (QueueReport report : reports) {
+            if (!report.stats().consumers().isEmpty()) {
+                terminal.out().println();
+                Table consumers = new Table("QUEUE", "CONSUMER", "PENDING", "IDLE");
+                for (ConsumerStats consumer : report.stats().consumers()) {
+                    consumers.row(report.stats().queue(), consumer.name(), consumer.pending(),
+                            Table.duration(consumer.idle()));
+                }
+                consumers.print(terminal.out());
+            }
+        }
+    }
+}

@@ -1,0 +1,94 @@
+package dev.baton.bootstrap.json;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.baton.application.port.in.InspectQueueUseCase.QueueReport;
+import dev.baton.domain.ConsumerStats;
+import dev.baton.domain.DeadLetter;
+import dev.baton.domain.Job;
+import dev.baton.domain.JobError;
+import dev.baton.domain.QueueStats;
+import dev.baton.domain.StoredDeadLetter;
+import java.io.UncheckedIOException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The one JSON shape of Baton's reports, shared by {@code /api/queues} and the CLI's {@code --json}. */
+public final class Json {
+    public static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private Json() {
+    }
+
+    public static String write(Object value) {
+        try {
+            return MAPPER.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static Map<String, Object> queue(QueueReport report) {
+        QueueStats stats = report.stats();
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("queue", stats.queue().value());
+        json.put("length", stats.length());
+        json.put("lag", stats.lag().isPresent() ? stats.lag().getAsLong() : null);
+        json.put("pending", stats.pending());
+        json.put("oldest_pending_idle_ms", stats.oldestPendingIdle().toMillis());
+        json.put("delayed", stats.delayed());
+        json.put("dead", stats.dead());
+        json.put("completed", report.completed().isPresent() ? report.completed().getAsLong() : null);
+        json.put("consumers", stats.consumers().stream().map(Json::consumer).toList());
+        return json;
+    }
+
+    private static Map<String, Object> consumer(ConsumerStats consumer) {
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("name", consumer.name());
+        json.put("pending", consumer.pending());
+        json.put("idle_ms", consumer.idle().toMillis());
+        return json;
+    }
+
+    public static Map<String, Object> deadLetter(StoredDeadLetter stored) {
+        DeadLetter letter = stored.letter();
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("id", stored.id());
+        json.put("job_id", letter.jobId().orElse(null));
+        json.put("reason", letter.reason().name());
+        json.put("error", error(letter.lastError()));
+        json.put("attempts", letter.attempts());
+        json.put("dead_at", letter.deadAt().toString());
+        letter.job().ifPresentOrElse(job -> json.put("job", job(job)), () -> json.put("fields", letter.rawFields()));
+        return json;
+    }
+
+    public static Map<String, Object> job(Job job) {
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("job_id", job.id().value());
+        json.put("queue", job.queue().value());
+        json.put("type", job.type().orElse(null));
+        json.put("payload", job.payload());
+        json.put("attempt", job.attempt());
+        json.put("enqueued_at", job.enqueuedAt().toString());
+        json.put("not_before", job.notBefore().map(Object::toString).orElse(null));
+        json.put("last_error", job.lastError().map(Json::error).orElse(null));
+        json.put("headers", job.headers());
+        return json;
+    }
+
+    public static Map<String, Object> error(JobError error) {
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("type", error.type());
+        json.put("message", error.message());
+        json.put("retryable", error.retryable());
+        return json;
+    }
+
+    public static Map<String, Object> queues(List<QueueReport> reports) {
+        return Map.of("queues", reports.stream().map(Json::queue).toList());
+    }
+}

@@ -1,0 +1,78 @@
+package dev.baton.bootstrap.metrics;
+
+import dev.baton.application.port.in.InspectQueueUseCase;
+import dev.baton.application.port.in.InspectQueueUseCase.QueueReport;
+import dev.baton.domain.QueueName;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.ToDoubleFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Per-queue gauges (length, lag, pending, delayed, dead, oldest pending idle) refreshed on a schedule: a scrape reads
+ * the last snapshot, so many scrapers never turn into many round trips to Redis.
+ */
+public final class QueueGauges implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(QueueGauges.class);
+
+    private final InspectQueueUseCase inspect;
+    private final KnownQueues queues;
+    private final MeterRegistry registry;
+    private final Map<QueueName, QueueReport> latest = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService scheduler;
+
+    public QueueGauges(InspectQueueUseCase inspect, KnownQueues queues, MeterRegistry registry, Duration every) {
+        this.inspect = inspect;
+        this.queues = queues;
+        this.registry = registry;
+        this.scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "baton-queue-gauges");
+            thread.setDaemon(true);
+            return thread;
+        });
+        scheduler.scheduleWithFixedDelay(this::refresh, 0, every.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Reads every known queue's numbers once; a failing queue keeps its previous values. */
+    public void refresh() {
+        for (QueueName queue : queues.all()) {
+            try {
+                QueueReport report = inspect.inspect(new InspectQueueUseCase.Command(queue));
+                if (latest.put(queue, report) == null) {
+                    register(queue);
+                }
+            } catch (RuntimeException e) {
+                LOG.warn("queue gauges refresh failed queue={} error={}", queue, e.toString());
+            }
+        }
+    }
+
+    private void register(QueueName queue) {
+        gauge("baton.queue.length", queue, r -> r.stats().length());
+        gauge("baton.queue.lag", queue, r -> r.stats().lag().orElse(0));
+        gauge("baton.queue.pending", queue, r -> r.stats().pending());
+        gauge("baton.queue.delayed", queue, r -> r.stats().delayed());
+        gauge("baton.queue.dead", queue, r -> r.stats().dead());
+        gauge("baton.queue.consumers", queue, r -> r.stats().consumers().size());
+        gauge("baton.queue.oldest.pending.idle.seconds", queue, r -> r.stats().oldestPendingIdle().toMillis() / 1000.0);
+    }
+
+    private void gauge(String name, QueueName queue, ToDoubleFunction<QueueReport> value) {
+        Gauge.builder(name, latest, reports -> {
+            QueueReport report = reports.get(queue);
+            return report == null ? Double.NaN : value.applyAsDouble(report);
+        }).tag("queue", queue.value()).register(registry);
+    }
+
+    @Override
+    public void close() {
+        scheduler.shutdownNow();
+    }
+}

@@ -1,0 +1,21 @@
+package dev.baton.bootstrap.wiring;
+
+import com.google.inject.AbstractModule;
+import com.google.inject.multibindings.Multibinder;
+import dev.baton.application.handler.NamedJobHandler;
+import dev.baton.bootstrap.demo.DemoHandlers;
+
+/** Registers the demo handlers ({@code orders}, {@code documents}, {@code noop}) the way a user's module would. */
+public final class DemoHandlersModule extends AbstractModule {
+    private final boolean crashOnPoison;
+
+    public DemoHandlersModule(boolean crashOnPoison) {
+        this.crashOnPoison = crashOnPoison;
+    }
+
+    @Override
+    protected void configure() {
+        Multibinder<NamedJobHandler> handlers = Multibinder.newSetBinder(binder(), NamedJobHandler.class);
+        DemoHandlers.all(crashOnPoison).forEach(handler -> handlers.addBinding().toInstance(handler));
+    }
+}
