@@ -1,0 +1,57 @@
+package dev.baton.application.service;
+
+import dev.baton.application.port.in.EnqueueJobUseCase;
+import dev.baton.application.port.in.EnqueueJobsUseCase;
+import dev.baton.application.port.out.StreamTransport;
+import dev.baton.application.port.out.WorkerObserver;
+import dev.baton.domain.Job;
+import dev.baton.domain.PayloadLimit;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/** Turns enqueue commands into jobs stamped with the clock and publishes them. */
+public final class EnqueueService implements EnqueueJobUseCase, EnqueueJobsUseCase {
+    private final StreamTransport transport;
+    private final Clock clock;
+    private final PayloadLimit payloadLimit;
+    private final WorkerObserver observer;
+
+    public EnqueueService(StreamTransport transport, Clock clock, PayloadLimit payloadLimit,
+                          WorkerObserver observer) {
+        this.transport = transport;
+        this.clock = clock;
+        this.payloadLimit = payloadLimit;
+        this.observer = observer;
+    }
+
+    public EnqueueService(StreamTransport transport, Clock clock, PayloadLimit payloadLimit) {
+        this(transport, clock, payloadLimit, WorkerObserver.NONE);
+    }
+
+    @Override
+    public Job enqueue(EnqueueJobUseCase.Command command) {
+        Job job = toJob(command, clock.instant());
+        transport.publish(job);
+        observer.jobEnqueued(job);
+        return job;
+    }
+
+    @Override
+    public List<Job> enqueueAll(EnqueueJobsUseCase.Command command) {
+        Instant now = clock.instant();
+        // validate every job before publishing any, so a bad one does not leave half a batch behind
+        List<Job> jobs = command.jobs().stream().map(job -> toJob(job, now)).toList();
+        transport.publishAll(jobs);
+        jobs.forEach(observer::jobEnqueued);
+        return jobs;
+    }
+
+    private Job toJob(EnqueueJobUseCase.Command command, Instant now) {
+        payloadLimit.check(command.payload());
+        Optional<Instant> due = command.at().or(() -> command.delay().map(now::plus));
+        return new Job(command.id(), command.queue(), command.type(), command.payload(), 0, now,
+                due.filter(instant -> instant.isAfter(now)), Optional.empty(), command.headers());
+    }
+}

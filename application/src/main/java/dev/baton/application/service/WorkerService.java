@@ -1,0 +1,626 @@
+package dev.baton.application.service;
+
+import dev.baton.application.handler.JobContext;
+import dev.baton.application.handler.JobHandler;
+import dev.baton.application.handler.JobHandlers;
+import dev.baton.application.handler.NonRetryableException;
+import dev.baton.application.port.in.RunWorkerUseCase;
+import dev.baton.application.port.in.RunningWorker;
+import dev.baton.application.port.in.WorkerCounters;
+import dev.baton.application.port.out.Delivery;
+import dev.baton.application.port.out.DeliveryId;
+import dev.baton.application.port.out.EffectFailedException;
+import dev.baton.application.port.out.ExecutionLedger;
+import dev.baton.application.port.out.LedgerOutcome;
+import dev.baton.application.port.out.LedgerTransaction;
+import dev.baton.application.port.out.LedgerUnavailableException;
+import dev.baton.application.port.out.Reclaimed;
+import dev.baton.application.port.out.StreamTransport;
+import dev.baton.application.port.out.TrimOutcome;
+import dev.baton.application.port.out.WorkerObserver;
+import dev.baton.domain.AttemptOutcome;
+import dev.baton.domain.ConsumerName;
+import dev.baton.domain.DeadLetter;
+import dev.baton.domain.DeadLetterReason;
+import dev.baton.domain.Job;
+import dev.baton.domain.JobError;
+import dev.baton.domain.QueueName;
+import dev.baton.domain.RandomSource;
+import dev.baton.domain.RetryDecision;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs workers: each leases jobs from its queues as slots free up, runs them on a bounded pool with a per-attempt
+ * timeout, commits their effect through the execution ledger and only then acknowledges them; failures are retried
+ * or dead-lettered by the retry policy. Background loops extend the leases of running jobs, reclaim entries of
+ * consumers that went silent (dead-lettering poison), promote due retries and trim the streams. No loop dies of one
+ * bad job or one transport failure: it logs, pauses and goes on.
+ *
+ * <p>Exactly-once effects need a real ledger; with {@link AtLeastOnceExecution} a redelivered job runs again.
+ */
+public final class WorkerService implements RunWorkerUseCase {
+    private static final Logger LOG = LoggerFactory.getLogger(WorkerService.class);
+    private static final int PROMOTE_BATCH = 500;
+    private static final long FIRST_PAUSE_MILLIS = 100;
+    private static final long MAX_PAUSE_MILLIS = 5_000;
+    private static final Duration ABANDON_WAIT = Duration.ofSeconds(5);
+
+    private final StreamTransport transport;
+    private final ExecutionLedger ledger;
+    private final JobHandlers handlers;
+    private final WorkerSettings settings;
+    private final Clock clock;
+    private final RandomSource random;
+    private final WorkerObserver observer;
+
+    public WorkerService(StreamTransport transport, ExecutionLedger ledger, JobHandlers handlers,
+                         WorkerSettings settings, Clock clock, RandomSource random, WorkerObserver observer) {
+        this.transport = transport;
+        this.ledger = ledger;
+        this.handlers = handlers;
+        this.settings = settings;
+        this.clock = clock;
+        this.random = random;
+        this.observer = observer;
+    }
+
+    @Override
+    public RunningWorker start(Command command) {
+        Worker worker = new Worker(command);
+        worker.start();
+        return worker;
+    }
+
+    private final class Worker implements RunningWorker {
+        private final List<QueueName> queues;
+        private final ConsumerName consumer;
+        private final Optional<String> defaultHandler;
+        private final int concurrency;
+        private final Duration blockPerQueue;
+        private final Semaphore slots;
+        private final Map<Key, InFlight> inFlight = new ConcurrentHashMap<>();
+        private final ExecutorService jobs;
+        private final ScheduledExecutorService timers;
+        private final ScheduledExecutorService loops;
+        private final Thread fetcher;
+        private final AtomicBoolean accepting = new AtomicBoolean(true);
+        private final AtomicLong completed = new AtomicLong();
+        private final AtomicLong duplicates = new AtomicLong();
+        private final AtomicLong retried = new AtomicLong();
+        private final AtomicLong deadLettered = new AtomicLong();
+        private final AtomicLong reclaimed = new AtomicLong();
+        private final AtomicLong leasesLost = new AtomicLong();
+        private Integer abandoned;
+
+        Worker(Command command) {
+            this.queues = command.queues();
+            this.consumer = command.consumer();
+            this.defaultHandler = command.handler();
+            this.concurrency = command.concurrency();
+            // one worker blocks on its queues in turn: together they wait no longer than one block
+            Duration split = settings.block().dividedBy(queues.size());
+            this.blockPerQueue = split.isZero() ? Duration.ofMillis(1) : split;
+            this.slots = new Semaphore(concurrency);
+            String name = "baton-" + consumer;
+            this.jobs = Executors.newFixedThreadPool(concurrency, threads(name + "-job"));
+            this.timers = Executors.newSingleThreadScheduledExecutor(threads(name + "-timeout"));
+            // two threads, so that a slow reclaim or trim never delays the lease extension of running jobs
+            this.loops = Executors.newScheduledThreadPool(2, threads(name + "-loop"));
+            this.fetcher = threads(name + "-fetch").newThread(this::fetch);
+        }
+
+        void start() {
+            fetcher.start();
+            schedule("promotion", this::promote, Duration.ZERO, settings.promoteInterval());
+            schedule("lease extension", this::extendLeases, settings.extendInterval(), settings.extendInterval());
+            schedule("recovery", this::recover, settings.recoveryInterval(), settings.recoveryInterval());
+            schedule("housekeeping", this::houseKeep, settings.trimInterval(), settings.trimInterval());
+            LOG.info("worker started consumer={} queues={} concurrency={} lease={} jobTimeout={} maxAttempts={}",
+                    consumer, queues, concurrency, settings.lease(), settings.jobTimeout(),
+                    settings.retryPolicy().maxAttempts());
+        }
+
+        // ---- leasing ------------------------------------------------------------------------------------------
+
+        private void fetch() {
+            try {
+                for (QueueName queue : queues) {
+                    retrying("declare " + queue, () -> transport.declare(queue));
+                }
+                for (QueueName queue : queues) {
+                    resumeOwnPending(queue);
+                }
+                long pause = FIRST_PAUSE_MILLIS;
+                for (int turn = 0; accepting.get(); turn++) {
+                    int wanted = acquireSlots();
+                    QueueName queue = queues.get(turn % queues.size());
+                    try {
+                        List<Delivery> leased = transport.lease(queue, consumer, wanted, blockPerQueue);
+                        slots.release(wanted - leased.size());
+                        leased.forEach(this::dispatch);
+                        pause = FIRST_PAUSE_MILLIS;
+                    } catch (RuntimeException e) {
+                        slots.release(wanted);
+                        LOG.warn("lease failed, retrying in {} ms consumer={} queue={}: {}", pause, consumer, queue,
+                                e.toString());
+                        Thread.sleep(pause);
+                        pause = Math.min(pause * 2, MAX_PAUSE_MILLIS);
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        /** Waits for one free slot, then takes every other free one: the most this worker may lease now. */
+        private int acquireSlots() throws InterruptedException {
+            slots.acquire();
+            return 1 + takeFreeSlots(concurrency - 1);
+        }
+
+        private int takeFreeSlots(int max) {
+            int taken = 0;
+            while (taken < max && slots.tryAcquire()) {
+                taken++;
+            }
+            return taken;
+        }
+
+        /** Runs what this consumer held when it last stopped, before leasing anything new. */
+        private void resumeOwnPending(QueueName queue) throws InterruptedException {
+            List<Delivery> own = new ArrayList<>();
+            retrying("resume pending of " + queue, () -> own.addAll(transport.leaseOwnPending(queue, consumer,
+                    concurrency)));
+            if (!own.isEmpty()) {
+                LOG.info("resuming own pending entries consumer={} queue={} count={}", consumer, queue, own.size());
+            }
+            for (Delivery delivery : own) {
+                slots.acquire();
+                dispatch(delivery);
+            }
+        }
+
+        private void retrying(String what, Runnable action) throws InterruptedException {
+            long pause = FIRST_PAUSE_MILLIS;
+            while (accepting.get()) {
+                try {
+                    action.run();
+                    return;
+                } catch (RuntimeException e) {
+                    LOG.warn("{} failed, retrying in {} ms consumer={}: {}", what, pause, consumer, e.toString());
+                    Thread.sleep(pause);
+                    pause = Math.min(pause * 2, MAX_PAUSE_MILLIS);
+                }
+            }
+        }
+
+        /** Hands a leased delivery, which holds one slot, to the job pool. */
+        private void dispatch(Delivery delivery) {
+            Key key = new Key(delivery.queue(), delivery.id());
+            InFlight flight = new InFlight(delivery);
+            if (inFlight.putIfAbsent(key, flight) != null) {
+                slots.release(); // reclaimed our own running job: it is already being handled
+                return;
+            }
+            try {
+                jobs.execute(() -> process(key, flight));
+            } catch (RejectedExecutionException e) {
+                inFlight.remove(key);
+                slots.release(); // stopping: the entry stays pending for the next consumer
+            }
+        }
+
+        // ---- running one delivery ----------------------------------------------------------------------------
+
+        private void process(Key key, InFlight flight) {
+            Delivery delivery = flight.delivery;
+            try {
+                if (settings.deliveryLimit().exceededBy(delivery.deliveryCount())) {
+                    deadLetterPoison(flight);
+                } else if (delivery instanceof Delivery.Malformed malformed) {
+                    LOG.warn("malformed entry dead-lettered queue={} delivery={} problem={}", malformed.queue(),
+                            malformed.id(), malformed.problem());
+                    deadLetter(flight, DeadLetter.malformed(malformed.queue(), malformed.fields(),
+                            malformed.problem(), clock.instant()));
+                } else {
+                    run((Delivery.Leased) delivery, flight);
+                }
+            } catch (Throwable e) {
+                // never lose the entry: it stays pending and comes back to a consumer after the lease
+                LOG.warn("could not finish delivery, left pending for redelivery consumer={} queue={} delivery={}",
+                        consumer, delivery.queue(), delivery.id(), e);
+            } finally {
+                inFlight.remove(key);
+                slots.release();
+            }
+        }
+
+        private void run(Delivery.Leased delivery, InFlight flight) {
+            Job job = delivery.job();
+            List<String> candidates = handlerNames(job);
+            Optional<JobHandler> handler = candidates.stream().map(handlers::find).flatMap(Optional::stream)
+                    .findFirst();
+            if (handler.isEmpty()) {
+                fail(delivery, flight, JobError.permanent("no-handler", "no handler named "
+                        + String.join(" or ", candidates)));
+                return;
+            }
+            Instant started = clock.instant();
+            Instant deadline = started.plus(settings.jobTimeout());
+            Duration waited = Duration.between(job.enqueuedAt(), started);
+            observer.jobStarted(job, waited.isNegative() ? Duration.ZERO : waited);
+            LOG.debug("job started queue={} job={} attempt={} delivery={}", job.queue(), job.id(),
+                    job.currentAttempt(), delivery.id());
+            ScheduledFuture<?> timeout = timers.schedule(flight::timeOut, settings.jobTimeout().toNanos(),
+                    TimeUnit.NANOSECONDS);
+            LedgerOutcome outcome;
+            try {
+                outcome = ledger.execute(new ExecutionLedger.Execution(job, consumer, delivery.id(), deadline),
+                        transaction -> flight.runHandler(handler.get(),
+                                new Context(job, job.currentAttempt(), consumer, deadline, transaction)));
+            } catch (EffectFailedException e) {
+                fail(delivery, flight, errorOf(flight, e.getCause()));
+                return;
+            } catch (LedgerUnavailableException e) {
+                LOG.warn("ledger unavailable, job left pending for redelivery queue={} job={} delivery={}: {}",
+                        job.queue(), job.id(), delivery.id(), e.toString());
+                return;
+            } finally {
+                timeout.cancel(false);
+            }
+            if (!flight.beginFinish()) {
+                return;
+            }
+            transport.acknowledge(delivery.queue(), List.of(delivery.id()));
+            if (outcome instanceof LedgerOutcome.Committed) {
+                completed.incrementAndGet();
+                observer.jobCompleted(job, Duration.between(started, clock.instant()));
+                LOG.debug("job completed queue={} job={} delivery={}", job.queue(), job.id(), delivery.id());
+            } else {
+                duplicates.incrementAndGet();
+                observer.duplicateSkipped(job);
+                LOG.debug("job already completed, acknowledged without running queue={} job={} delivery={}",
+                        job.queue(), job.id(), delivery.id());
+            }
+        }
+
+        private List<String> handlerNames(Job job) {
+            List<String> names = new ArrayList<>(3);
+            job.type().ifPresent(names::add);
+            defaultHandler.ifPresent(names::add);
+            names.add(job.queue().value());
+            return names.stream().distinct().toList();
+        }
+
+        private JobError errorOf(InFlight flight, Throwable failure) {
+            if (flight.timedOut()) {
+                return new AttemptOutcome.TimedOut(settings.jobTimeout()).asError();
+            }
+            return JobError.of(failure, !(failure instanceof NonRetryableException));
+        }
+
+        private void fail(Delivery.Leased delivery, InFlight flight, JobError error) {
+            Job job = delivery.job();
+            if (!flight.beginFinish()) {
+                return;
+            }
+            observer.jobFailed(job, error);
+            Instant now = clock.instant();
+            RetryDecision decision = settings.retryPolicy().decide(job, error, now, random);
+            if (decision instanceof RetryDecision.RetryAt retry) {
+                transport.retryLater(delivery, job.retriedAfter(error, retry.at()));
+                retried.incrementAndGet();
+                observer.jobRetried(job, retry.at());
+                LOG.debug("job failed, retry at {} queue={} job={} attempt={} error={}", retry.at(), job.queue(),
+                        job.id(), job.currentAttempt(), error.type());
+            } else {
+                DeadLetterReason reason = ((RetryDecision.DeadLetterNow) decision).reason();
+                LOG.debug("job failed for good queue={} job={} attempt={} reason={} error={}", job.queue(), job.id(),
+                        job.currentAttempt(), reason, error.type());
+                finishDead(delivery, DeadLetter.of(job, reason, error, job.currentAttempt(), now));
+            }
+        }
+
+        private void deadLetterPoison(InFlight flight) {
+            Delivery delivery = flight.delivery;
+            String problem = "delivered " + delivery.deliveryCount() + " times without finishing, more than the limit"
+                    + " of " + settings.deliveryLimit().maxDeliveries();
+            LOG.warn("poison entry dead-lettered queue={} delivery={} deliveries={}", delivery.queue(), delivery.id(),
+                    delivery.deliveryCount());
+            Instant now = clock.instant();
+            deadLetter(flight, delivery instanceof Delivery.Leased leased
+                    ? DeadLetter.of(leased.job(), DeadLetterReason.POISON, JobError.permanent("poison", problem),
+                    (int) Math.min(delivery.deliveryCount(), Integer.MAX_VALUE), now)
+                    : DeadLetter.malformed(delivery.queue(), ((Delivery.Malformed) delivery).fields(), problem, now));
+        }
+
+        private void deadLetter(InFlight flight, DeadLetter letter) {
+            if (flight.beginFinish()) {
+                finishDead(flight.delivery, letter);
+            }
+        }
+
+        private void finishDead(Delivery delivery, DeadLetter letter) {
+            transport.deadLetter(delivery, letter);
+            deadLettered.incrementAndGet();
+            observer.jobDeadLettered(delivery.queue(), letter.reason());
+        }
+
+        // ---- background loops --------------------------------------------------------------------------------
+
+        private void schedule(String name, Runnable loop, Duration initialDelay, Duration interval) {
+            loops.scheduleWithFixedDelay(() -> {
+                try {
+                    loop.run();
+                } catch (RuntimeException e) {
+                    // a scheduled task that throws is never run again: this loop must outlive any failure
+                    LOG.warn("{} failed, retrying in {} consumer={}: {}", name, interval, consumer, e.toString());
+                }
+            }, initialDelay.toNanos(), interval.toNanos(), TimeUnit.NANOSECONDS);
+        }
+
+        private void promote() {
+            if (!accepting.get()) {
+                return;
+            }
+            Instant now = clock.instant();
+            for (QueueName queue : queues) {
+                while (transport.promoteDue(queue, now, PROMOTE_BATCH) == PROMOTE_BATCH) {
+                    LOG.debug("promoted a full batch, promoting more queue={}", queue);
+                }
+            }
+        }
+
+        /** Runs while jobs finish during a graceful stop too: leases must outlive the grace period. */
+        private void extendLeases() {
+            Map<QueueName, List<DeliveryId>> running = inFlight.keySet().stream()
+                    .collect(Collectors.groupingBy(Key::queue, Collectors.mapping(Key::id, Collectors.toList())));
+            running.forEach((queue, ids) -> {
+                Set<DeliveryId> lost = transport.extendLeases(queue, consumer, ids);
+                for (DeliveryId id : lost) {
+                    InFlight flight = inFlight.get(new Key(queue, id));
+                    if (flight != null && flight.loseLease()) {
+                        leasesLost.incrementAndGet();
+                        observer.leaseLost(queue, id);
+                        LOG.warn("lease lost, another consumer owns the job now; its outcome here will not be "
+                                + "acknowledged consumer={} queue={} delivery={}", consumer, queue, id);
+                    }
+                }
+            });
+        }
+
+        private void recover() {
+            for (QueueName queue : queues) {
+                if (!accepting.get()) {
+                    return;
+                }
+                int free = takeFreeSlots(concurrency);
+                if (free == 0) {
+                    return;
+                }
+                Reclaimed taken;
+                try {
+                    taken = transport.reclaimAbandoned(queue, consumer, settings.lease(), free);
+                } catch (RuntimeException e) {
+                    slots.release(free);
+                    throw e;
+                }
+                slots.release(free - taken.deliveries().size());
+                if (!taken.vanished().isEmpty()) {
+                    observer.vanished(queue, taken.vanished().size());
+                    LOG.warn("pending entries had lost their data and were dropped consumer={} queue={} ids={}",
+                            consumer, queue, taken.vanished());
+                }
+                if (!taken.deliveries().isEmpty()) {
+                    reclaimed.addAndGet(taken.deliveries().size());
+                    observer.reclaimed(queue, taken.deliveries().size());
+                    LOG.info("reclaimed abandoned entries consumer={} queue={} count={}", consumer, queue,
+                            taken.deliveries().size());
+                    taken.deliveries().forEach(this::dispatch);
+                }
+            }
+        }
+
+        private void houseKeep() {
+            if (!accepting.get()) {
+                return;
+            }
+            for (QueueName queue : queues) {
+                TrimOutcome trimmed = transport.trim(queue, settings.retention(), clock.instant());
+                observer.trimmed(queue, trimmed);
+                LOG.debug("trimmed queue={} removed={} heldBack={}", queue, trimmed.removed(), trimmed.heldBack());
+                List<String> removed = transport.removeIdleConsumers(queue, settings.consumerIdleRemoval());
+                if (!removed.isEmpty()) {
+                    LOG.info("removed idle consumers queue={} consumers={}", queue, removed);
+                }
+            }
+        }
+
+        // ---- stopping ----------------------------------------------------------------------------------------
+
+        @Override
+        public synchronized int stop(Duration grace) {
+            if (abandoned != null) {
+                return abandoned;
+            }
+            LOG.info("worker stopping consumer={} running={} grace={}", consumer, inFlight.size(), grace);
+            accepting.set(false);
+            fetcher.interrupt();
+            int left = 0;
+            try {
+                fetcher.join(); // its last lease is still dispatched and gets the grace period like the others
+                jobs.shutdown();
+                if (!jobs.awaitTermination(grace.toNanos(), TimeUnit.NANOSECONDS)) {
+                    left = (int) List.copyOf(inFlight.values()).stream().filter(InFlight::abandon).count();
+                    jobs.shutdownNow();
+                    if (!jobs.awaitTermination(ABANDON_WAIT.toNanos(), TimeUnit.NANOSECONDS)) {
+                        LOG.warn("some handlers ignore interruption; their threads are left behind consumer={}",
+                                consumer);
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                left = (int) List.copyOf(inFlight.values()).stream().filter(InFlight::abandon).count();
+                jobs.shutdownNow();
+            }
+            loops.shutdownNow();
+            timers.shutdownNow();
+            inFlight.clear();
+            abandoned = left;
+            LOG.info("worker stopped consumer={} abandoned={} completed={}", consumer, left, completed.get());
+            return left;
+        }
+
+        @Override
+        public boolean isRunning() {
+            return accepting.get();
+        }
+
+        @Override
+        public WorkerCounters counters() {
+            return new WorkerCounters(completed.get(), duplicates.get(), retried.get(), deadLettered.get(),
+                    reclaimed.get(), leasesLost.get(), inFlight.size());
+        }
+
+        @Override
+        public void close() {
+            stop(settings.grace());
+        }
+    }
+
+    private static ThreadFactory threads(String prefix) {
+        AtomicInteger count = new AtomicInteger();
+        return runnable -> {
+            Thread thread = new Thread(runnable, prefix + "-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+
+    private record Key(QueueName queue, DeliveryId id) {
+    }
+
+    /**
+     * One delivery this worker holds. Guards the handler's thread, so that a timeout or an abandonment interrupts
+     * only while the handler runs, and decides once whether the outcome may still be recorded: not after the lease
+     * was lost to another consumer or the job was abandoned at stop.
+     */
+    private static final class InFlight {
+        final Delivery delivery;
+        private Thread runner;
+        private boolean inHandler;
+        private boolean timedOut;
+        private boolean leaseLost;
+        private boolean abandoned;
+        private boolean finishing;
+
+        InFlight(Delivery delivery) {
+            this.delivery = delivery;
+        }
+
+        Optional<String> runHandler(JobHandler handler, JobContext context) throws Exception {
+            synchronized (this) {
+                if (abandoned) {
+                    throw new AttemptCancelled("the worker is stopping");
+                }
+                runner = Thread.currentThread();
+                inHandler = true;
+            }
+            Optional<String> result;
+            try {
+                result = handler.handle(context);
+            } finally {
+                synchronized (this) {
+                    inHandler = false;
+                }
+                Thread.interrupted(); // a deadline's interrupt must not leak into the commit or the next job
+            }
+            synchronized (this) {
+                // roll the effect back: an attempt past its deadline, or abandoned at stop, must not commit
+                if (timedOut || abandoned) {
+                    throw new AttemptCancelled(timedOut ? "the attempt ran past its deadline" : "the worker stopped");
+                }
+            }
+            return Objects.requireNonNullElse(result, Optional.empty());
+        }
+
+        synchronized void timeOut() {
+            timedOut = true;
+            if (inHandler) {
+                runner.interrupt();
+            }
+        }
+
+        synchronized boolean timedOut() {
+            return timedOut;
+        }
+
+        /** @return true when this call marked the lease lost (not already finishing, not marked before) */
+        synchronized boolean loseLease() {
+            if (finishing || leaseLost) {
+                return false;
+            }
+            leaseLost = true;
+            return true;
+        }
+
+        /** @return true when this call abandoned the job (it was not already finishing) */
+        synchronized boolean abandon() {
+            if (finishing) {
+                return false;
+            }
+            abandoned = true;
+            if (inHandler) {
+                runner.interrupt();
+            }
+            return true;
+        }
+
+        /** @return true when the outcome may be recorded; from now on the job can be neither lost nor abandoned */
+        synchronized boolean beginFinish() {
+            if (leaseLost || abandoned) {
+                return false;
+            }
+            finishing = true;
+            return true;
+        }
+    }
+
+    /** Thrown inside the effect to roll it back when the attempt was cut short. */
+    private static final class AttemptCancelled extends Exception {
+        AttemptCancelled(String message) {
+            super(message);
+        }
+    }
+
+    private record Context(Job job, int attempt, ConsumerName consumer, Instant deadline,
+                           LedgerTransaction transaction) implements JobContext {
+        @Override
+        public <T> T unwrap(Class<T> type) {
+            return transaction.unwrap(type);
+        }
+    }
+}

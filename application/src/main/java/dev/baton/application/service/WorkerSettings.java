@@ -1,0 +1,105 @@
+package dev.baton.application.service;
+
+import dev.baton.domain.DeliveryLimit;
+import dev.baton.domain.InvalidValueException;
+import dev.baton.domain.Retention;
+import dev.baton.domain.RetryPolicy;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How a worker paces itself. Times measured against jobs and entries (lease, job timeout's deadline) follow the
+ * injected clock; the loop intervals are real waiting.
+ *
+ * @param lease               how long a job may stay silent (no lease extension) before another consumer may
+ *                            reclaim it; also the idle time after which this worker reclaims others' entries
+ * @param deliveryLimit       deliveries of one entry without finishing after which it is dead-lettered as POISON
+ * @param retryPolicy         attempts and backoff for failed jobs
+ * @param jobTimeout          the longest one attempt may run; then it is interrupted and counts as a retryable
+ *                            failure
+ * @param block               how long one blocking read waits for new jobs (split over the queues of one worker)
+ * @param promoteInterval     how often due jobs move from the delayed set into the stream
+ * @param extendInterval      how often the leases of running jobs are extended; must be well below {@code lease}
+ * @param recoveryInterval    how often entries abandoned by silent consumers are reclaimed
+ * @param trimInterval        how often the stream is trimmed and idle consumers are removed
+ * @param retention           how long acknowledged history stays in the stream
+ * @param consumerIdleRemoval consumers idle this long and owning nothing are removed from the group
+ * @param grace               how long {@code close()} waits for running jobs before abandoning them
+ */
+public record WorkerSettings(Duration lease, DeliveryLimit deliveryLimit, RetryPolicy retryPolicy, Duration jobTimeout,
+                             Duration block, Duration promoteInterval, Duration extendInterval,
+                             Duration recoveryInterval, Duration trimInterval, Retention retention,
+                             Duration consumerIdleRemoval, Duration grace) {
+
+    public static final WorkerSettings DEFAULTS = new WorkerSettings(Duration.ofSeconds(30), DeliveryLimit.DEFAULT,
+            RetryPolicy.DEFAULT, Duration.ofSeconds(60), Duration.ofSeconds(1), Duration.ofMillis(250),
+            Duration.ofSeconds(10), Duration.ofSeconds(15), Duration.ofMinutes(1), Retention.DEFAULT,
+            Duration.ofHours(1), Duration.ofSeconds(30));
+
+    public WorkerSettings {
+        Objects.requireNonNull(deliveryLimit, "delivery limit");
+        Objects.requireNonNull(retryPolicy, "retry policy");
+        Objects.requireNonNull(retention, "retention");
+        positive(lease, "lease");
+        positive(jobTimeout, "job timeout");
+        positive(block, "block");
+        positive(promoteInterval, "promote interval");
+        positive(extendInterval, "extend interval");
+        positive(recoveryInterval, "recovery interval");
+        positive(trimInterval, "trim interval");
+        positive(consumerIdleRemoval, "consumer idle removal");
+        Objects.requireNonNull(grace, "grace");
+        if (grace.isNegative()) {
+            throw new InvalidValueException("grace must not be negative, got " + grace);
+        }
+        // two extensions must fit into one lease, or a slow round trip lets another consumer steal a running job
+        if (extendInterval.multipliedBy(2).compareTo(lease) > 0) {
+            throw new InvalidValueException("extend interval " + extendInterval + " must be at most half the lease "
+                    + lease);
+        }
+    }
+
+    private static void positive(Duration duration, String name) {
+        Objects.requireNonNull(duration, name);
+        if (duration.isNegative() || duration.isZero()) {
+            throw new InvalidValueException(name + " must be positive, got " + duration);
+        }
+    }
+
+    /** The same settings with a new lease; the extension interval follows at a third of it. */
+    public WorkerSettings withLease(Duration newLease) {
+        return new WorkerSettings(newLease, deliveryLimit, retryPolicy, jobTimeout, block, promoteInterval,
+                newLease.dividedBy(3), recoveryInterval, trimInterval, retention, consumerIdleRemoval, grace);
+    }
+
+    public WorkerSettings withDeliveryLimit(DeliveryLimit limit) {
+        return new WorkerSettings(lease, limit, retryPolicy, jobTimeout, block, promoteInterval, extendInterval,
+                recoveryInterval, trimInterval, retention, consumerIdleRemoval, grace);
+    }
+
+    public WorkerSettings withRetryPolicy(RetryPolicy policy) {
+        return new WorkerSettings(lease, deliveryLimit, policy, jobTimeout, block, promoteInterval, extendInterval,
+                recoveryInterval, trimInterval, retention, consumerIdleRemoval, grace);
+    }
+
+    public WorkerSettings withJobTimeout(Duration timeout) {
+        return new WorkerSettings(lease, deliveryLimit, retryPolicy, timeout, block, promoteInterval, extendInterval,
+                recoveryInterval, trimInterval, retention, consumerIdleRemoval, grace);
+    }
+
+    /** The same settings with new loop timings: blocking read, promotion, lease extension and recovery. */
+    public WorkerSettings withIntervals(Duration newBlock, Duration promote, Duration extend, Duration recovery) {
+        return new WorkerSettings(lease, deliveryLimit, retryPolicy, jobTimeout, newBlock, promote, extend, recovery,
+                trimInterval, retention, consumerIdleRemoval, grace);
+    }
+
+    public WorkerSettings withHousekeeping(Duration trim, Retention newRetention, Duration idleRemoval) {
+        return new WorkerSettings(lease, deliveryLimit, retryPolicy, jobTimeout, block, promoteInterval,
+                extendInterval, recoveryInterval, trim, newRetention, idleRemoval, grace);
+    }
+
+    public WorkerSettings withGrace(Duration newGrace) {
+        return new WorkerSettings(lease, deliveryLimit, retryPolicy, jobTimeout, block, promoteInterval,
+                extendInterval, recoveryInterval, trimInterval, retention, consumerIdleRemoval, newGrace);
+    }
+}
