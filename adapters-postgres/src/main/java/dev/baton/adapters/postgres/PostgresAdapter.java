@@ -89,7 +89,11 @@ public final class PostgresAdapter implements AutoCloseable {
 
     /** A ledger on this adapter's pool with another clock (the contract tests drive time). */
     ExecutionLedger ledger(Clock clock) {
-        return new PostgresExecutionLedger(jdbi, config.schema(), clock, PostgresExecutionLedger.FORGET_BATCH_SIZE);
+        return ledger(clock, PostgresExecutionLedger.FORGET_BATCH_SIZE);
+    }
+
+    ExecutionLedger ledger(Clock clock, int forgetBatchSize) {
+        return new PostgresExecutionLedger(jdbi, config.schema(), clock, forgetBatchSize);
     }
 
     /**

@@ -6,7 +6,7 @@ import org.jdbi.v3.core.Handle;
 
 /** The tests' handler table {@code demo_shipments}, created through an extra migration location. */
 final class DemoShipments {
-    static final String LOCATION = "classpath:db/demo";
+    static final String LOCATION = "classpath:db/postgres-adapter-test";
     /** A shipment of this order waits inside COMMIT until the test releases {@link #holdCommits}' lock. */
     static final String HOLD_COMMIT = "hold-commit";
 

@@ -1,0 +1,372 @@
+package dev.baton.adapters.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.baton.adapters.postgres.testing.TestSchema;
+import dev.baton.application.port.out.DeliveryId;
+import dev.baton.application.port.out.EffectFailedException;
+import dev.baton.application.port.out.ExecutionLedger;
+import dev.baton.application.port.out.ExecutionLedger.Execution;
+import dev.baton.application.port.out.LedgerOutcome;
+import dev.baton.application.port.out.LedgerTransaction;
+import dev.baton.application.port.out.LedgerUnavailableException;
+import dev.baton.application.testing.MutableClock;
+import dev.baton.domain.Completion;
+import dev.baton.domain.ConsumerName;
+import dev.baton.domain.Job;
+import dev.baton.domain.JobId;
+import dev.baton.domain.QueueName;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jdbi.v3.core.Handle;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The ledger's transaction protocol on a real PostgreSQL, with a handler table written in the same transaction. */
+class PostgresExecutionLedgerTest {
+    @RegisterExtension
+    static final TestSchema SCHEMA = new TestSchema();
+    private static final DemoShipments SHIPMENTS = new DemoShipments(SCHEMA);
+    private static final Instant T0 = Instant.parse("2026-11-29T12:00:00Z");
+    private static final ConsumerName CONSUMER = ConsumerName.of("worker-a");
+    private static PostgresAdapter adapter;
+
+    private final MutableClock clock = MutableClock.at(T0);
+    private final ExecutionLedger ledger = adapter.ledger(clock);
+    private final QueueName queue = QueueName.of("orders-" + UUID.randomUUID().toString().substring(0, 8));
+    private final ExecutorService executor = Executors.newFixedThreadPool(2);
+
+    @BeforeAll
+    static void openAdapter() {
+        adapter = PostgresAdapter.open(
+                SCHEMA.config().withExtraMigrationLocations(List.of(DemoShipments.LOCATION)), Clock.systemUTC());
+    }
+
+    @AfterAll
+    static void closeAdapter() {
+        adapter.close();
+    }
+
+    @AfterEach
+    void stopExecutor() {
+        executor.shutdownNow();
+    }
+
+    @Test
+    void theHandlerRowAndTheCompletionRowCommitTogether() {
+        Job job = job();
+        String order = order();
+
+        LedgerOutcome outcome = ledger.execute(execution(job, "10-0"), transaction -> {
+            DemoShipments.ship(transaction, order, job.id().value());
+            return Optional.of("tracking-42");
+        });
+
+        Completion expected = new Completion(job.id(), queue, Optional.empty(), 1, CONSUMER, "10-0",
+                Optional.of("tracking-42"), T0);
+        assertThat(outcome).isEqualTo(new LedgerOutcome.Committed(expected));
+        assertThat(SHIPMENTS.count(order)).isEqualTo(1);
+        assertThat(completionRows(job.id())).isEqualTo(1);
+    }
+
+    @Test
+    void aRedeliveryOfACompletedJobDoesNotShipAgain() {
+        Job job = job();
+        String order = order();
+        ExecutionLedger.Effect shipping = transaction -> {
+            DemoShipments.ship(transaction, order, job.id().value());
+            return Optional.empty();
+        };
+        LedgerOutcome first = ledger.execute(execution(job, "10-0"), shipping);
+
+        LedgerOutcome redelivered = ledger.execute(execution(job, "11-0"), shipping);
+
+        assertThat(redelivered).isEqualTo(new LedgerOutcome.AlreadyCompleted(first.completion()));
+        assertThat(SHIPMENTS.count(order)).isEqualTo(1);
+    }
+
+    @Test
+    void aFailingHandlerLeavesNeitherItsRowsNorACompletion() {
+        Job job = job();
+        String order = order();
+        IllegalStateException failure = new IllegalStateException("payment declined");
+
+        assertThatThrownBy(() -> ledger.execute(execution(job, "10-0"), transaction -> {
+            DemoShipments.ship(transaction, order, job.id().value());
+            throw failure;
+        })).isInstanceOf(EffectFailedException.class).hasCause(failure);
+
+        assertThat(SHIPMENTS.count(order)).isZero();
+        assertThat(completionRows(job.id())).isZero();
+    }
+
+    @Test
+    void theJdbcConnectionIsTheSameTransaction() {
+        Job job = job();
+        String order = order();
+
+        assertThatThrownBy(() -> ledger.execute(execution(job, "10-0"), transaction -> {
+            Connection connection = transaction.unwrap(Connection.class);
+            try (PreparedStatement insert = connection.prepareStatement(
+                    "INSERT INTO demo_shipments (order_id, job_id, shipped_at) VALUES (?, ?, now())")) {
+                insert.setString(1, order);
+                insert.setString(2, job.id().value());
+                insert.executeUpdate();
+            }
+            throw new IllegalStateException("fails after the JDBC write");
+        })).isInstanceOf(EffectFailedException.class);
+        assertThat(SHIPMENTS.count(order)).isZero();
+
+        ledger.execute(execution(job, "11-0"), transaction -> {
+            DemoShipments.ship(transaction, order, job.id().value());
+            assertThat(transaction.unwrap(Connection.class))
+                    .isSameAs(transaction.unwrap(Handle.class).getConnection());
+            return Optional.empty();
+        });
+        assertThat(SHIPMENTS.count(order)).isEqualTo(1);
+    }
+
+    @Test
+    void unwrappingAnotherTypeNamesHandleAndConnection() {
+        ledger.execute(execution(job(), "10-0"), transaction -> {
+            assertThatThrownBy(() -> transaction.unwrap(javax.sql.DataSource.class))
+                    .isInstanceOf(UnsupportedOperationException.class)
+                    .hasMessageContaining("org.jdbi.v3.core.Handle")
+                    .hasMessageContaining("java.sql.Connection")
+                    .hasMessageContaining("javax.sql.DataSource");
+            return Optional.empty();
+        });
+    }
+
+    @Test
+    void theSecondOfTwoRacingWorkersWaitsOnTheRowLockAndSkips() throws Exception {
+        Job job = job();
+        String order = order();
+        CountDownLatch firstShipped = new CountDownLatch(1);
+        CountDownLatch releaseFirst = new CountDownLatch(1);
+        AtomicInteger secondRuns = new AtomicInteger();
+
+        Future<LedgerOutcome> first = executor.submit(() -> ledger.execute(execution(job, "10-0"), transaction -> {
+            DemoShipments.ship(transaction, order, job.id().value());
+            firstShipped.countDown();
+            releaseFirst.await();
+            return Optional.of("first");
+        }));
+        assertThat(firstShipped.await(10, TimeUnit.SECONDS)).isTrue();
+        Future<LedgerOutcome> second = executor.submit(() -> ledger.execute(execution(job, "11-0"), transaction -> {
+            secondRuns.incrementAndGet();
+            DemoShipments.ship(transaction, order, job.id().value());
+            return Optional.of("second");
+        }));
+        // the second claim blocks on the first one's uncommitted completion row
+        await().atMost(Duration.ofSeconds(10)).until(() -> backendsWaitingOnATransaction() == 1);
+        assertThat(second).isNotDone();
+        releaseFirst.countDown();
+
+        LedgerOutcome committed = first.get(10, TimeUnit.SECONDS);
+        assertThat(committed).isInstanceOf(LedgerOutcome.Committed.class);
+        assertThat(second.get(10, TimeUnit.SECONDS))
+                .isEqualTo(new LedgerOutcome.AlreadyCompleted(committed.completion()));
+        assertThat(secondRuns).hasValue(0);
+        assertThat(SHIPMENTS.count(order)).isEqualTo(1);
+    }
+
+    @Test
+    void aHandlerThatSwallowsAnSqlErrorFailsTheJob() {
+        Job job = job();
+
+        assertThatThrownBy(() -> ledger.execute(execution(job, "10-0"), transaction -> {
+            try {
+                transaction.unwrap(Handle.class).execute("INSERT INTO no_such_table VALUES (1)");
+            } catch (RuntimeException ignored) {
+                // the transaction is now aborted
+            }
+            return Optional.empty();
+        })).isInstanceOf(EffectFailedException.class).hasMessageContaining("aborted");
+
+        assertThat(completionRows(job.id())).isZero();
+    }
+
+    @Test
+    void theTransactionRunsReadCommittedWithTimeoutsFromTheDeadline() {
+        Job job = job();
+        Execution execution = new Execution(job, CONSUMER, new DeliveryId("10-0"), T0.plusSeconds(45));
+
+        LedgerOutcome outcome = ledger.execute(execution, transaction -> {
+            Handle handle = transaction.unwrap(Handle.class);
+            return Optional.of(handle.createQuery("SELECT current_setting('transaction_isolation') || ' '"
+                    + " || current_setting('statement_timeout') || ' '"
+                    + " || current_setting('idle_in_transaction_session_timeout')").mapTo(String.class).one());
+        });
+
+        assertThat(outcome.completion().result()).contains("read committed 45s 45s");
+    }
+
+    @Test
+    void aHandlerStatementRunningPastTheDeadlineIsCancelledAndFailsTheJob() {
+        Job job = job();
+        String order = order();
+        Execution execution = new Execution(job, CONSUMER, new DeliveryId("10-0"), T0.plusSeconds(1));
+
+        assertThatThrownBy(() -> ledger.execute(execution, transaction -> {
+            DemoShipments.ship(transaction, order, job.id().value());
+            transaction.unwrap(Handle.class).createQuery("SELECT pg_sleep(30)").mapTo(String.class).one();
+            return Optional.empty();
+        })).isInstanceOf(EffectFailedException.class).rootCause().isInstanceOfSatisfying(SQLException.class,
+                cancelled -> assertThat(cancelled.getSQLState()).isEqualTo("57014"));
+
+        assertThat(SHIPMENTS.count(order)).isZero();
+        assertThat(completionRows(job.id())).isZero();
+    }
+
+    @Test
+    void aConnectionKilledDuringTheEffectMakesTheLedgerUnavailableAndCommitsNothing() {
+        Job job = job();
+        String order = order();
+
+        assertThatThrownBy(() -> ledger.execute(execution(job, "10-0"), transaction -> {
+            DemoShipments.ship(transaction, order, job.id().value());
+            terminate(backendPid(transaction));
+            DemoShipments.ship(transaction, order, job.id().value());
+            return Optional.empty();
+        })).isInstanceOf(LedgerUnavailableException.class).hasMessageContaining(job.id().value());
+
+        assertThat(SHIPMENTS.count(order)).isZero();
+        assertThat(completionRows(job.id())).isZero();
+        assertThatTheRedeliveryShipsOnce(job, order);
+    }
+
+    @Test
+    void aConnectionKilledJustBeforeCommitMakesTheLedgerUnavailableAndCommitsNothing() {
+        Job job = job();
+        String order = order();
+
+        assertThatThrownBy(() -> ledger.execute(execution(job, "10-0"), transaction -> {
+            DemoShipments.ship(transaction, order, job.id().value());
+            terminate(backendPid(transaction));
+            return Optional.of("done");
+        })).isInstanceOf(LedgerUnavailableException.class);
+
+        assertThat(SHIPMENTS.count(order)).isZero();
+        assertThat(completionRows(job.id())).isZero();
+        assertThatTheRedeliveryShipsOnce(job, order);
+    }
+
+    @Test
+    void aConnectionKilledDuringCommitLeavesTheOutcomeToTheRedelivery() throws Exception {
+        Job job = job();
+        AtomicInteger pid = new AtomicInteger();
+        Future<LedgerOutcome> execution;
+        try (Handle commitGate = SHIPMENTS.holdCommits()) {
+            execution = executor.submit(() -> ledger.execute(execution(job, "10-0"), transaction -> {
+                pid.set(backendPid(transaction));
+                DemoShipments.ship(transaction, DemoShipments.HOLD_COMMIT, job.id().value());
+                return Optional.empty();
+            }));
+            // the COMMIT runs the deferred trigger, which waits for the gate's advisory lock
+            await().atMost(Duration.ofSeconds(10)).until(() -> pid.get() != 0 && isWaitingInCommit(pid.get()));
+            terminate(pid.get());
+        }
+
+        assertThatThrownBy(() -> execution.get(10, TimeUnit.SECONDS))
+                .hasCauseInstanceOf(LedgerUnavailableException.class)
+                .hasMessageContaining("not confirmed");
+        assertThat(SHIPMENTS.count(DemoShipments.HOLD_COMMIT)).isZero();
+        assertThat(completionRows(job.id())).isZero();
+        assertThat(ledger.execute(execution(job, "11-0"), transaction -> Optional.empty()))
+                .isInstanceOf(LedgerOutcome.Committed.class);
+    }
+
+    @Test
+    void forgettingDeletesOnlyExpiredCompletionsInBatches() {
+        ExecutionLedger smallBatches = adapter.ledger(clock, 2);
+        QueueName retained = QueueName.of("retention-" + UUID.randomUUID().toString().substring(0, 8));
+        clock.set(Instant.parse("2000-01-01T00:00:00Z"));
+        for (int i = 0; i < 5; i++) {
+            smallBatches.execute(execution(job(retained), i + "-0"), transaction -> Optional.empty());
+        }
+        Instant cutoff = clock.advance(Duration.ofHours(1));
+        Job atTheCutoff = job(retained);
+        smallBatches.execute(execution(atTheCutoff, "5-0"), transaction -> Optional.empty());
+
+        long forgotten = smallBatches.forgetCompletedBefore(cutoff);
+
+        assertThat(forgotten).isEqualTo(5);
+        assertThat(smallBatches.countCompleted(retained)).isEqualTo(1);
+        assertThat(smallBatches.find(atTheCutoff.id())).isPresent();
+        assertThat(smallBatches.forgetCompletedBefore(cutoff)).isZero();
+    }
+
+    private void assertThatTheRedeliveryShipsOnce(Job job, String order) {
+        LedgerOutcome redelivered = ledger.execute(execution(job, "11-0"), transaction -> {
+            DemoShipments.ship(transaction, order, job.id().value());
+            return Optional.empty();
+        });
+        assertThat(redelivered).isInstanceOf(LedgerOutcome.Committed.class);
+        assertThat(SHIPMENTS.count(order)).isEqualTo(1);
+    }
+
+    private Job job() {
+        return job(queue);
+    }
+
+    private static Job job(QueueName queue) {
+        return Job.create(JobId.of("order-" + UUID.randomUUID()), queue, "{}", T0);
+    }
+
+    private static String order() {
+        return "order-" + UUID.randomUUID();
+    }
+
+    private static Execution execution(Job job, String deliveryId) {
+        return new Execution(job, CONSUMER, new DeliveryId(deliveryId), T0.plusSeconds(60));
+    }
+
+    private static int backendPid(LedgerTransaction transaction) {
+        return transaction.unwrap(Handle.class).createQuery("SELECT pg_backend_pid()").mapTo(int.class).one();
+    }
+
+    /** Kills a backend from another connection, and waits (up to 10 s) until it is gone. */
+    private static void terminate(int pid) {
+        boolean terminated = SCHEMA.jdbi().withHandle(handle -> handle
+                .createQuery("SELECT pg_terminate_backend(:pid, 10000)").bind("pid", pid).mapTo(boolean.class).one());
+        assertThat(terminated).as("backend %d terminated", pid).isTrue();
+    }
+
+    private static boolean isWaitingInCommit(int pid) {
+        return SCHEMA.jdbi().withHandle(handle -> handle.createQuery("SELECT count(*) FROM pg_stat_activity"
+                        + " WHERE pid = :pid AND wait_event = 'advisory' AND query = 'COMMIT'")
+                .bind("pid", pid).mapTo(int.class).one()) == 1;
+    }
+
+    private static int backendsWaitingOnATransaction() {
+        return SCHEMA.jdbi().withHandle(handle -> handle.createQuery("SELECT count(*) FROM pg_stat_activity"
+                        + " WHERE wait_event = 'transactionid' AND query LIKE :claim")
+                .bind("claim", "INSERT INTO " + SCHEMA.name() + ".job_completions%")
+                .mapTo(int.class).one());
+    }
+
+    private static int completionRows(JobId id) {
+        return SCHEMA.jdbi().withHandle(handle -> handle
+                .createQuery("SELECT count(*) FROM " + SCHEMA.name() + ".job_completions WHERE job_id = :id")
+                .bind("id", id.value()).mapTo(int.class).one());
+    }
+}
