@@ -15,7 +15,7 @@ import java.util.Map;
  */
 final class LedgerProbe {
     /** The ledger's completion table (adapters-postgres' Flyway migration). */
-    static final String COMPLETIONS = "baton_completions";
+    static final String COMPLETIONS = "job_completions";
 
     private final String jdbcUrl;
     private final String schema;
