@@ -1,0 +1,80 @@
+package dev.baton.bootstrap.faults;
+
+import static dev.baton.bootstrap.faults.QueueProbe.bytes;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every fault at once, at random, while jobs keep arriving: worker kills, freezes and graceful stops, Redis
+ * crashes (AOF everysec), PostgreSQL backends terminated and crashes, trimming, raw garbage in the stream and group
+ * rollbacks. CI runs it bounded; {@code -Dbaton.faults.jobs=100000 -Dbaton.faults.minutes=30} makes it a soak.
+ */
+@Tag("faults")
+class CombinedSoakIT {
+    private static final JobMix MIX = new JobMix(0.1, 0.01, 0.01, 20);
+
+    @Test
+    void everyFaultTogetherLosesNoJobAndDoublesNoEffect() {
+        int total = SoakSize.jobs(1500);
+        Duration duration = SoakSize.minutes(Duration.ofSeconds(60));
+        int rounds = (int) Math.max(8, duration.toSeconds() / 5);
+        int batch = Math.max(1, total / rounds);
+        try (PrivateRedis redis = PrivateRedis.start(PrivateRedis.Persistence.AOF_EVERYSEC);
+             PrivatePostgres postgres = PrivatePostgres.start();
+             Scenario scenario = Scenario.on("soak", redis.uri(), postgres.jdbcUrl(),
+                     Map.of("BATON_DELIVERY_LIMIT", "10", "BATON_RETENTION", "30s"))) {
+            Chaos chaos = new Chaos(scenario);
+            Random random = scenario.random();
+            long started = System.nanoTime();
+            scenario.enqueue(MIX, batch);
+            WorkerFleet fleet = scenario.startWorkers(3);
+            int enqueued = batch;
+            while (enqueued < total) {
+                boolean late = Duration.ofNanos(System.nanoTime() - started).compareTo(duration) > 0;
+                int next = late ? total - enqueued : Math.min(batch, total - enqueued);
+                scenario.enqueue(MIX, next);
+                enqueued += next;
+                chaos.awaitProgress(1.0 - next / 2.0 / enqueued);
+                injectOne(chaos, fleet, redis, postgres, scenario, random);
+            }
+            Verdict verdict = scenario.verify(Duration.ofMinutes(Math.max(3, total / 2000)), fleet);
+            System.out.println("[faults] soak: " + verdict.jobs() + " jobs in "
+                    + Duration.ofNanos(System.nanoTime() - started).toSeconds() + "s");
+            assertThat(scenario.faults().total()).isGreaterThanOrEqualTo(rounds / 2);
+        }
+    }
+
+    private static void injectOne(Chaos chaos, WorkerFleet fleet, PrivateRedis redis, PrivatePostgres postgres,
+                                  Scenario scenario, Random random) {
+        int roll = random.nextInt(15);
+        if (roll < 4) {
+            chaos.killWorker(fleet);
+        } else if (roll < 5) {
+            chaos.freezeWorker(fleet);
+        } else if (roll < 6) {
+            chaos.stopGracefully(fleet);
+        } else if (roll < 7) {
+            chaos.crashRedis(redis);
+        } else if (roll < 9) {
+            chaos.terminateBackends(postgres);
+        } else if (roll < 10) {
+            chaos.crashPostgres(postgres);
+        } else if (roll < 12) {
+            chaos.trim();
+        } else if (roll < 13) {
+            chaos.rollBackGroup();
+        } else {
+            scenario.probe().appendRaw(Map.of(bytes("job_id"), bytes("garbage-" + random.nextInt()),
+                    bytes("payload"), new byte[] {(byte) 0xFF, (byte) 0xFE}, bytes("attempt"), bytes("x")));
+            scenario.faults().count("raw garbage entry");
+        }
+        List<WorkerProcess> dead = fleet.workers().stream().filter(w -> !w.isAlive()).toList();
+        assertThat(dead).as("workers that died by themselves (logs under target/faults)").isEmpty();
+    }
+}

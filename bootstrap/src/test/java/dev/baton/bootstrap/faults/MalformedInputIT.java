@@ -1,0 +1,80 @@
+package dev.baton.bootstrap.faults;
+
+import static dev.baton.bootstrap.faults.QueueProbe.bytes;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Fault 7: entries no Baton producer would write, appended raw (XADD) among real jobs: each is dead-lettered with
+ * its data (MALFORMED, or NON_RETRYABLE for a job nobody handles) and the workers keep going.
+ */
+@Tag("faults")
+class MalformedInputIT {
+    private static final String ORDER = "{\"orderId\":\"raw\"}";
+
+    @Test
+    void badEntriesAreDeadLetteredWithTheirDataAndWorkersKeepGoing() {
+        try (Scenario scenario = Scenario.onSharedServers("malformed", Map.of())) {
+            scenario.enqueue(JobMix.plain().sleepingUpTo(10), SoakSize.scaled(300));
+            WorkerFleet fleet = scenario.startWorkers(3);
+            Chaos chaos = new Chaos(scenario);
+            chaos.awaitProgress(0.2);
+            Map<String, Map<byte[], byte[]>> bad = badEntries();
+            bad.values().forEach(scenario.probe()::appendRaw);
+            bad.keySet().forEach(kind -> scenario.faults().count("raw entry: " + kind));
+            scenario.enqueue(JobMix.plain(), SoakSize.scaled(100));
+
+            scenario.verify(Duration.ofMinutes(3), fleet);
+
+            List<Map<String, String>> letters = scenario.probe().deadLetters();
+            assertThat(letters).hasSize(bad.size());
+            assertThat(letter(letters, "payload", "{\"orderId\":\"no-job-id\"}"))
+                    .containsEntry(DeadLetterFields.REASON, "MALFORMED");
+            assertThat(letter(letters, "job_id", "raw-missing-payload"))
+                    .containsEntry(DeadLetterFields.REASON, "MALFORMED");
+            assertThat(letter(letters, "job_id", "raw-bad-utf8"))
+                    .containsEntry(DeadLetterFields.REASON, "MALFORMED")
+                    .hasEntrySatisfying("payload", p -> assertThat(p).contains("\\xC3").contains("\\xFF"));
+            assertThat(letter(letters, "job_id", "raw-bad-attempt"))
+                    .containsEntry(DeadLetterFields.REASON, "MALFORMED")
+                    .containsEntry("attempt", "many");
+            assertThat(letter(letters, "job_id", "raw-2mib-payload"))
+                    .containsEntry(DeadLetterFields.REASON, "MALFORMED")
+                    .hasEntrySatisfying("payload", p -> assertThat(p).hasSize(2 * 1024 * 1024));
+            assertThat(letter(letters, "job_id", "raw-unknown-type"))
+                    .containsEntry(DeadLetterFields.REASON, "NON_RETRYABLE")
+                    .containsEntry("type", "no-such-handler")
+                    .containsEntry("payload", ORDER);
+            assertThat(fleet.workers()).allMatch(WorkerProcess::isAlive);
+        }
+    }
+
+    private static Map<String, Map<byte[], byte[]>> badEntries() {
+        byte[] huge = new byte[2 * 1024 * 1024];
+        Arrays.fill(huge, (byte) 'x');
+        Map<String, Map<byte[], byte[]>> entries = new LinkedHashMap<>();
+        entries.put("missing job_id", Map.of(bytes("payload"), bytes("{\"orderId\":\"no-job-id\"}")));
+        entries.put("missing payload", Map.of(bytes("job_id"), bytes("raw-missing-payload")));
+        entries.put("non-UTF-8 payload", Map.of(bytes("job_id"), bytes("raw-bad-utf8"),
+                bytes("payload"), new byte[] {'{', (byte) 0xC3, '(', (byte) 0xFF, '}'}));
+        entries.put("non-numeric attempt", Map.of(bytes("job_id"), bytes("raw-bad-attempt"),
+                bytes("payload"), bytes(ORDER), bytes("attempt"), bytes("many")));
+        entries.put("2 MiB payload", Map.of(bytes("job_id"), bytes("raw-2mib-payload"), bytes("payload"), huge));
+        entries.put("unknown job type", Map.of(bytes("job_id"), bytes("raw-unknown-type"),
+                bytes("payload"), bytes(ORDER), bytes("type"), bytes("no-such-handler")));
+        return entries;
+    }
+
+    private static Map<String, String> letter(List<Map<String, String>> letters, String field, String value) {
+        return letters.stream().filter(l -> value.equals(l.get(field))).findFirst()
+                .orElseThrow(() -> new AssertionError("no dead letter with " + field + "=" + value + " among "
+                        + letters.stream().map(l -> l.get("job_id")).toList()));
+    }
+}
