@@ -13,8 +13,8 @@ import java.time.Clock;
 import java.util.List;
 
 /**
- * The execution ledger in PostgreSQL (exactly-once effects). Migrates on open; the demo tables ship with every
- * schema (they stay empty unless the demo handlers run) so the Flyway history never depends on which handlers ran.
+ * The execution ledger in PostgreSQL (exactly-once effects). Migrates on open, the demo tables included: they stay
+ * empty unless the demo handlers run, and having them always keeps the migrations the same for every command.
  */
 public final class PostgresModule extends AbstractModule {
 

@@ -1,0 +1,25 @@
+package dev.baton.bootstrap.wiring;
+
+import com.google.inject.Module;
+import com.google.inject.util.Modules;
+import dev.baton.bootstrap.config.BatonConfig;
+import dev.baton.bootstrap.config.Mode;
+import java.time.Clock;
+import java.util.List;
+
+/** The module sets a {@code Baton} is built from: swapping adapters means swapping {@link #adapters}. */
+public final class BatonModules {
+    private BatonModules() {
+    }
+
+    /** Configuration, services, metrics: the same whatever the adapters. */
+    public static List<Module> core(BatonConfig config, Clock clock) {
+        return List.of(new SettingsModule(config, clock), new ServicesModule(), new MetricsModule());
+    }
+
+    /** Redis, plus PostgreSQL in exactly-once mode. */
+    public static Module adapters(BatonConfig config) {
+        return config.mode() == Mode.EXACTLY_ONCE ? Modules.combine(new RedisModule(), new PostgresModule())
+                : Modules.combine(new RedisModule(), new AtLeastOnceModule());
+    }
+}
