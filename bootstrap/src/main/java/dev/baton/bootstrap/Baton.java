@@ -40,6 +40,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Baton embedded in an application: enqueue jobs and run workers in-process.
@@ -55,13 +56,14 @@ import java.util.Set;
  * }
  * }</pre>
  *
- * Everything is opened lazily (the first enqueue opens Redis, the first worker PostgreSQL) and closed by
- * {@link #close()}, which stops running workers gracefully first.
+ * Everything is opened lazily (the first enqueue opens Redis, the first worker PostgreSQL and migrates its schema)
+ * and closed by {@link #close()}, which stops running workers gracefully first.
  */
 public final class Baton implements AutoCloseable {
     private final Injector injector;
     private final Closer closer;
     private final BatonConfig config;
+    private final AtomicBoolean migrated = new AtomicBoolean();
 
     private Baton(Injector injector, BatonConfig config) {
         this.injector = injector;
@@ -97,8 +99,14 @@ public final class Baton implements AutoCloseable {
         return start(new RunWorkerUseCase.Command(names, defaultConsumer(), config.concurrency(), Optional.empty()));
     }
 
-    /** Starts a worker; {@link #close()} stops it within the configured grace period. */
+    /**
+     * Starts a worker, migrating the ledger's schema first if this instance has not yet; {@link #close()} stops it
+     * within the configured grace period.
+     */
     public RunningWorker start(RunWorkerUseCase.Command command) {
+        if (!migrated.get()) {
+            migrate();
+        }
         injector.getInstance(KnownQueues.class).add(command.queues());
         RunningWorker worker = use(RunWorkerUseCase.class).start(command);
         Duration grace = config.grace();
@@ -116,9 +124,10 @@ public final class Baton implements AutoCloseable {
         return injector.getInstance(JobHandlers.class);
     }
 
-    /** Brings the ledger's schema up to date (also done when the ledger opens). */
+    /** Brings the ledger's schema up to date (the first {@link #start} does it too). */
     public void migrate() {
         injector.getInstance(Migrator.class).migrate();
+        migrated.set(true);
     }
 
     /**

@@ -7,10 +7,16 @@ import java.util.Map;
 
 /** The {@code baton} command's entry point: {@code java -jar baton.jar <command> ...}. */
 public final class Main {
+    private static final String LOG_LEVEL = "BATON_LOG_LEVEL";
+
     private Main() {
     }
 
     public static void main(String[] args) {
+        // dev's live progress and summary are the output; keep Baton's INFO lines out unless asked for
+        if (args.length > 0 && "dev".equals(args[0]) && System.getenv(LOG_LEVEL) == null) {
+            System.setProperty(LOG_LEVEL, "WARN");
+        }
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         PrintStream err = new PrintStream(System.err, true, StandardCharsets.UTF_8);
         System.exit(run(args, System.getenv(), System.in, out, err));

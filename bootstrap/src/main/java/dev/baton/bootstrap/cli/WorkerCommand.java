@@ -71,7 +71,6 @@ final class WorkerCommand extends SessionCommand {
                 .module(new DemoHandlersModule(crashOnPoison)).build();
         try {
             checkHandlers(baton.handlers(), names);
-            baton.migrate();
             baton.startAdmin().ifPresent(address -> terminal.err().println("admin http on " + address.getHostString()
                     + ":" + address.getPort()));
             RunningWorker worker = baton.start(new RunWorkerUseCase.Command(names, consumerName,

@@ -4,6 +4,8 @@ import com.google.inject.AbstractModule;
 import com.google.inject.Provides;
 import com.google.inject.Singleton;
 import dev.baton.application.port.out.ExecutionLedger;
+import dev.baton.application.service.AtLeastOnceExecution;
+import java.time.Clock;
 
 
 /** No ledger (BATON_MODE=at-least-once): PostgreSQL is never opened and handlers must be idempotent. */
@@ -11,8 +13,8 @@ public final class AtLeastOnceModule extends AbstractModule {
 
     @Provides
     @Singleton
-    ExecutionLedger ledger() {
-        throw new UnsupportedOperationException("TODO core");
+    ExecutionLedger ledger(Clock clock) {
+        return new AtLeastOnceExecution(clock);
     }
 
     @Provides

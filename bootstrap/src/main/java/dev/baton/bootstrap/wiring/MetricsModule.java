@@ -4,7 +4,9 @@ import com.google.inject.AbstractModule;
 import com.google.inject.Provides;
 import com.google.inject.Singleton;
 import dev.baton.application.port.in.InspectQueueUseCase;
+import dev.baton.application.port.out.WorkerObserver;
 import dev.baton.bootstrap.metrics.KnownQueues;
+import dev.baton.bootstrap.metrics.MicrometerWorkerObserver;
 import dev.baton.bootstrap.metrics.QueueGauges;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -24,6 +26,12 @@ final class MetricsModule extends AbstractModule {
     @Provides
     MeterRegistry registry(PrometheusMeterRegistry prometheus) {
         return prometheus;
+    }
+
+    @Provides
+    @Singleton
+    WorkerObserver observer(MeterRegistry registry) {
+        return new MicrometerWorkerObserver(registry);
     }
 
     @Provides

@@ -22,7 +22,7 @@ public final class PostgresModule extends AbstractModule {
     @Singleton
     PostgresAdapter postgres(BatonConfig config, Clock clock, Closer closer) {
         PostgresAdapter.Config adapterConfig = new PostgresAdapter.Config(config.jdbcUrl(), config.schema(),
-                config.poolSize(), true, config.retention(), List.of(DemoHandlers.MIGRATIONS));
+                config.poolSize(), false, config.retention(), List.of(DemoHandlers.MIGRATIONS));
         return closer.register(PostgresAdapter.open(adapterConfig, clock));
     }
 

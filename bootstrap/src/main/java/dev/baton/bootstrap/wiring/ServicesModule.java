@@ -1,7 +1,93 @@
 package dev.baton.bootstrap.wiring;
 
 import com.google.inject.AbstractModule;
+import com.google.inject.Provides;
+import com.google.inject.Singleton;
+import dev.baton.application.handler.JobHandlers;
+import dev.baton.application.port.in.EnqueueJobUseCase;
+import dev.baton.application.port.in.EnqueueJobsUseCase;
+import dev.baton.application.port.in.InspectQueueUseCase;
+import dev.baton.application.port.in.ListDeadLettersUseCase;
+import dev.baton.application.port.in.LocateJobUseCase;
+import dev.baton.application.port.in.PurgeDeadLettersUseCase;
+import dev.baton.application.port.in.RedriveDeadLettersUseCase;
+import dev.baton.application.port.in.RunWorkerUseCase;
+import dev.baton.application.port.in.TrimQueueUseCase;
+import dev.baton.application.port.out.ExecutionLedger;
+import dev.baton.application.port.out.StreamTransport;
+import dev.baton.application.port.out.WorkerObserver;
+import dev.baton.application.service.AtLeastOnceExecution;
+import dev.baton.application.service.DeadLetterService;
+import dev.baton.application.service.EnqueueService;
+import dev.baton.application.service.QueueQueryService;
+import dev.baton.application.service.TrimService;
+import dev.baton.application.service.WorkerService;
+import dev.baton.application.service.WorkerSettings;
+import dev.baton.bootstrap.config.BatonConfig;
+import dev.baton.domain.PayloadLimit;
+import java.time.Clock;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
 
-/** The application services behind the use cases. */
+/** The application services behind the use cases, built from the configuration and whatever adapters are bound. */
 final class ServicesModule extends AbstractModule {
+
+    @Override
+    protected void configure() {
+        bind(EnqueueJobUseCase.class).to(EnqueueService.class);
+        bind(EnqueueJobsUseCase.class).to(EnqueueService.class);
+        bind(RunWorkerUseCase.class).to(WorkerService.class);
+        bind(InspectQueueUseCase.class).to(QueueQueryService.class);
+        bind(LocateJobUseCase.class).to(QueueQueryService.class);
+        bind(ListDeadLettersUseCase.class).to(DeadLetterService.class);
+        bind(RedriveDeadLettersUseCase.class).to(DeadLetterService.class);
+        bind(PurgeDeadLettersUseCase.class).to(DeadLetterService.class);
+        bind(TrimQueueUseCase.class).to(TrimService.class);
+    }
+
+    @Provides
+    @Singleton
+    WorkerSettings settings(BatonConfig config) {
+        return WorkerSettings.DEFAULTS
+                .withLease(config.lease())
+                .withDeliveryLimit(config.deliveryLimit())
+                .withRetryPolicy(config.retryPolicy())
+                .withJobTimeout(config.jobTimeout())
+                .withHousekeeping(WorkerSettings.DEFAULTS.trimInterval(), config.retention(), config.idleThreshold())
+                .withGrace(config.grace());
+    }
+
+    @Provides
+    @Singleton
+    EnqueueService enqueue(StreamTransport transport, Clock clock, WorkerObserver observer) {
+        return new EnqueueService(transport, clock, PayloadLimit.DEFAULT, observer);
+    }
+
+    @Provides
+    @Singleton
+    WorkerService worker(StreamTransport transport, ExecutionLedger ledger, JobHandlers handlers,
+                         WorkerSettings settings, Clock clock, WorkerObserver observer) {
+        return new WorkerService(transport, ledger, handlers, settings, clock,
+                () -> ThreadLocalRandom.current().nextDouble(), observer);
+    }
+
+    @Provides
+    @Singleton
+    QueueQueryService queries(StreamTransport transport, ExecutionLedger ledger) {
+        // without a ledger there are no completions to count or find
+        return new QueueQueryService(transport,
+                ledger instanceof AtLeastOnceExecution ? Optional.empty() : Optional.of(ledger));
+    }
+
+    @Provides
+    @Singleton
+    DeadLetterService deadLetters(StreamTransport transport) {
+        return new DeadLetterService(transport);
+    }
+
+    @Provides
+    @Singleton
+    TrimService trim(StreamTransport transport, BatonConfig config, Clock clock) {
+        return new TrimService(transport, config.retention(), clock);
+    }
 }
