@@ -55,8 +55,8 @@ final class BatonCli {
     Process start(List<String> args, Path log) {
         try {
             Files.createDirectories(log.getParent());
-            return builder(args).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+            return Processes.reaped(builder(args).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

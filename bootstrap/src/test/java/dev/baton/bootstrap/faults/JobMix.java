@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 
@@ -19,6 +20,7 @@ import java.util.Random;
  * @param maxSleepMs      handlers work 0..maxSleepMs milliseconds (uniform)
  */
 record JobMix(double transientShare, double exhaustedShare, double poisonShare, int maxSleepMs) {
+    private enum Kind { FINE, TRANSIENT, EXHAUSTED, POISON }
 
     /** Jobs that all succeed at the first attempt, quickly. */
     static JobMix plain() {
@@ -29,21 +31,27 @@ record JobMix(double transientShare, double exhaustedShare, double poisonShare, 
         return new JobMix(transientShare, exhaustedShare, poisonShare, millis);
     }
 
+    /** Exactly the mix's share of each kind (rounded), in random order, so that small runs still have each kind. */
     List<JobSpec> generate(String prefix, int count, int maxAttempts, Random random) {
+        int poison = (int) Math.round(count * poisonShare);
+        int exhausted = (int) Math.round(count * exhaustedShare);
+        int failing = maxAttempts > 1 ? (int) Math.round(count * transientShare) : 0;
+        List<Kind> kinds = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            kinds.add(i < poison ? Kind.POISON : i < poison + exhausted ? Kind.EXHAUSTED
+                    : i < poison + exhausted + failing ? Kind.TRANSIENT : Kind.FINE);
+        }
+        Collections.shuffle(kinds, random);
         List<JobSpec> jobs = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            double roll = random.nextDouble();
-            int sleepMs = maxSleepMs == 0 ? 0 : random.nextInt(maxSleepMs + 1);
             String id = prefix + "-" + i;
-            if (roll < poisonShare) {
-                jobs.add(new JobSpec(id, 0, true, sleepMs));
-            } else if (roll < poisonShare + exhaustedShare) {
-                jobs.add(new JobSpec(id, maxAttempts, false, sleepMs));
-            } else if (roll < poisonShare + exhaustedShare + transientShare && maxAttempts > 1) {
-                jobs.add(new JobSpec(id, 1 + random.nextInt(maxAttempts - 1), false, sleepMs));
-            } else {
-                jobs.add(new JobSpec(id, 0, false, sleepMs));
-            }
+            int sleepMs = maxSleepMs == 0 ? 0 : random.nextInt(maxSleepMs + 1);
+            jobs.add(switch (kinds.get(i)) {
+                case POISON -> new JobSpec(id, 0, true, sleepMs);
+                case EXHAUSTED -> new JobSpec(id, maxAttempts, false, sleepMs);
+                case TRANSIENT -> new JobSpec(id, 1 + random.nextInt(maxAttempts - 1), false, sleepMs);
+                case FINE -> new JobSpec(id, 0, false, sleepMs);
+            });
         }
         return jobs;
     }

@@ -1,9 +1,17 @@
 package dev.baton.bootstrap.faults;
 
+import static dev.baton.bootstrap.faults.QueueProbe.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.lettuce.core.Consumer;
+import io.lettuce.core.XClaimArgs;
+import io.lettuce.core.XGroupCreateArgs;
+import io.lettuce.core.XReadArgs.StreamOffset;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -19,7 +27,7 @@ class PoisonAndRetriesIT {
     @Test
     void poisonThatHaltsWorkersIsDeadLetteredAsPoisonAfterTheDeliveryLimit() {
         try (Scenario scenario = Scenario.crashingOnPoison("poison-crash", Map.of("BATON_DELIVERY_LIMIT", "3"))) {
-            scenario.enqueue(MIX, SoakSize.scaled(500));
+            scenario.enqueue(MIX, SoakSize.scaled(300));
             WorkerFleet fleet = scenario.startWorkers(3);
             Verdict verdict = scenario.verify(Duration.ofMinutes(4), fleet);
             long poison = scenario.jobs().stream().filter(JobSpec::poison).count();
@@ -44,8 +52,39 @@ class PoisonAndRetriesIT {
         }
     }
 
+    /**
+     * Regression: a job whose effect committed but whose worker died before the XACK, delivered again once more than
+     * the delivery limit allows, must be acknowledged as completed, not dead-lettered as POISON (a dead letter for a
+     * completed job invites a redrive and breaks "completed or dead, never both").
+     */
+    @Test
+    void aCompletedJobDeliveredBeyondTheDeliveryLimitIsAcknowledgedNotDeadLettered() {
+        try (Scenario scenario = Scenario.onSharedServers("poison-completed", Map.of("BATON_DELIVERY_LIMIT", "3"))) {
+            scenario.cli().runOk("migrate");
+            QueueProbe probe = scenario.probe();
+            byte[] stream = bytes("baton:{" + scenario.queue() + "}:stream");
+            byte[] group = bytes(scenario.queue() + "-workers");
+            probe.redis().xgroupCreate(StreamOffset.from(stream, "0"), group,
+                    XGroupCreateArgs.Builder.mkstream());
+            String entry = probe.appendRaw(Map.of(bytes("job_id"), bytes("done-before-crash"),
+                    bytes("payload"), bytes("{\"orderId\":\"done\"}"), bytes("attempt"), bytes("0")));
+            // delivered to a consumer that committed the effect and died, then redelivered until the limit
+            probe.redis().xreadgroup(Consumer.from(group, bytes("ghost")), StreamOffset.lastConsumed(stream));
+            probe.redis().xclaim(stream, Consumer.from(group, bytes("ghost")),
+                    XClaimArgs.Builder.minIdleTime(0).idle(Duration.ofMinutes(10)).retryCount(3), entry);
+            scenario.ledger().recordCompletion("done-before-crash", scenario.queue(), entry);
+            scenario.faults().count("completed entry redelivered beyond the delivery limit");
+
+            scenario.startWorkers(1);
+
+            await("the entry settled").atMost(Duration.ofMinutes(1)).ignoreExceptions()
+                    .until(() -> probe.pending() == 0);
+            assertThat(probe.deadLetters()).as("dead letters").isEmpty();
+        }
+    }
+
     private static Map<String, Integer> expectedDead(long poison, long exhausted) {
-        Map<String, Integer> dead = new java.util.TreeMap<>();
+        Map<String, Integer> dead = new TreeMap<>();
         if (poison > 0) {
             dead.put("NON_RETRYABLE", (int) poison);
         }

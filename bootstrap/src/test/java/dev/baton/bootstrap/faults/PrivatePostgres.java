@@ -39,6 +39,7 @@ final class PrivatePostgres implements AutoCloseable {
         asPostgres(List.of(bin.resolve("initdb").toString(), "-D", dir.resolve("data").toString(), "-U", "postgres",
                 "-A", "trust", "-E", "UTF8", "--no-sync"));
         PrivatePostgres postgres = new PrivatePostgres(bin, dir, Processes.freePort());
+        Processes.atExit(postgres::close);
         postgres.startServer();
         return postgres;
     }
@@ -98,6 +99,9 @@ final class PrivatePostgres implements AutoCloseable {
 
     @Override
     public void close() {
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
         try {
             pgCtl("stop", "-w", "-m", "immediate");
         } catch (IllegalStateException alreadyStopped) {

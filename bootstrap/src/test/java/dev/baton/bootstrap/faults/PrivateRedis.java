@@ -107,8 +107,8 @@ final class PrivateRedis implements AutoCloseable {
 
     private void startProcess() {
         try {
-            process = new ProcessBuilder(args).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("stdout.log").toFile())).start();
+            process = Processes.reaped(new ProcessBuilder(args).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("stdout.log").toFile())).start());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

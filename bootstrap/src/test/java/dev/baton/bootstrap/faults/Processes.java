@@ -5,12 +5,38 @@ import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 /** Small process helpers: signals by pid, one-shot commands, free ports. */
 final class Processes {
 
+    /** Processes still alive when the test JVM exits (a test killed midway) are killed with it. */
+    private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
+    private static final List<Runnable> CLEANUPS = new CopyOnWriteArrayList<>();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            LIVE.forEach(Process::destroyForcibly);
+            CLEANUPS.forEach(Runnable::run);
+        }, "faults-reaper"));
+    }
+
     private Processes() {
+    }
+
+    /** Kills {@code process} when the test JVM exits, if it is still alive then. */
+    static Process reaped(Process process) {
+        LIVE.add(process);
+        process.onExit().thenRun(() -> LIVE.remove(process));
+        return process;
+    }
+
+    /** Runs {@code cleanup} when the test JVM exits (for servers that daemonize, like PostgreSQL). */
+    static void atExit(Runnable cleanup) {
+        CLEANUPS.add(cleanup);
     }
 
     /** Sends {@code signal} (e.g. {@code STOP}, {@code CONT}) to the process {@code pid}. */
