@@ -1,0 +1,31 @@
+package dev.baton.bootstrap.testing;
+
+import com.google.inject.AbstractModule;
+import dev.baton.application.port.out.ExecutionLedger;
+import dev.baton.application.port.out.StreamTransport;
+import dev.baton.application.testing.InMemoryExecutionLedger;
+import dev.baton.application.testing.InMemoryStreamTransport;
+import dev.baton.bootstrap.wiring.Migrator;
+import java.time.Clock;
+
+/** The in-memory adapters as a Guice module: swap it for the Redis and PostgreSQL modules with {@code adapters(…)}. */
+public final class InMemoryAdapters extends AbstractModule {
+    private final InMemoryStreamTransport transport;
+    private final InMemoryExecutionLedger ledger;
+
+    public InMemoryAdapters(Clock clock) {
+        this.transport = new InMemoryStreamTransport(clock);
+        this.ledger = new InMemoryExecutionLedger(clock);
+    }
+
+    @Override
+    protected void configure() {
+        bind(StreamTransport.class).toInstance(transport);
+        bind(ExecutionLedger.class).toInstance(ledger);
+        bind(Migrator.class).toInstance(() -> { });
+    }
+
+    public InMemoryExecutionLedger ledger() {
+        return ledger;
+    }
+}
