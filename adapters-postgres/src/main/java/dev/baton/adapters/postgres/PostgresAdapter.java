@@ -72,13 +72,13 @@ public final class PostgresAdapter implements AutoCloseable {
         hikari.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
         hikari.addDataSourceProperty("ApplicationName", "baton");
         // the Baton schema first (the ledger and the tables of extra migrations), then the server's usual path
-        hikari.setConnectionInitSql("SELECT set_config('search_path', '" + config.schema()
-                + ", ' || current_setting('search_path'), false)");
+        hikari.setConnectionInitSql("SELECT set_config('search_path', concat_ws(', ', '" + config.schema()
+                + "', nullif(current_setting('search_path'), '')), false)");
         try {
             return new HikariDataSource(hikari);
         } catch (RuntimeException e) {
             throw new LedgerUnavailableException("cannot connect to PostgreSQL at " + JdbcUrls.masked(config.jdbcUrl())
-                    + " (BATON_JDBC_URL): " + JdbcUrls.masked(rootMessage(e)), e);
+                    + " (BATON_JDBC_URL): " + JdbcUrls.masked(e.getMessage()), e);
         }
     }
 
@@ -120,14 +120,6 @@ public final class PostgresAdapter implements AutoCloseable {
     @Override
     public void close() {
         pool.close();
-    }
-
-    private static String rootMessage(Throwable failure) {
-        Throwable root = failure;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root == failure ? String.valueOf(failure.getMessage()) : failure.getMessage() + " / " + root.getMessage();
     }
 
     /**

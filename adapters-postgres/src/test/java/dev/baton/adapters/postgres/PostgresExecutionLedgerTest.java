@@ -206,6 +206,34 @@ class PostgresExecutionLedgerTest {
     }
 
     @Test
+    void aHandlerThatEndsTheTransactionItselfFailsTheJob() {
+        Job job = job();
+        String order = order();
+
+        assertThatThrownBy(() -> ledger.execute(execution(job, "10-0"), transaction -> {
+            DemoShipments.ship(transaction, order, job.id().value());
+            transaction.unwrap(Handle.class).rollback();
+            return Optional.empty();
+        })).isInstanceOf(EffectFailedException.class).hasMessageContaining("committed or rolled back");
+
+        assertThat(SHIPMENTS.count(order)).isZero();
+        assertThat(completionRows(job.id())).isZero();
+    }
+
+    @Test
+    void aConstraintFailingAtCommitFailsTheJobAndCommitsNothing() {
+        Job job = job();
+
+        assertThatThrownBy(() -> ledger.execute(execution(job, "10-0"), transaction -> {
+            DemoShipments.ship(transaction, DemoShipments.REJECT_AT_COMMIT, job.id().value());
+            return Optional.empty();
+        })).isInstanceOf(EffectFailedException.class).hasMessageContaining("cannot ship");
+
+        assertThat(SHIPMENTS.count(DemoShipments.REJECT_AT_COMMIT)).isZero();
+        assertThat(completionRows(job.id())).isZero();
+    }
+
+    @Test
     void theTransactionRunsReadCommittedWithTimeoutsFromTheDeadline() {
         Job job = job();
         Execution execution = new Execution(job, CONSUMER, new DeliveryId("10-0"), T0.plusSeconds(45));
