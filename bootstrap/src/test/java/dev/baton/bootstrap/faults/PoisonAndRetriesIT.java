@@ -32,7 +32,7 @@ class PoisonAndRetriesIT {
             Verdict verdict = scenario.verify(Duration.ofMinutes(4), fleet);
             long poison = scenario.jobs().stream().filter(JobSpec::poison).count();
             assertThat(verdict.deadByReason().getOrDefault("POISON", 0)).isGreaterThanOrEqualTo((int) poison);
-            assertThat(scenario.faults().get("worker crashed (restarted)")).isGreaterThanOrEqualTo(poison);
+            assertThat(scenario.faults().get("worker halted by a poison job, restarted")).isGreaterThanOrEqualTo(poison);
         }
     }
 

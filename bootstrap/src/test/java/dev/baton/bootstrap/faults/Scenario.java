@@ -195,6 +195,8 @@ final class Scenario implements AutoCloseable {
         record(summary);
         assertThat(verdict.holds()).as(summary + "\n" + verdict.details() + "\nworker logs under " + dir).isTrue();
         assertThat(faults.get("drain timed out")).as("drained within " + atMost).isZero();
+        assertThat(faults.toString()).as("a running worker must survive every fault but a kill").doesNotContain(
+                "stopped unexpectedly");
         return verdict;
     }
 

@@ -32,12 +32,10 @@ final class WorkerFleet implements AutoCloseable {
         return workers.get(random.nextInt(workers.size()));
     }
 
-    /** What a supervisor does: starts again every worker that died; counts each restart as a crash observed. */
+    /** What a supervisor does: starts again every worker that died, counting why it had died. */
     void restartDead() {
         for (WorkerProcess worker : workers) {
-            if (worker.restartIfDead()) {
-                faults.count("worker crashed (restarted)");
-            }
+            worker.restartIfDead().ifPresent(why -> faults.count(why + ", restarted"));
         }
     }
 

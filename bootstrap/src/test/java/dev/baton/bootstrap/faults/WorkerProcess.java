@@ -1,5 +1,6 @@
 package dev.baton.bootstrap.faults;
 
+import dev.baton.bootstrap.demo.OrdersHandler;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -7,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -14,12 +16,16 @@ import java.util.concurrent.TimeUnit;
  * its own pending entries), like a supervisor would restart a crashed worker.
  */
 final class WorkerProcess {
+    /** What {@code baton worker} logs once it consumes (before that, a failure is a failed start). */
+    private static final String STARTED = "WorkerCommand - worker started";
+
     private final BatonCli cli;
     private final String consumer;
     private final List<String> args;
     private final Path log;
     private Process process;
     private int starts;
+    private long logOffset;
 
     WorkerProcess(BatonCli cli, String queue, String consumer, List<String> extraArgs, Path log) {
         this.cli = cli;
@@ -43,6 +49,7 @@ final class WorkerProcess {
             throw new IllegalStateException(consumer + " is already running");
         }
         starts++;
+        logOffset = log.toFile().length();
         process = cli.start(args, log);
     }
 
@@ -50,13 +57,26 @@ final class WorkerProcess {
         return process != null && process.isAlive();
     }
 
-    /** Starts the worker again if it died (a crash on a poison job, or a kill); true when it did. */
-    synchronized boolean restartIfDead() {
-        if (process != null && !process.isAlive()) {
-            start();
-            return true;
+    /**
+     * Starts the worker again if it died, like a supervisor would.
+     *
+     * @return why it had died, or empty when it was alive
+     */
+    synchronized Optional<String> restartIfDead() {
+        if (process == null || process.isAlive()) {
+            return Optional.empty();
         }
-        return false;
+        String lastRun = logText().substring((int) Math.min(logOffset, logText().length()));
+        String why;
+        if (process.exitValue() == OrdersHandler.CRASH_STATUS) {
+            why = "worker halted by a poison job";
+        } else if (!lastRun.contains(STARTED)) {
+            why = "worker failed to start (exit " + process.exitValue() + ")";
+        } else {
+            why = "worker stopped unexpectedly (exit " + process.exitValue() + ")";
+        }
+        start();
+        return Optional.of(why);
     }
 
     synchronized long pid() {
