@@ -43,8 +43,8 @@ class CombinedSoakIT {
                 injectOne(chaos, fleet, redis, postgres, scenario, random);
             }
             Verdict verdict = scenario.verify(Duration.ofMinutes(Math.max(3, total / 2000)), fleet);
-            System.out.println("[faults] soak: " + verdict.jobs() + " jobs in "
-                    + Duration.ofNanos(System.nanoTime() - started).toSeconds() + "s");
+            scenario.note(verdict.jobs() + " jobs in " + Duration.ofNanos(System.nanoTime() - started).toSeconds()
+                    + "s");
             assertThat(scenario.faults().total()).isGreaterThanOrEqualTo(rounds / 2);
         }
     }

@@ -58,7 +58,7 @@ class GroupRollbackIT {
             scenario.verify(Duration.ofMinutes(3), onReplica);
             assertThat(completedAtFailover - completedAtSplit).as("completions the promoted replica never saw")
                     .isPositive();
-            System.out.println("[faults] replica: completions after the split, delivered again after failover: "
+            scenario.note("completions the promoted replica never saw (delivered again, no second effect): "
                     + (completedAtFailover - completedAtSplit));
         }
     }

@@ -200,6 +200,13 @@ final class Scenario implements AutoCloseable {
         return verdict;
     }
 
+    /** Prints a finding of the run next to its summary line. */
+    void note(String finding) {
+        String line = "[faults] " + name + ": " + finding;
+        System.out.println(line);
+        record(line);
+    }
+
     private static void record(String summary) {
         try {
             Files.createDirectories(SUMMARY.getParent());
