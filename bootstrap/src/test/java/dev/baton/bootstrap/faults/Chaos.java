@@ -8,6 +8,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -16,6 +18,7 @@ import java.util.stream.Collectors;
  */
 final class Chaos {
     private static final Duration LONG_ENOUGH = Duration.ofMinutes(2);
+    private static final Pattern TRIMMED = Pattern.compile("trimmed (\\d+) entries");
 
     private final Scenario scenario;
 
@@ -122,8 +125,15 @@ final class Chaos {
 
     /** {@code baton trim --queue Q}, as an operator's cron would run it. */
     void trim() {
-        scenario.cli().runOk("trim", "--queue", scenario.queue());
+        String report = scenario.cli().runOk("trim", "--queue", scenario.queue()).stdout();
         scenario.faults().count("trim");
+        Matcher removed = TRIMMED.matcher(report);
+        if (removed.find() && Long.parseLong(removed.group(1)) > 0) {
+            scenario.faults().count("trim that removed entries");
+        }
+        if (report.contains("held back")) {
+            scenario.faults().count("trim held back by pending work");
+        }
     }
 
     /** What a failover to a stale replica does to the group: deliveries and acknowledgements forgotten. */

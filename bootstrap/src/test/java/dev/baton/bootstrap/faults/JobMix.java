@@ -17,10 +17,16 @@ import java.util.Random;
  * @param transientShare  jobs that fail 1..maxAttempts-1 times, then succeed
  * @param exhaustedShare  jobs that fail every allowed attempt
  * @param poisonShare     poison jobs
- * @param maxSleepMs      handlers work 0..maxSleepMs milliseconds (uniform)
+ * @param minSleepMs      handlers work at least this many milliseconds
+ * @param maxSleepMs      handlers work at most this many milliseconds (uniform in between)
  */
-record JobMix(double transientShare, double exhaustedShare, double poisonShare, int maxSleepMs) {
+record JobMix(double transientShare, double exhaustedShare, double poisonShare, int minSleepMs, int maxSleepMs) {
     private enum Kind { FINE, TRANSIENT, EXHAUSTED, POISON }
+
+    /** Handlers that work 0..{@code maxSleepMs} milliseconds. */
+    JobMix(double transientShare, double exhaustedShare, double poisonShare, int maxSleepMs) {
+        this(transientShare, exhaustedShare, poisonShare, 0, maxSleepMs);
+    }
 
     /** Jobs that all succeed at the first attempt, quickly. */
     static JobMix plain() {
@@ -28,7 +34,11 @@ record JobMix(double transientShare, double exhaustedShare, double poisonShare, 
     }
 
     JobMix sleepingUpTo(int millis) {
-        return new JobMix(transientShare, exhaustedShare, poisonShare, millis);
+        return new JobMix(transientShare, exhaustedShare, poisonShare, 0, millis);
+    }
+
+    JobMix sleepingExactly(int millis) {
+        return new JobMix(transientShare, exhaustedShare, poisonShare, millis, millis);
     }
 
     /** Exactly the mix's share of each kind (rounded), in random order, so that small runs still have each kind. */
@@ -45,7 +55,7 @@ record JobMix(double transientShare, double exhaustedShare, double poisonShare, 
         List<JobSpec> jobs = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             String id = prefix + "-" + i;
-            int sleepMs = maxSleepMs == 0 ? 0 : random.nextInt(maxSleepMs + 1);
+            int sleepMs = minSleepMs + random.nextInt(maxSleepMs - minSleepMs + 1);
             jobs.add(switch (kinds.get(i)) {
                 case POISON -> new JobSpec(id, 0, true, sleepMs);
                 case EXHAUSTED -> new JobSpec(id, maxAttempts, false, sleepMs);

@@ -13,11 +13,12 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Fault 7: entries no Baton producer would write, appended raw (XADD) among real jobs: each is dead-lettered with
- * its data (MALFORMED, or NON_RETRYABLE for a job nobody handles) and the workers keep going.
+ * its data (MALFORMED, or NON_RETRYABLE for a job of a type nobody handles) and the workers keep going.
  */
 @Tag("faults")
 class MalformedInputIT {
     private static final String ORDER = "{\"orderId\":\"raw\"}";
+    private static final byte[] NOT_UTF8 = {'{', (byte) 0xC3, '(', (byte) 0xFF, '}'};
 
     @Test
     void badEntriesAreDeadLetteredWithTheirDataAndWorkersKeepGoing() {
@@ -40,19 +41,40 @@ class MalformedInputIT {
             assertThat(letter(letters, "job_id", "raw-missing-payload"))
                     .containsEntry(DeadLetterFields.REASON, "MALFORMED");
             assertThat(letter(letters, "job_id", "raw-bad-utf8"))
-                    .containsEntry(DeadLetterFields.REASON, "MALFORMED")
-                    .hasEntrySatisfying("payload", p -> assertThat(p).contains("\\xC3").contains("\\xFF"));
+                    .containsEntry(DeadLetterFields.REASON, "MALFORMED");
+            assertThat(scenario.probe().deadLetterBytes("raw-bad-utf8", "payload")).as("the bytes as they came")
+                    .hasValueSatisfying(raw -> assertThat(raw).containsExactly(NOT_UTF8));
             assertThat(letter(letters, "job_id", "raw-bad-attempt"))
                     .containsEntry(DeadLetterFields.REASON, "MALFORMED")
                     .containsEntry("attempt", "many");
             assertThat(letter(letters, "job_id", "raw-2mib-payload"))
                     .containsEntry(DeadLetterFields.REASON, "MALFORMED")
                     .hasEntrySatisfying("payload", p -> assertThat(p).hasSize(2 * 1024 * 1024));
-            assertThat(letter(letters, "job_id", "raw-unknown-type"))
+            assertThat(fleet.workers()).allMatch(WorkerProcess::isAlive);
+        }
+    }
+
+    /**
+     * A job whose type no handler serves must not run under the worker's default handler ({@code --handler}, which
+     * serves jobs <em>without</em> a type): a {@code refund} sent to an {@code orders} worker would ship an order.
+     * It must be dead-lettered as NON_RETRYABLE with its data, and nothing committed.
+     */
+    @Test
+    void aJobOfAnUnknownTypeIsDeadLetteredNotRunByTheDefaultHandler() {
+        try (Scenario scenario = Scenario.onSharedServers("unknown-type", Map.of())) {
+            WorkerFleet fleet = scenario.startWorkers(1);
+            scenario.probe().appendRaw(Map.of(bytes("job_id"), bytes("raw-unknown-type"), bytes("payload"),
+                    bytes(ORDER), bytes("type"), bytes("no-such-handler")));
+            scenario.faults().count("raw entry: unknown job type");
+            scenario.enqueue(JobMix.plain(), 10);
+
+            scenario.verify(Duration.ofMinutes(2), fleet);
+
+            assertThat(scenario.ledger().isCompleted("raw-unknown-type")).as("run by the default handler").isFalse();
+            assertThat(letter(scenario.probe().deadLetters(), "job_id", "raw-unknown-type"))
                     .containsEntry(DeadLetterFields.REASON, "NON_RETRYABLE")
                     .containsEntry("type", "no-such-handler")
                     .containsEntry("payload", ORDER);
-            assertThat(fleet.workers()).allMatch(WorkerProcess::isAlive);
         }
     }
 
@@ -63,12 +85,10 @@ class MalformedInputIT {
         entries.put("missing job_id", Map.of(bytes("payload"), bytes("{\"orderId\":\"no-job-id\"}")));
         entries.put("missing payload", Map.of(bytes("job_id"), bytes("raw-missing-payload")));
         entries.put("non-UTF-8 payload", Map.of(bytes("job_id"), bytes("raw-bad-utf8"),
-                bytes("payload"), new byte[] {'{', (byte) 0xC3, '(', (byte) 0xFF, '}'}));
+                bytes("payload"), NOT_UTF8));
         entries.put("non-numeric attempt", Map.of(bytes("job_id"), bytes("raw-bad-attempt"),
                 bytes("payload"), bytes(ORDER), bytes("attempt"), bytes("many")));
         entries.put("2 MiB payload", Map.of(bytes("job_id"), bytes("raw-2mib-payload"), bytes("payload"), huge));
-        entries.put("unknown job type", Map.of(bytes("job_id"), bytes("raw-unknown-type"),
-                bytes("payload"), bytes(ORDER), bytes("type"), bytes("no-such-handler")));
         return entries;
     }
 

@@ -126,6 +126,20 @@ final class QueueProbe implements AutoCloseable {
         }
     }
 
+    /** A field of the dead letter of {@code jobId}, byte for byte as Redis holds it. */
+    Optional<byte[]> deadLetterBytes(String jobId, String field) {
+        for (StreamMessage<byte[], byte[]> message : redis().xrange(dead, Range.unbounded())) {
+            if (jobId.equals(field(message.getBody(), "job_id"))) {
+                for (Map.Entry<byte[], byte[]> entry : message.getBody().entrySet()) {
+                    if (text(entry.getKey()).equals(field)) {
+                        return Optional.of(entry.getValue());
+                    }
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
     long deadCount() {
         return redis().xlen(dead);
     }

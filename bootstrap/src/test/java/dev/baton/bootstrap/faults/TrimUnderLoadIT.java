@@ -33,12 +33,11 @@ class TrimUnderLoadIT {
                         chaos.trim();
                     }
                 });
-                Verdict verdict = scenario.verify(Duration.ofMinutes(4), fleet);
+                scenario.verify(Duration.ofMinutes(4), fleet);
                 trimming.set(false);
                 loop.get();
-                assertThat(scenario.faults().get("trim")).isGreaterThanOrEqualTo(3);
-                assertThat(scenario.probe().streamLength()).as("acknowledged history trimmed")
-                        .isLessThan(verdict.jobs());
+                assertThat(scenario.faults().get("trim that removed entries")).as("trims that removed history")
+                        .isPositive();
             } finally {
                 trimming.set(false);
                 operator.shutdown();
