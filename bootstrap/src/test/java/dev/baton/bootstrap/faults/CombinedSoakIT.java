@@ -4,6 +4,9 @@ import static dev.baton.bootstrap.faults.QueueProbe.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Tag;
@@ -22,7 +25,8 @@ class CombinedSoakIT {
     void everyFaultTogetherLosesNoJobAndDoublesNoEffect() {
         int total = SoakSize.jobs(1500);
         Duration duration = SoakSize.minutes(Duration.ofSeconds(60));
-        int rounds = (int) Math.max(8, duration.toSeconds() / 5);
+        // the first batch goes before the first fault, so one round more than there are faults
+        int rounds = (int) Math.max(Fault.values().length + 1, duration.toSeconds() / 5);
         int batch = Math.max(1, total / rounds);
         try (PrivateRedis redis = PrivateRedis.start(PrivateRedis.Persistence.AOF_EVERYSEC);
              PrivatePostgres postgres = PrivatePostgres.start();
@@ -34,13 +38,18 @@ class CombinedSoakIT {
             scenario.enqueue(MIX, batch);
             WorkerFleet fleet = scenario.startWorkers(3);
             int enqueued = batch;
+            List<Fault> cycle = new ArrayList<>();
             while (enqueued < total) {
                 boolean late = Duration.ofNanos(System.nanoTime() - started).compareTo(duration) > 0;
                 int next = late ? total - enqueued : Math.min(batch, total - enqueued);
                 scenario.enqueue(MIX, next);
                 enqueued += next;
                 chaos.awaitProgress(1.0 - next / 2.0 / enqueued);
-                injectOne(chaos, fleet, redis, postgres, scenario, random);
+                if (cycle.isEmpty()) {
+                    cycle.addAll(List.of(Fault.values()));
+                    Collections.shuffle(cycle, random);
+                }
+                inject(cycle.remove(0), chaos, fleet, redis, postgres, scenario);
             }
             Verdict verdict = scenario.verify(Duration.ofMinutes(Math.max(3, total / 2000)), fleet);
             scenario.note(verdict.jobs() + " jobs in " + Duration.ofNanos(System.nanoTime() - started).toSeconds()
@@ -49,29 +58,25 @@ class CombinedSoakIT {
         }
     }
 
-    private static void injectOne(Chaos chaos, WorkerFleet fleet, PrivateRedis redis, PrivatePostgres postgres,
-                                  Scenario scenario, Random random) {
-        int roll = random.nextInt(15);
-        if (roll < 4) {
-            chaos.killWorker(fleet);
-        } else if (roll < 5) {
-            chaos.freezeWorker(fleet);
-        } else if (roll < 6) {
-            chaos.stopGracefully(fleet);
-        } else if (roll < 7) {
-            chaos.crashRedis(redis);
-        } else if (roll < 9) {
-            chaos.terminateBackends(postgres);
-        } else if (roll < 10) {
-            chaos.crashPostgres(postgres);
-        } else if (roll < 12) {
-            chaos.trim();
-        } else if (roll < 13) {
-            chaos.rollBackGroup();
-        } else {
-            scenario.probe().appendRaw(Map.of(bytes("job_id"), bytes("garbage-" + random.nextInt()),
-                    bytes("payload"), new byte[] {(byte) 0xFF, (byte) 0xFE}, bytes("attempt"), bytes("x")));
-            scenario.faults().count("raw garbage entry");
+    /** The faults, a worker kill twice as often as the others; each cycle of rounds runs all of them once. */
+    private enum Fault { KILL, KILL_AGAIN, FREEZE, SIGTERM, REDIS_CRASH, PG_TERMINATE, PG_CRASH, TRIM, ROLLBACK, GARBAGE }
+
+    private static void inject(Fault fault, Chaos chaos, WorkerFleet fleet, PrivateRedis redis,
+                               PrivatePostgres postgres, Scenario scenario) {
+        switch (fault) {
+            case KILL, KILL_AGAIN -> chaos.killWorker(fleet);
+            case FREEZE -> chaos.freezeWorker(fleet);
+            case SIGTERM -> chaos.stopGracefully(fleet);
+            case REDIS_CRASH -> chaos.crashRedis(redis);
+            case PG_TERMINATE -> chaos.terminateBackends(postgres);
+            case PG_CRASH -> chaos.crashPostgres(postgres);
+            case TRIM -> chaos.trim();
+            case ROLLBACK -> chaos.rollBackGroup();
+            case GARBAGE -> {
+                scenario.probe().appendRaw(Map.of(bytes("job_id"), bytes("garbage-" + scenario.random().nextInt()),
+                        bytes("payload"), new byte[] {(byte) 0xFF, (byte) 0xFE}, bytes("attempt"), bytes("x")));
+                scenario.faults().count("raw garbage entry");
+            }
         }
         fleet.restartDead();
     }

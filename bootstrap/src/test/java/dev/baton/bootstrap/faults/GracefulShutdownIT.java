@@ -12,7 +12,7 @@ class GracefulShutdownIT {
     @Test
     void stoppingAllWorkersWithJobsInFlightLosesAndDoublesNothing() {
         try (Scenario scenario = Scenario.onSharedServers("sigterm", Map.of())) {
-            scenario.enqueue(JobMix.plain().sleepingUpTo(300), SoakSize.scaled(500));
+            scenario.enqueue(JobMix.plain().sleepingUpTo(300), SoakSize.scaled(300));
             WorkerFleet fleet = scenario.startWorkers(3);
             Chaos chaos = new Chaos(scenario);
             chaos.awaitProgress(0.3);

@@ -18,7 +18,7 @@ class GroupRollbackIT {
     @Test
     void aGroupRewoundToTheStartRedeliversEverythingAndNoEffectDoubles() {
         try (Scenario scenario = Scenario.onSharedServers("setid", Map.of())) {
-            scenario.enqueue(new JobMix(0.1, 0.01, 0.01, 0), SoakSize.scaled(600));
+            scenario.enqueue(new JobMix(0.1, 0.01, 0.01, 0), SoakSize.scaled(400));
             WorkerFleet fleet = scenario.startWorkers(3);
             Verdict before = scenario.verify(Duration.ofMinutes(3), fleet);
             long entries = scenario.probe().streamLength();
@@ -41,7 +41,7 @@ class GroupRollbackIT {
         try (PrivateRedis primary = PrivateRedis.start(PrivateRedis.Persistence.NONE);
              PrivateRedis replica = PrivateRedis.replicaOf(primary);
              Scenario scenario = Scenario.on("replica", primary.uri(), shared.jdbcUrl(), Map.of())) {
-            scenario.enqueue(new JobMix(0.1, 0.01, 0.01, 20), SoakSize.scaled(600));
+            scenario.enqueue(new JobMix(0.1, 0.01, 0.01, 20), SoakSize.scaled(400));
             scenario.probe().awaitReplicated(1);
             WorkerFleet onPrimary = scenario.startWorkers(3);
             Chaos chaos = new Chaos(scenario);

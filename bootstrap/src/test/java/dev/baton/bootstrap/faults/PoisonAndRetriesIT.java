@@ -39,7 +39,7 @@ class PoisonAndRetriesIT {
     @Test
     void poisonThatFailsIsNonRetryableAndTransientFailuresCompleteAfterRetries() {
         try (Scenario scenario = Scenario.onSharedServers("poison-fail", Map.of())) {
-            scenario.enqueue(MIX, SoakSize.scaled(1000));
+            scenario.enqueue(MIX, SoakSize.scaled(600));
             WorkerFleet fleet = scenario.startWorkers(3);
             Verdict verdict = scenario.verify(Duration.ofMinutes(3), fleet);
             long poison = scenario.jobs().stream().filter(JobSpec::poison).count();

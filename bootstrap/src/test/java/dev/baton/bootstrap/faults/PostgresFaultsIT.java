@@ -20,7 +20,7 @@ class PostgresFaultsIT {
         try (PrivatePostgres postgres = PrivatePostgres.start();
              Scenario scenario = Scenario.on("pg-terminate", shared.redisUri(), postgres.jdbcUrl(),
                      Map.of("BATON_DELIVERY_LIMIT", "10"))) {
-            scenario.enqueue(new JobMix(0.1, 0, 0, 40), SoakSize.scaled(800));
+            scenario.enqueue(new JobMix(0.1, 0, 0, 40), SoakSize.scaled(500));
             WorkerFleet fleet = scenario.startWorkers(3);
             Chaos chaos = new Chaos(scenario);
             int rounds = 6;
@@ -40,7 +40,7 @@ class PostgresFaultsIT {
         try (PrivatePostgres postgres = PrivatePostgres.start();
              Scenario scenario = Scenario.on("pg-restart", shared.redisUri(), postgres.jdbcUrl(),
                      Map.of("BATON_DELIVERY_LIMIT", "10"))) {
-            scenario.enqueue(new JobMix(0.1, 0, 0, 20), SoakSize.scaled(600));
+            scenario.enqueue(new JobMix(0.1, 0, 0, 20), SoakSize.scaled(400));
             WorkerFleet fleet = scenario.startWorkers(3);
             Chaos chaos = new Chaos(scenario);
             chaos.awaitProgress(0.3);

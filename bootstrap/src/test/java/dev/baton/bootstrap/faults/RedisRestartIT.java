@@ -25,7 +25,7 @@ class RedisRestartIT {
         try (PrivateRedis redis = PrivateRedis.start(persistence);
              Scenario scenario = Scenario.on("redis-" + persistence.name().toLowerCase(Locale.ROOT)
                      .replace('_', '-'), redis.uri(), shared.jdbcUrl(), Map.of())) {
-            scenario.enqueue(new JobMix(0.1, 0.01, 0.01, 20), SoakSize.scaled(600));
+            scenario.enqueue(new JobMix(0.1, 0.01, 0.01, 20), SoakSize.scaled(400));
             WorkerFleet fleet = scenario.startWorkers(3);
             Chaos chaos = new Chaos(scenario);
             chaos.awaitProgress(0.3);
@@ -47,7 +47,7 @@ class RedisRestartIT {
         SharedServers shared = SharedServers.fromEnvironment();
         try (PrivateRedis redis = PrivateRedis.start(PrivateRedis.Persistence.NONE);
              Scenario scenario = Scenario.on("redis-none", redis.uri(), shared.jdbcUrl(), Map.of())) {
-            List<JobSpec> before = scenario.enqueue(JobMix.plain().sleepingUpTo(20), SoakSize.scaled(600));
+            List<JobSpec> before = scenario.enqueue(JobMix.plain().sleepingUpTo(20), SoakSize.scaled(400));
             WorkerFleet fleet = scenario.startWorkers(3);
             Chaos chaos = new Chaos(scenario);
             chaos.awaitProgress(0.4);
@@ -57,7 +57,7 @@ class RedisRestartIT {
             List<JobSpec> destroyed = before.stream().filter(j -> !scenario.ledger().isCompleted(j.jobId()))
                     .toList();
             scenario.acceptLoss(destroyed, "Redis without persistence restarted empty");
-            scenario.enqueue(JobMix.plain(), SoakSize.scaled(300));
+            scenario.enqueue(JobMix.plain(), SoakSize.scaled(200));
             scenario.verify(Duration.ofMinutes(3), fleet);
             assertThat(destroyed).as("the restart hit a backlog").isNotEmpty();
             assertThat(fleet.workers()).allMatch(WorkerProcess::isAlive);

@@ -12,10 +12,10 @@ class WorkerCrashIT {
     @Test
     void killedWorkersLoseNoJobAndDoubleNoEffect() {
         try (Scenario scenario = Scenario.onSharedServers("kill", Map.of("BATON_DELIVERY_LIMIT", "10"))) {
-            scenario.enqueue(new JobMix(0.1, 0, 0, 30), SoakSize.scaled(1000));
+            scenario.enqueue(new JobMix(0.1, 0, 0, 30), SoakSize.scaled(600));
             WorkerFleet fleet = scenario.startWorkers(3);
             Chaos chaos = new Chaos(scenario);
-            int kills = 8;
+            int kills = 6;
             for (int k = 1; k <= kills; k++) {
                 chaos.awaitProgress(k / (kills + 2.0) + scenario.random().nextDouble() / (kills + 2.0));
                 chaos.killWorker(fleet);
