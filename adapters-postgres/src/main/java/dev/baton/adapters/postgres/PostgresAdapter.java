@@ -32,11 +32,13 @@ public final class PostgresAdapter implements AutoCloseable {
     private final Config config;
     private final HikariDataSource pool;
     private final Jdbi jdbi;
+    private final Clock clock;
     private final ExecutionLedger ledger;
 
     private PostgresAdapter(Config config, HikariDataSource pool, Clock clock) {
         this.config = config;
         this.pool = pool;
+        this.clock = clock;
         this.jdbi = Jdbi.create(pool).installPlugin(new PostgresPlugin());
         this.ledger = ledger(clock);
     }
@@ -94,6 +96,16 @@ public final class PostgresAdapter implements AutoCloseable {
 
     ExecutionLedger ledger(Clock clock, int forgetBatchSize) {
         return new PostgresExecutionLedger(jdbi, config.schema(), clock, forgetBatchSize);
+    }
+
+    /**
+     * Deletes the completions older than the configured ledger retention. Nothing calls it by itself: schedule it
+     * (hourly, say), or the completion table grows forever.
+     *
+     * @return how many completions were deleted
+     */
+    public long forgetExpired() {
+        return ledger.forgetCompletedBefore(clock.instant().minus(config.retention().maxAge()));
     }
 
     /**

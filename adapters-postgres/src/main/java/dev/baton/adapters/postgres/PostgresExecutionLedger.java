@@ -158,9 +158,7 @@ final class PostgresExecutionLedger implements ExecutionLedger {
         try {
             return Objects.requireNonNullElse(effect.run(new JdbiLedgerTransaction(handle)), Optional.empty());
         } catch (Exception e) {
-            if (e instanceof InterruptedException) {
-                Thread.currentThread().interrupt();
-            }
+            // an InterruptedException stays the cause only: the worker owns its thread's interrupt status
             if (SqlFailures.isConnectionLoss(e)) {
                 throw unavailable("lost the ledger connection while job " + jobId + " ran; nothing was committed", e);
             }

@@ -58,6 +58,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -73,6 +74,7 @@ final class RedisStreamTransport implements StreamTransport {
     private static final int STATS_PENDING_SAMPLE = 1_000;
 
     private final StatefulRedisConnection<byte[], byte[]> connection;
+    private final StatefulRedisConnection<byte[], byte[]> pipeline;
     private final RedisCommands<byte[], byte[]> redis;
     private final BlockingReads blockingReads;
     private final LuaScripts scripts;
@@ -83,9 +85,12 @@ final class RedisStreamTransport implements StreamTransport {
     private final Clock clock;
     private final Set<QueueName> declared = ConcurrentHashMap.newKeySet();
 
-    RedisStreamTransport(StatefulRedisConnection<byte[], byte[]> connection, BlockingReads blockingReads,
+    /** @param pipeline a connection that does not flush automatically, for batches; used only here */
+    RedisStreamTransport(StatefulRedisConnection<byte[], byte[]> connection,
+                         StatefulRedisConnection<byte[], byte[]> pipeline, BlockingReads blockingReads,
                          LuaScripts scripts, WireMapping wire, RedisAdapter.Config config, Clock clock) {
         this.connection = connection;
+        this.pipeline = pipeline;
         this.redis = connection.sync();
         this.blockingReads = blockingReads;
         this.scripts = scripts;
@@ -139,43 +144,45 @@ final class RedisStreamTransport implements StreamTransport {
             return;
         }
         // encode (and so validate) every job before sending any: a bad job must not leave half a batch published
-        List<Supplier<RedisFuture<?>>> commands = new ArrayList<>(jobs.size());
-        RedisAsyncCommands<byte[], byte[]> async = connection.async();
+        List<Function<RedisAsyncCommands<byte[], byte[]>, RedisFuture<?>>> commands = new ArrayList<>(jobs.size());
         for (Job job : jobs) {
             QueueKeys keys = keys(job.queue());
             if (job.notBefore().isPresent()) {
                 byte[] member = bytes(wire.delayedMember(job, UUID.randomUUID().toString(), true));
                 double due = job.notBefore().get().toEpochMilli();
-                commands.add(() -> async.zadd(keys.delayed(), due, member));
+                commands.add(async -> async.zadd(keys.delayed(), due, member));
             } else {
                 Object[] fields = encode(wire.publishedFields(job));
-                commands.add(() -> async.xadd(keys.stream(), fields));
+                commands.add(async -> async.xadd(keys.stream(), fields));
             }
         }
-        QueueName first = jobs.get(0).queue();
         jobs.stream().map(Job::queue).distinct().forEach(this::ensureDeclared);
-        call("publish", first, () -> {
-            // sent back to back without waiting: one round trip for the batch
-            List<RedisFuture<?>> futures = commands.stream().<RedisFuture<?>>map(Supplier::get).toList();
-            await(futures);
+        call("publish", jobs.get(0).queue(), () -> {
+            List<RedisFuture<?>> futures;
+            // the batch goes out in one write: the pipeline connection does not flush by itself
+            synchronized (pipeline) {
+                RedisAsyncCommands<byte[], byte[]> async = pipeline.async();
+                futures = commands.stream().<RedisFuture<?>>map(command -> command.apply(async)).toList();
+                pipeline.flushCommands();
+            }
+            long deadline = System.nanoTime() + commandTimeout.toNanos();
+            futures.forEach(future -> get(future, deadline));
             return null;
         });
     }
 
-    private void await(List<RedisFuture<?>> futures) {
-        long deadline = System.nanoTime() + commandTimeout.toNanos();
-        for (RedisFuture<?> future : futures) {
-            try {
-                future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new RedisCommandInterruptedException(e);
-            } catch (ExecutionException e) {
-                throw e.getCause() instanceof RedisException redisException
-                        ? redisException : new RedisException(e.getCause());
-            } catch (TimeoutException e) {
-                throw new RedisException("no reply within " + commandTimeout, e);
-            }
+    /** Waits for a pipelined reply, at most until {@code deadline} ({@link System#nanoTime()}). */
+    private <T> T get(RedisFuture<T> future, long deadline) {
+        try {
+            return future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RedisCommandInterruptedException(e);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RedisException redisException
+                    ? redisException : new RedisException(e.getCause());
+        } catch (TimeoutException e) {
+            throw new RedisException("no reply within " + commandTimeout, e);
         }
     }
 
@@ -196,12 +203,17 @@ final class RedisStreamTransport implements StreamTransport {
             StatefulRedisConnection<byte[], byte[]> reader = blockingReads.forCurrentThread();
             // longer than BLOCK: a read cut short by the client would still deliver, into the pending list only
             reader.setTimeout(commandTimeout.plus(block));
-            List<StreamMessage<byte[], byte[]>> messages = reader.sync().xreadgroup(
-                    Consumer.from(keys.group(), bytes(consumer.value())), args,
-                    StreamOffset.lastConsumed(keys.stream()));
+            List<StreamMessage<byte[], byte[]>> messages = readNew(reader, keys, consumer, args);
             return messages.stream().map(message -> wire.delivery(queue, message.getId(), 1, fields(message)))
                     .toList();
         });
+    }
+
+    @SuppressWarnings("unchecked") // Lettuce takes the stream offsets as generic varargs
+    private static List<StreamMessage<byte[], byte[]>> readNew(StatefulRedisConnection<byte[], byte[]> reader,
+                                                               QueueKeys keys, ConsumerName consumer, XReadArgs args) {
+        return reader.sync().xreadgroup(Consumer.from(keys.group(), bytes(consumer.value())), args,
+                StreamOffset.lastConsumed(keys.stream()));
     }
 
     @Override
@@ -326,32 +338,34 @@ final class RedisStreamTransport implements StreamTransport {
     @Override
     public QueueStats stats(QueueName queue) {
         QueueKeys keys = keys(queue);
+        RedisAsyncCommands<byte[], byte[]> async = connection.async();
         return call("stats", queue, () -> {
-            long delayed = redis.zcard(keys.delayed());
-            long dead = redis.xlen(keys.dead());
-            Optional<Map<String, Object>> group = group(keys);
+            // pipelined: one round trip; the group's commands fail when the stream or group is missing
+            RedisFuture<Long> length = async.xlen(keys.stream());
+            RedisFuture<Long> delayed = async.zcard(keys.delayed());
+            RedisFuture<Long> dead = async.xlen(keys.dead());
+            RedisFuture<List<Object>> groups = async.xinfoGroups(keys.stream());
+            RedisFuture<List<Object>> consumerInfo = async.xinfoConsumers(keys.stream(), keys.group());
+            RedisFuture<List<PendingMessage>> oldest = async.xpending(keys.stream(), keys.group(), Range.unbounded(),
+                    Limit.from(STATS_PENDING_SAMPLE));
+            Optional<Map<String, Object>> group = ifExists(groups).flatMap(all -> own(keys, all));
             if (group.isEmpty()) {
-                return new QueueStats(queue, redis.xlen(keys.stream()), OptionalLong.empty(), 0, Duration.ZERO,
-                        List.of(), delayed, dead);
+                return new QueueStats(queue, get(length), OptionalLong.empty(), 0, Duration.ZERO, List.of(),
+                        get(delayed), get(dead));
             }
-            long length = redis.xlen(keys.stream());
-            Object lag = group.get().get("lag");
-            long pending = (Long) group.get().get("pending");
             Duration oldestIdle = Duration.ZERO;
-            if (pending > 0) {
-                for (PendingMessage message : redis.xpending(keys.stream(), keys.group(), Range.unbounded(),
-                        Limit.from(STATS_PENDING_SAMPLE))) {
-                    oldestIdle = max(oldestIdle, message.getSinceLastDelivery());
-                }
+            for (PendingMessage message : ifExists(oldest).orElse(List.of())) {
+                oldestIdle = max(oldestIdle, message.getSinceLastDelivery());
             }
             List<ConsumerStats> consumers = new ArrayList<>();
-            for (Object item : redis.xinfoConsumers(keys.stream(), keys.group())) {
+            for (Object item : ifExists(consumerInfo).orElse(List.of())) {
                 Map<String, Object> consumer = info(item);
                 consumers.add(new ConsumerStats(text(consumer.get("name")), (Long) consumer.get("pending"),
                         Duration.ofMillis((Long) consumer.get("idle"))));
             }
-            return new QueueStats(queue, length, lag instanceof Long l ? OptionalLong.of(l) : OptionalLong.empty(),
-                    pending, oldestIdle, consumers, delayed, dead);
+            Object lag = group.get().get("lag");
+            return new QueueStats(queue, get(length), lag instanceof Long l ? OptionalLong.of(l) : OptionalLong.empty(),
+                    (Long) group.get().get("pending"), oldestIdle, consumers, get(delayed), get(dead));
         });
     }
 
@@ -566,13 +580,30 @@ final class RedisStreamTransport implements StreamTransport {
         if (redis.exists(keys.stream()) == 0) {
             return Optional.empty();
         }
-        for (Object item : redis.xinfoGroups(keys.stream())) {
-            Map<String, Object> group = info(item);
-            if (keys.groupName().equals(text(group.get("name")))) {
-                return Optional.of(group);
+        return own(keys, redis.xinfoGroups(keys.stream()));
+    }
+
+    private static Optional<Map<String, Object>> own(QueueKeys keys, List<Object> groups) {
+        return groups.stream().map(RedisStreamTransport::info)
+                .filter(group -> keys.groupName().equals(text(group.get("name"))))
+                .findFirst();
+    }
+
+    private <T> T get(RedisFuture<T> future) {
+        return get(future, System.nanoTime() + commandTimeout.toNanos());
+    }
+
+    /** The reply, or empty when Redis answered that the stream or group does not exist. */
+    private <T> Optional<T> ifExists(RedisFuture<T> future) {
+        try {
+            return Optional.of(get(future));
+        } catch (RedisCommandExecutionException e) {
+            String message = String.valueOf(e.getMessage());
+            if (message.contains("NOGROUP") || message.contains("no such key")) {
+                return Optional.empty();
             }
+            throw e;
         }
-        return Optional.empty();
     }
 
     /** Runs a command that needs the group; recreates the group once when Redis lost it (restart without data). */

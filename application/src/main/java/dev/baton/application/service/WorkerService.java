@@ -570,8 +570,10 @@ public final class WorkerService implements RunWorkerUseCase {
 
         Optional<String> runHandler(JobHandler handler, JobContext context) throws Exception {
             synchronized (this) {
-                if (abandoned) {
-                    throw new AttemptCancelled("the worker is stopping");
+                // the deadline may pass while the ledger waits for another attempt of the same job to end
+                if (timedOut || abandoned) {
+                    throw new AttemptCancelled(timedOut ? "the deadline passed before the handler started"
+                            : "the worker is stopping");
                 }
                 runner = Thread.currentThread();
                 inHandler = true;

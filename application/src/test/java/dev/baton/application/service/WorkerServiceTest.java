@@ -23,6 +23,7 @@ import dev.baton.domain.DeadLetter;
 import dev.baton.domain.DeadLetterReason;
 import dev.baton.domain.DeliveryLimit;
 import dev.baton.domain.Jitter;
+import dev.baton.domain.JobError;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
 import dev.baton.domain.JobSighting;
@@ -41,6 +42,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -284,9 +286,7 @@ class WorkerServiceTest {
     @Test
     void aRedeliveredCompletedJobIsAcknowledgedWithoutRunningAgain() {
         handlers.put("orders", counting("orders"));
-        Job done = Job.create(JobId.of("done-before"), queue, "{}", clock.instant());
-        ledger.execute(new ExecutionLedger.Execution(done, ConsumerName.of("earlier"), new DeliveryId("1-0"),
-                clock.instant()), transaction -> Optional.empty());
+        complete("done-before");
         RunningWorker worker = start("w1", 1);
 
         enqueue("done-before");
@@ -478,9 +478,8 @@ class WorkerServiceTest {
             }
             return Optional.empty();
         });
-        RunWorkerUseCase service = new WorkerService(transport, new AtLeastOnceExecution(clock),
-                JobHandlers.of(handlers), settings, clock, () -> 0.5, WorkerObserver.NONE);
-        RunningWorker worker = track(service.start(command(queue, "w1", 1, Optional.empty())));
+        RunningWorker worker = track(service(new AtLeastOnceExecution(clock), WorkerObserver.NONE)
+                .start(command(queue, "w1", 1, Optional.empty())));
 
         enqueue("same");
         enqueue("same");
@@ -551,6 +550,54 @@ class WorkerServiceTest {
         assertThat(worker.counters().running()).isZero();
     }
 
+    @Test
+    void oneWorkerServesAllItsQueues() {
+        QueueName emails = QueueName.of("emails");
+        handlers.put("orders", counting("orders"));
+        handlers.put("emails", counting("emails"));
+        RunningWorker worker = track(service(ledger, WorkerObserver.NONE).start(new RunWorkerUseCase.Command(
+                List.of(queue, emails), ConsumerName.of("w1"), 2, Optional.empty())));
+
+        enqueue("o-1");
+        enqueue.enqueue(EnqueueJobUseCase.Command.now(emails, JobId.of("e-1"), "{}"));
+        enqueue.enqueue(EnqueueJobUseCase.Command.now(emails, JobId.of("e-2"), "{}").after(Duration.ofSeconds(1)));
+        clock.advance(Duration.ofSeconds(1));
+
+        await().atMost(WAIT).until(() -> worker.counters().completed() == 3);
+        assertThat(calls("orders")).hasValue(1);
+        assertThat(calls("emails")).hasValue(2);
+    }
+
+    @Test
+    void theObserverHearsEveryOutcome() {
+        RecordingObserver observer = new RecordingObserver();
+        handlers.put("orders", context -> {
+            String id = context.job().id().value();
+            if (id.equals("refused")) {
+                throw new NonRetryableException("no");
+            }
+            if (id.equals("flaky") && calls(id).incrementAndGet() == 1) {
+                throw new IOException("reset");
+            }
+            return Optional.empty();
+        });
+        complete("duplicate");
+        List.of("fine", "flaky", "refused", "duplicate").forEach(this::enqueue);
+        clock.advance(Duration.ofSeconds(3));
+
+        RunningWorker worker = track(service(ledger, observer).start(command(queue, "w1", 2, Optional.empty())));
+
+        await().atMost(WAIT).until(() -> worker.counters().completed() == 2 && worker.counters().duplicates() == 1
+                && worker.counters().deadLettered() == 1);
+        assertThat(observer.count("started")).isEqualTo(5); // flaky twice, the duplicate too
+        assertThat(observer.count("completed")).isEqualTo(2);
+        assertThat(observer.count("duplicate")).isEqualTo(1);
+        assertThat(observer.count("failed")).isEqualTo(2);
+        assertThat(observer.count("retried")).isEqualTo(1);
+        assertThat(observer.count("dead:" + DeadLetterReason.NON_RETRYABLE)).isEqualTo(1);
+        assertThat(observer.waits).hasSize(5).containsOnly(Duration.ofSeconds(3));
+    }
+
     // ---- helpers ----------------------------------------------------------------------------------------------
 
     private RunningWorker start(String consumer, int concurrency) {
@@ -558,9 +605,18 @@ class WorkerServiceTest {
     }
 
     private RunningWorker start(RunWorkerUseCase.Command command) {
-        WorkerService service = new WorkerService(transport, ledger, JobHandlers.of(handlers), settings, clock,
-                () -> 0.5, WorkerObserver.NONE);
-        return track(service.start(command));
+        return track(service(ledger, WorkerObserver.NONE).start(command));
+    }
+
+    private WorkerService service(ExecutionLedger executionLedger, WorkerObserver observer) {
+        return new WorkerService(transport, executionLedger, JobHandlers.of(handlers), settings, clock, () -> 0.5,
+                observer);
+    }
+
+    private void complete(String id) {
+        Job done = Job.create(JobId.of(id), queue, "{}", clock.instant());
+        ledger.execute(new ExecutionLedger.Execution(done, ConsumerName.of("earlier"), new DeliveryId("1-0"),
+                clock.instant()), transaction -> Optional.empty());
     }
 
     private RunningWorker track(RunningWorker worker) {
@@ -599,5 +655,50 @@ class WorkerServiceTest {
     private static RunWorkerUseCase.Command command(QueueName queue, String consumer, int concurrency,
                                                     Optional<String> handler) {
         return new RunWorkerUseCase.Command(List.of(queue), ConsumerName.of(consumer), concurrency, handler);
+    }
+
+    /** Counts what it hears, by event name. */
+    private static final class RecordingObserver implements WorkerObserver {
+        private final Map<String, AtomicInteger> counts = new ConcurrentHashMap<>();
+        private final List<Duration> waits = new CopyOnWriteArrayList<>();
+
+        int count(String event) {
+            return counts.getOrDefault(event, new AtomicInteger()).get();
+        }
+
+        private void hear(String event) {
+            counts.computeIfAbsent(event, e -> new AtomicInteger()).incrementAndGet();
+        }
+
+        @Override
+        public void jobStarted(Job job, Duration waited) {
+            waits.add(waited);
+            hear("started");
+        }
+
+        @Override
+        public void jobCompleted(Job job, Duration processing) {
+            hear("completed");
+        }
+
+        @Override
+        public void duplicateSkipped(Job job) {
+            hear("duplicate");
+        }
+
+        @Override
+        public void jobFailed(Job job, JobError error) {
+            hear("failed");
+        }
+
+        @Override
+        public void jobRetried(Job job, Instant at) {
+            hear("retried");
+        }
+
+        @Override
+        public void jobDeadLettered(QueueName deadQueue, DeadLetterReason reason) {
+            hear("dead:" + reason);
+        }
     }
 }

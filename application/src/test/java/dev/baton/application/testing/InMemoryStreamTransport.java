@@ -82,7 +82,7 @@ public final class InMemoryStreamTransport implements StreamTransport {
         state(queue).stream.remove(EntryId.parse(id.value()));
     }
 
-    /** Test hook: the next {@code count} calls of {@link #lease} throw {@link TransportException}, like a lost server. */
+    /** Test hook: the next {@code count} calls of {@link #lease} throw {@link TransportException} (server lost). */
     public synchronized void failNextLeases(int count) {
         failingLeases = count;
     }
