@@ -39,8 +39,11 @@ class CombinedSoakIT {
             WorkerFleet fleet = scenario.startWorkers(3);
             int enqueued = batch;
             List<Fault> cycle = new ArrayList<>();
+            int injected = 0;
             while (enqueued < total) {
-                boolean late = Duration.ofNanos(System.nanoTime() - started).compareTo(duration) > 0;
+                // past the time, the rest goes at once; but every fault gets its round first
+                boolean late = injected >= Fault.values().length
+                        && Duration.ofNanos(System.nanoTime() - started).compareTo(duration) > 0;
                 int next = late ? total - enqueued : Math.min(batch, total - enqueued);
                 scenario.enqueue(MIX, next);
                 enqueued += next;
@@ -50,6 +53,7 @@ class CombinedSoakIT {
                     Collections.shuffle(cycle, random);
                 }
                 inject(cycle.remove(0), chaos, fleet, redis, postgres, scenario);
+                injected++;
             }
             Verdict verdict = scenario.verify(Duration.ofMinutes(Math.max(3, total / 2000)), fleet);
             scenario.note(verdict.jobs() + " jobs in " + Duration.ofNanos(System.nanoTime() - started).toSeconds()
