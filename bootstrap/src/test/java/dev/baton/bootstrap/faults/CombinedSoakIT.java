@@ -23,8 +23,8 @@ class CombinedSoakIT {
 
     @Test
     void everyFaultTogetherLosesNoJobAndDoublesNoEffect() {
-        int total = SoakSize.jobs(1500);
-        Duration duration = SoakSize.minutes(Duration.ofSeconds(60));
+        int total = SoakSize.jobs(1100);
+        Duration duration = SoakSize.minutes(Duration.ofSeconds(45));
         // the first batch goes before the first fault, so one round more than there are faults
         int rounds = (int) Math.max(Fault.values().length + 1, duration.toSeconds() / 5);
         int batch = Math.max(1, total / rounds);
@@ -63,7 +63,9 @@ class CombinedSoakIT {
     }
 
     /** The faults, a worker kill twice as often as the others; each cycle of rounds runs all of them once. */
-    private enum Fault { KILL, KILL_AGAIN, FREEZE, SIGTERM, REDIS_CRASH, PG_TERMINATE, PG_CRASH, TRIM, ROLLBACK, GARBAGE }
+    private enum Fault {
+        KILL, KILL_AGAIN, FREEZE, SIGTERM, REDIS_CRASH, PG_TERMINATE, PG_CRASH, TRIM, ROLLBACK, GARBAGE
+    }
 
     private static void inject(Fault fault, Chaos chaos, WorkerFleet fleet, PrivateRedis redis,
                                PrivatePostgres postgres, Scenario scenario) {

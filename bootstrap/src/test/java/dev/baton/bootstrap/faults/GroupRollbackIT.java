@@ -19,7 +19,7 @@ class GroupRollbackIT {
     void aGroupRewoundToTheStartRedeliversEverythingAndNoEffectDoubles() {
         try (Scenario scenario = Scenario.onSharedServers("setid", Map.of())) {
             scenario.enqueue(new JobMix(0.1, 0.01, 0.01, 0), SoakSize.scaled(400));
-            WorkerFleet fleet = scenario.startWorkers(3);
+            WorkerFleet fleet = scenario.startWorkers(2);
             Verdict before = scenario.verify(Duration.ofMinutes(3), fleet);
             long entries = scenario.probe().streamLength();
             new Chaos(scenario).rollBackGroup();

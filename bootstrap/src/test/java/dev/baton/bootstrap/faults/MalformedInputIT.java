@@ -24,7 +24,7 @@ class MalformedInputIT {
     void badEntriesAreDeadLetteredWithTheirDataAndWorkersKeepGoing() {
         try (Scenario scenario = Scenario.onSharedServers("malformed", Map.of())) {
             scenario.enqueue(JobMix.plain().sleepingUpTo(10), SoakSize.scaled(300));
-            WorkerFleet fleet = scenario.startWorkers(3);
+            WorkerFleet fleet = scenario.startWorkers(2);
             Chaos chaos = new Chaos(scenario);
             chaos.awaitProgress(0.2);
             Map<String, Map<byte[], byte[]>> bad = badEntries();

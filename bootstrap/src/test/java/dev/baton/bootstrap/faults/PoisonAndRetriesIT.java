@@ -27,12 +27,13 @@ class PoisonAndRetriesIT {
     @Test
     void poisonThatHaltsWorkersIsDeadLetteredAsPoisonAfterTheDeliveryLimit() {
         try (Scenario scenario = Scenario.crashingOnPoison("poison-crash", Map.of("BATON_DELIVERY_LIMIT", "3"))) {
-            scenario.enqueue(MIX, SoakSize.scaled(300));
+            scenario.enqueue(MIX, SoakSize.scaled(200));
             WorkerFleet fleet = scenario.startWorkers(3);
             Verdict verdict = scenario.verify(Duration.ofMinutes(4), fleet);
             long poison = scenario.jobs().stream().filter(JobSpec::poison).count();
             assertThat(verdict.deadByReason().getOrDefault("POISON", 0)).isGreaterThanOrEqualTo((int) poison);
-            assertThat(scenario.faults().get("worker halted by a poison job, restarted")).isGreaterThanOrEqualTo(poison);
+            assertThat(scenario.faults().get("worker halted by a poison job, restarted"))
+                    .isGreaterThanOrEqualTo(poison);
         }
     }
 
@@ -40,7 +41,7 @@ class PoisonAndRetriesIT {
     void poisonThatFailsIsNonRetryableAndTransientFailuresCompleteAfterRetries() {
         try (Scenario scenario = Scenario.onSharedServers("poison-fail", Map.of())) {
             scenario.enqueue(MIX, SoakSize.scaled(600));
-            WorkerFleet fleet = scenario.startWorkers(3);
+            WorkerFleet fleet = scenario.startWorkers(2);
             Verdict verdict = scenario.verify(Duration.ofMinutes(3), fleet);
             long poison = scenario.jobs().stream().filter(JobSpec::poison).count();
             long exhausted = scenario.jobs().stream().filter(j -> j.failTimes() >= Scenario.MAX_ATTEMPTS).count();

@@ -149,7 +149,7 @@ final class QueueProbe implements AutoCloseable {
         return redis().xadd(stream, new XAddArgs(), fields);
     }
 
-    /** What a failover to a stale replica can do: the group forgets deliveries and acknowledgements after {@code id}. */
+    /** What a failover to a stale replica does: the group forgets deliveries and acknowledgements after {@code id}. */
     void rollBackGroupTo(String id) {
         redis().xgroupSetid(StreamOffset.from(stream, id), group);
     }

@@ -26,7 +26,7 @@ class RedisRestartIT {
              Scenario scenario = Scenario.on("redis-" + persistence.name().toLowerCase(Locale.ROOT)
                      .replace('_', '-'), redis.uri(), shared.jdbcUrl(), Map.of())) {
             scenario.enqueue(new JobMix(0.1, 0.01, 0.01, 20), SoakSize.scaled(400));
-            WorkerFleet fleet = scenario.startWorkers(3);
+            WorkerFleet fleet = scenario.startWorkers(2);
             Chaos chaos = new Chaos(scenario);
             chaos.awaitProgress(0.3);
             chaos.crashRedis(redis);
@@ -48,7 +48,7 @@ class RedisRestartIT {
         try (PrivateRedis redis = PrivateRedis.start(PrivateRedis.Persistence.NONE);
              Scenario scenario = Scenario.on("redis-none", redis.uri(), shared.jdbcUrl(), Map.of())) {
             List<JobSpec> before = scenario.enqueue(JobMix.plain().sleepingUpTo(20), SoakSize.scaled(400));
-            WorkerFleet fleet = scenario.startWorkers(3);
+            WorkerFleet fleet = scenario.startWorkers(2);
             Chaos chaos = new Chaos(scenario);
             chaos.awaitProgress(0.4);
             chaos.crashRedis(redis);

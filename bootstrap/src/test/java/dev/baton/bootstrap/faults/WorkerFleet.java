@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
-/** Several {@code baton worker} processes on one queue, each under a stable consumer name ({@code w1}, {@code w2}...). */
+/** Several {@code baton worker} processes on one queue, under stable consumer names ({@code w1}, {@code w2}...). */
 final class WorkerFleet implements AutoCloseable {
     private final List<WorkerProcess> workers;
     private final FaultTally faults;
