@@ -40,10 +40,6 @@ final class BatonCli {
         return new BatonCli(jar, env);
     }
 
-    Map<String, String> env() {
-        return env;
-    }
-
     /** The same jar with some variables changed (e.g. another Redis after a failover). */
     BatonCli with(Map<String, String> changes) {
         Map<String, String> changed = new LinkedHashMap<>(env);

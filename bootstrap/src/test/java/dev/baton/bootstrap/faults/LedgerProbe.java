@@ -25,10 +25,6 @@ final class LedgerProbe {
         this.schema = schema;
     }
 
-    String schema() {
-        return schema;
-    }
-
     /** Completion rows per job id. */
     Map<String, Integer> completions() {
         return countPerKey("select job_id, count(*) from " + schema + "." + COMPLETIONS + " group by job_id");

@@ -82,10 +82,6 @@ final class PrivateRedis implements AutoCloseable {
         return "redis://127.0.0.1:" + port;
     }
 
-    int port() {
-        return port;
-    }
-
     /** {@code kill -9} the server, then start it again on the same port with the same data directory. */
     void crashAndRestart() {
         crash();

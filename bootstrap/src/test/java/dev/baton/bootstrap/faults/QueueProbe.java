@@ -140,10 +140,6 @@ final class QueueProbe implements AutoCloseable {
         return Optional.empty();
     }
 
-    long deadCount() {
-        return redis().xlen(dead);
-    }
-
     /** Appends an entry verbatim, bypassing the product's validation. @return its id */
     String appendRaw(Map<byte[], byte[]> fields) {
         return redis().xadd(stream, new XAddArgs(), fields);

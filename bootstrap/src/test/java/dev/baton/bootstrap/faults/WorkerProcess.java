@@ -24,7 +24,6 @@ final class WorkerProcess {
     private final List<String> args;
     private final Path log;
     private Process process;
-    private int starts;
     private long logOffset;
 
     WorkerProcess(BatonCli cli, String queue, String consumer, List<String> extraArgs, Path log) {
@@ -48,7 +47,6 @@ final class WorkerProcess {
         if (process != null && process.isAlive()) {
             throw new IllegalStateException(consumer + " is already running");
         }
-        starts++;
         logOffset = log.toFile().length();
         process = cli.start(args, log);
     }
@@ -77,10 +75,6 @@ final class WorkerProcess {
         }
         start();
         return Optional.of(why);
-    }
-
-    synchronized long pid() {
-        return process.pid();
     }
 
     /** {@code kill -9}: no shutdown hook, no cleanup, leases left pending. */
@@ -118,10 +112,6 @@ final class WorkerProcess {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
-    }
-
-    synchronized int starts() {
-        return starts;
     }
 
     String logText() {
