@@ -47,7 +47,7 @@ class CombinedSoakIT {
                 int next = late ? total - enqueued : Math.min(batch, total - enqueued);
                 scenario.enqueue(MIX, next);
                 enqueued += next;
-                chaos.awaitProgress(1.0 - next / 2.0 / enqueued);
+                chaos.awaitProgress(1.0 - 0.75 * next / enqueued);
                 if (cycle.isEmpty()) {
                     cycle.addAll(List.of(Fault.values()));
                     Collections.shuffle(cycle, random);
@@ -71,7 +71,11 @@ class CombinedSoakIT {
                                PrivatePostgres postgres, Scenario scenario) {
         switch (fault) {
             case KILL, KILL_AGAIN -> chaos.killWorker(fleet);
-            case FREEZE -> chaos.freezeWorker(fleet);
+            case FREEZE -> {
+                // jobs that outlast the freeze's setup, so that some worker surely holds a lease to lose
+                scenario.enqueue(JobMix.plain().sleepingExactly(5_000), 3);
+                chaos.freezeWorker(fleet);
+            }
             case SIGTERM -> chaos.stopGracefully(fleet);
             case REDIS_CRASH -> chaos.crashRedis(redis);
             case PG_TERMINATE -> chaos.terminateBackends(postgres);
