@@ -30,8 +30,9 @@ class CombinedSoakIT {
         int batch = Math.max(1, total / rounds);
         try (PrivateRedis redis = PrivateRedis.start(PrivateRedis.Persistence.AOF_EVERYSEC);
              PrivatePostgres postgres = PrivatePostgres.start();
+             // a retention longer than the run: workers forget older completions, and the check needs them all
              Scenario scenario = Scenario.on("soak", redis.uri(), postgres.jdbcUrl(),
-                     Map.of("BATON_DELIVERY_LIMIT", "10", "BATON_RETENTION", "30s"))) {
+                     Map.of("BATON_DELIVERY_LIMIT", "10", "BATON_RETENTION", "1h"))) {
             Chaos chaos = new Chaos(scenario);
             Random random = scenario.random();
             long started = System.nanoTime();
