@@ -247,7 +247,12 @@ public final class WorkerService implements RunWorkerUseCase {
             Delivery delivery = flight.delivery;
             try {
                 if (settings.deliveryLimit().exceededBy(delivery.deliveryCount())) {
-                    deadLetterPoison(flight);
+                    // a job that committed before its worker died (between commit and XACK) is done, not poison
+                    if (delivery instanceof Delivery.Leased leased && ledger.find(leased.job().id()).isPresent()) {
+                        acknowledgeCompleted(leased, flight);
+                    } else {
+                        deadLetterPoison(flight);
+                    }
                 } else if (delivery instanceof Delivery.Malformed malformed) {
                     LOG.warn("malformed entry dead-lettered queue={} delivery={} problem={}", malformed.queue(),
                             malformed.id(), malformed.problem());
@@ -308,11 +313,23 @@ public final class WorkerService implements RunWorkerUseCase {
                 observer.jobCompleted(job, Duration.between(started, clock.instant()));
                 LOG.debug("job completed queue={} job={} delivery={}", job.queue(), job.id(), delivery.id());
             } else {
-                duplicates.incrementAndGet();
-                observer.duplicateSkipped(job);
-                LOG.debug("job already completed, acknowledged without running queue={} job={} delivery={}",
-                        job.queue(), job.id(), delivery.id());
+                skippedAsCompleted(delivery);
             }
+        }
+
+        private void acknowledgeCompleted(Delivery.Leased delivery, InFlight flight) {
+            if (flight.beginFinish()) {
+                transport.acknowledge(delivery.queue(), List.of(delivery.id()));
+                skippedAsCompleted(delivery);
+            }
+        }
+
+        private void skippedAsCompleted(Delivery.Leased delivery) {
+            Job job = delivery.job();
+            duplicates.incrementAndGet();
+            observer.duplicateSkipped(job);
+            LOG.debug("job already completed, acknowledged without running queue={} job={} delivery={}",
+                    job.queue(), job.id(), delivery.id());
         }
 
         private List<String> handlerNames(Job job) {

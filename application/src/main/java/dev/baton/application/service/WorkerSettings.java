@@ -66,10 +66,14 @@ public record WorkerSettings(Duration lease, DeliveryLimit deliveryLimit, RetryP
         }
     }
 
-    /** The same settings with a new lease; the extension interval follows at a third of it. */
+    /**
+     * The same settings with a new lease; the extension interval follows at a third of it, and recovery runs at
+     * least once per lease, so that a dead worker's jobs are taken over within about two leases however short.
+     */
     public WorkerSettings withLease(Duration newLease) {
+        Duration recovery = recoveryInterval.compareTo(newLease) > 0 ? newLease : recoveryInterval;
         return new WorkerSettings(newLease, deliveryLimit, retryPolicy, jobTimeout, block, promoteInterval,
-                newLease.dividedBy(3), recoveryInterval, trimInterval, retention, consumerIdleRemoval, grace);
+                newLease.dividedBy(3), recovery, trimInterval, retention, consumerIdleRemoval, grace);
     }
 
     public WorkerSettings withDeliveryLimit(DeliveryLimit limit) {

@@ -21,6 +21,7 @@ import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -87,18 +88,24 @@ final class WorkerCommand extends SessionCommand {
 
     private int awaitStop(Baton baton, RunningWorker worker, BatonConfig config) {
         CountDownLatch stopped = new CountDownLatch(1);
+        // set before the hook stops the worker, so that the loop below does not take that stop for a failure
+        AtomicBoolean stopRequested = new AtomicBoolean();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            LOG.info("worker stopping grace={}", config.grace());
-            int abandoned = worker.stop(config.grace());
-            LOG.info("worker stopped abandoned={} counters={}", abandoned, worker.counters());
-            baton.close();
-            stopped.countDown();
-            // A signal ends the JVM with 128+n; a graceful stop is a success, so exit 0 once everything is closed.
-            Runtime.getRuntime().halt(ExitCodes.OK);
+            stopRequested.set(true);
+            try {
+                LOG.info("worker stopping grace={}", config.grace());
+                int abandoned = worker.stop(config.grace());
+                LOG.info("worker stopped abandoned={} counters={}", abandoned, worker.counters());
+                baton.close();
+                stopped.countDown();
+            } finally {
+                // A signal ends the JVM with 128+n; a graceful stop is a success, so exit 0 once everything is closed.
+                Runtime.getRuntime().halt(ExitCodes.OK);
+            }
         }, "baton-shutdown"));
         try {
             while (!stopped.await(1, TimeUnit.SECONDS)) {
-                if (!worker.isRunning()) {
+                if (!worker.isRunning() && !stopRequested.get()) {
                     LOG.warn("worker stopped by itself counters={}", worker.counters());
                     baton.close();
                     terminal.err().println("baton: the worker stopped unexpectedly; see the log above");

@@ -1,0 +1,144 @@
+package dev.baton.bootstrap.faults;
+
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * The faults, each injected on a running {@link Scenario} and counted in its tally. Timing comes from the queue's
+ * progress and the servers' state (no sleeps): a fault waits for the moment it is meant to hit.
+ */
+final class Chaos {
+    private static final Duration LONG_ENOUGH = Duration.ofMinutes(2);
+    private static final Pattern TRIMMED = Pattern.compile("trimmed (\\d+) entries");
+
+    private final Scenario scenario;
+
+    Chaos(Scenario scenario) {
+        this.scenario = scenario;
+    }
+
+    /** Waits until {@code fraction} of the jobs enqueued so far reached an outcome. */
+    void awaitProgress(double fraction) {
+        long target = (long) Math.ceil(scenario.jobs().size() * fraction);
+        await("progress " + fraction).atMost(LONG_ENOUGH).pollInterval(Duration.ofMillis(50 + scenario.random()
+                .nextInt(200))).ignoreExceptions().until(() -> scenario.settled() >= target);
+    }
+
+    /** Waits until no completion commits for a second (jobs in flight finished or failed). */
+    void awaitLedgerQuiet() {
+        AtomicLong last = new AtomicLong(-1);
+        await("ledger quiet").atMost(LONG_ENOUGH).pollInterval(Duration.ofMillis(1000)).ignoreExceptions()
+                .until(() -> {
+                    long now = scenario.ledger().completedCount();
+                    return now == last.getAndSet(now);
+                });
+    }
+
+    /**
+     * {@code kill -9} of a random worker, then a restart: at once (it resumes its own pending entries) or once the
+     * others reclaimed them. Entries that were pending for the victim while their job's completion row already
+     * existed were killed between the PostgreSQL commit and the XACK: counted.
+     */
+    void killWorker(WorkerFleet fleet) {
+        WorkerProcess victim = fleet.pick(scenario.random());
+        if (!victim.isAlive()) {
+            victim.start();
+            return;
+        }
+        victim.kill();
+        scenario.faults().count("kill -9");
+        countCommittedButUnacknowledged(victim.consumer());
+        if (scenario.random().nextBoolean()) {
+            await(victim + "'s entries reclaimed").atMost(LONG_ENOUGH).ignoreExceptions()
+                    .until(() -> scenario.probe().pendingOf(victim.consumer()).isEmpty());
+        }
+        victim.start();
+    }
+
+    private void countCommittedButUnacknowledged(String consumer) {
+        Map<String, String> jobIds = scenario.probe().jobIdsOf(scenario.probe().pendingOf(consumer));
+        long committed = jobIds.values().stream().filter(scenario.ledger()::isCompleted).count();
+        for (long i = 0; i < committed; i++) {
+            scenario.faults().count("kill -9 between commit and XACK");
+        }
+    }
+
+    /**
+     * {@code kill -STOP} of a worker that holds leases, until every entry it held was reclaimed by another worker
+     * (longer than the lease), then {@code kill -CONT}. @return the frozen worker
+     */
+    WorkerProcess freezeWorker(WorkerFleet fleet) {
+        WorkerProcess victim = await("a worker holding leases").atMost(LONG_ENOUGH).ignoreExceptions()
+                .until(() -> fleet.workers().stream().filter(WorkerProcess::isAlive)
+                        .filter(w -> !scenario.probe().pendingOf(w.consumer()).isEmpty()).findAny(),
+                        Optional::isPresent).orElseThrow();
+        victim.freeze();
+        Set<String> held = Set.copyOf(scenario.probe().pendingOf(victim.consumer()));
+        scenario.faults().count("kill -STOP beyond the lease");
+        await(victim + "'s leases taken over").atMost(LONG_ENOUGH).ignoreExceptions()
+                .until(() -> scenario.probe().pendingOf(victim.consumer()).stream().noneMatch(held::contains));
+        victim.resume();
+        return victim;
+    }
+
+    /** SIGTERM to every worker with jobs in flight; each must exit 0; then all start again. */
+    void stopGracefully(WorkerFleet fleet) {
+        List<Integer> exitCodes = fleet.terminateAll(60);
+        scenario.faults().count("SIGTERM all workers");
+        if (exitCodes.stream().anyMatch(code -> code != 0)) {
+            throw new AssertionError("graceful stop exited " + exitCodes + "; logs under "
+                    + fleet.workers().stream().map(w -> w.log().toString()).collect(Collectors.joining(", ")));
+        }
+        fleet.workers().forEach(WorkerProcess::start);
+    }
+
+    /** {@code kill -9} of the Redis server and a restart on the same data. */
+    void crashRedis(PrivateRedis redis) {
+        redis.crashAndRestart();
+        scenario.faults().count("redis kill -9 + restart");
+    }
+
+    /** {@code pg_terminate_backend} on every client backend of the private cluster (handlers, commits, idle). */
+    void terminateBackends(PrivatePostgres postgres) {
+        int terminated = postgres.terminateBackends();
+        scenario.faults().count("pg_terminate_backend round");
+        for (int i = 0; i < terminated; i++) {
+            scenario.faults().count("backend terminated");
+        }
+    }
+
+    /** PostgreSQL crash ({@code pg_ctl stop -m immediate}) and restart. */
+    void crashPostgres(PrivatePostgres postgres) {
+        postgres.crash();
+        postgres.startServer();
+        scenario.faults().count("postgres crash + restart");
+    }
+
+    /** {@code baton trim --queue Q}, as an operator's cron would run it. */
+    void trim() {
+        String report = scenario.cli().runOk("trim", "--queue", scenario.queue()).stdout();
+        scenario.faults().count("trim");
+        Matcher removed = TRIMMED.matcher(report);
+        if (removed.find() && Long.parseLong(removed.group(1)) > 0) {
+            scenario.faults().count("trim that removed entries");
+        }
+        if (report.contains("held back")) {
+            scenario.faults().count("trim held back by pending work");
+        }
+    }
+
+    /** What a failover to a stale replica does to the group: deliveries and acknowledgements forgotten. */
+    void rollBackGroup() {
+        scenario.probe().rollBackGroupTo("0");
+        scenario.faults().count("XGROUP SETID 0");
+    }
+}

@@ -1,0 +1,121 @@
+package dev.baton.bootstrap.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The harness must be able to fail: the invariant checker flags every kind of deviation, and the private servers
+ * really lose or keep what their settings say.
+ */
+@Tag("faults")
+class HarnessIT {
+
+    @Test
+    void invariantCheckerFlagsLostDoubledAndContradictoryJobs() throws SQLException {
+        SharedServers shared = SharedServers.fromEnvironment();
+        String suffix = Long.toString(ThreadLocalRandom.current().nextLong(1L << 40), 36);
+        String queue = "faults-bite-" + suffix;
+        String schema = ("faults_bite_" + suffix).toLowerCase(Locale.ROOT);
+        LedgerProbe ledger = new LedgerProbe(shared.jdbcUrl(), schema);
+        try (QueueProbe probe = new QueueProbe(shared.redisUri(), queue);
+             Connection connection = DriverManager.getConnection(shared.jdbcUrl());
+             Statement sql = connection.createStatement()) {
+            sql.execute("create schema " + schema);
+            sql.execute("create table " + schema + "." + LedgerProbe.COMPLETIONS + " (job_id text primary key)");
+            sql.execute("create table " + schema + ".demo_shipments (job_id text)");
+            // ok: completed once; doubled: two effects; both: completed and dead; dead-ok: dead, no effect;
+            // lost: nothing; ghost: an effect without completion; poison-done: a poison job that completed
+            sql.execute("insert into " + schema + "." + LedgerProbe.COMPLETIONS
+                    + " values ('ok'), ('doubled'), ('both'), ('poison-done')");
+            sql.execute("insert into " + schema + ".demo_shipments values ('ok'), ('doubled'), ('doubled'),"
+                    + " ('both'), ('ghost'), ('poison-done')");
+            deadLetter(probe, "both", "NON_RETRYABLE");
+            deadLetter(probe, "dead-ok", "NON_RETRYABLE");
+            deadLetter(probe, "ghost", "EXHAUSTED");
+            List<JobSpec> jobs = List.of(job("ok"), job("doubled"), job("both"), new JobSpec("dead-ok", 0, true, 0),
+                    job("lost"), new JobSpec("ghost", 3, false, 0), new JobSpec("poison-done", 0, true, 0));
+
+            Verdict verdict = new LedgerInvariant(probe, ledger, 3, false).check(jobs);
+
+            assertThat(verdict.lost()).containsExactly("lost");
+            assertThat(verdict.duplicateEffects()).hasSize(2)
+                    .anySatisfy(d -> assertThat(d).startsWith("doubled("))
+                    .anySatisfy(d -> assertThat(d).startsWith("ghost("));
+            assertThat(verdict.completedAndDead()).containsExactly("both");
+            assertThat(verdict.wrongFate()).hasSize(2)
+                    .anySatisfy(d -> assertThat(d).startsWith("both("))
+                    .anySatisfy(d -> assertThat(d).startsWith("poison-done("));
+            assertThat(verdict.completed()).isEqualTo(4);
+            assertThat(verdict.deadByReason()).isEqualTo(Map.of("NON_RETRYABLE", 2, "EXHAUSTED", 1));
+            assertThat(verdict.holds()).isFalse();
+        } finally {
+            ledger.dropSchema();
+            try (QueueProbe probe = new QueueProbe(shared.redisUri(), queue)) {
+                probe.redis().del(QueueProbe.bytes("baton:{" + queue + "}:dead"));
+            }
+        }
+    }
+
+    @Test
+    void aofAlwaysKeepsEveryAcknowledgedWriteAcrossKill9AndNoPersistenceKeepsNothing() {
+        for (PrivateRedis.Persistence persistence : List.of(PrivateRedis.Persistence.AOF_ALWAYS,
+                PrivateRedis.Persistence.AOF_EVERYSEC, PrivateRedis.Persistence.NONE)) {
+            try (PrivateRedis redis = PrivateRedis.start(persistence)) {
+                try (QueueProbe probe = new QueueProbe(redis.uri(), "persistence")) {
+                    for (int i = 0; i < 500; i++) {
+                        probe.appendRaw(Map.of(QueueProbe.bytes("job_id"), QueueProbe.bytes("j" + i)));
+                    }
+                }
+                redis.crashAndRestart();
+                try (QueueProbe probe = new QueueProbe(redis.uri(), "persistence")) {
+                    // a kill -9 of the process (not of the machine): what was written to the AOF is in the OS
+                    assertThat(probe.streamLength()).as(persistence.name())
+                            .isEqualTo(persistence == PrivateRedis.Persistence.NONE ? 0 : 500);
+                }
+            }
+        }
+    }
+
+    @Test
+    void privatePostgresKeepsCommitsAcrossACrashAndTerminatesBackends() throws SQLException {
+        try (PrivatePostgres postgres = PrivatePostgres.start()) {
+            try (Connection connection = DriverManager.getConnection(postgres.jdbcUrl());
+                 Statement sql = connection.createStatement()) {
+                sql.execute("create table t (id int)");
+                sql.execute("insert into t values (1)");
+            }
+            postgres.crash();
+            postgres.startServer();
+            try (Connection victim = DriverManager.getConnection(postgres.jdbcUrl());
+                 Statement sql = victim.createStatement();
+                 ResultSet rows = sql.executeQuery("select count(*) from t")) {
+                rows.next();
+                assertThat(rows.getInt(1)).isEqualTo(1);
+                assertThat(postgres.terminateBackends()).isGreaterThanOrEqualTo(1);
+                assertThatThrownBy(() -> sql.executeQuery("select 1")).isInstanceOf(SQLException.class);
+            }
+        }
+    }
+
+    private static JobSpec job(String id) {
+        return new JobSpec(id, 0, false, 0);
+    }
+
+    private static void deadLetter(QueueProbe probe, String jobId, String reason) {
+        probe.redis().xadd(QueueProbe.bytes("baton:{" + probe.queue() + "}:dead"),
+                Map.of(QueueProbe.bytes(DeadLetterFields.JOB_ID), QueueProbe.bytes(jobId),
+                        QueueProbe.bytes(DeadLetterFields.REASON), QueueProbe.bytes(reason)));
+    }
+}

@@ -1,0 +1,230 @@
+package dev.baton.bootstrap.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ThreadLocalRandom;
+import org.awaitility.core.ConditionTimeoutException;
+
+/**
+ * One fault run: a queue of its own on some Redis, a ledger schema of its own on some PostgreSQL, the real CLI
+ * configured for them through the environment, the workers, the jobs enqueued so far, the faults injected, and the
+ * invariant check at the end. Closing it kills the workers and removes the queue's keys and the schema.
+ */
+final class Scenario implements AutoCloseable {
+    static final int MAX_ATTEMPTS = 3;
+    private static final Path SUMMARY = Path.of("target", "faults-summary.log");
+
+    private final String name;
+    private final String queue;
+    private final long seed;
+    private final Random random;
+    private final Path dir;
+    private final FaultTally faults = new FaultTally();
+    private final List<JobSpec> jobs = new ArrayList<>();
+    private final List<WorkerFleet> fleets = new ArrayList<>();
+    private final boolean crashOnPoison;
+    private BatonCli cli;
+    private QueueProbe probe;
+    private final LedgerProbe ledger;
+    private int batches;
+    private String acceptedLoss = "";
+
+    private Scenario(String name, String redisUri, String jdbcUrl, Map<String, String> overrides,
+                     boolean crashOnPoison) {
+        this.name = name;
+        this.crashOnPoison = crashOnPoison;
+        String suffix = Long.toString(ThreadLocalRandom.current().nextLong(1L << 40), 36);
+        this.queue = "faults-" + name + "-" + suffix;
+        String schema = ("faults_" + name + "_" + suffix).replace('-', '_').toLowerCase(Locale.ROOT);
+        this.seed = SoakSize.seed();
+        this.random = new Random(seed);
+        this.dir = Path.of("target", "faults", queue);
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("BATON_REDIS_URI", redisUri);
+        env.put("BATON_JDBC_URL", jdbcUrl);
+        env.put("BATON_SCHEMA", schema);
+        env.put("BATON_QUEUES", queue);
+        env.put("BATON_LEASE", "2s");
+        env.put("BATON_DELIVERY_LIMIT", "6");
+        env.put("BATON_MAX_ATTEMPTS", Integer.toString(MAX_ATTEMPTS));
+        env.put("BATON_BACKOFF_INITIAL", "100ms");
+        env.put("BATON_BACKOFF_MAX", "1s");
+        env.put("BATON_CONCURRENCY", "4");
+        env.put("BATON_GRACE", "10s");
+        env.put("BATON_JOB_TIMEOUT", "30s");
+        env.put("BATON_POOL_SIZE", "5");
+        env.put("BATON_ADMIN_ADDRESS", "off");
+        env.putAll(overrides);
+        this.cli = BatonCli.fromBuild(env);
+        this.probe = new QueueProbe(redisUri, queue);
+        this.ledger = new LedgerProbe(jdbcUrl, schema);
+    }
+
+    /** A run on the shared servers. */
+    static Scenario onSharedServers(String name, Map<String, String> overrides) {
+        SharedServers shared = SharedServers.fromEnvironment();
+        return new Scenario(name, shared.redisUri(), shared.jdbcUrl(), overrides, false);
+    }
+
+    /** A run on the given servers (private ones, for faults that restart them). */
+    static Scenario on(String name, String redisUri, String jdbcUrl, Map<String, String> overrides) {
+        return new Scenario(name, redisUri, jdbcUrl, overrides, false);
+    }
+
+    /** A run whose workers halt on poison jobs ({@code --demo-crash-on-poison}). */
+    static Scenario crashingOnPoison(String name, Map<String, String> overrides) {
+        SharedServers shared = SharedServers.fromEnvironment();
+        return new Scenario(name, shared.redisUri(), shared.jdbcUrl(), overrides, true);
+    }
+
+    String queue() {
+        return queue;
+    }
+
+    Random random() {
+        return random;
+    }
+
+    FaultTally faults() {
+        return faults;
+    }
+
+    QueueProbe probe() {
+        return probe;
+    }
+
+    LedgerProbe ledger() {
+        return ledger;
+    }
+
+    BatonCli cli() {
+        return cli;
+    }
+
+    List<JobSpec> jobs() {
+        return List.copyOf(jobs);
+    }
+
+    /** From now on, workers started and commands run use another Redis (the promoted replica of a failover). */
+    void switchRedis(String redisUri) {
+        cli = cli.with(Map.of("BATON_REDIS_URI", redisUri));
+        probe.close();
+        probe = new QueueProbe(redisUri, queue);
+    }
+
+    /** Generates {@code count} jobs of {@code mix} and enqueues them with {@code baton enqueue --file}. */
+    List<JobSpec> enqueue(JobMix mix, int count) {
+        int batch = ++batches;
+        List<JobSpec> generated = mix.generate(queue + "-b" + batch, count, MAX_ATTEMPTS, random);
+        Path file = JobMix.writeJsonLines(generated, dir.resolve("jobs-" + batch + ".jsonl"));
+        cli.runOk("enqueue", "--queue", queue, "--file", file.toString());
+        jobs.addAll(generated);
+        return generated;
+    }
+
+    /**
+     * Takes jobs out of the invariant because the run destroys them on purpose (a Redis without persistence
+     * restarted empty); the summary line reports them.
+     */
+    void acceptLoss(List<JobSpec> destroyed, String why) {
+        jobs.removeAll(destroyed);
+        acceptedLoss = " accepted-loss=" + destroyed.size() + " (" + why + ")";
+    }
+
+    /** Starts {@code size} workers ({@code w1}..) on the queue. */
+    WorkerFleet startWorkers(int size, String... extraArgs) {
+        List<String> args = new ArrayList<>(List.of("--handler", "orders"));
+        if (crashOnPoison) {
+            args.add("--demo-crash-on-poison");
+        }
+        args.addAll(List.of(extraArgs));
+        WorkerFleet fleet = new WorkerFleet(cli, queue, size, args, dir.resolve("fleet-" + (fleets.size() + 1)),
+                faults).startAll();
+        fleets.add(fleet);
+        return fleet;
+    }
+
+    LedgerInvariant invariant() {
+        return new LedgerInvariant(probe, ledger, MAX_ATTEMPTS, crashOnPoison);
+    }
+
+    /** Jobs that reached an outcome so far (completed or dead-lettered). */
+    long settled() {
+        return invariant().settled(jobs);
+    }
+
+    /**
+     * Waits until every job reached an outcome and nothing is pending, delayed or undelivered; restarts crashed
+     * workers meanwhile when {@code supervised}. On timeout the verdict still tells what was lost.
+     */
+    Verdict awaitDrained(Duration atMost, WorkerFleet supervised) {
+        try {
+            await("queue " + queue + " drained").atMost(atMost).pollInterval(Duration.ofMillis(500))
+                    .ignoreExceptions()
+                    .until(() -> {
+                        if (supervised != null) {
+                            supervised.restartDead();
+                        }
+                        return probe.delayed() == 0 && probe.pending() == 0 && probe.allDelivered()
+                                && settled() >= jobs.size();
+                    });
+        } catch (ConditionTimeoutException timeout) {
+            faults.count("drain timed out");
+        }
+        return invariant().check(jobs);
+    }
+
+    /** Checks the ledger invariant, prints and records the summary line, fails on any deviation. */
+    Verdict verify(Duration atMost, WorkerFleet supervised) {
+        Verdict verdict = awaitDrained(atMost, supervised);
+        String summary = verdict.summary(name, faults, seed) + acceptedLoss;
+        System.out.println(summary);
+        record(summary);
+        assertThat(verdict.holds()).as(summary + "\n" + verdict.details() + "\nworker logs under " + dir).isTrue();
+        assertThat(faults.get("drain timed out")).as("drained within " + atMost).isZero();
+        assertThat(faults.toString()).as("a running worker must survive every fault but a kill").doesNotContain(
+                "stopped unexpectedly");
+        return verdict;
+    }
+
+    /** Prints a finding of the run next to its summary line. */
+    void note(String finding) {
+        String line = "[faults] " + name + ": " + finding;
+        System.out.println(line);
+        record(line);
+    }
+
+    private static void record(String summary) {
+        try {
+            Files.createDirectories(SUMMARY.getParent());
+            Files.writeString(SUMMARY, summary + System.lineSeparator(), StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        fleets.forEach(WorkerFleet::close);
+        try {
+            probe.deleteKeys();
+            ledger.dropSchema();
+        } finally {
+            probe.close();
+        }
+    }
+}

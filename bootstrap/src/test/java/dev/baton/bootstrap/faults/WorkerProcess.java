@@ -1,0 +1,129 @@
+package dev.baton.bootstrap.faults;
+
+import dev.baton.bootstrap.demo.OrdersHandler;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One {@code baton worker} process under a stable consumer name: restarting it resumes the same consumer (and so
+ * its own pending entries), like a supervisor would restart a crashed worker.
+ */
+final class WorkerProcess {
+    /** What {@code baton worker} logs once it consumes (before that, a failure is a failed start). */
+    private static final String STARTED = "WorkerCommand - worker started";
+
+    private final BatonCli cli;
+    private final String consumer;
+    private final List<String> args;
+    private final Path log;
+    private Process process;
+    private long logOffset;
+
+    WorkerProcess(BatonCli cli, String queue, String consumer, List<String> extraArgs, Path log) {
+        this.cli = cli;
+        this.consumer = consumer;
+        this.log = log;
+        List<String> all = new ArrayList<>(List.of("worker", "--queue", queue, "--consumer", consumer));
+        all.addAll(extraArgs);
+        this.args = List.copyOf(all);
+    }
+
+    String consumer() {
+        return consumer;
+    }
+
+    Path log() {
+        return log;
+    }
+
+    synchronized void start() {
+        if (process != null && process.isAlive()) {
+            throw new IllegalStateException(consumer + " is already running");
+        }
+        logOffset = log.toFile().length();
+        process = cli.start(args, log);
+    }
+
+    synchronized boolean isAlive() {
+        return process != null && process.isAlive();
+    }
+
+    /**
+     * Starts the worker again if it died, like a supervisor would.
+     *
+     * @return why it had died, or empty when it was alive
+     */
+    synchronized Optional<String> restartIfDead() {
+        if (process == null || process.isAlive()) {
+            return Optional.empty();
+        }
+        String lastRun = logText().substring((int) Math.min(logOffset, logText().length()));
+        String why;
+        if (process.exitValue() == OrdersHandler.CRASH_STATUS) {
+            why = "worker halted by a poison job";
+        } else if (!lastRun.contains(STARTED)) {
+            why = "worker failed to start (exit " + process.exitValue() + ")";
+        } else {
+            why = "worker stopped unexpectedly (exit " + process.exitValue() + ")";
+        }
+        start();
+        return Optional.of(why);
+    }
+
+    /** {@code kill -9}: no shutdown hook, no cleanup, leases left pending. */
+    synchronized void kill() {
+        Processes.killHard(process);
+    }
+
+    /** {@code kill -STOP}: the process keeps its connections and leases but does nothing. */
+    synchronized void freeze() {
+        Processes.signal(process.pid(), "STOP");
+    }
+
+    /** {@code kill -CONT}. */
+    synchronized void resume() {
+        Processes.signal(process.pid(), "CONT");
+    }
+
+    /** Sends SIGTERM (a graceful stop) and does not wait. */
+    synchronized void terminate() {
+        process.destroy();
+    }
+
+    /** Waits for the process to exit. @return its exit code */
+    int awaitExit(long seconds) {
+        Process current;
+        synchronized (this) {
+            current = process;
+        }
+        try {
+            if (!current.waitFor(seconds, TimeUnit.SECONDS)) {
+                throw new IllegalStateException(consumer + " did not exit within " + seconds + "s; log " + log);
+            }
+            return current.exitValue();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    String logText() {
+        try {
+            return Files.exists(log) ? new String(Files.readAllBytes(log), StandardCharsets.UTF_8) : "";
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return consumer;
+    }
+}
