@@ -19,3 +19,16 @@ CREATE CONSTRAINT TRIGGER demo_hold_commit AFTER INSERT ON demo_shipments
     DEFERRABLE INITIALLY DEFERRED
     FOR EACH ROW WHEN (NEW.order_id = 'hold-commit')
     EXECUTE FUNCTION demo_hold_commit();
+
+-- Lets a test fail a transaction at commit like a deferred constraint would: a shipment of order 'reject-at-commit'
+-- raises a check violation when its transaction commits.
+CREATE FUNCTION demo_reject_at_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    RAISE EXCEPTION 'order % cannot ship', NEW.order_id USING ERRCODE = 'check_violation';
+END
+$$;
+
+CREATE CONSTRAINT TRIGGER demo_reject_at_commit AFTER INSERT ON demo_shipments
+    DEFERRABLE INITIALLY DEFERRED
+    FOR EACH ROW WHEN (NEW.order_id = 'reject-at-commit')
+    EXECUTE FUNCTION demo_reject_at_commit();

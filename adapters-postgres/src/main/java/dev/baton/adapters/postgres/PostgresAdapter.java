@@ -32,11 +32,13 @@ public final class PostgresAdapter implements AutoCloseable {
     private final Config config;
     private final HikariDataSource pool;
     private final Jdbi jdbi;
+    private final Clock clock;
     private final ExecutionLedger ledger;
 
     private PostgresAdapter(Config config, HikariDataSource pool, Clock clock) {
         this.config = config;
         this.pool = pool;
+        this.clock = clock;
         this.jdbi = Jdbi.create(pool).installPlugin(new PostgresPlugin());
         this.ledger = ledger(clock);
     }
@@ -72,13 +74,13 @@ public final class PostgresAdapter implements AutoCloseable {
         hikari.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
         hikari.addDataSourceProperty("ApplicationName", "baton");
         // the Baton schema first (the ledger and the tables of extra migrations), then the server's usual path
-        hikari.setConnectionInitSql("SELECT set_config('search_path', '" + config.schema()
-                + ", ' || current_setting('search_path'), false)");
+        hikari.setConnectionInitSql("SELECT set_config('search_path', concat_ws(', ', '" + config.schema()
+                + "', nullif(current_setting('search_path'), '')), false)");
         try {
             return new HikariDataSource(hikari);
         } catch (RuntimeException e) {
             throw new LedgerUnavailableException("cannot connect to PostgreSQL at " + JdbcUrls.masked(config.jdbcUrl())
-                    + " (BATON_JDBC_URL): " + JdbcUrls.masked(rootMessage(e)), e);
+                    + " (BATON_JDBC_URL): " + JdbcUrls.masked(e.getMessage()), e);
         }
     }
 
@@ -94,6 +96,16 @@ public final class PostgresAdapter implements AutoCloseable {
 
     ExecutionLedger ledger(Clock clock, int forgetBatchSize) {
         return new PostgresExecutionLedger(jdbi, config.schema(), clock, forgetBatchSize);
+    }
+
+    /**
+     * Deletes the completions older than the configured ledger retention. Nothing calls it by itself: schedule it
+     * (hourly, say), or the completion table grows forever.
+     *
+     * @return how many completions were deleted
+     */
+    public long forgetExpired() {
+        return ledger.forgetCompletedBefore(clock.instant().minus(config.retention().maxAge()));
     }
 
     /**
@@ -120,14 +132,6 @@ public final class PostgresAdapter implements AutoCloseable {
     @Override
     public void close() {
         pool.close();
-    }
-
-    private static String rootMessage(Throwable failure) {
-        Throwable root = failure;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root == failure ? String.valueOf(failure.getMessage()) : failure.getMessage() + " / " + root.getMessage();
     }
 
     /**

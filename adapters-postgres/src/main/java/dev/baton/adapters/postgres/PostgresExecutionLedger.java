@@ -10,7 +10,6 @@ import dev.baton.domain.Completion;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -65,7 +64,8 @@ final class PostgresExecutionLedger implements ExecutionLedger {
                 + " (job_id, queue, type, attempt, consumer, message_id, completed_at)"
                 + " VALUES (:jobId, :queue, :type, :attempt, :consumer, :messageId, :completedAt)"
                 + " ON CONFLICT (job_id) DO NOTHING";
-        this.completeSql = "UPDATE " + table + " SET result = :result, completed_at = :completedAt WHERE job_id = :jobId";
+        this.completeSql = "UPDATE " + table
+                + " SET result = :result, completed_at = :completedAt WHERE job_id = :jobId";
         this.findSql = "SELECT " + CompletionMapper.COLUMNS + " FROM " + table + " WHERE job_id = :jobId";
         this.countSql = "SELECT count(*) FROM " + table + " WHERE queue = :queue";
         this.forgetSql = "DELETE FROM " + table + " WHERE job_id IN (SELECT job_id FROM " + table
@@ -158,9 +158,7 @@ final class PostgresExecutionLedger implements ExecutionLedger {
         try {
             return Objects.requireNonNullElse(effect.run(new JdbiLedgerTransaction(handle)), Optional.empty());
         } catch (Exception e) {
-            if (e instanceof InterruptedException) {
-                Thread.currentThread().interrupt();
-            }
+            // an InterruptedException stays the cause only: the worker owns its thread's interrupt status
             if (SqlFailures.isConnectionLoss(e)) {
                 throw unavailable("lost the ledger connection while job " + jobId + " ran; nothing was committed", e);
             }
@@ -198,7 +196,7 @@ final class PostgresExecutionLedger implements ExecutionLedger {
         } catch (JdbiException e) {
             if (SqlFailures.isIntegrityViolation(e)) {
                 // a deferred constraint on the effect's writes failed: the server rolled everything back
-                throw new EffectFailedException(e);
+                throw new EffectFailedException(SqlFailures.sqlException(e).orElseThrow());
             }
             throw unavailable("the commit of job " + jobId
                     + " was not confirmed, it may or may not have happened: its redelivery will find out", e);
@@ -286,11 +284,8 @@ final class PostgresExecutionLedger implements ExecutionLedger {
 
     /** The driver's message (SQLSTATE and server text) without Jdbi's statement dump, which may hold job data. */
     private static String reason(Throwable failure) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof SQLException sql) {
-                return sql.getMessage() + " [SQLSTATE " + sql.getSQLState() + "]";
-            }
-        }
-        return String.valueOf(failure.getMessage());
+        return SqlFailures.sqlException(failure)
+                .map(sql -> sql.getMessage() + " [SQLSTATE " + sql.getSQLState() + "]")
+                .orElseGet(() -> String.valueOf(failure.getMessage()));
     }
 }

@@ -1,6 +1,7 @@
 package dev.baton.adapters.postgres;
 
 import java.sql.SQLException;
+import java.util.Optional;
 
 /** Reads PostgreSQL SQLSTATEs out of an exception chain (Jdbi and handlers wrap the driver's exceptions). */
 final class SqlFailures {
@@ -25,6 +26,16 @@ final class SqlFailures {
         return hasState(failure, "23");
     }
 
+    /** The driver's exception inside {@code failure}, if any. */
+    static Optional<SQLException> sqlException(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SQLException sql) {
+                return Optional.of(sql);
+            }
+        }
+        return Optional.empty();
+    }
+
     private static boolean hasState(Throwable failure, String prefix) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
             if (cause instanceof SQLException sql) {
@@ -33,9 +44,6 @@ final class SqlFailures {
                         return true;
                     }
                 }
-            }
-            if (cause.getCause() == cause) {
-                break;
             }
         }
         return false;

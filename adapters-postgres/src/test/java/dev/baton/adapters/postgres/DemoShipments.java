@@ -9,6 +9,8 @@ final class DemoShipments {
     static final String LOCATION = "classpath:db/postgres-adapter-test";
     /** A shipment of this order waits inside COMMIT until the test releases {@link #holdCommits}' lock. */
     static final String HOLD_COMMIT = "hold-commit";
+    /** A shipment of this order fails its transaction's commit with a check violation (SQLSTATE 23514). */
+    static final String REJECT_AT_COMMIT = "reject-at-commit";
 
     private final TestSchema schema;
 

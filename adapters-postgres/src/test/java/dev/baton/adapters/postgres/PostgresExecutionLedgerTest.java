@@ -18,6 +18,7 @@ import dev.baton.domain.ConsumerName;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
+import dev.baton.domain.Retention;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -206,6 +207,34 @@ class PostgresExecutionLedgerTest {
     }
 
     @Test
+    void aHandlerThatEndsTheTransactionItselfFailsTheJob() {
+        Job job = job();
+        String order = order();
+
+        assertThatThrownBy(() -> ledger.execute(execution(job, "10-0"), transaction -> {
+            DemoShipments.ship(transaction, order, job.id().value());
+            transaction.unwrap(Handle.class).rollback();
+            return Optional.empty();
+        })).isInstanceOf(EffectFailedException.class).hasMessageContaining("committed or rolled back");
+
+        assertThat(SHIPMENTS.count(order)).isZero();
+        assertThat(completionRows(job.id())).isZero();
+    }
+
+    @Test
+    void aConstraintFailingAtCommitFailsTheJobAndCommitsNothing() {
+        Job job = job();
+
+        assertThatThrownBy(() -> ledger.execute(execution(job, "10-0"), transaction -> {
+            DemoShipments.ship(transaction, DemoShipments.REJECT_AT_COMMIT, job.id().value());
+            return Optional.empty();
+        })).isInstanceOf(EffectFailedException.class).hasMessageContaining("cannot ship");
+
+        assertThat(SHIPMENTS.count(DemoShipments.REJECT_AT_COMMIT)).isZero();
+        assertThat(completionRows(job.id())).isZero();
+    }
+
+    @Test
     void theTransactionRunsReadCommittedWithTimeoutsFromTheDeadline() {
         Job job = job();
         Execution execution = new Execution(job, CONSUMER, new DeliveryId("10-0"), T0.plusSeconds(45));
@@ -313,6 +342,25 @@ class PostgresExecutionLedgerTest {
         assertThat(smallBatches.countCompleted(retained)).isEqualTo(1);
         assertThat(smallBatches.find(atTheCutoff.id())).isPresent();
         assertThat(smallBatches.forgetCompletedBefore(cutoff)).isZero();
+    }
+
+    @Test
+    void theAdapterForgetsWhatIsOlderThanTheLedgerRetention() {
+        MutableClock adapterClock = MutableClock.at(T0);
+        PostgresAdapter.Config config = SCHEMA.config().withPoolSize(1).withMigrateOnStart(false)
+                .withRetention(new Retention(Duration.ofDays(2)));
+        try (PostgresAdapter retaining = PostgresAdapter.open(config, adapterClock)) {
+            Job expired = job();
+            retaining.ledger().execute(execution(expired, "10-0"), transaction -> Optional.empty());
+            adapterClock.advance(Duration.ofDays(1));
+            Job kept = job();
+            retaining.ledger().execute(execution(kept, "11-0"), transaction -> Optional.empty());
+            adapterClock.advance(Duration.ofDays(1).plusSeconds(1));
+
+            assertThat(retaining.forgetExpired()).isGreaterThanOrEqualTo(1);
+            assertThat(ledger.find(expired.id())).isEmpty();
+            assertThat(ledger.find(kept.id())).isPresent();
+        }
     }
 
     private void assertThatTheRedeliveryShipsOnce(Job job, String order) {

@@ -15,6 +15,7 @@ import io.lettuce.core.protocol.ProtocolVersion;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
+import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
@@ -41,7 +42,7 @@ public final class RedisAdapter implements AutoCloseable {
      */
     public record Config(String uri, String groupSuffix, PayloadLimit payloadLimit, Duration commandTimeout,
                          boolean groupStartsAtEnd) {
-        private static final Pattern USER_INFO = Pattern.compile("^([A-Za-z][A-Za-z0-9+.-]*://)([^@/?#]*)@");
+        private static final Pattern USER_INFO = Pattern.compile("([A-Za-z][A-Za-z0-9+.-]*://)([^@/?#]*)@");
 
         public Config {
             if (uri == null || uri.isBlank()) {
@@ -52,6 +53,9 @@ public final class RedisAdapter implements AutoCloseable {
                         + "' must start with redis:// (or rediss:// for TLS)");
             }
             try {
+                if (URI.create(uri).getHost() == null) {
+                    throw new IllegalArgumentException("it names no host (or a bad port)");
+                }
                 RedisURI.create(uri);
             } catch (RuntimeException e) {
                 throw new InvalidValueException("BATON_REDIS_URI '" + masked(uri) + "' is not a valid Redis URI: "
@@ -83,16 +87,14 @@ public final class RedisAdapter implements AutoCloseable {
                     + groupStartsAtEnd + "]";
         }
 
-        /** The URI with its password replaced by {@code ****} (Lettuce reads a user-info without ':' as one). */
+        /** Any URI in {@code text} with its password shown as {@code ****} (Lettuce reads user-info without ':' as one). */
         static String masked(String text) {
-            Matcher matcher = USER_INFO.matcher(text);
-            if (!matcher.find()) {
-                return text;
-            }
-            String userInfo = matcher.group(2);
-            int colon = userInfo.indexOf(':');
-            String shown = colon < 0 ? "****" : userInfo.substring(0, colon) + ":****";
-            return matcher.group(1) + shown + "@" + text.substring(matcher.end());
+            return USER_INFO.matcher(text).replaceAll(match -> {
+                String userInfo = match.group(2);
+                int colon = userInfo.indexOf(':');
+                String shown = colon < 0 ? "****" : userInfo.substring(0, colon) + ":****";
+                return Matcher.quoteReplacement(match.group(1) + shown + "@");
+            });
         }
     }
 
@@ -147,8 +149,13 @@ public final class RedisAdapter implements AutoCloseable {
         } catch (RedisException e) {
             client.shutdown();
             resources.shutdown();
+            Throwable root = e;
+            while (root.getCause() != null) {
+                root = root.getCause();
+            }
+            String reason = root == e ? e.getMessage() : e.getMessage() + " (" + root.getMessage() + ")";
             throw new TransportException("cannot connect to Redis at " + Config.masked(config.uri()) + ": "
-                    + Config.masked(String.valueOf(e.getMessage())), e);
+                    + Config.masked(String.valueOf(reason)), e);
         }
     }
 

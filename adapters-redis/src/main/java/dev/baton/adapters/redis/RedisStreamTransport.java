@@ -157,25 +157,24 @@ final class RedisStreamTransport implements StreamTransport {
         call("publish", first, () -> {
             // sent back to back without waiting: one round trip for the batch
             List<RedisFuture<?>> futures = commands.stream().<RedisFuture<?>>map(Supplier::get).toList();
-            await(futures);
+            long deadline = System.nanoTime() + commandTimeout.toNanos();
+            futures.forEach(future -> get(future, deadline));
             return null;
         });
     }
 
-    private void await(List<RedisFuture<?>> futures) {
-        long deadline = System.nanoTime() + commandTimeout.toNanos();
-        for (RedisFuture<?> future : futures) {
-            try {
-                future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new RedisCommandInterruptedException(e);
-            } catch (ExecutionException e) {
-                throw e.getCause() instanceof RedisException redisException
-                        ? redisException : new RedisException(e.getCause());
-            } catch (TimeoutException e) {
-                throw new RedisException("no reply within " + commandTimeout, e);
-            }
+    /** Waits for a pipelined reply, at most until {@code deadline} ({@link System#nanoTime()}). */
+    private <T> T get(RedisFuture<T> future, long deadline) {
+        try {
+            return future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RedisCommandInterruptedException(e);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RedisException redisException
+                    ? redisException : new RedisException(e.getCause());
+        } catch (TimeoutException e) {
+            throw new RedisException("no reply within " + commandTimeout, e);
         }
     }
 
@@ -326,32 +325,34 @@ final class RedisStreamTransport implements StreamTransport {
     @Override
     public QueueStats stats(QueueName queue) {
         QueueKeys keys = keys(queue);
+        RedisAsyncCommands<byte[], byte[]> async = connection.async();
         return call("stats", queue, () -> {
-            long delayed = redis.zcard(keys.delayed());
-            long dead = redis.xlen(keys.dead());
-            Optional<Map<String, Object>> group = group(keys);
+            // pipelined: one round trip; the group's commands fail when the stream or group is missing
+            RedisFuture<Long> length = async.xlen(keys.stream());
+            RedisFuture<Long> delayed = async.zcard(keys.delayed());
+            RedisFuture<Long> dead = async.xlen(keys.dead());
+            RedisFuture<List<Object>> groups = async.xinfoGroups(keys.stream());
+            RedisFuture<List<Object>> consumerInfo = async.xinfoConsumers(keys.stream(), keys.group());
+            RedisFuture<List<PendingMessage>> oldest = async.xpending(keys.stream(), keys.group(), Range.unbounded(),
+                    Limit.from(STATS_PENDING_SAMPLE));
+            Optional<Map<String, Object>> group = ifExists(groups).flatMap(all -> own(keys, all));
             if (group.isEmpty()) {
-                return new QueueStats(queue, redis.xlen(keys.stream()), OptionalLong.empty(), 0, Duration.ZERO,
-                        List.of(), delayed, dead);
+                return new QueueStats(queue, get(length), OptionalLong.empty(), 0, Duration.ZERO, List.of(),
+                        get(delayed), get(dead));
             }
-            long length = redis.xlen(keys.stream());
-            Object lag = group.get().get("lag");
-            long pending = (Long) group.get().get("pending");
             Duration oldestIdle = Duration.ZERO;
-            if (pending > 0) {
-                for (PendingMessage message : redis.xpending(keys.stream(), keys.group(), Range.unbounded(),
-                        Limit.from(STATS_PENDING_SAMPLE))) {
-                    oldestIdle = max(oldestIdle, message.getSinceLastDelivery());
-                }
+            for (PendingMessage message : ifExists(oldest).orElse(List.of())) {
+                oldestIdle = max(oldestIdle, message.getSinceLastDelivery());
             }
             List<ConsumerStats> consumers = new ArrayList<>();
-            for (Object item : redis.xinfoConsumers(keys.stream(), keys.group())) {
+            for (Object item : ifExists(consumerInfo).orElse(List.of())) {
                 Map<String, Object> consumer = info(item);
                 consumers.add(new ConsumerStats(text(consumer.get("name")), (Long) consumer.get("pending"),
                         Duration.ofMillis((Long) consumer.get("idle"))));
             }
-            return new QueueStats(queue, length, lag instanceof Long l ? OptionalLong.of(l) : OptionalLong.empty(),
-                    pending, oldestIdle, consumers, delayed, dead);
+            Object lag = group.get().get("lag");
+            return new QueueStats(queue, get(length), lag instanceof Long l ? OptionalLong.of(l) : OptionalLong.empty(),
+                    (Long) group.get().get("pending"), oldestIdle, consumers, get(delayed), get(dead));
         });
     }
 
@@ -566,13 +567,30 @@ final class RedisStreamTransport implements StreamTransport {
         if (redis.exists(keys.stream()) == 0) {
             return Optional.empty();
         }
-        for (Object item : redis.xinfoGroups(keys.stream())) {
-            Map<String, Object> group = info(item);
-            if (keys.groupName().equals(text(group.get("name")))) {
-                return Optional.of(group);
+        return own(keys, redis.xinfoGroups(keys.stream()));
+    }
+
+    private static Optional<Map<String, Object>> own(QueueKeys keys, List<Object> groups) {
+        return groups.stream().map(RedisStreamTransport::info)
+                .filter(group -> keys.groupName().equals(text(group.get("name"))))
+                .findFirst();
+    }
+
+    private <T> T get(RedisFuture<T> future) {
+        return get(future, System.nanoTime() + commandTimeout.toNanos());
+    }
+
+    /** The reply, or empty when Redis answered that the stream or group does not exist. */
+    private <T> Optional<T> ifExists(RedisFuture<T> future) {
+        try {
+            return Optional.of(get(future));
+        } catch (RedisCommandExecutionException e) {
+            String message = String.valueOf(e.getMessage());
+            if (message.contains("NOGROUP") || message.contains("no such key")) {
+                return Optional.empty();
             }
+            throw e;
         }
-        return Optional.empty();
     }
 
     /** Runs a command that needs the group; recreates the group once when Redis lost it (restart without data). */

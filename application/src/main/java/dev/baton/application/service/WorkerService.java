@@ -107,6 +107,7 @@ public final class WorkerService implements RunWorkerUseCase {
         private final ScheduledExecutorService loops;
         private final Thread fetcher;
         private final AtomicBoolean accepting = new AtomicBoolean(true);
+        private final AtomicBoolean recoveryDue = new AtomicBoolean();
         private final AtomicLong completed = new AtomicLong();
         private final AtomicLong duplicates = new AtomicLong();
         private final AtomicLong retried = new AtomicLong();
@@ -136,7 +137,7 @@ public final class WorkerService implements RunWorkerUseCase {
             fetcher.start();
             schedule("promotion", this::promote, Duration.ZERO, settings.promoteInterval());
             schedule("lease extension", this::extendLeases, settings.extendInterval(), settings.extendInterval());
-            schedule("recovery", this::recover, settings.recoveryInterval(), settings.recoveryInterval());
+            schedule("recovery", () -> recoveryDue.set(true), settings.recoveryInterval(), settings.recoveryInterval());
             schedule("housekeeping", this::houseKeep, settings.trimInterval(), settings.trimInterval());
             LOG.info("worker started consumer={} queues={} concurrency={} lease={} jobTimeout={} maxAttempts={}",
                     consumer, queues, concurrency, settings.lease(), settings.jobTimeout(),
@@ -156,6 +157,13 @@ public final class WorkerService implements RunWorkerUseCase {
                 long pause = FIRST_PAUSE_MILLIS;
                 for (int turn = 0; accepting.get(); turn++) {
                     int wanted = acquireSlots();
+                    // abandoned work first; reclaiming here, with the slots in hand, cannot starve behind the lease
+                    if (recoveryDue.getAndSet(false)) {
+                        wanted -= recover(wanted);
+                    }
+                    if (wanted == 0) {
+                        continue;
+                    }
                     QueueName queue = queues.get(turn % queues.size());
                     try {
                         List<Delivery> leased = transport.lease(queue, consumer, wanted, blockPerQueue);
@@ -412,36 +420,38 @@ public final class WorkerService implements RunWorkerUseCase {
             });
         }
 
-        private void recover() {
+        /**
+         * Takes over entries of silent consumers into {@code available} held slots, dead-lettering poison on the way.
+         *
+         * @return how many of the slots now belong to reclaimed deliveries
+         */
+        private int recover(int available) {
+            int used = 0;
             for (QueueName queue : queues) {
-                if (!accepting.get()) {
-                    return;
+                if (used == available) {
+                    break;
                 }
-                int free = takeFreeSlots(concurrency);
-                if (free == 0) {
-                    return;
-                }
-                Reclaimed taken;
                 try {
-                    taken = transport.reclaimAbandoned(queue, consumer, settings.lease(), free);
+                    Reclaimed taken = transport.reclaimAbandoned(queue, consumer, settings.lease(), available - used);
+                    if (!taken.vanished().isEmpty()) {
+                        observer.vanished(queue, taken.vanished().size());
+                        LOG.warn("pending entries had lost their data and were dropped consumer={} queue={} ids={}",
+                                consumer, queue, taken.vanished());
+                    }
+                    if (!taken.deliveries().isEmpty()) {
+                        used += taken.deliveries().size();
+                        reclaimed.addAndGet(taken.deliveries().size());
+                        observer.reclaimed(queue, taken.deliveries().size());
+                        LOG.info("reclaimed abandoned entries consumer={} queue={} count={}", consumer, queue,
+                                taken.deliveries().size());
+                        taken.deliveries().forEach(this::dispatch);
+                    }
                 } catch (RuntimeException e) {
-                    slots.release(free);
-                    throw e;
-                }
-                slots.release(free - taken.deliveries().size());
-                if (!taken.vanished().isEmpty()) {
-                    observer.vanished(queue, taken.vanished().size());
-                    LOG.warn("pending entries had lost their data and were dropped consumer={} queue={} ids={}",
-                            consumer, queue, taken.vanished());
-                }
-                if (!taken.deliveries().isEmpty()) {
-                    reclaimed.addAndGet(taken.deliveries().size());
-                    observer.reclaimed(queue, taken.deliveries().size());
-                    LOG.info("reclaimed abandoned entries consumer={} queue={} count={}", consumer, queue,
-                            taken.deliveries().size());
-                    taken.deliveries().forEach(this::dispatch);
+                    LOG.warn("reclaim failed, retrying in {} consumer={} queue={}: {}", settings.recoveryInterval(),
+                            consumer, queue, e.toString());
                 }
             }
+            return used;
         }
 
         private void houseKeep() {
@@ -543,8 +553,10 @@ public final class WorkerService implements RunWorkerUseCase {
 
         Optional<String> runHandler(JobHandler handler, JobContext context) throws Exception {
             synchronized (this) {
-                if (abandoned) {
-                    throw new AttemptCancelled("the worker is stopping");
+                // the deadline may pass while the ledger waits for another attempt of the same job to end
+                if (timedOut || abandoned) {
+                    throw new AttemptCancelled(timedOut ? "the deadline passed before the handler started"
+                            : "the worker is stopping");
                 }
                 runner = Thread.currentThread();
                 inHandler = true;

@@ -145,7 +145,8 @@ public final class InMemoryExecutionLedger implements ExecutionLedger {
                 return type.cast(effects);
             }
             throw new UnsupportedOperationException(
-                    "the in-memory ledger supports only " + InMemoryEffects.class.getName() + ", not " + type.getName());
+                    "the in-memory ledger supports only " + InMemoryEffects.class.getName() + ", not "
+                            + type.getName());
         }
     }
 }

@@ -4,6 +4,7 @@ import dev.baton.application.port.out.Delivery;
 import dev.baton.application.port.out.DeliveryId;
 import dev.baton.application.port.out.Reclaimed;
 import dev.baton.application.port.out.StreamTransport;
+import dev.baton.application.port.out.TransportException;
 import dev.baton.application.port.out.TrimOutcome;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.ConsumerStats;
@@ -59,6 +60,7 @@ public final class InMemoryStreamTransport implements StreamTransport {
     private final Clock clock;
     private final PayloadLimit payloadLimit;
     private final Map<QueueName, QueueState> queues = new HashMap<>();
+    private int failingLeases;
 
     public InMemoryStreamTransport(Clock clock, PayloadLimit payloadLimit) {
         this.clock = clock;
@@ -78,6 +80,11 @@ public final class InMemoryStreamTransport implements StreamTransport {
     /** Test hook: deletes an entry's data but leaves it in the pending list (like {@code XDEL}). */
     public synchronized void deleteEntry(QueueName queue, DeliveryId id) {
         state(queue).stream.remove(EntryId.parse(id.value()));
+    }
+
+    /** Test hook: the next {@code count} calls of {@link #lease} throw {@link TransportException} (server lost). */
+    public synchronized void failNextLeases(int count) {
+        failingLeases = count;
     }
 
     @Override
@@ -103,6 +110,10 @@ public final class InMemoryStreamTransport implements StreamTransport {
 
     @Override
     public synchronized List<Delivery> lease(QueueName queue, ConsumerName consumer, int max, Duration block) {
+        if (failingLeases > 0) {
+            failingLeases--;
+            throw new TransportException("server unreachable (test hook)");
+        }
         QueueState state = state(queue);
         long deadline = System.nanoTime() + block.toNanos();
         state.seen(consumer.value(), clock.instant());

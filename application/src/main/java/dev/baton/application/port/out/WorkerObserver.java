@@ -21,7 +21,10 @@ public interface WorkerObserver {
     default void jobEnqueued(Job job) {
     }
 
-    /** An attempt starts, {@code waited} after the job was first enqueued. */
+    /**
+     * An attempt starts, {@code waited} after the job was first enqueued. Also heard for redeliveries that then turn
+     * out to be duplicates: the ledger tells only once the attempt has begun.
+     */
     default void jobStarted(Job job, Duration waited) {
     }
 
@@ -53,7 +56,7 @@ public interface WorkerObserver {
     default void leaseLost(QueueName queue, DeliveryId id) {
     }
 
-    /** {@code count} pending entries had lost their data (trimmed or deleted) and were dropped from the pending list. */
+    /** {@code count} pending entries had lost their data (trimmed or deleted) and left the pending list. */
     default void vanished(QueueName queue, int count) {
     }
 

@@ -1,0 +1,166 @@
+package dev.baton.adapters.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.baton.adapters.redis.testing.ThrowawayRedis;
+import dev.baton.application.port.out.Delivery;
+import dev.baton.application.port.out.StreamTransport;
+import dev.baton.application.port.out.TransportException;
+import dev.baton.domain.ConsumerName;
+import dev.baton.domain.Job;
+import dev.baton.domain.JobId;
+import dev.baton.domain.PayloadLimit;
+import dev.baton.domain.QueueName;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Connection behaviour, each test on a private Redis server that it may restart, stop or lock with a password. */
+class RedisConnectionTest {
+    private static final Instant NOW = Instant.parse("2026-11-29T12:00:00Z");
+    private final QueueName queue = QueueName.of("orders");
+    private final ConsumerName alice = ConsumerName.of("alice");
+    private ExecutorService executor;
+
+    @AfterEach
+    void stopExecutor() {
+        if (executor != null) {
+            executor.shutdownNow();
+        }
+    }
+
+    private static RedisAdapter open(String uri, Duration commandTimeout) {
+        return RedisAdapter.open(new RedisAdapter.Config(uri, "-workers", PayloadLimit.DEFAULT, commandTimeout, false),
+                Clock.systemUTC());
+    }
+
+    private Job job(String id) {
+        return Job.create(JobId.of(id), queue, "{}", NOW);
+    }
+
+    @Test
+    void consumingResumesAfterARedisRestartThatLostAllData() throws Exception {
+        try (ThrowawayRedis server = ThrowawayRedis.start();
+             RedisAdapter adapter = open(server.uri(), Duration.ofSeconds(2))) {
+            StreamTransport transport = adapter.transport();
+            transport.declare(queue);
+            Set<String> received = ConcurrentHashMap.newKeySet();
+            AtomicInteger failures = new AtomicInteger();
+            AtomicBoolean running = new AtomicBoolean(true);
+            executor = Executors.newSingleThreadExecutor();
+            // a worker's loop at the port level: lease, acknowledge, and on failure just try again
+            Future<?> worker = executor.submit(() -> {
+                while (running.get()) {
+                    try {
+                        List<Delivery> deliveries = transport.lease(queue, alice, 10, Duration.ofMillis(200));
+                        deliveries.forEach(d -> received.add(((Delivery.Leased) d).job().id().value()));
+                        transport.acknowledge(queue, deliveries.stream().map(Delivery::id).toList());
+                    } catch (TransportException e) {
+                        failures.incrementAndGet();
+                    }
+                }
+            });
+            transport.publish(job("before"));
+            await().atMost(Duration.ofSeconds(10)).until(() -> received.contains("before"));
+
+            server.restart();
+            await().atMost(Duration.ofSeconds(30)).ignoreException(TransportException.class).until(() -> {
+                transport.publish(job("after"));
+                return true;
+            });
+
+            await().atMost(Duration.ofSeconds(30)).until(() -> received.contains("after"));
+            // the restart also emptied the script cache: scripts load again on NOSCRIPT
+            transport.publish(job("delayed").notBefore(NOW));
+            assertThat(transport.promoteDue(queue, NOW, 10)).isEqualTo(1);
+            await().atMost(Duration.ofSeconds(10)).until(() -> received.contains("delayed"));
+            running.set(false);
+            worker.get(10, TimeUnit.SECONDS);
+            assertThat(transport.stats(queue).pending()).isZero();
+        }
+    }
+
+    @Test
+    void aBlockingReadHoldsUpNoOtherCommandAndOutlivesTheCommandTimeout() throws Exception {
+        try (ThrowawayRedis server = ThrowawayRedis.start();
+             RedisAdapter adapter = open(server.uri(), Duration.ofMillis(500));
+             RawRedis raw = new RawRedis(server.uri())) {
+            StreamTransport transport = adapter.transport();
+            transport.declare(queue);
+            long start = System.nanoTime();
+            CompletableFuture<List<Delivery>> blocked =
+                    CompletableFuture.supplyAsync(() -> transport.lease(queue, alice, 1, Duration.ofMillis(1500)));
+            await().atMost(Duration.ofSeconds(5)).until(() -> raw.commands().clientList().contains("cmd=xreadgroup"));
+
+            // the adapter's other commands do not queue behind the blocked read
+            assertThat(transport.stats(queue).length()).isZero();
+            assertThat(blocked).isNotDone();
+
+            // BLOCK three times the command timeout: the read ends empty when Redis says so, not by a client timeout
+            assertThat(blocked.get(10, TimeUnit.SECONDS)).isEmpty();
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(1400));
+            assertThat(transport.stats(queue).pending()).isZero();
+        }
+    }
+
+    @Test
+    void aPasswordInTheUriIsUsedAndNeverShown() {
+        try (ThrowawayRedis server = ThrowawayRedis.start("--requirepass", "s3cret-pw")) {
+            String uri = "redis://:s3cret-pw@127.0.0.1:" + server.port();
+            try (RedisAdapter adapter = open(uri, Duration.ofSeconds(2))) {
+                adapter.transport().publish(job("locked"));
+                assertThat(adapter.transport().stats(queue).length()).isEqualTo(1);
+                assertThat(adapter.isReachable()).isTrue();
+            }
+
+            String wrong = "redis://:wrong-pw@127.0.0.1:" + server.port();
+            assertThatThrownBy(() -> open(wrong, Duration.ofSeconds(2)))
+                    .isInstanceOf(TransportException.class)
+                    .hasMessageContaining("redis://:****@127.0.0.1:" + server.port())
+                    .hasMessageContaining("WRONGPASS")
+                    .hasMessageNotContaining("wrong-pw");
+            assertThat(RedisAdapter.Config.of(uri).toString()).doesNotContain("s3cret-pw").contains("****");
+        }
+    }
+
+    @Test
+    void isReachableFollowsTheServer() {
+        try (ThrowawayRedis server = ThrowawayRedis.start();
+             RedisAdapter adapter = open(server.uri(), Duration.ofSeconds(1))) {
+            assertThat(adapter.isReachable()).isTrue();
+
+            server.stop();
+            await().atMost(Duration.ofSeconds(10)).until(() -> !adapter.isReachable());
+            assertThatThrownBy(() -> adapter.transport().stats(queue)).isInstanceOf(TransportException.class)
+                    .hasMessageContaining("stats").hasMessageContaining("orders");
+
+            server.restart();
+            await().atMost(Duration.ofSeconds(20)).until(adapter::isReachable);
+        }
+    }
+
+    @Test
+    void openingFailsClearlyWhenRedisIsNotThere() {
+        int port;
+        try (ThrowawayRedis server = ThrowawayRedis.start()) {
+            port = server.port();
+        }
+        assertThatThrownBy(() -> open("redis://127.0.0.1:" + port, Duration.ofSeconds(1)))
+                .isInstanceOf(TransportException.class)
+                .hasMessageContaining("cannot connect to Redis at redis://127.0.0.1:" + port);
+    }
+}

@@ -1,0 +1,106 @@
+package dev.baton.application.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.baton.application.port.in.EnqueueJobUseCase;
+import dev.baton.application.port.in.EnqueueJobsUseCase;
+import dev.baton.application.port.out.WorkerObserver;
+import dev.baton.application.testing.InMemoryStreamTransport;
+import dev.baton.application.testing.MutableClock;
+import dev.baton.domain.InvalidValueException;
+import dev.baton.domain.Job;
+import dev.baton.domain.JobId;
+import dev.baton.domain.JobSighting;
+import dev.baton.domain.PayloadLimit;
+import dev.baton.domain.QueueName;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+class EnqueueServiceTest {
+    private static final Instant NOW = Instant.parse("2026-11-29T12:00:00Z");
+
+    private final MutableClock clock = MutableClock.at(NOW);
+    private final InMemoryStreamTransport transport = new InMemoryStreamTransport(clock);
+    private final List<Job> enqueued = new CopyOnWriteArrayList<>();
+    private final EnqueueService service = new EnqueueService(transport, clock, new PayloadLimit(16),
+            new WorkerObserver() {
+                @Override
+                public void jobEnqueued(Job job) {
+                    enqueued.add(job);
+                }
+            });
+    private final QueueName queue = QueueName.of("mail");
+
+    @Test
+    void aJobDueNowGoesToTheStreamStampedWithTheClock() {
+        Job job = service.enqueue(EnqueueJobUseCase.Command.now(queue, JobId.of("m-1"), "{}").withType("welcome"));
+
+        assertThat(job.enqueuedAt()).isEqualTo(NOW);
+        assertThat(job.notBefore()).isEmpty();
+        assertThat(job.attempt()).isZero();
+        assertThat(job.type()).contains("welcome");
+        assertThat(transport.find(queue, JobId.of("m-1"))).containsInstanceOf(JobSighting.Waiting.class);
+        assertThat(enqueued).containsExactly(job);
+    }
+
+    @Test
+    void aDelayOrAFutureInstantDelaysTheJob() {
+        Job afterDelay = service.enqueue(EnqueueJobUseCase.Command.now(queue, JobId.of("d-1"), "{}")
+                .after(Duration.ofMinutes(5)));
+        Job atInstant = service.enqueue(EnqueueJobUseCase.Command.now(queue, JobId.of("d-2"), "{}")
+                .at(NOW.plusSeconds(60)));
+
+        assertThat(afterDelay.notBefore()).contains(NOW.plusSeconds(300));
+        assertThat(atInstant.notBefore()).contains(NOW.plusSeconds(60));
+        assertThat(transport.stats(queue).delayed()).isEqualTo(2);
+        assertThat(transport.stats(queue).length()).isZero();
+    }
+
+    @Test
+    void aDueTimeThatIsNotInTheFutureMeansNow() {
+        Job past = service.enqueue(EnqueueJobUseCase.Command.now(queue, JobId.of("p-1"), "{}")
+                .at(NOW.minusSeconds(60)));
+        Job zero = service.enqueue(EnqueueJobUseCase.Command.now(queue, JobId.of("p-2"), "{}")
+                .after(Duration.ZERO));
+
+        assertThat(past.notBefore()).isEmpty();
+        assertThat(zero.notBefore()).isEmpty();
+        assertThat(transport.stats(queue).length()).isEqualTo(2);
+    }
+
+    @Test
+    void anOversizedPayloadIsRefusedWithBothSizes() {
+        assertThatThrownBy(() -> service.enqueue(EnqueueJobUseCase.Command.now(queue, JobId.of("big"),
+                "x".repeat(17)))).isInstanceOf(InvalidValueException.class).hasMessageContaining("17")
+                .hasMessageContaining("16");
+
+        assertThat(transport.stats(queue).length()).isZero();
+        assertThat(enqueued).isEmpty();
+    }
+
+    @Test
+    void aBulkEnqueueKeepsOrderAndPublishesNothingWhenOneJobIsInvalid() {
+        List<Job> jobs = service.enqueueAll(new EnqueueJobsUseCase.Command(List.of(
+                EnqueueJobUseCase.Command.now(queue, JobId.of("b-1"), "{}"),
+                EnqueueJobUseCase.Command.now(queue, JobId.of("b-2"), "{}").after(Duration.ofSeconds(1)),
+                new EnqueueJobUseCase.Command(queue, JobId.of("b-3"), Optional.empty(), "{}", Map.of("h", "v"),
+                        Optional.empty(), Optional.empty()))));
+
+        assertThat(jobs).extracting(job -> job.id().value()).containsExactly("b-1", "b-2", "b-3");
+        assertThat(jobs.get(2).headers()).containsEntry("h", "v");
+        assertThat(transport.stats(queue).length()).isEqualTo(2);
+        assertThat(transport.stats(queue).delayed()).isEqualTo(1);
+        assertThatThrownBy(() -> service.enqueueAll(new EnqueueJobsUseCase.Command(List.of(
+                EnqueueJobUseCase.Command.now(queue, JobId.of("ok"), "{}"),
+                EnqueueJobUseCase.Command.now(queue, JobId.of("too-big"), "x".repeat(17))))))
+                .isInstanceOf(InvalidValueException.class);
+        assertThat(transport.stats(queue).length()).isEqualTo(2);
+        assertThat(enqueued).hasSize(3);
+    }
+}

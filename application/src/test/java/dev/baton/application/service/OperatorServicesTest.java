@@ -1,0 +1,124 @@
+package dev.baton.application.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.baton.application.port.in.InspectQueueUseCase;
+import dev.baton.application.port.in.ListDeadLettersUseCase;
+import dev.baton.application.port.in.LocateJobUseCase;
+import dev.baton.application.port.in.LocateJobUseCase.Whereabouts;
+import dev.baton.application.port.in.PurgeDeadLettersUseCase;
+import dev.baton.application.port.in.RedriveDeadLettersUseCase;
+import dev.baton.application.port.in.TrimQueueUseCase;
+import dev.baton.application.port.out.Delivery;
+import dev.baton.application.port.out.DeliveryId;
+import dev.baton.application.port.out.ExecutionLedger;
+import dev.baton.application.testing.InMemoryExecutionLedger;
+import dev.baton.application.testing.InMemoryStreamTransport;
+import dev.baton.application.testing.MutableClock;
+import dev.baton.domain.ConsumerName;
+import dev.baton.domain.DeadLetter;
+import dev.baton.domain.DeadLetterReason;
+import dev.baton.domain.DeadLetterSelection;
+import dev.baton.domain.Job;
+import dev.baton.domain.JobError;
+import dev.baton.domain.JobId;
+import dev.baton.domain.JobSighting;
+import dev.baton.domain.QueueName;
+import dev.baton.domain.Retention;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.junit.jupiter.api.Test;
+
+/** The operator-facing services: inspect, locate, dead letters, trim. */
+class OperatorServicesTest {
+    private final MutableClock clock = MutableClock.at(Instant.parse("2026-11-29T12:00:00Z"));
+    private final InMemoryStreamTransport transport = new InMemoryStreamTransport(clock);
+    private final InMemoryExecutionLedger ledger = new InMemoryExecutionLedger(clock);
+    private final QueueName queue = QueueName.of("orders");
+    private final ConsumerName worker = ConsumerName.of("w1");
+
+    @Test
+    void inspectAddsTheLedgersCompletionsWhenThereIsALedger() {
+        publish("a");
+        complete("done");
+
+        InspectQueueUseCase.QueueReport withLedger = new QueueQueryService(transport, Optional.of(ledger))
+                .inspect(new InspectQueueUseCase.Command(queue));
+        InspectQueueUseCase.QueueReport withoutLedger = new QueueQueryService(transport, Optional.empty())
+                .inspect(new InspectQueueUseCase.Command(queue));
+
+        assertThat(withLedger.stats().length()).isEqualTo(1);
+        assertThat(withLedger.completed()).isEqualTo(OptionalLong.of(1));
+        assertThat(withoutLedger.completed()).isEmpty();
+    }
+
+    @Test
+    void locatePrefersTheCompletionThenTheTransport() {
+        QueueQueryService service = new QueueQueryService(transport, Optional.of(ledger));
+        publish("waiting");
+        complete("done");
+
+        assertThat(service.locate(new LocateJobUseCase.Command(queue, JobId.of("done"))))
+                .isInstanceOfSatisfying(Whereabouts.Completed.class, completed ->
+                        assertThat(completed.completion().jobId()).isEqualTo(JobId.of("done")));
+        assertThat(service.locate(new LocateJobUseCase.Command(queue, JobId.of("waiting"))))
+                .isInstanceOfSatisfying(Whereabouts.InTransport.class, found ->
+                        assertThat(found.sighting()).isInstanceOf(JobSighting.Waiting.class));
+        assertThat(service.locate(new LocateJobUseCase.Command(queue, JobId.of("nobody"))))
+                .isInstanceOf(Whereabouts.Unknown.class);
+        assertThat(service.locate(new LocateJobUseCase.Command(QueueName.of("elsewhere"), JobId.of("done"))))
+                .isInstanceOf(Whereabouts.Unknown.class);
+    }
+
+    @Test
+    void deadLettersAreListedRedrivenAndPurged() {
+        DeadLetterService service = new DeadLetterService(transport);
+        publish("x1", "x2", "x3");
+        for (Delivery delivery : transport.lease(queue, worker, 3, Duration.ZERO)) {
+            Job job = ((Delivery.Leased) delivery).job();
+            transport.deadLetter(delivery, DeadLetter.of(job, DeadLetterReason.EXHAUSTED,
+                    JobError.permanent("t", "m"), 5, clock.instant()));
+        }
+
+        var page = service.list(new ListDeadLettersUseCase.Command(queue, Optional.empty(), 2));
+        int redriven = service.redrive(new RedriveDeadLettersUseCase.Command(queue,
+                new DeadLetterSelection.ByIds(List.of(page.get(0).id()))));
+        int purged = service.purge(new PurgeDeadLettersUseCase.Command(queue, new DeadLetterSelection.All()));
+
+        assertThat(page).hasSize(2);
+        assertThat(redriven).isEqualTo(1);
+        assertThat(purged).isEqualTo(2);
+        assertThat(service.list(new ListDeadLettersUseCase.Command(queue, Optional.empty(), 10))).isEmpty();
+        assertThat(transport.find(queue, JobId.of("x1"))).containsInstanceOf(JobSighting.Waiting.class);
+    }
+
+    @Test
+    void trimRemovesHistoryOlderThanTheRetentionAtTheClocksNow() {
+        TrimService service = new TrimService(transport, new Retention(Duration.ofHours(1)), clock);
+        publish("old");
+        transport.acknowledge(queue, transport.lease(queue, worker, 1, Duration.ZERO).stream()
+                .map(Delivery::id).toList());
+
+        TrimQueueUseCase.TrimReport early = service.trim(new TrimQueueUseCase.Command(queue));
+        clock.advance(Duration.ofHours(2));
+        TrimQueueUseCase.TrimReport late = service.trim(new TrimQueueUseCase.Command(queue));
+
+        assertThat(early).isEqualTo(new TrimQueueUseCase.TrimReport(0, false));
+        assertThat(late).isEqualTo(new TrimQueueUseCase.TrimReport(1, false));
+        assertThat(transport.stats(queue).length()).isZero();
+    }
+
+    private void publish(String... ids) {
+        for (String id : ids) {
+            transport.publish(Job.create(JobId.of(id), queue, "{}", clock.instant()));
+        }
+    }
+
+    private void complete(String id) {
+        ledger.execute(new ExecutionLedger.Execution(Job.create(JobId.of(id), queue, "{}", clock.instant()), worker,
+                new DeliveryId("1-0"), clock.instant()), transaction -> Optional.empty());
+    }
+}

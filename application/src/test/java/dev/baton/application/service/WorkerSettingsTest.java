@@ -1,0 +1,43 @@
+package dev.baton.application.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.baton.domain.InvalidValueException;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class WorkerSettingsTest {
+
+    @Test
+    void defaultsAreTheDocumentedOnes() {
+        WorkerSettings defaults = WorkerSettings.DEFAULTS;
+
+        assertThat(defaults.lease()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(defaults.deliveryLimit().maxDeliveries()).isEqualTo(5);
+        assertThat(defaults.jobTimeout()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(defaults.block()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(defaults.promoteInterval()).isEqualTo(Duration.ofMillis(250));
+        assertThat(defaults.extendInterval()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(defaults.recoveryInterval()).isEqualTo(Duration.ofSeconds(15));
+        assertThat(defaults.grace()).isEqualTo(Duration.ofSeconds(30));
+    }
+
+    @Test
+    void aNewLeaseBringsItsExtensionIntervalAlong() {
+        WorkerSettings settings = WorkerSettings.DEFAULTS.withLease(Duration.ofSeconds(3));
+
+        assertThat(settings.extendInterval()).isEqualTo(Duration.ofSeconds(1));
+    }
+
+    @Test
+    void nonsenseIsRejected() {
+        assertThatThrownBy(() -> WorkerSettings.DEFAULTS.withJobTimeout(Duration.ZERO))
+                .isInstanceOf(InvalidValueException.class).hasMessageContaining("job timeout");
+        assertThatThrownBy(() -> WorkerSettings.DEFAULTS.withGrace(Duration.ofSeconds(-1)))
+                .isInstanceOf(InvalidValueException.class);
+        assertThatThrownBy(() -> WorkerSettings.DEFAULTS.withIntervals(Duration.ofSeconds(1),
+                Duration.ofSeconds(1), Duration.ofSeconds(20), Duration.ofSeconds(1)))
+                .isInstanceOf(InvalidValueException.class).hasMessageContaining("half the lease");
+    }
+}

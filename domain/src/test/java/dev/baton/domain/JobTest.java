@@ -1,0 +1,92 @@
+package dev.baton.domain;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class JobTest {
+    private static final Instant ENQUEUED = Instant.parse("2026-11-29T12:00:00Z");
+    private static final JobError ERROR = JobError.retryable("java.io.IOException", "reset");
+
+    private final Job job = Job.create(JobId.of("order-1"), QueueName.of("orders"), "{\"n\":1}", ENQUEUED);
+
+    @Test
+    void aNewJobIsDueNowWithNoAttemptsYet() {
+        assertThat(job.attempt()).isZero();
+        assertThat(job.currentAttempt()).isEqualTo(1);
+        assertThat(job.type()).isEmpty();
+        assertThat(job.headers()).isEmpty();
+        assertThat(job.isDueAt(ENQUEUED)).isTrue();
+    }
+
+    @Test
+    void aRetriedJobCountsTheAttemptKeepsTheErrorAndWaits() {
+        Instant due = ENQUEUED.plusSeconds(10);
+
+        Job retried = job.retriedAfter(ERROR, due);
+
+        assertThat(retried.attempt()).isEqualTo(1);
+        assertThat(retried.currentAttempt()).isEqualTo(2);
+        assertThat(retried.lastError()).contains(ERROR);
+        assertThat(retried.notBefore()).contains(due);
+        assertThat(retried.isDueAt(due.minusMillis(1))).isFalse();
+        assertThat(retried.isDueAt(due)).isTrue();
+        assertThat(retried.enqueuedAt()).isEqualTo(ENQUEUED);
+        assertThat(retried.id()).isEqualTo(job.id());
+        assertThat(job.attempt()).isZero();
+    }
+
+    @Test
+    void aRedrivenJobStartsOverButKeepsItsIdentity() {
+        Job tired = job.withType("invoice").withHeaders(Map.of("trace", "t-1"))
+                .retriedAfter(ERROR, ENQUEUED.plusSeconds(1)).retriedAfter(ERROR, ENQUEUED.plusSeconds(3));
+
+        Job redriven = tired.redriven();
+
+        assertThat(redriven.attempt()).isZero();
+        assertThat(redriven.notBefore()).isEmpty();
+        assertThat(redriven.lastError()).isEmpty();
+        assertThat(redriven.type()).contains("invoice");
+        assertThat(redriven.headers()).containsEntry("trace", "t-1");
+        assertThat(redriven.enqueuedAt()).isEqualTo(ENQUEUED);
+        assertThat(redriven.payload()).isEqualTo(job.payload());
+    }
+
+    @Test
+    void withersChangeOnlyTheirField() {
+        Job delayed = job.notBefore(ENQUEUED.plusSeconds(60));
+
+        assertThat(delayed.notBefore()).contains(ENQUEUED.plusSeconds(60));
+        assertThat(delayed.withType("email").type()).contains("email");
+        assertThat(delayed.withType(null).type()).isEmpty();
+        assertThat(delayed.withType("email").notBefore()).isEqualTo(delayed.notBefore());
+    }
+
+    @Test
+    void headersAreCopied() {
+        Map<String, String> headers = new HashMap<>(Map.of("a", "1"));
+        Job withHeaders = job.withHeaders(headers);
+
+        headers.put("b", "2");
+
+        assertThat(withHeaders.headers()).containsOnlyKeys("a");
+    }
+
+    @Test
+    void invariantsAreEnforced() {
+        assertThatThrownBy(() -> new Job(job.id(), job.queue(), Optional.empty(), "{}", -1, ENQUEUED,
+                Optional.empty(), Optional.empty(), Map.of())).isInstanceOf(InvalidValueException.class)
+                .hasMessageContaining("-1");
+        assertThatThrownBy(() -> job.withType(" ")).isInstanceOf(InvalidValueException.class);
+        assertThatThrownBy(() -> job.withType("t".repeat(201))).isInstanceOf(InvalidValueException.class);
+        assertThatThrownBy(() -> Job.create(job.id(), job.queue(), null, ENQUEUED))
+                .isInstanceOf(InvalidValueException.class).hasMessage("payload is required");
+        assertThatThrownBy(() -> Job.create(null, job.queue(), "{}", ENQUEUED))
+                .isInstanceOf(InvalidValueException.class);
+    }
+}
