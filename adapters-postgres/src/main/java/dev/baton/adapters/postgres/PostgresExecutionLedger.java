@@ -6,6 +6,7 @@ import dev.baton.application.port.out.LedgerOutcome;
 import dev.baton.application.port.out.LedgerOutcome.AlreadyCompleted;
 import dev.baton.application.port.out.LedgerOutcome.Committed;
 import dev.baton.application.port.out.LedgerUnavailableException;
+import dev.baton.application.port.out.StepOutcome;
 import dev.baton.domain.Completion;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
@@ -16,6 +17,9 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
@@ -42,6 +46,7 @@ final class PostgresExecutionLedger implements ExecutionLedger {
     // an attempt that starts at (or after) its deadline still gets this long, so the ledger's own statements can
     // finish and report cleanly instead of failing with a timeout of their own
     private static final Duration MIN_TIMEOUT = Duration.ofSeconds(1);
+    private static final String SAVEPOINT = "baton_job";
 
     private final Jdbi jdbi;
     private final Clock clock;
@@ -79,7 +84,7 @@ final class PostgresExecutionLedger implements ExecutionLedger {
         JobId jobId = execution.job().id();
         Handle handle = open(jobId);
         try {
-            begin(handle, execution);
+            begin(handle, jobId, execution.deadline());
             LedgerOutcome outcome = record(handle, execution, effect);
             if (outcome instanceof Committed) {
                 commit(handle, jobId);
@@ -92,6 +97,86 @@ final class PostgresExecutionLedger implements ExecutionLedger {
             throw e;
         } finally {
             closeQuietly(handle);
+        }
+    }
+
+    /**
+     * One transaction for the whole batch, one savepoint per job: a job whose effect fails, or that completed already,
+     * is rolled back to its savepoint alone; the rest commit together (one WAL flush). Claims are taken in job-id
+     * order, so two batches sharing jobs wait for each other instead of deadlocking.
+     */
+    @Override
+    public List<StepOutcome> executeAll(List<Step> steps) {
+        Objects.requireNonNull(steps, "steps");
+        if (steps.size() <= 1) {
+            return ExecutionLedger.super.executeAll(steps); // no savepoint round trips for a batch of one
+        }
+        Integer[] order = new Integer[steps.size()];
+        Arrays.setAll(order, i -> i);
+        Arrays.sort(order, Comparator.comparing(i -> steps.get(i).execution().job().id().value()));
+        Execution first = steps.get(order[0]).execution();
+        Instant earliest = steps.stream().map(step -> step.execution().deadline()).min(Comparator.naturalOrder())
+                .orElseThrow();
+        StepOutcome[] outcomes = new StepOutcome[steps.size()];
+        Handle handle = open(first.job().id());
+        try {
+            begin(handle, first.job().id(), earliest);
+            for (int i : order) {
+                outcomes[i] = recordStep(handle, steps.get(i));
+            }
+            commitBatch(handle, first.job().id(), outcomes);
+            return List.of(outcomes);
+        } catch (RuntimeException | Error e) {
+            rollbackQuietly(handle);
+            throw e;
+        } finally {
+            closeQuietly(handle);
+        }
+    }
+
+    private StepOutcome recordStep(Handle handle, Step step) {
+        JobId jobId = step.execution().job().id();
+        try {
+            handle.savepoint(SAVEPOINT);
+        } catch (JdbiException e) {
+            throw unavailable("could not start the savepoint of job " + jobId, e);
+        }
+        StepOutcome outcome;
+        try {
+            outcome = new StepOutcome.Recorded(record(handle, step.execution(), step.effect()));
+        } catch (EffectFailedException e) {
+            outcome = new StepOutcome.Failed(e);
+        }
+        boolean keep = outcome instanceof StepOutcome.Recorded recorded && recorded.outcome() instanceof Committed;
+        try {
+            if (!handle.isInTransaction()) {
+                throw new LedgerUnavailableException("the effect of job " + jobId + " ended the batch's transaction"
+                        + " itself: the outcome of the jobs before it is unknown", null);
+            }
+            if (keep) {
+                handle.releaseSavepoint(SAVEPOINT);
+            } else {
+                handle.rollbackToSavepoint(SAVEPOINT);
+            }
+        } catch (JdbiException e) {
+            throw unavailable("could not end the savepoint of job " + jobId, e);
+        }
+        return outcome;
+    }
+
+    /**
+     * A deferred constraint failing at commit rolls back every job: each of them failed and will be retried (a
+     * duplicate too: it may have been a duplicate of a job of this very batch, which did not commit after all).
+     */
+    private void commitBatch(Handle handle, JobId firstJob, StepOutcome[] outcomes) {
+        try {
+            commit(handle, firstJob);
+        } catch (EffectFailedException e) {
+            for (int i = 0; i < outcomes.length; i++) {
+                if (outcomes[i] instanceof StepOutcome.Recorded) {
+                    outcomes[i] = new StepOutcome.Failed(e);
+                }
+            }
         }
     }
 
@@ -121,8 +206,8 @@ final class PostgresExecutionLedger implements ExecutionLedger {
     }
 
     /** Starts the transaction; the server ends it (and frees its locks) once the attempt's deadline has passed. */
-    private void begin(Handle handle, Execution execution) {
-        Duration remaining = Duration.between(clock.instant(), execution.deadline());
+    private void begin(Handle handle, JobId jobId, Instant deadline) {
+        Duration remaining = Duration.between(clock.instant(), deadline);
         long timeoutMillis = remaining.compareTo(MAX_TIMEOUT) > 0 ? MAX_TIMEOUT.toMillis()
                 : Math.max(MIN_TIMEOUT.toMillis(), remaining.toMillis());
         try {
@@ -133,7 +218,7 @@ final class PostgresExecutionLedger implements ExecutionLedger {
                     .mapTo(String.class)
                     .one();
         } catch (JdbiException e) {
-            throw unavailable("could not start the ledger transaction of job " + execution.job().id(), e);
+            throw unavailable("could not start the ledger transaction of job " + jobId, e);
         }
     }
 
