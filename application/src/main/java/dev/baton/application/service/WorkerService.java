@@ -285,10 +285,9 @@ public final class WorkerService implements RunWorkerUseCase {
                 LOG.warn("could not finish deliveries, left pending for redelivery consumer={} count={}", consumer,
                         batch.size(), e);
             } finally {
-                for (InFlight flight : batch) {
-                    inFlight.remove(flight.key);
-                    slots.release();
-                }
+                batch.forEach(flight -> inFlight.remove(flight.key));
+                // all at once, so that the fetcher leases (and batches) them together rather than one by one
+                slots.release(batch.size());
             }
         }
 

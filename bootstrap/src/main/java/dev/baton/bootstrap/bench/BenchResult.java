@@ -9,6 +9,8 @@ import java.util.OptionalDouble;
  *
  * @param enqueueJobsPerS  jobs per second enqueued in pipelined batches (with a rate: the rate achieved)
  * @param processJobsPerS  jobs per second from the first start to the last acknowledgement, all jobs accounted for
+ * @param cpuMicrosPerJob  CPU time of this process (all threads) per job while the worker ran: unlike the rates, it
+ *                         hardly depends on what else the machine is doing
  * @param peakHeapMib      the heap pools' peaks added up (garbage included: an upper bound)
  * @param rssMib           the process's peak resident set ({@code VmHWM})
  * @param rssNowMib        the resident set at the end ({@code VmRSS})
@@ -17,8 +19,8 @@ import java.util.OptionalDouble;
  */
 public record BenchResult(String mode, int jobs, int concurrency, String handler, int batchCommit, OptionalDouble rate,
                           double enqueueJobsPerS, double processJobsPerS, LatencyRecorder.Latencies latency,
-                          double peakHeapMib, double rssMib, double rssNowMib, boolean exactlyOnce, String check,
-                          String loadAverage) {
+                          double cpuMicrosPerJob, double peakHeapMib, double rssMib, double rssNowMib,
+                          boolean exactlyOnce, String check, String loadAverage) {
 
     /** The {@code --json} object. */
     public Map<String, Object> json() {
@@ -38,6 +40,7 @@ public record BenchResult(String mode, int jobs, int concurrency, String handler
         latencies.put("complete_p99", latency.completeP99());
         latencies.put("max", latency.max());
         json.put("latency_ms", latencies);
+        json.put("cpu_us_per_job", cpuMicrosPerJob);
         json.put("peak_heap_mib", peakHeapMib);
         json.put("rss_mib", rssMib);
         json.put("rss_now_mib", rssNowMib);

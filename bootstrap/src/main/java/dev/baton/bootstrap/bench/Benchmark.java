@@ -143,6 +143,7 @@ public final class Benchmark {
         StreamTransport transport = baton.use(StreamTransport.class);
         transport.declare(queue);
         double enqueueRate = 0;
+        double cpuPerJob = 0;
         if (options.rate().isEmpty()) {
             long began = System.nanoTime();
             for (int from = 0; from < jobs; from += ENQUEUE_BATCH) {
@@ -151,6 +152,7 @@ public final class Benchmark {
             }
             enqueueRate = jobs / seconds(System.nanoTime() - began);
         }
+        long cpuBefore = processCpuNanos();
         RunningWorker worker = worker(baton, benchConfig, recorder).start(new RunWorkerUseCase.Command(List.of(queue),
                 ConsumerName.of("bench-" + run), benchConfig.concurrency(), Optional.of(options.handler())));
         try {
@@ -158,6 +160,7 @@ public final class Benchmark {
                 enqueueRate = offer(baton, recorder, payload, options.rate().getAsDouble());
             }
             awaitAll(recorder, options.rate().isPresent() ? "offer+process" : "process");
+            cpuPerJob = (processCpuNanos() - cpuBefore) / (double) jobs;
         } finally {
             worker.stop(benchConfig.grace());
         }
@@ -183,8 +186,9 @@ public final class Benchmark {
         }
         LatencyRecorder.Latencies latencies = recorder.latencies();
         return new BenchResult(benchConfig.mode().label(), jobs, benchConfig.concurrency(), options.handler(),
-                options.batchCommit(), options.rate(), enqueueRate, recorder.done() / seconds(recorder.processingNanos()),
-                latencies, peakHeapMib(), status("VmHWM"), status("VmRSS"), exactlyOnce, check, loadAverage());
+                options.batchCommit(), options.rate(), enqueueRate,
+                recorder.done() / seconds(recorder.processingNanos()), latencies, Math.round(cpuPerJob / 100) / 10.0,
+                peakHeapMib(), status("VmHWM"), status("VmRSS"), exactlyOnce, check, loadAverage());
     }
 
     private WorkerService worker(Baton baton, BatonConfig benchConfig, WorkerObserver observer) {
@@ -283,6 +287,12 @@ public final class Benchmark {
 
     private static double seconds(long nanos) {
         return Math.max(1e-9, nanos / 1e9);
+    }
+
+    /** CPU time of the whole process (every thread: worker, Redis client, GC, JIT), -1 where unknown. */
+    private static long processCpuNanos() {
+        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+                ? os.getProcessCpuTime() : -1;
     }
 
     private static void resetPeaks() {
