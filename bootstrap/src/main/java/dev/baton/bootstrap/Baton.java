@@ -13,6 +13,7 @@ import dev.baton.application.port.in.EnqueueJobsUseCase;
 import dev.baton.application.port.in.InspectQueueUseCase;
 import dev.baton.application.port.in.RunWorkerUseCase;
 import dev.baton.application.port.in.RunningWorker;
+import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.bootstrap.admin.AdminServer;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.metrics.KnownQueues;
@@ -21,6 +22,7 @@ import dev.baton.bootstrap.wiring.BatonModules;
 import dev.baton.bootstrap.wiring.Closer;
 import dev.baton.bootstrap.wiring.HandlersModule;
 import dev.baton.bootstrap.wiring.HealthCheck;
+import dev.baton.bootstrap.wiring.LedgerJanitor;
 import dev.baton.bootstrap.wiring.Migrator;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.Job;
@@ -40,7 +42,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Baton embedded in an application: enqueue jobs and run workers in-process.
@@ -56,14 +57,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * }
  * }</pre>
  *
- * Everything is opened lazily (the first enqueue opens Redis, the first worker PostgreSQL and migrates its schema)
- * and closed by {@link #close()}, which stops running workers gracefully first.
+ * Everything is opened lazily (the first enqueue opens Redis; the first worker or query opens PostgreSQL and migrates
+ * the ledger's schema) and closed by {@link #close()}, which stops running workers gracefully first.
  */
 public final class Baton implements AutoCloseable {
+    private static final Duration JANITOR_INTERVAL = Duration.ofMinutes(10);
+
     private final Injector injector;
     private final Closer closer;
     private final BatonConfig config;
-    private final AtomicBoolean migrated = new AtomicBoolean();
 
     private Baton(Injector injector, BatonConfig config) {
         this.injector = injector;
@@ -99,16 +101,12 @@ public final class Baton implements AutoCloseable {
         return start(new RunWorkerUseCase.Command(names, defaultConsumer(), config.concurrency(), Optional.empty()));
     }
 
-    /**
-     * Starts a worker, migrating the ledger's schema first if this instance has not yet; {@link #close()} stops it
-     * within the configured grace period.
-     */
+    /** Starts a worker; {@link #close()} stops it within the configured grace period. */
     public RunningWorker start(RunWorkerUseCase.Command command) {
-        if (!migrated.get()) {
-            migrate();
-        }
         injector.getInstance(KnownQueues.class).add(command.queues());
         RunningWorker worker = use(RunWorkerUseCase.class).start(command);
+        closer.register(new LedgerJanitor(injector.getInstance(ExecutionLedger.class), injector.getInstance(Clock.class),
+                config.retention().maxAge(), JANITOR_INTERVAL));
         Duration grace = config.grace();
         closer.register(() -> worker.stop(grace));
         return worker;
@@ -124,10 +122,9 @@ public final class Baton implements AutoCloseable {
         return injector.getInstance(JobHandlers.class);
     }
 
-    /** Brings the ledger's schema up to date (the first {@link #start} does it too). */
+    /** Brings the ledger's schema up to date (opening the ledger, on first use, does it too). */
     public void migrate() {
         injector.getInstance(Migrator.class).migrate();
-        migrated.set(true);
     }
 
     /**
@@ -169,7 +166,10 @@ public final class Baton implements AutoCloseable {
         return ConsumerName.of(host.replaceAll("[^A-Za-z0-9._-]", "_") + "-" + ProcessHandle.current().pid());
     }
 
-    /** Builds a {@link Baton}; by default Redis and PostgreSQL at the configured (or default) endpoints. */
+    /**
+     * Builds a {@link Baton}: starts from the defaults (or {@link #config}, e.g. {@code BatonConfig.fromEnvironment()})
+     * and Redis + PostgreSQL; handlers come from {@link #handler}, Guice {@link #module}s and {@code ServiceLoader}.
+     */
     public static final class Builder {
         private BatonConfig config = BatonConfig.defaults();
         private final Map<String, JobHandler> handlers = new LinkedHashMap<>();
@@ -193,6 +193,18 @@ public final class Baton implements AutoCloseable {
 
         public Builder postgres(String jdbcUrl) {
             config = config.withJdbcUrl(jdbcUrl);
+            return this;
+        }
+
+        /** The PostgreSQL schema of the ledger and of the handlers' tables ({@code BATON_SCHEMA}). */
+        public Builder schema(String schema) {
+            config = config.withSchema(schema);
+            return this;
+        }
+
+        /** Flyway locations of the handlers' own tables, applied after the ledger's (e.g. {@code classpath:db/shop}). */
+        public Builder migrations(String... locations) {
+            config = config.withMigrations(List.of(locations));
             return this;
         }
 

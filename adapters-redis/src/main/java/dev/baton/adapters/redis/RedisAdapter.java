@@ -88,7 +88,7 @@ public final class RedisAdapter implements AutoCloseable {
                     + groupStartsAtEnd + "]";
         }
 
-        /** Any URI in {@code text} with its password shown as {@code ****} (Lettuce reads user-info without ':' as one). */
+        /** Any URI in {@code text} with its password as {@code ****} (Lettuce reads user-info without ':' as one). */
         static String masked(String text) {
             return USER_INFO.matcher(text).replaceAll(match -> {
                 String userInfo = match.group(2);
@@ -102,15 +102,19 @@ public final class RedisAdapter implements AutoCloseable {
     private final ClientResources resources;
     private final RedisClient client;
     private final StatefulRedisConnection<byte[], byte[]> connection;
+    private final StatefulRedisConnection<byte[], byte[]> pipeline;
     private final BlockingReads blockingReads;
     private final RedisStreamTransport transport;
     private final Duration pingTimeout;
 
-    private RedisAdapter(ClientResources resources, RedisClient client, StatefulRedisConnection<byte[], byte[]> connection,
-                         BlockingReads blockingReads, RedisStreamTransport transport, Duration pingTimeout) {
+    private RedisAdapter(ClientResources resources, RedisClient client,
+                         StatefulRedisConnection<byte[], byte[]> connection,
+                         StatefulRedisConnection<byte[], byte[]> pipeline, BlockingReads blockingReads,
+                         RedisStreamTransport transport, Duration pingTimeout) {
         this.resources = resources;
         this.client = client;
         this.connection = connection;
+        this.pipeline = pipeline;
         this.blockingReads = blockingReads;
         this.transport = transport;
         this.pingTimeout = pingTimeout;
@@ -140,13 +144,16 @@ public final class RedisAdapter implements AutoCloseable {
                 .build());
         try {
             StatefulRedisConnection<byte[], byte[]> connection = client.connect(ByteArrayCodec.INSTANCE);
+            // batches go out in one write: this connection flushes only when told to
+            StatefulRedisConnection<byte[], byte[]> pipeline = client.connect(ByteArrayCodec.INSTANCE);
+            pipeline.setAutoFlushCommands(false);
             LuaScripts scripts = LuaScripts.load(connection.sync());
             BlockingReads blockingReads = new BlockingReads(client);
-            RedisStreamTransport transport = new RedisStreamTransport(connection, blockingReads, scripts,
+            RedisStreamTransport transport = new RedisStreamTransport(connection, pipeline, blockingReads, scripts,
                     new WireMapping(config.payloadLimit()), config, clock);
             Duration pingTimeout = config.commandTimeout().compareTo(MAX_PING_TIMEOUT) < 0
                     ? config.commandTimeout() : MAX_PING_TIMEOUT;
-            return new RedisAdapter(resources, client, connection, blockingReads, transport, pingTimeout);
+            return new RedisAdapter(resources, client, connection, pipeline, blockingReads, transport, pingTimeout);
         } catch (RedisException e) {
             client.shutdown();
             resources.shutdown();
@@ -187,6 +194,7 @@ public final class RedisAdapter implements AutoCloseable {
     @Override
     public void close() {
         blockingReads.close();
+        pipeline.close();
         connection.close();
         client.shutdown();
         resources.shutdown();

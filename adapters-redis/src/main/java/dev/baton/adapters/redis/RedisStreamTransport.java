@@ -58,6 +58,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -73,6 +74,7 @@ final class RedisStreamTransport implements StreamTransport {
     private static final int STATS_PENDING_SAMPLE = 1_000;
 
     private final StatefulRedisConnection<byte[], byte[]> connection;
+    private final StatefulRedisConnection<byte[], byte[]> pipeline;
     private final RedisCommands<byte[], byte[]> redis;
     private final BlockingReads blockingReads;
     private final LuaScripts scripts;
@@ -83,9 +85,12 @@ final class RedisStreamTransport implements StreamTransport {
     private final Clock clock;
     private final Set<QueueName> declared = ConcurrentHashMap.newKeySet();
 
-    RedisStreamTransport(StatefulRedisConnection<byte[], byte[]> connection, BlockingReads blockingReads,
+    /** @param pipeline a connection that does not flush automatically, for batches; used only here */
+    RedisStreamTransport(StatefulRedisConnection<byte[], byte[]> connection,
+                         StatefulRedisConnection<byte[], byte[]> pipeline, BlockingReads blockingReads,
                          LuaScripts scripts, WireMapping wire, RedisAdapter.Config config, Clock clock) {
         this.connection = connection;
+        this.pipeline = pipeline;
         this.redis = connection.sync();
         this.blockingReads = blockingReads;
         this.scripts = scripts;
@@ -139,24 +144,27 @@ final class RedisStreamTransport implements StreamTransport {
             return;
         }
         // encode (and so validate) every job before sending any: a bad job must not leave half a batch published
-        List<Supplier<RedisFuture<?>>> commands = new ArrayList<>(jobs.size());
-        RedisAsyncCommands<byte[], byte[]> async = connection.async();
+        List<Function<RedisAsyncCommands<byte[], byte[]>, RedisFuture<?>>> commands = new ArrayList<>(jobs.size());
         for (Job job : jobs) {
             QueueKeys keys = keys(job.queue());
             if (job.notBefore().isPresent()) {
                 byte[] member = bytes(wire.delayedMember(job, UUID.randomUUID().toString(), true));
                 double due = job.notBefore().get().toEpochMilli();
-                commands.add(() -> async.zadd(keys.delayed(), due, member));
+                commands.add(async -> async.zadd(keys.delayed(), due, member));
             } else {
                 Object[] fields = encode(wire.publishedFields(job));
-                commands.add(() -> async.xadd(keys.stream(), fields));
+                commands.add(async -> async.xadd(keys.stream(), fields));
             }
         }
-        QueueName first = jobs.get(0).queue();
         jobs.stream().map(Job::queue).distinct().forEach(this::ensureDeclared);
-        call("publish", first, () -> {
-            // sent back to back without waiting: one round trip for the batch
-            List<RedisFuture<?>> futures = commands.stream().<RedisFuture<?>>map(Supplier::get).toList();
+        call("publish", jobs.get(0).queue(), () -> {
+            List<RedisFuture<?>> futures;
+            // the batch goes out in one write: the pipeline connection does not flush by itself
+            synchronized (pipeline) {
+                RedisAsyncCommands<byte[], byte[]> async = pipeline.async();
+                futures = commands.stream().<RedisFuture<?>>map(command -> command.apply(async)).toList();
+                pipeline.flushCommands();
+            }
             long deadline = System.nanoTime() + commandTimeout.toNanos();
             futures.forEach(future -> get(future, deadline));
             return null;
@@ -202,12 +210,17 @@ final class RedisStreamTransport implements StreamTransport {
             StatefulRedisConnection<byte[], byte[]> reader = blockingReads.forCurrentThread();
             // longer than BLOCK: a read cut short by the client would still deliver, into the pending list only
             reader.setTimeout(commandTimeout.plus(block));
-            List<StreamMessage<byte[], byte[]>> messages = reader.sync().xreadgroup(
-                    Consumer.from(keys.group(), bytes(consumer.value())), args,
-                    StreamOffset.lastConsumed(keys.stream()));
+            List<StreamMessage<byte[], byte[]>> messages = readNew(reader, keys, consumer, args);
             return messages.stream().map(message -> wire.delivery(queue, message.getId(), 1, fields(message)))
                     .toList();
         });
+    }
+
+    @SuppressWarnings("unchecked") // Lettuce takes the stream offsets as generic varargs
+    private static List<StreamMessage<byte[], byte[]>> readNew(StatefulRedisConnection<byte[], byte[]> reader,
+                                                               QueueKeys keys, ConsumerName consumer, XReadArgs args) {
+        return reader.sync().xreadgroup(Consumer.from(keys.group(), bytes(consumer.value())), args,
+                StreamOffset.lastConsumed(keys.stream()));
     }
 
     @Override
@@ -389,9 +402,10 @@ final class RedisStreamTransport implements StreamTransport {
             EntryId bound = EntryId.min(cutoff, needed);
             long removed = redis.xtrim(keys.stream(), XTrimArgs.Builder.minId(bound.toString()));
             // held back when entries that the retention would drop are still needed
-            boolean heldBack = needed.compareTo(cutoff) < 0 && !redis.xrange(keys.stream(),
-                    Range.from(Range.Boundary.including(needed.toString()), Range.Boundary.excluding(cutoff.toString())),
-                    Limit.from(1)).isEmpty();
+            Range<String> keptByGroups = Range.from(Range.Boundary.including(needed.toString()),
+                    Range.Boundary.excluding(cutoff.toString()));
+            boolean heldBack = needed.compareTo(cutoff) < 0
+                    && !redis.xrange(keys.stream(), keptByGroups, Limit.from(1)).isEmpty();
             return new TrimOutcome(removed, heldBack, heldBack ? needed.toString() : "");
         });
     }

@@ -2,6 +2,7 @@ package dev.baton.adapters.redis;
 
 import static dev.baton.adapters.redis.RawRedis.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.adapters.redis.testing.TestRedis;
 import dev.baton.application.port.out.Delivery;
@@ -13,10 +14,12 @@ import dev.baton.domain.DeadLetter;
 import dev.baton.domain.DeadLetterReason;
 import dev.baton.domain.DeadLetterSelection;
 import dev.baton.domain.DeliveryLimit;
+import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobError;
 import dev.baton.domain.JobId;
 import dev.baton.domain.JobSighting;
+import dev.baton.domain.PayloadLimit;
 import dev.baton.domain.QueueName;
 import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
@@ -305,6 +308,35 @@ class RedisStreamTransportTest {
         raw.commands().xgroupDestroy(RawRedis.stream(queue), RawRedis.group(queue));
         assertThat(transport().reclaimAbandoned(queue, bob, Duration.ZERO, 10)).isEqualTo(Reclaimed.NONE);
         assertThat(transport().stats(queue).consumers()).isEmpty();
+    }
+
+    @Test
+    void aJobThatWorkersWouldRejectIsNotPublishedAndNothingOfItsBatchIs() {
+        Job fine = Job.create(JobId.of("fine"), queue, "{}", NOW);
+        Job clash = fine.withHeaders(Map.of("attempt", "7"));
+        Job huge = Job.create(JobId.of("huge"), queue, "x".repeat(PayloadLimit.DEFAULT.maxBytes() + 1), NOW);
+
+        assertThatThrownBy(() -> transport().publishAll(List.of(fine, clash)))
+                .isInstanceOf(InvalidValueException.class).hasMessageContaining("attempt");
+        assertThatThrownBy(() -> transport().publish(huge))
+                .isInstanceOf(InvalidValueException.class).hasMessageContaining("limit");
+
+        assertThat(raw.commands().xlen(RawRedis.stream(queue))).isZero();
+    }
+
+    @Test
+    void aGroupCreatedAtTheEndSkipsWhatTheStreamAlreadyHeld() {
+        raw.append(queue, bytes("job_id"), bytes("old"), bytes("payload"), bytes("{}"));
+        RedisAdapter.Config config = new RedisAdapter.Config(TestRedis.uri(), "-workers", PayloadLimit.DEFAULT,
+                Duration.ofSeconds(10), true);
+        try (RedisAdapter atEnd = RedisAdapter.open(config, Clock.systemUTC())) {
+            atEnd.transport().declare(queue);
+            atEnd.transport().publish(Job.create(JobId.of("new"), queue, "{}", NOW));
+
+            List<Delivery> deliveries = atEnd.transport().lease(queue, alice, 10, SHORT_BLOCK);
+
+            assertThat(deliveries).extracting(d -> ((Delivery.Leased) d).job().id().value()).containsExactly("new");
+        }
     }
 
     @Test

@@ -4,6 +4,8 @@ import dev.baton.bootstrap.config.ConfigException;
 import dev.baton.domain.InvalidValueException;
 import java.io.PrintWriter;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -18,6 +20,7 @@ import picocli.CommandLine.Command;
                 "See `baton config` for the settings and their effective values.",
                 "Exit status: 0 ok, 1 runtime failure, 2 usage or configuration error."})
 final class BatonCommand implements Runnable {
+    private static final Logger LOG = LoggerFactory.getLogger(BatonCommand.class);
     private final Terminal terminal;
 
     BatonCommand(Terminal terminal) {
@@ -41,9 +44,10 @@ final class BatonCommand implements Runnable {
         });
         commandLine.setExecutionExceptionHandler((failure, cl, parseResult) -> {
             Object command = cl.getCommand();
-            String message = command instanceof SessionCommand session ? session.redact(failure.getMessage())
-                    : failure.getMessage();
-            terminal.err().println("baton: " + message);
+            String text = failure.getMessage() == null ? failure.toString() : failure.getMessage();
+            String message = command instanceof SessionCommand session ? session.redact(text) : text;
+            LOG.debug("command failed error={}", message);
+            terminal.err().println("baton: " + message.replaceAll("\\s*\\R\\s*", " "));
             return isUsageError(failure) ? ExitCodes.USAGE : ExitCodes.FAILURE;
         });
         return commandLine;

@@ -83,7 +83,6 @@ final class DevCommand extends SessionCommand {
     }
 
     private int run(Baton baton, BatonConfig config, Duration limit) throws InterruptedException {
-        baton.migrate();
         baton.startAdmin().ifPresent(address -> terminal.err().println("  admin      http://"
                 + address.getHostString() + ":" + address.getPort() + "/metrics"));
         RunningWorker worker = baton.start(new RunWorkerUseCase.Command(List.of(QUEUE),

@@ -13,9 +13,9 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        // dev's live progress and summary are the output; keep Baton's INFO lines out unless asked for
+        // dev's live progress and summary are its output, on throwaway servers: only errors may interrupt them
         if (args.length > 0 && "dev".equals(args[0]) && System.getenv(LOG_LEVEL) == null) {
-            System.setProperty(LOG_LEVEL, "WARN");
+            System.setProperty(LOG_LEVEL, "ERROR");
         }
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         PrintStream err = new PrintStream(System.err, true, StandardCharsets.UTF_8);

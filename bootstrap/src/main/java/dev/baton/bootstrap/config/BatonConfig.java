@@ -21,7 +21,8 @@ import java.util.Optional;
 public record BatonConfig(String redisUri, String jdbcUrl, String schema, Mode mode, List<QueueName> queues,
                           Duration lease, Duration idleThreshold, DeliveryLimit deliveryLimit, RetryPolicy retryPolicy,
                           Duration jobTimeout, Retention retention, int concurrency, Duration grace, int poolSize,
-                          Optional<AdminAddress> adminAddress, Optional<Path> plugins) {
+                          Optional<AdminAddress> adminAddress, Optional<Path> plugins,
+                          List<String> migrations) {
 
     public BatonConfig {
         Objects.requireNonNull(redisUri, "redis uri");
@@ -38,6 +39,7 @@ public record BatonConfig(String redisUri, String jdbcUrl, String schema, Mode m
         Objects.requireNonNull(grace, "grace");
         Objects.requireNonNull(adminAddress, "admin address");
         Objects.requireNonNull(plugins, "plugins");
+        migrations = List.copyOf(migrations);
     }
 
     /** The defaults alone (no environment, file or flags). */
@@ -45,24 +47,44 @@ public record BatonConfig(String redisUri, String jdbcUrl, String schema, Mode m
         return ConfigLoader.load(Map.of(), Optional.empty(), Map.of());
     }
 
+    /** The environment's settings ({@code BATON_*}, and the properties file named by {@code BATON_CONFIG}). */
+    public static BatonConfig fromEnvironment() {
+        Map<String, String> env = System.getenv();
+        return ConfigLoader.load(env, Optional.ofNullable(env.get(ConfigLoader.CONFIG_FILE_ENV)).map(Path::of),
+                Map.of());
+    }
+
+    public BatonConfig withSchema(String newSchema) {
+        return new BatonConfig(redisUri, jdbcUrl, newSchema, mode, queues, lease, idleThreshold, deliveryLimit,
+                retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, adminAddress, plugins, migrations);
+    }
+
     public BatonConfig withRedisUri(String uri) {
         return new BatonConfig(uri, jdbcUrl, schema, mode, queues, lease, idleThreshold, deliveryLimit, retryPolicy,
-                jobTimeout, retention, concurrency, grace, poolSize, adminAddress, plugins);
+                jobTimeout, retention, concurrency, grace, poolSize, adminAddress, plugins, migrations);
     }
 
     public BatonConfig withJdbcUrl(String url) {
         return new BatonConfig(redisUri, url, schema, mode, queues, lease, idleThreshold, deliveryLimit, retryPolicy,
-                jobTimeout, retention, concurrency, grace, poolSize, adminAddress, plugins);
+                jobTimeout, retention, concurrency, grace, poolSize, adminAddress, plugins, migrations);
     }
 
     public BatonConfig withRetryPolicy(RetryPolicy policy) {
         return new BatonConfig(redisUri, jdbcUrl, schema, mode, queues, lease, idleThreshold, deliveryLimit, policy,
-                jobTimeout, retention, concurrency, grace, poolSize, adminAddress, plugins);
+                jobTimeout, retention, concurrency, grace, poolSize, adminAddress, plugins, migrations);
     }
 
     public BatonConfig withQueues(List<QueueName> names) {
         return new BatonConfig(redisUri, jdbcUrl, schema, mode, names, lease, idleThreshold, deliveryLimit,
-                retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, adminAddress, plugins);
+                retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, adminAddress, plugins, migrations);
+    }
+
+    /** Adds Flyway locations of handlers' own tables, applied after the ledger's migrations. */
+    public BatonConfig withMigrations(List<String> locations) {
+        List<String> all = new ArrayList<>(migrations);
+        all.addAll(locations);
+        return new BatonConfig(redisUri, jdbcUrl, schema, mode, queues, lease, idleThreshold, deliveryLimit,
+                retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, adminAddress, plugins, all);
     }
 
     /** Replaces every password of the configured endpoints in {@code text} (an exception message, say). */
@@ -102,6 +124,7 @@ public record BatonConfig(String redisUri, String jdbcUrl, String schema, Mode m
         shown.put(Setting.POOL_SIZE.flagName(), Integer.toString(poolSize));
         shown.put(Setting.ADMIN_ADDRESS.flagName(), adminAddress.map(AdminAddress::toString).orElse("off"));
         shown.put(Setting.PLUGINS.flagName(), plugins.map(Path::toString).orElse(""));
+        shown.put(Setting.MIGRATIONS.flagName(), String.join(",", migrations));
         return shown;
     }
 }

@@ -69,6 +69,7 @@ public final class ConfigLoader {
             throw ConfigException.invalid(Setting.BACKOFF_MAX, values.get(Setting.BACKOFF_MAX),
                     "must not be below BATON_BACKOFF_INITIAL (" + Durations.format(backoffInitial) + ")");
         }
+        int concurrency = get(Setting.CONCURRENCY, text -> intIn(text, 1, 10_000));
         int maxAttempts = get(Setting.MAX_ATTEMPTS, text -> intIn(text, 1, 1000));
         RetryPolicy retryPolicy = new RetryPolicy(maxAttempts,
                 new Backoff.Exponential(backoffInitial, 2.0, backoffMax), Jitter.EQUAL, Set.of());
@@ -84,11 +85,13 @@ public final class ConfigLoader {
                 retryPolicy,
                 get(Setting.JOB_TIMEOUT, ConfigLoader::positiveDuration),
                 get(Setting.RETENTION, text -> new Retention(positiveDuration(text))),
-                get(Setting.CONCURRENCY, text -> intIn(text, 1, 10_000)),
+                concurrency,
                 get(Setting.GRACE, ConfigLoader::duration),
-                get(Setting.POOL_SIZE, text -> intIn(text, 1, 1000)),
+                get(Setting.POOL_SIZE, text -> text.equalsIgnoreCase("auto") ? Math.min(1000, concurrency + 2)
+                        : intIn(text, 1, 1000)),
                 get(Setting.ADMIN_ADDRESS, ConfigLoader::adminAddress),
-                get(Setting.PLUGINS, text -> text.isBlank() ? Optional.empty() : Optional.of(Path.of(text))));
+                get(Setting.PLUGINS, text -> text.isBlank() ? Optional.empty() : Optional.of(Path.of(text))),
+                get(Setting.MIGRATIONS, ConfigLoader::locations));
     }
 
     private <T> T get(Setting setting, Function<String, T> parser) {
@@ -179,6 +182,17 @@ public final class ConfigLoader {
     private static List<QueueName> queues(String text) {
         return Arrays.stream(text.split(",")).map(String::trim).filter(s -> !s.isEmpty()).map(QueueName::of)
                 .distinct().toList();
+    }
+
+    private static List<String> locations(String text) {
+        List<String> locations = Arrays.stream(text.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+        for (String location : locations) {
+            if (!location.startsWith("classpath:") && !location.startsWith("filesystem:")) {
+                throw new IllegalArgumentException("expected Flyway locations like filesystem:/opt/app/sql or "
+                        + "classpath:db/shop");
+            }
+        }
+        return locations;
     }
 
     private static Optional<AdminAddress> adminAddress(String text) {

@@ -23,9 +23,11 @@ public enum Setting {
     RETENTION("1d", false, "how long acknowledged stream history and ledger completions are kept"),
     CONCURRENCY("8", false, "jobs a worker runs at once"),
     GRACE("30s", false, "on shutdown, how long running jobs may finish before they are abandoned to other workers"),
-    POOL_SIZE("10", false, "PostgreSQL connection pool size"),
+    POOL_SIZE("auto", false, "PostgreSQL connections; auto = concurrency + 2 (each running job holds one)"),
     ADMIN_ADDRESS("127.0.0.1:9400", false, "admin HTTP host:port (port 0 picks a free one), or off"),
-    PLUGINS("", false, "a folder whose jars are searched for handlers (NamedJobHandler services)");
+    PLUGINS("", false, "a folder whose jars are searched for handlers (NamedJobHandler services)"),
+    MIGRATIONS("", false, "comma-separated Flyway locations of your handlers' tables (filesystem:/path or "
+            + "classpath:db/x), applied after the ledger's");
 
     private final String defaultValue;
     private final boolean secretBearing;

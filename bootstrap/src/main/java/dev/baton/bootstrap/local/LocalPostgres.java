@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.stream.Stream;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
@@ -45,20 +46,38 @@ public final class LocalPostgres implements AutoCloseable {
         this.directory = directory;
     }
 
+    /** Which binaries to run; {@code -Dbaton.dev.postgres=installed|bundled} forces one (default: installed first). */
+    public enum Binaries {
+        AUTO, INSTALLED, BUNDLED;
+
+        static Binaries fromSystemProperty() {
+            return valueOf(System.getProperty("baton.dev.postgres", "auto").toUpperCase(Locale.ROOT));
+        }
+    }
+
     public static LocalPostgres start() {
+        return start(Binaries.fromSystemProperty());
+    }
+
+    public static LocalPostgres start(Binaries binaries) {
         Path directory = TempFiles.directory("baton-dev-pg");
         try {
-            return start(directory);
+            return start(directory, binaries);
         } catch (RuntimeException e) {
             TempFiles.delete(directory);
             throw e;
         }
     }
 
-    private static LocalPostgres start(Path directory) {
+    private static LocalPostgres start(Path directory, Binaries binaries) {
         Optional<String> runAs = isRoot() ? Optional.of(unprivilegedUser()) : Optional.empty();
         makeWorldReadable(directory);
-        Path bin = installedBinaries().orElseGet(() -> unpackBundled(directory.resolve("binaries")));
+        Optional<Path> installed = binaries == Binaries.BUNDLED ? Optional.empty() : installedBinaries();
+        if (installed.isEmpty() && binaries == Binaries.INSTALLED) {
+            throw new LocalServerException("no PostgreSQL installed: initdb is neither on the PATH nor under "
+                    + "/usr/lib/postgresql/<version>/bin");
+        }
+        Path bin = installed.orElseGet(() -> unpackBundled(directory.resolve("binaries")));
         Path data = directory.resolve("data");
         Path log = directory.resolve("postgres.log");
         try {

@@ -28,10 +28,15 @@ public final class LocalRedis implements AutoCloseable {
         this.directory = directory;
     }
 
+    /** {@code -Dbaton.dev.redis=embedded} skips an installed redis-server. */
     public static LocalRedis start() {
+        return start("embedded".equals(System.getProperty("baton.dev.redis")));
+    }
+
+    public static LocalRedis start(boolean embeddedOnly) {
         int port = FreePort.pick();
         Path directory = TempFiles.directory("baton-dev-redis");
-        Optional<Path> installed = Executables.onPath("redis-server");
+        Optional<Path> installed = embeddedOnly ? Optional.empty() : Executables.onPath("redis-server");
         if (installed.isPresent()) {
             ServerProcess process = ServerProcess.start("redis-server",
                     List.of(installed.get().toString(), "--port", Integer.toString(port), "--bind", "127.0.0.1",

@@ -10,11 +10,13 @@ import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.demo.DemoHandlers;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The execution ledger in PostgreSQL (exactly-once effects). Migrates on open, the demo tables included: they stay
- * empty unless the demo handlers run, and having them always keeps the migrations the same for every command.
+ * The execution ledger in PostgreSQL (exactly-once effects). Opening it migrates the schema, so that any command
+ * works on a fresh schema; the demo tables come along (empty unless the demo handlers run) so that every command
+ * applies the same migrations.
  */
 public final class PostgresModule extends AbstractModule {
 
@@ -22,8 +24,14 @@ public final class PostgresModule extends AbstractModule {
     @Singleton
     PostgresAdapter postgres(BatonConfig config, Clock clock, Closer closer) {
         PostgresAdapter.Config adapterConfig = new PostgresAdapter.Config(config.jdbcUrl(), config.schema(),
-                config.poolSize(), false, config.retention(), List.of(DemoHandlers.MIGRATIONS));
+                config.poolSize(), true, config.retention(), locations(config));
         return closer.register(PostgresAdapter.open(adapterConfig, clock));
+    }
+
+    private static List<String> locations(BatonConfig config) {
+        List<String> locations = new ArrayList<>(List.of(DemoHandlers.MIGRATIONS));
+        locations.addAll(config.migrations());
+        return locations;
     }
 
     @Provides

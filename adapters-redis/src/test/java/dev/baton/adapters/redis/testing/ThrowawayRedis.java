@@ -113,7 +113,8 @@ public final class ThrowawayRedis implements AutoCloseable {
         if (process != null && !process.isAlive()) {
             throw new IllegalStateException("redis-server on port " + port + " exited with " + process.exitValue());
         }
-        try (Socket socket = new Socket("127.0.0.1", port)) {
+        try {
+            new Socket("127.0.0.1", port).close();
             return true;
         } catch (IOException e) {
             return false;

@@ -1,0 +1,45 @@
+package dev.baton.bootstrap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.baton.bootstrap.config.Setting;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Keeps docs/OPERATIONS.md and docs/HANDLERS.md in step with the code they describe. */
+class DocsTest {
+    private static final Path DOCS = Path.of("..", "docs");
+    private static final Path EXAMPLES = Path.of("src", "test", "java", "dev", "baton", "bootstrap", "examples");
+
+    @Test
+    void everySettingIsInTheConfigurationTableWithItsDefault() throws IOException {
+        String operations = Files.readString(DOCS.resolve("OPERATIONS.md"));
+
+        assertThat(List.of(Setting.values())).allSatisfy(setting -> assertThat(operations)
+                .contains("| `" + setting.envName() + "` | `--" + setting.flagName() + "` | "
+                        + (setting.defaultValue().isEmpty() ? "(none)" : "`" + setting.defaultValue() + "`") + " |"));
+    }
+
+    @Test
+    void everyCommandIsDocumented() throws IOException {
+        String operations = Files.readString(DOCS.resolve("OPERATIONS.md"));
+
+        assertThat(operations).contains("### `baton dev", "### `baton worker", "### `baton enqueue", "### `baton stats",
+                "### `baton job", "### `baton dlq", "`baton migrate`", "`baton trim --queue Q`", "`baton config`");
+    }
+
+    @Test
+    void theHandlerGuideShowsTheTestedExamplesVerbatim() throws IOException {
+        String handlers = Files.readString(DOCS.resolve("HANDLERS.md"));
+
+        for (String example : List.of("ShipOrderHandler.java", "ShopModule.java", "OrderProducer.java",
+                "ShopApplication.java")) {
+            assertThat(handlers).as(example).contains(Files.readString(EXAMPLES.resolve(example)));
+        }
+        assertThat(handlers).contains(Files.readString(
+                Path.of("src", "test", "resources", "db", "shop", "V1__shop_shipments.sql")));
+    }
+}

@@ -1,0 +1,39 @@
+package dev.baton.bootstrap.examples;
+
+import dev.baton.application.port.in.RunningWorker;
+import dev.baton.bootstrap.Baton;
+
+/** Baton embedded in an application: one object to enqueue, run workers and close. */
+public final class ShopApplication implements AutoCloseable {
+    private final Baton baton;
+    private final OrderProducer producer;
+
+    public ShopApplication(String redisUri, String jdbcUrl, String schema) {
+        this.baton = Baton.builder()
+                .redis(redisUri)                       // else BATON_REDIS_URI's default, redis://127.0.0.1:6379
+                .postgres(jdbcUrl)                     // the ledger, in the application's own database
+                .schema(schema)                        // the ledger's tables and the shop's, side by side
+                .migrations("classpath:db/shop")       // the shop's own tables (Flyway), after the ledger's
+                .handler(new ShipOrderHandler())       // or list it in META-INF/services, or bind it in a Guice module
+                .build();
+        this.producer = new OrderProducer(baton);
+    }
+
+    /** Runs shop orders in this process, with the configured concurrency. */
+    public RunningWorker startWorker() {
+        return baton.start("shop-orders");
+    }
+
+    public OrderProducer producer() {
+        return producer;
+    }
+
+    public Baton baton() {
+        return baton;
+    }
+
+    @Override
+    public void close() {
+        baton.close(); // stops the worker gracefully, then closes the connections
+    }
+}
