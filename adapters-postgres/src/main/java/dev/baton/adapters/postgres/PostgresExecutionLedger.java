@@ -11,6 +11,9 @@ import dev.baton.domain.Completion;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -47,12 +50,16 @@ final class PostgresExecutionLedger implements ExecutionLedger {
     // finish and report cleanly instead of failing with a timeout of their own
     private static final Duration MIN_TIMEOUT = Duration.ofSeconds(1);
     private static final String SAVEPOINT = "baton_job";
+    private static final String TIMEOUTS_SQL = "SELECT set_config('statement_timeout', ?, true),"
+            + " set_config('idle_in_transaction_session_timeout', ?, true)";
 
     private final Jdbi jdbi;
     private final Clock clock;
     private final int forgetBatchSize;
     private final String claimSql;
     private final String completeSql;
+    private final String savepointAndClaimSql;
+    private final String completeAndReleaseSql;
     private final String findSql;
     private final String countSql;
     private final String forgetSql;
@@ -67,10 +74,11 @@ final class PostgresExecutionLedger implements ExecutionLedger {
         String table = schema + "." + TABLE;
         this.claimSql = "INSERT INTO " + table
                 + " (job_id, queue, type, attempt, consumer, message_id, completed_at)"
-                + " VALUES (:jobId, :queue, :type, :attempt, :consumer, :messageId, :completedAt)"
-                + " ON CONFLICT (job_id) DO NOTHING";
-        this.completeSql = "UPDATE " + table
-                + " SET result = :result, completed_at = :completedAt WHERE job_id = :jobId";
+                + " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (job_id) DO NOTHING";
+        this.completeSql = "UPDATE " + table + " SET result = ?, completed_at = ? WHERE job_id = ?";
+        // in a batch, the savepoint travels with the claim and its release with the result: no extra round trips
+        this.savepointAndClaimSql = "SAVEPOINT " + SAVEPOINT + "; " + claimSql;
+        this.completeAndReleaseSql = completeSql + "; RELEASE SAVEPOINT " + SAVEPOINT;
         this.findSql = "SELECT " + CompletionMapper.COLUMNS + " FROM " + table + " WHERE job_id = :jobId";
         this.countSql = "SELECT count(*) FROM " + table + " WHERE queue = :queue";
         this.forgetSql = "DELETE FROM " + table + " WHERE job_id IN (SELECT job_id FROM " + table
@@ -85,7 +93,7 @@ final class PostgresExecutionLedger implements ExecutionLedger {
         Handle handle = open(jobId);
         try {
             begin(handle, jobId, execution.deadline());
-            LedgerOutcome outcome = record(handle, execution, effect);
+            LedgerOutcome outcome = record(handle, execution, effect, false);
             if (outcome instanceof Committed) {
                 commit(handle, jobId);
             } else {
@@ -136,30 +144,22 @@ final class PostgresExecutionLedger implements ExecutionLedger {
 
     private StepOutcome recordStep(Handle handle, Step step) {
         JobId jobId = step.execution().job().id();
-        try {
-            handle.savepoint(SAVEPOINT);
-        } catch (JdbiException e) {
-            throw unavailable("could not start the savepoint of job " + jobId, e);
-        }
         StepOutcome outcome;
         try {
-            outcome = new StepOutcome.Recorded(record(handle, step.execution(), step.effect()));
+            outcome = new StepOutcome.Recorded(record(handle, step.execution(), step.effect(), true));
         } catch (EffectFailedException e) {
             outcome = new StepOutcome.Failed(e);
         }
-        boolean keep = outcome instanceof StepOutcome.Recorded recorded && recorded.outcome() instanceof Committed;
-        try {
-            if (!handle.isInTransaction()) {
-                throw new LedgerUnavailableException("the effect of job " + jobId + " ended the batch's transaction"
-                        + " itself: the outcome of the jobs before it is unknown", null);
+        if (!handle.isInTransaction()) {
+            throw new LedgerUnavailableException("the effect of job " + jobId + " ended the batch's transaction"
+                    + " itself: the outcome of the jobs before it is unknown", null);
+        }
+        if (!(outcome instanceof StepOutcome.Recorded recorded && recorded.outcome() instanceof Committed)) {
+            try (Statement statement = handle.getConnection().createStatement()) {
+                statement.execute("ROLLBACK TO SAVEPOINT " + SAVEPOINT);
+            } catch (SQLException e) {
+                throw unavailable("could not roll back the savepoint of job " + jobId, e);
             }
-            if (keep) {
-                handle.releaseSavepoint(SAVEPOINT);
-            } else {
-                handle.rollbackToSavepoint(SAVEPOINT);
-            }
-        } catch (JdbiException e) {
-            throw unavailable("could not end the savepoint of job " + jobId, e);
         }
         return outcome;
     }
@@ -185,16 +185,16 @@ final class PostgresExecutionLedger implements ExecutionLedger {
      * {@link Committed} only once it has) or rolls back. Kept apart from the transaction so that a batch can call it
      * once per job between savepoints and commit many jobs at once.
      */
-    private LedgerOutcome record(Handle handle, Execution execution, Effect effect) {
+    private LedgerOutcome record(Handle handle, Execution execution, Effect effect, boolean inBatch) {
         JobId jobId = execution.job().id();
-        if (!claim(handle, execution)) {
+        if (!claim(handle, execution, inBatch)) {
             // a new statement, so a new READ COMMITTED snapshot: it sees the row the claim waited for
             return new AlreadyCompleted(select(handle, jobId).orElseThrow(() -> new LedgerUnavailableException(
                     "the completion of job " + jobId + " vanished while claiming it (retention ran at the same time)",
                     null)));
         }
         Optional<String> result = run(effect, handle, jobId);
-        return new Committed(complete(handle, execution, result));
+        return new Committed(complete(handle, execution, result, inBatch));
     }
 
     private Handle open(JobId jobId) {
@@ -212,31 +212,44 @@ final class PostgresExecutionLedger implements ExecutionLedger {
                 : Math.max(MIN_TIMEOUT.toMillis(), remaining.toMillis());
         try {
             handle.begin();
-            handle.createQuery("SELECT set_config('statement_timeout', :ms, true),"
-                            + " set_config('idle_in_transaction_session_timeout', :ms, true)")
-                    .bind("ms", Long.toString(timeoutMillis))
-                    .mapTo(String.class)
-                    .one();
         } catch (JdbiException e) {
+            throw unavailable("could not start the ledger transaction of job " + jobId, e);
+        }
+        try (PreparedStatement statement = handle.getConnection().prepareStatement(TIMEOUTS_SQL)) {
+            statement.setString(1, Long.toString(timeoutMillis));
+            statement.setString(2, Long.toString(timeoutMillis));
+            statement.executeQuery().close();
+        } catch (SQLException e) {
             throw unavailable("could not start the ledger transaction of job " + jobId, e);
         }
     }
 
-    private boolean claim(Handle handle, Execution execution) {
+    /** The ledger's own statements go straight to JDBC: Jdbi's binding machinery cost more than the statements. */
+    private boolean claim(Handle handle, Execution execution, boolean inBatch) {
         Job job = execution.job();
-        try {
-            return handle.createUpdate(claimSql)
-                    .bind("jobId", job.id().value())
-                    .bind("queue", job.queue().value())
-                    .bind("type", job.type().orElse(null))
-                    .bind("attempt", job.currentAttempt())
-                    .bind("consumer", execution.consumer().value())
-                    .bind("messageId", execution.deliveryId().value())
-                    .bind("completedAt", utc(now()))
-                    .execute() == 1;
-        } catch (JdbiException e) {
+        try (PreparedStatement statement = handle.getConnection().prepareStatement(
+                inBatch ? savepointAndClaimSql : claimSql)) {
+            statement.setString(1, job.id().value());
+            statement.setString(2, job.queue().value());
+            statement.setString(3, job.type().orElse(null));
+            statement.setInt(4, job.currentAttempt());
+            statement.setString(5, execution.consumer().value());
+            statement.setString(6, execution.deliveryId().value());
+            statement.setObject(7, utc(now()));
+            return lastUpdateCount(statement) == 1;
+        } catch (SQLException e) {
             throw unavailable("could not claim job " + job.id(), e);
         }
+    }
+
+    /** Runs the statement(s) and returns the update count of the last one. */
+    private static int lastUpdateCount(PreparedStatement statement) throws SQLException {
+        statement.execute();
+        int count = statement.getUpdateCount();
+        while (statement.getMoreResults() || statement.getUpdateCount() != -1) {
+            count = statement.getUpdateCount() == -1 ? count : statement.getUpdateCount();
+        }
+        return count;
     }
 
     private Optional<String> run(Effect effect, Handle handle, JobId jobId) {
@@ -251,20 +264,20 @@ final class PostgresExecutionLedger implements ExecutionLedger {
         }
     }
 
-    private Completion complete(Handle handle, Execution execution, Optional<String> result) {
+    private Completion complete(Handle handle, Execution execution, Optional<String> result, boolean inBatch) {
         Job job = execution.job();
         Instant completedAt = now();
-        try {
-            if (!handle.isInTransaction()) {
-                throw new EffectFailedException(new IllegalStateException(
-                        "the effect of job " + job.id() + " committed or rolled back the ledger's transaction itself"));
-            }
-            handle.createUpdate(completeSql)
-                    .bind("jobId", job.id().value())
-                    .bind("result", result.orElse(null))
-                    .bind("completedAt", utc(completedAt))
-                    .execute();
-        } catch (JdbiException e) {
+        if (!handle.isInTransaction()) {
+            throw new EffectFailedException(new IllegalStateException(
+                    "the effect of job " + job.id() + " committed or rolled back the ledger's transaction itself"));
+        }
+        try (PreparedStatement statement = handle.getConnection().prepareStatement(
+                inBatch ? completeAndReleaseSql : completeSql)) {
+            statement.setString(1, result.orElse(null));
+            statement.setObject(2, utc(completedAt));
+            statement.setString(3, job.id().value());
+            lastUpdateCount(statement);
+        } catch (SQLException e) {
             if (SqlFailures.isAbortedTransaction(e)) {
                 throw new EffectFailedException(new IllegalStateException("the effect of job " + job.id()
                         + " left its transaction aborted: it caught an SQL error and returned normally", e));

@@ -340,8 +340,11 @@ public final class WorkerService implements RunWorkerUseCase {
                         deadline), transaction -> ready.flight.runHandler(ready.handler,
                         new Context(job, job.currentAttempt(), consumer, deadline, transaction))));
             }
-            ScheduledFuture<?> timeout = timers.schedule(() -> batch.forEach(ready -> ready.flight.timeOut()),
-                    settings.jobTimeout().toNanos(), TimeUnit.NANOSECONDS);
+            ScheduledFuture<?> timeout = timers.schedule(() -> {
+                // every job first, so that none starts its handler after the running one is interrupted
+                batch.forEach(ready -> ready.flight.timeOut());
+                batch.forEach(ready -> ready.flight.interruptHandler());
+            }, settings.jobTimeout().toNanos(), TimeUnit.NANOSECONDS);
             List<StepOutcome> outcomes;
             try {
                 outcomes = ledger.executeAll(steps);
@@ -660,8 +663,12 @@ public final class WorkerService implements RunWorkerUseCase {
             return Objects.requireNonNullElse(result, Optional.empty());
         }
 
+        /** Marks the attempt as past its deadline: its handler may no longer start, and its effect not commit. */
         synchronized void timeOut() {
             timedOut = true;
+        }
+
+        synchronized void interruptHandler() {
             if (inHandler) {
                 runner.interrupt();
             }
