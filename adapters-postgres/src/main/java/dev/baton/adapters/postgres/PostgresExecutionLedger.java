@@ -6,16 +6,23 @@ import dev.baton.application.port.out.LedgerOutcome;
 import dev.baton.application.port.out.LedgerOutcome.AlreadyCompleted;
 import dev.baton.application.port.out.LedgerOutcome.Committed;
 import dev.baton.application.port.out.LedgerUnavailableException;
+import dev.baton.application.port.out.StepOutcome;
 import dev.baton.domain.Completion;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
@@ -42,12 +49,17 @@ final class PostgresExecutionLedger implements ExecutionLedger {
     // an attempt that starts at (or after) its deadline still gets this long, so the ledger's own statements can
     // finish and report cleanly instead of failing with a timeout of their own
     private static final Duration MIN_TIMEOUT = Duration.ofSeconds(1);
+    private static final String SAVEPOINT = "baton_job";
+    private static final String TIMEOUTS_SQL = "SELECT set_config('statement_timeout', ?, true),"
+            + " set_config('idle_in_transaction_session_timeout', ?, true)";
 
     private final Jdbi jdbi;
     private final Clock clock;
     private final int forgetBatchSize;
     private final String claimSql;
     private final String completeSql;
+    private final String savepointAndClaimSql;
+    private final String completeAndReleaseSql;
     private final String findSql;
     private final String countSql;
     private final String forgetSql;
@@ -62,10 +74,11 @@ final class PostgresExecutionLedger implements ExecutionLedger {
         String table = schema + "." + TABLE;
         this.claimSql = "INSERT INTO " + table
                 + " (job_id, queue, type, attempt, consumer, message_id, completed_at)"
-                + " VALUES (:jobId, :queue, :type, :attempt, :consumer, :messageId, :completedAt)"
-                + " ON CONFLICT (job_id) DO NOTHING";
-        this.completeSql = "UPDATE " + table
-                + " SET result = :result, completed_at = :completedAt WHERE job_id = :jobId";
+                + " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (job_id) DO NOTHING";
+        this.completeSql = "UPDATE " + table + " SET result = ?, completed_at = ? WHERE job_id = ?";
+        // in a batch, the savepoint travels with the claim and its release with the result: no extra round trips
+        this.savepointAndClaimSql = "SAVEPOINT " + SAVEPOINT + "; " + claimSql;
+        this.completeAndReleaseSql = completeSql + "; RELEASE SAVEPOINT " + SAVEPOINT;
         this.findSql = "SELECT " + CompletionMapper.COLUMNS + " FROM " + table + " WHERE job_id = :jobId";
         this.countSql = "SELECT count(*) FROM " + table + " WHERE queue = :queue";
         this.forgetSql = "DELETE FROM " + table + " WHERE job_id IN (SELECT job_id FROM " + table
@@ -79,8 +92,8 @@ final class PostgresExecutionLedger implements ExecutionLedger {
         JobId jobId = execution.job().id();
         Handle handle = open(jobId);
         try {
-            begin(handle, execution);
-            LedgerOutcome outcome = record(handle, execution, effect);
+            begin(handle, jobId, execution.deadline());
+            LedgerOutcome outcome = record(handle, execution, effect, false);
             if (outcome instanceof Committed) {
                 commit(handle, jobId);
             } else {
@@ -96,20 +109,92 @@ final class PostgresExecutionLedger implements ExecutionLedger {
     }
 
     /**
+     * One transaction for the whole batch, one savepoint per job: a job whose effect fails, or that completed already,
+     * is rolled back to its savepoint alone; the rest commit together (one WAL flush). Claims are taken in job-id
+     * order, so two batches sharing jobs wait for each other instead of deadlocking.
+     */
+    @Override
+    public List<StepOutcome> executeAll(List<Step> steps) {
+        Objects.requireNonNull(steps, "steps");
+        if (steps.size() <= 1) {
+            return ExecutionLedger.super.executeAll(steps); // no savepoint round trips for a batch of one
+        }
+        Integer[] order = new Integer[steps.size()];
+        Arrays.setAll(order, i -> i);
+        Arrays.sort(order, Comparator.comparing(i -> steps.get(i).execution().job().id().value()));
+        Execution first = steps.get(order[0]).execution();
+        Instant earliest = steps.stream().map(step -> step.execution().deadline()).min(Comparator.naturalOrder())
+                .orElseThrow();
+        StepOutcome[] outcomes = new StepOutcome[steps.size()];
+        Handle handle = open(first.job().id());
+        try {
+            begin(handle, first.job().id(), earliest);
+            for (int i : order) {
+                outcomes[i] = recordStep(handle, steps.get(i));
+            }
+            commitBatch(handle, first.job().id(), outcomes);
+            return List.of(outcomes);
+        } catch (RuntimeException | Error e) {
+            rollbackQuietly(handle);
+            throw e;
+        } finally {
+            closeQuietly(handle);
+        }
+    }
+
+    private StepOutcome recordStep(Handle handle, Step step) {
+        JobId jobId = step.execution().job().id();
+        StepOutcome outcome;
+        try {
+            outcome = new StepOutcome.Recorded(record(handle, step.execution(), step.effect(), true));
+        } catch (EffectFailedException e) {
+            outcome = new StepOutcome.Failed(e);
+        }
+        if (!handle.isInTransaction()) {
+            throw new LedgerUnavailableException("the effect of job " + jobId + " ended the batch's transaction"
+                    + " itself: the outcome of the jobs before it is unknown", null);
+        }
+        if (!(outcome instanceof StepOutcome.Recorded recorded && recorded.outcome() instanceof Committed)) {
+            try (Statement statement = handle.getConnection().createStatement()) {
+                statement.execute("ROLLBACK TO SAVEPOINT " + SAVEPOINT);
+            } catch (SQLException e) {
+                throw unavailable("could not roll back the savepoint of job " + jobId, e);
+            }
+        }
+        return outcome;
+    }
+
+    /**
+     * A deferred constraint failing at commit rolls back every job: each of them failed and will be retried (a
+     * duplicate too: it may have been a duplicate of a job of this very batch, which did not commit after all).
+     */
+    private void commitBatch(Handle handle, JobId firstJob, StepOutcome[] outcomes) {
+        try {
+            commit(handle, firstJob);
+        } catch (EffectFailedException e) {
+            for (int i = 0; i < outcomes.length; i++) {
+                if (outcomes[i] instanceof StepOutcome.Recorded) {
+                    outcomes[i] = new StepOutcome.Failed(e);
+                }
+            }
+        }
+    }
+
+    /**
      * Claims the job and runs its effect inside {@code handle}'s open transaction; the caller commits (the outcome is
      * {@link Committed} only once it has) or rolls back. Kept apart from the transaction so that a batch can call it
      * once per job between savepoints and commit many jobs at once.
      */
-    private LedgerOutcome record(Handle handle, Execution execution, Effect effect) {
+    private LedgerOutcome record(Handle handle, Execution execution, Effect effect, boolean inBatch) {
         JobId jobId = execution.job().id();
-        if (!claim(handle, execution)) {
+        if (!claim(handle, execution, inBatch)) {
             // a new statement, so a new READ COMMITTED snapshot: it sees the row the claim waited for
             return new AlreadyCompleted(select(handle, jobId).orElseThrow(() -> new LedgerUnavailableException(
                     "the completion of job " + jobId + " vanished while claiming it (retention ran at the same time)",
                     null)));
         }
         Optional<String> result = run(effect, handle, jobId);
-        return new Committed(complete(handle, execution, result));
+        return new Committed(complete(handle, execution, result, inBatch));
     }
 
     private Handle open(JobId jobId) {
@@ -121,37 +206,50 @@ final class PostgresExecutionLedger implements ExecutionLedger {
     }
 
     /** Starts the transaction; the server ends it (and frees its locks) once the attempt's deadline has passed. */
-    private void begin(Handle handle, Execution execution) {
-        Duration remaining = Duration.between(clock.instant(), execution.deadline());
+    private void begin(Handle handle, JobId jobId, Instant deadline) {
+        Duration remaining = Duration.between(clock.instant(), deadline);
         long timeoutMillis = remaining.compareTo(MAX_TIMEOUT) > 0 ? MAX_TIMEOUT.toMillis()
                 : Math.max(MIN_TIMEOUT.toMillis(), remaining.toMillis());
         try {
             handle.begin();
-            handle.createQuery("SELECT set_config('statement_timeout', :ms, true),"
-                            + " set_config('idle_in_transaction_session_timeout', :ms, true)")
-                    .bind("ms", Long.toString(timeoutMillis))
-                    .mapTo(String.class)
-                    .one();
         } catch (JdbiException e) {
-            throw unavailable("could not start the ledger transaction of job " + execution.job().id(), e);
+            throw unavailable("could not start the ledger transaction of job " + jobId, e);
+        }
+        try (PreparedStatement statement = handle.getConnection().prepareStatement(TIMEOUTS_SQL)) {
+            statement.setString(1, Long.toString(timeoutMillis));
+            statement.setString(2, Long.toString(timeoutMillis));
+            statement.executeQuery().close();
+        } catch (SQLException e) {
+            throw unavailable("could not start the ledger transaction of job " + jobId, e);
         }
     }
 
-    private boolean claim(Handle handle, Execution execution) {
+    /** The ledger's own statements go straight to JDBC: Jdbi's binding machinery cost more than the statements. */
+    private boolean claim(Handle handle, Execution execution, boolean inBatch) {
         Job job = execution.job();
-        try {
-            return handle.createUpdate(claimSql)
-                    .bind("jobId", job.id().value())
-                    .bind("queue", job.queue().value())
-                    .bind("type", job.type().orElse(null))
-                    .bind("attempt", job.currentAttempt())
-                    .bind("consumer", execution.consumer().value())
-                    .bind("messageId", execution.deliveryId().value())
-                    .bind("completedAt", utc(now()))
-                    .execute() == 1;
-        } catch (JdbiException e) {
+        try (PreparedStatement statement = handle.getConnection().prepareStatement(
+                inBatch ? savepointAndClaimSql : claimSql)) {
+            statement.setString(1, job.id().value());
+            statement.setString(2, job.queue().value());
+            statement.setString(3, job.type().orElse(null));
+            statement.setInt(4, job.currentAttempt());
+            statement.setString(5, execution.consumer().value());
+            statement.setString(6, execution.deliveryId().value());
+            statement.setObject(7, utc(now()));
+            return lastUpdateCount(statement) == 1;
+        } catch (SQLException e) {
             throw unavailable("could not claim job " + job.id(), e);
         }
+    }
+
+    /** Runs the statement(s) and returns the update count of the last one. */
+    private static int lastUpdateCount(PreparedStatement statement) throws SQLException {
+        statement.execute();
+        int count = statement.getUpdateCount();
+        while (statement.getMoreResults() || statement.getUpdateCount() != -1) {
+            count = statement.getUpdateCount() == -1 ? count : statement.getUpdateCount();
+        }
+        return count;
     }
 
     private Optional<String> run(Effect effect, Handle handle, JobId jobId) {
@@ -166,20 +264,20 @@ final class PostgresExecutionLedger implements ExecutionLedger {
         }
     }
 
-    private Completion complete(Handle handle, Execution execution, Optional<String> result) {
+    private Completion complete(Handle handle, Execution execution, Optional<String> result, boolean inBatch) {
         Job job = execution.job();
         Instant completedAt = now();
-        try {
-            if (!handle.isInTransaction()) {
-                throw new EffectFailedException(new IllegalStateException(
-                        "the effect of job " + job.id() + " committed or rolled back the ledger's transaction itself"));
-            }
-            handle.createUpdate(completeSql)
-                    .bind("jobId", job.id().value())
-                    .bind("result", result.orElse(null))
-                    .bind("completedAt", utc(completedAt))
-                    .execute();
-        } catch (JdbiException e) {
+        if (!handle.isInTransaction()) {
+            throw new EffectFailedException(new IllegalStateException(
+                    "the effect of job " + job.id() + " committed or rolled back the ledger's transaction itself"));
+        }
+        try (PreparedStatement statement = handle.getConnection().prepareStatement(
+                inBatch ? completeAndReleaseSql : completeSql)) {
+            statement.setString(1, result.orElse(null));
+            statement.setObject(2, utc(completedAt));
+            statement.setString(3, job.id().value());
+            lastUpdateCount(statement);
+        } catch (SQLException e) {
             if (SqlFailures.isAbortedTransaction(e)) {
                 throw new EffectFailedException(new IllegalStateException("the effect of job " + job.id()
                         + " left its transaction aborted: it caught an SQL error and returned normally", e));

@@ -9,9 +9,11 @@ import dev.baton.application.port.out.DeliveryId;
 import dev.baton.application.port.out.EffectFailedException;
 import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.application.port.out.ExecutionLedger.Execution;
+import dev.baton.application.port.out.ExecutionLedger.Step;
 import dev.baton.application.port.out.LedgerOutcome;
 import dev.baton.application.port.out.LedgerTransaction;
 import dev.baton.application.port.out.LedgerUnavailableException;
+import dev.baton.application.port.out.StepOutcome;
 import dev.baton.application.testing.MutableClock;
 import dev.baton.domain.Completion;
 import dev.baton.domain.ConsumerName;
@@ -361,6 +363,86 @@ class PostgresExecutionLedgerTest {
             assertThat(ledger.find(expired.id())).isEmpty();
             assertThat(ledger.find(kept.id())).isPresent();
         }
+    }
+
+    @Test
+    void inABatchAJobThatSwallowsAnSqlErrorFailsAloneAndTheOthersCommit() {
+        List<Job> jobs = List.of(job(), job(), job());
+        List<String> orders = List.of(order(), order(), order());
+
+        List<StepOutcome> outcomes = ledger.executeAll(List.of(
+                shipping(jobs.get(0), orders.get(0)),
+                new Step(execution(jobs.get(1), "2-0"), transaction -> {
+                    DemoShipments.ship(transaction, orders.get(1), jobs.get(1).id().value());
+                    try {
+                        transaction.unwrap(Handle.class).execute("INSERT INTO no_such_table VALUES (1)");
+                    } catch (RuntimeException ignored) {
+                        // the transaction is now aborted, back to this job's savepoint
+                    }
+                    return Optional.empty();
+                }),
+                shipping(jobs.get(2), orders.get(2))));
+
+        assertThat(outcomes.get(0)).isInstanceOf(StepOutcome.Recorded.class);
+        assertThat(outcomes.get(1)).isInstanceOfSatisfying(StepOutcome.Failed.class,
+                failed -> assertThat(failed.failure()).hasMessageContaining("aborted"));
+        assertThat(outcomes.get(2)).isInstanceOf(StepOutcome.Recorded.class);
+        assertThat(List.of(SHIPMENTS.count(orders.get(0)), SHIPMENTS.count(orders.get(1)),
+                SHIPMENTS.count(orders.get(2)))).containsExactly(1, 0, 1);
+        assertThat(jobs.stream().map(job -> completionRows(job.id())).toList()).containsExactly(1, 0, 1);
+    }
+
+    @Test
+    void aConnectionKilledDuringABatchCommitsNoneOfItsJobs() {
+        List<Job> jobs = List.of(job(), job(), job());
+        List<String> orders = List.of(order(), order(), order());
+
+        assertThatThrownBy(() -> ledger.executeAll(List.of(shipping(jobs.get(0), orders.get(0)),
+                shipping(jobs.get(1), orders.get(1)),
+                new Step(execution(jobs.get(2), "3-0"), transaction -> {
+                    DemoShipments.ship(transaction, orders.get(2), jobs.get(2).id().value());
+                    terminate(backendPid(transaction));
+                    return Optional.empty();
+                })))).isInstanceOf(LedgerUnavailableException.class);
+
+        assertThat(orders).allSatisfy(order -> assertThat(SHIPMENTS.count(order)).isZero());
+        assertThat(jobs).allSatisfy(job -> assertThat(completionRows(job.id())).isZero());
+        assertThatTheRedeliveryShipsOnce(jobs.get(0), orders.get(0));
+    }
+
+    @Test
+    void aConstraintFailingAtTheBatchCommitFailsEveryJobOfTheBatch() {
+        List<Job> jobs = List.of(job(), job());
+        String order = order();
+
+        List<StepOutcome> outcomes = ledger.executeAll(List.of(shipping(jobs.get(0), order),
+                shipping(jobs.get(1), DemoShipments.REJECT_AT_COMMIT)));
+
+        assertThat(outcomes).allSatisfy(outcome -> assertThat(outcome).isInstanceOf(StepOutcome.Failed.class));
+        assertThat(SHIPMENTS.count(order)).isZero();
+        assertThat(jobs).allSatisfy(job -> assertThat(completionRows(job.id())).isZero());
+    }
+
+    @Test
+    void aHandlerThatEndsTheBatchTransactionMakesTheWholeBatchUnknown() {
+        List<Job> jobs = List.of(job(), job());
+        String order = order();
+
+        assertThatThrownBy(() -> ledger.executeAll(List.of(shipping(jobs.get(0), order),
+                new Step(execution(jobs.get(1), "2-0"), transaction -> {
+                    transaction.unwrap(Handle.class).rollback();
+                    return Optional.empty();
+                })))).isInstanceOf(LedgerUnavailableException.class).hasMessageContaining("ended the batch");
+
+        assertThat(SHIPMENTS.count(order)).isZero();
+        assertThat(jobs).allSatisfy(job -> assertThat(completionRows(job.id())).isZero());
+    }
+
+    private static Step shipping(Job job, String order) {
+        return new Step(execution(job, "1-0"), transaction -> {
+            DemoShipments.ship(transaction, order, job.id().value());
+            return Optional.of("shipped");
+        });
     }
 
     private void assertThatTheRedeliveryShipsOnce(Job job, String order) {

@@ -4,6 +4,7 @@ import dev.baton.application.port.out.StreamTransport;
 import dev.baton.application.port.out.TransportException;
 import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.PayloadLimit;
+import dev.baton.domain.QueueName;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisException;
@@ -168,6 +169,14 @@ public final class RedisAdapter implements AutoCloseable {
 
     public StreamTransport transport() {
         return transport;
+    }
+
+    /**
+     * Deletes everything of {@code queue}: its stream, consumer group, delayed jobs and dead letters, pending work
+     * included. For throwaway queues (benchmarks, tests), never for a queue that workers still consume.
+     */
+    public void deleteQueue(QueueName queue) {
+        transport.delete(queue);
     }
 
     /** True when Redis answers a PING within a short timeout (at most 2 s). */

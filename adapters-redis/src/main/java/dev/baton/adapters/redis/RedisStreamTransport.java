@@ -186,6 +186,13 @@ final class RedisStreamTransport implements StreamTransport {
         }
     }
 
+    /** Deletes the queue's stream (with its consumer group), delayed set and dead letters. */
+    void delete(QueueName queue) {
+        QueueKeys keys = keys(queue);
+        call("delete", queue, () -> redis.del(keys.stream(), keys.delayed(), keys.dead()));
+        declared.remove(queue);
+    }
+
     // ---------------------------------------------------------------- consuming
 
     @Override

@@ -9,12 +9,12 @@ import dev.baton.application.port.in.RunningWorker;
 import dev.baton.application.port.in.WorkerCounters;
 import dev.baton.application.port.out.Delivery;
 import dev.baton.application.port.out.DeliveryId;
-import dev.baton.application.port.out.EffectFailedException;
 import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.application.port.out.LedgerOutcome;
 import dev.baton.application.port.out.LedgerTransaction;
 import dev.baton.application.port.out.LedgerUnavailableException;
 import dev.baton.application.port.out.Reclaimed;
+import dev.baton.application.port.out.StepOutcome;
 import dev.baton.application.port.out.StreamTransport;
 import dev.baton.application.port.out.TrimOutcome;
 import dev.baton.application.port.out.WorkerObserver;
@@ -31,6 +31,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -42,6 +43,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -102,6 +104,7 @@ public final class WorkerService implements RunWorkerUseCase {
         private final Duration blockPerQueue;
         private final Semaphore slots;
         private final Map<Key, InFlight> inFlight = new ConcurrentHashMap<>();
+        private final Acknowledgements acknowledgements = new Acknowledgements(transport);
         private final ExecutorService jobs;
         private final ScheduledExecutorService timers;
         private final ScheduledExecutorService loops;
@@ -127,7 +130,10 @@ public final class WorkerService implements RunWorkerUseCase {
             this.slots = new Semaphore(concurrency);
             String name = "baton-" + consumer;
             this.jobs = Executors.newFixedThreadPool(concurrency, threads(name + "-job"));
-            this.timers = Executors.newSingleThreadScheduledExecutor(threads(name + "-timeout"));
+            ScheduledThreadPoolExecutor timeouts = new ScheduledThreadPoolExecutor(1, threads(name + "-timeout"));
+            // a cancelled timeout must leave the queue at once: a fast worker cancels thousands a second
+            timeouts.setRemoveOnCancelPolicy(true);
+            this.timers = timeouts;
             // two threads, so that a slow reclaim or trim never delays the lease extension of running jobs
             this.loops = Executors.newScheduledThreadPool(2, threads(name + "-loop"));
             this.fetcher = threads(name + "-fetch").newThread(this::fetch);
@@ -168,7 +174,7 @@ public final class WorkerService implements RunWorkerUseCase {
                     try {
                         List<Delivery> leased = transport.lease(queue, consumer, wanted, blockPerQueue);
                         slots.release(wanted - leased.size());
-                        leased.forEach(this::dispatch);
+                        dispatch(leased);
                         pause = FIRST_PAUSE_MILLIS;
                     } catch (RuntimeException e) {
                         slots.release(wanted);
@@ -207,7 +213,7 @@ public final class WorkerService implements RunWorkerUseCase {
             }
             for (Delivery delivery : own) {
                 slots.acquire();
-                dispatch(delivery);
+                dispatch(List.of(delivery));
             }
         }
 
@@ -225,111 +231,164 @@ public final class WorkerService implements RunWorkerUseCase {
             }
         }
 
-        /** Hands a leased delivery, which holds one slot, to the job pool. */
-        private void dispatch(Delivery delivery) {
-            Key key = new Key(delivery.queue(), delivery.id());
-            InFlight flight = new InFlight(delivery);
-            if (inFlight.putIfAbsent(key, flight) != null) {
-                slots.release(); // reclaimed our own running job: it is already being handled
-                return;
+        /**
+         * Hands leased deliveries, each holding one slot, to the job pool: one task per delivery, or per batch of up
+         * to {@code batchCommit} deliveries that commit in one ledger transaction.
+         */
+        private void dispatch(List<Delivery> deliveries) {
+            List<InFlight> batch = new ArrayList<>(Math.min(deliveries.size(), settings.batchCommit()));
+            for (Delivery delivery : deliveries) {
+                InFlight flight = new InFlight(delivery);
+                if (inFlight.putIfAbsent(flight.key, flight) != null) {
+                    slots.release(); // reclaimed our own running job: it is already being handled
+                    continue;
+                }
+                batch.add(flight);
+                if (batch.size() == settings.batchCommit()) {
+                    submit(batch);
+                    batch = new ArrayList<>(settings.batchCommit());
+                }
             }
-            try {
-                jobs.execute(() -> process(key, flight));
-            } catch (RejectedExecutionException e) {
-                inFlight.remove(key);
-                slots.release(); // stopping: the entry stays pending for the next consumer
+            if (!batch.isEmpty()) {
+                submit(batch);
             }
         }
 
-        // ---- running one delivery ----------------------------------------------------------------------------
-
-        private void process(Key key, InFlight flight) {
-            Delivery delivery = flight.delivery;
+        private void submit(List<InFlight> batch) {
             try {
-                if (settings.deliveryLimit().exceededBy(delivery.deliveryCount())) {
-                    // a job that committed before its worker died (between commit and XACK) is done, not poison
-                    if (delivery instanceof Delivery.Leased leased && ledger.find(leased.job().id()).isPresent()) {
-                        acknowledgeCompleted(leased, flight);
-                    } else {
-                        deadLetterPoison(flight);
+                jobs.execute(() -> process(batch));
+            } catch (RejectedExecutionException e) {
+                for (InFlight flight : batch) { // stopping: the entries stay pending for the next consumer
+                    inFlight.remove(flight.key);
+                    slots.release();
+                }
+            }
+        }
+
+        // ---- running deliveries ------------------------------------------------------------------------------
+
+        private void process(List<InFlight> batch) {
+            try {
+                List<Ready> ready = new ArrayList<>(batch.size());
+                for (InFlight flight : batch) {
+                    try {
+                        prepare(flight).ifPresent(ready::add);
+                    } catch (RuntimeException e) {
+                        leftPending(flight, e);
                     }
-                } else if (delivery instanceof Delivery.Malformed malformed) {
-                    LOG.warn("malformed entry dead-lettered queue={} delivery={} problem={}", malformed.queue(),
-                            malformed.id(), malformed.problem());
-                    deadLetter(flight, DeadLetter.malformed(malformed.queue(), malformed.fields(),
-                            malformed.problem(), clock.instant()));
-                } else {
-                    run((Delivery.Leased) delivery, flight);
+                }
+                if (!ready.isEmpty()) {
+                    run(ready);
                 }
             } catch (Throwable e) {
-                // never lose the entry: it stays pending and comes back to a consumer after the lease
-                LOG.warn("could not finish delivery, left pending for redelivery consumer={} queue={} delivery={}",
-                        consumer, delivery.queue(), delivery.id(), e);
+                // never lose an entry: what was not finished stays pending and comes back after the lease
+                LOG.warn("could not finish deliveries, left pending for redelivery consumer={} count={}", consumer,
+                        batch.size(), e);
             } finally {
-                inFlight.remove(key);
-                slots.release();
+                batch.forEach(flight -> inFlight.remove(flight.key));
+                // all at once, so that the fetcher leases (and batches) them together rather than one by one
+                slots.release(batch.size());
             }
         }
 
-        private void run(Delivery.Leased delivery, InFlight flight) {
-            Job job = delivery.job();
-            List<String> candidates = handlerNames(job);
+        private void leftPending(InFlight flight, Throwable e) {
+            LOG.warn("could not finish delivery, left pending for redelivery consumer={} queue={} delivery={}",
+                    consumer, flight.delivery.queue(), flight.delivery.id(), e);
+        }
+
+        /** Finishes poison, malformed and handler-less deliveries at once; the rest are ready to run. */
+        private Optional<Ready> prepare(InFlight flight) {
+            Delivery delivery = flight.delivery;
+            if (settings.deliveryLimit().exceededBy(delivery.deliveryCount())) {
+                // a job that committed before its worker died (between commit and XACK) is done, not poison
+                if (delivery instanceof Delivery.Leased leased && ledger.find(leased.job().id()).isPresent()) {
+                    acknowledgeCompleted(leased, flight);
+                } else {
+                    deadLetterPoison(flight);
+                }
+                return Optional.empty();
+            }
+            if (delivery instanceof Delivery.Malformed malformed) {
+                LOG.warn("malformed entry dead-lettered queue={} delivery={} problem={}", malformed.queue(),
+                        malformed.id(), malformed.problem());
+                deadLetter(flight, DeadLetter.malformed(malformed.queue(), malformed.fields(),
+                        malformed.problem(), clock.instant()));
+                return Optional.empty();
+            }
+            Delivery.Leased leased = (Delivery.Leased) delivery;
+            List<String> candidates = handlerNames(leased.job());
             Optional<JobHandler> handler = candidates.stream().map(handlers::find).flatMap(Optional::stream)
                     .findFirst();
             if (handler.isEmpty()) {
-                fail(delivery, flight, JobError.permanent("no-handler", "no handler named "
+                fail(leased, flight, JobError.permanent("no-handler", "no handler named "
                         + String.join(" or ", candidates)));
-                return;
+                return Optional.empty();
             }
+            return Optional.of(new Ready(leased, flight, handler.get()));
+        }
+
+        /**
+         * Runs the jobs one after the other in one ledger call, sharing one deadline; then acknowledges what
+         * committed (after the commit, never before) and retries or dead-letters what failed, job by job.
+         */
+        private void run(List<Ready> batch) throws InterruptedException {
             Instant started = clock.instant();
             Instant deadline = started.plus(settings.jobTimeout());
-            Duration waited = Duration.between(job.enqueuedAt(), started);
-            observer.jobStarted(job, waited.isNegative() ? Duration.ZERO : waited);
-            LOG.debug("job started queue={} job={} attempt={} delivery={}", job.queue(), job.id(),
-                    job.currentAttempt(), delivery.id());
-            ScheduledFuture<?> timeout = timers.schedule(flight::timeOut, settings.jobTimeout().toNanos(),
-                    TimeUnit.NANOSECONDS);
-            LedgerOutcome outcome;
+            List<ExecutionLedger.Step> steps = new ArrayList<>(batch.size());
+            for (Ready ready : batch) {
+                Job job = ready.delivery.job();
+                Duration waited = Duration.between(job.enqueuedAt(), started);
+                observer.jobStarted(job, waited.isNegative() ? Duration.ZERO : waited);
+                LOG.debug("job started queue={} job={} attempt={} delivery={}", job.queue(), job.id(),
+                        job.currentAttempt(), ready.delivery.id());
+                steps.add(new ExecutionLedger.Step(new ExecutionLedger.Execution(job, consumer, ready.delivery.id(),
+                        deadline), transaction -> ready.flight.runHandler(ready.handler,
+                        new Context(job, job.currentAttempt(), consumer, deadline, transaction))));
+            }
+            ScheduledFuture<?> timeout = timers.schedule(() -> {
+                // every job first, so that none starts its handler after the running one is interrupted
+                batch.forEach(ready -> ready.flight.timeOut());
+                batch.forEach(ready -> ready.flight.interruptHandler());
+            }, settings.jobTimeout().toNanos(), TimeUnit.NANOSECONDS);
+            List<StepOutcome> outcomes;
             try {
-                outcome = ledger.execute(new ExecutionLedger.Execution(job, consumer, delivery.id(), deadline),
-                        transaction -> flight.runHandler(handler.get(),
-                                new Context(job, job.currentAttempt(), consumer, deadline, transaction)));
-            } catch (EffectFailedException e) {
-                fail(delivery, flight, errorOf(flight, e.getCause()));
-                return;
+                outcomes = ledger.executeAll(steps);
             } catch (LedgerUnavailableException e) {
-                LOG.warn("ledger unavailable, job left pending for redelivery queue={} job={} delivery={}: {}",
-                        job.queue(), job.id(), delivery.id(), e.toString());
+                LOG.warn("ledger unavailable, jobs left pending for redelivery consumer={} count={} first job={}: {}",
+                        consumer, batch.size(), batch.get(0).delivery.job().id(), e.toString());
                 return;
             } finally {
                 timeout.cancel(false);
             }
-            if (!flight.beginFinish()) {
-                return;
+            Map<QueueName, List<DeliveryId>> acks = new HashMap<>();
+            List<Done> done = new ArrayList<>(batch.size());
+            for (int i = 0; i < batch.size(); i++) {
+                Ready ready = batch.get(i);
+                if (outcomes.get(i) instanceof StepOutcome.Failed failed) {
+                    try {
+                        fail(ready.delivery, ready.flight, errorOf(ready.flight, failed.failure().getCause()));
+                    } catch (RuntimeException e) {
+                        leftPending(ready.flight, e);
+                    }
+                } else if (ready.flight.beginFinish()) {
+                    acks.computeIfAbsent(ready.delivery.queue(), queue -> new ArrayList<>())
+                            .add(ready.delivery.id());
+                    done.add(new Done(ready, ((StepOutcome.Recorded) outcomes.get(i)).outcome()));
+                }
             }
-            transport.acknowledge(delivery.queue(), List.of(delivery.id()));
-            if (outcome instanceof LedgerOutcome.Committed) {
-                completed.incrementAndGet();
-                observer.jobCompleted(job, Duration.between(started, clock.instant()));
-                LOG.debug("job completed queue={} job={} delivery={}", job.queue(), job.id(), delivery.id());
-            } else {
-                skippedAsCompleted(delivery);
+            acknowledgements.acknowledge(acks);
+            Duration took = Duration.between(started, clock.instant());
+            for (Done finished : done) {
+                Job job = finished.ready.delivery.job();
+                DeliveryId id = finished.ready.delivery.id();
+                if (finished.outcome instanceof LedgerOutcome.Committed) {
+                    completed.incrementAndGet();
+                    observer.jobCompleted(job, took);
+                    LOG.debug("job completed queue={} job={} delivery={}", job.queue(), job.id(), id);
+                } else {
+                    skippedAsCompleted(finished.ready.delivery);
+                }
             }
-        }
-
-        private void acknowledgeCompleted(Delivery.Leased delivery, InFlight flight) {
-            if (flight.beginFinish()) {
-                transport.acknowledge(delivery.queue(), List.of(delivery.id()));
-                skippedAsCompleted(delivery);
-            }
-        }
-
-        private void skippedAsCompleted(Delivery.Leased delivery) {
-            Job job = delivery.job();
-            duplicates.incrementAndGet();
-            observer.duplicateSkipped(job);
-            LOG.debug("job already completed, acknowledged without running queue={} job={} delivery={}",
-                    job.queue(), job.id(), delivery.id());
         }
 
         private List<String> handlerNames(Job job) {
@@ -367,6 +426,21 @@ public final class WorkerService implements RunWorkerUseCase {
                         job.currentAttempt(), reason, error.type());
                 finishDead(delivery, DeadLetter.of(job, reason, error, job.currentAttempt(), now));
             }
+        }
+
+        private void acknowledgeCompleted(Delivery.Leased delivery, InFlight flight) {
+            if (flight.beginFinish()) {
+                transport.acknowledge(delivery.queue(), List.of(delivery.id()));
+                skippedAsCompleted(delivery);
+            }
+        }
+
+        private void skippedAsCompleted(Delivery.Leased delivery) {
+            Job job = delivery.job();
+            duplicates.incrementAndGet();
+            observer.duplicateSkipped(job);
+            LOG.debug("job already completed, acknowledged without running queue={} job={} delivery={}",
+                    job.queue(), job.id(), delivery.id());
         }
 
         private void deadLetterPoison(InFlight flight) {
@@ -461,7 +535,7 @@ public final class WorkerService implements RunWorkerUseCase {
                         observer.reclaimed(queue, taken.deliveries().size());
                         LOG.info("reclaimed abandoned entries consumer={} queue={} count={}", consumer, queue,
                                 taken.deliveries().size());
-                        taken.deliveries().forEach(this::dispatch);
+                        dispatch(taken.deliveries());
                     }
                 } catch (RuntimeException e) {
                     LOG.warn("reclaim failed, retrying in {} consumer={} queue={}: {}", settings.recoveryInterval(),
@@ -550,6 +624,14 @@ public final class WorkerService implements RunWorkerUseCase {
     private record Key(QueueName queue, DeliveryId id) {
     }
 
+    /** A leased job that passed the checks, with the handler that runs it. */
+    private record Ready(Delivery.Leased delivery, InFlight flight, JobHandler handler) {
+    }
+
+    /** A job whose outcome the ledger recorded and that is acknowledged. */
+    private record Done(Ready ready, LedgerOutcome outcome) {
+    }
+
     /**
      * One delivery this worker holds. Guards the handler's thread, so that a timeout or an abandonment interrupts
      * only while the handler runs, and decides once whether the outcome may still be recorded: not after the lease
@@ -557,6 +639,7 @@ public final class WorkerService implements RunWorkerUseCase {
      */
     private static final class InFlight {
         final Delivery delivery;
+        final Key key;
         private Thread runner;
         private boolean inHandler;
         private boolean timedOut;
@@ -566,6 +649,7 @@ public final class WorkerService implements RunWorkerUseCase {
 
         InFlight(Delivery delivery) {
             this.delivery = delivery;
+            this.key = new Key(delivery.queue(), delivery.id());
         }
 
         Optional<String> runHandler(JobHandler handler, JobContext context) throws Exception {
@@ -596,8 +680,12 @@ public final class WorkerService implements RunWorkerUseCase {
             return Objects.requireNonNullElse(result, Optional.empty());
         }
 
+        /** Marks the attempt as past its deadline: its handler may no longer start, and its effect not commit. */
         synchronized void timeOut() {
             timedOut = true;
+        }
+
+        synchronized void interruptHandler() {
             if (inHandler) {
                 runner.interrupt();
             }

@@ -25,16 +25,21 @@ import java.util.Objects;
  * @param retention           how long acknowledged history stays in the stream
  * @param consumerIdleRemoval consumers idle this long and owning nothing are removed from the group
  * @param grace               how long {@code close()} waits for running jobs before abandoning them
+ * @param batchCommit         up to this many leased jobs run one after the other on one thread and commit in one
+ *                            ledger transaction (a savepoint each); they share one deadline, {@code jobTimeout} from
+ *                            the start of the batch. 1 (the default) commits every job on its own
  */
 public record WorkerSettings(Duration lease, DeliveryLimit deliveryLimit, RetryPolicy retryPolicy, Duration jobTimeout,
                              Duration block, Duration promoteInterval, Duration extendInterval,
                              Duration recoveryInterval, Duration trimInterval, Retention retention,
-                             Duration consumerIdleRemoval, Duration grace) {
+                             Duration consumerIdleRemoval, Duration grace, int batchCommit) {
+    /** The most jobs one ledger transaction may hold. */
+    public static final int MAX_BATCH_COMMIT = 1_000;
 
     public static final WorkerSettings DEFAULTS = new WorkerSettings(Duration.ofSeconds(30), DeliveryLimit.DEFAULT,
             RetryPolicy.DEFAULT, Duration.ofSeconds(60), Duration.ofSeconds(1), Duration.ofMillis(250),
             Duration.ofSeconds(10), Duration.ofSeconds(15), Duration.ofMinutes(1), Retention.DEFAULT,
-            Duration.ofHours(1), Duration.ofSeconds(30));
+            Duration.ofHours(1), Duration.ofSeconds(30), 1);
 
     public WorkerSettings {
         Objects.requireNonNull(deliveryLimit, "delivery limit");
@@ -51,6 +56,9 @@ public record WorkerSettings(Duration lease, DeliveryLimit deliveryLimit, RetryP
         Objects.requireNonNull(grace, "grace");
         if (grace.isNegative()) {
             throw new InvalidValueException("grace must not be negative, got " + grace);
+        }
+        if (batchCommit < 1 || batchCommit > MAX_BATCH_COMMIT) {
+            throw new InvalidValueException("batch commit must be 1.." + MAX_BATCH_COMMIT + ", got " + batchCommit);
         }
         // two extensions must fit into one lease, or a slow round trip lets another consumer steal a running job
         if (extendInterval.multipliedBy(2).compareTo(lease) > 0) {
@@ -73,37 +81,44 @@ public record WorkerSettings(Duration lease, DeliveryLimit deliveryLimit, RetryP
     public WorkerSettings withLease(Duration newLease) {
         Duration recovery = recoveryInterval.compareTo(newLease) > 0 ? newLease : recoveryInterval;
         return new WorkerSettings(newLease, deliveryLimit, retryPolicy, jobTimeout, block, promoteInterval,
-                newLease.dividedBy(3), recovery, trimInterval, retention, consumerIdleRemoval, grace);
+                newLease.dividedBy(3), recovery, trimInterval, retention, consumerIdleRemoval, grace,
+                batchCommit);
     }
 
     public WorkerSettings withDeliveryLimit(DeliveryLimit limit) {
         return new WorkerSettings(lease, limit, retryPolicy, jobTimeout, block, promoteInterval, extendInterval,
-                recoveryInterval, trimInterval, retention, consumerIdleRemoval, grace);
+                recoveryInterval, trimInterval, retention, consumerIdleRemoval, grace, batchCommit);
     }
 
     public WorkerSettings withRetryPolicy(RetryPolicy policy) {
         return new WorkerSettings(lease, deliveryLimit, policy, jobTimeout, block, promoteInterval, extendInterval,
-                recoveryInterval, trimInterval, retention, consumerIdleRemoval, grace);
+                recoveryInterval, trimInterval, retention, consumerIdleRemoval, grace, batchCommit);
     }
 
     public WorkerSettings withJobTimeout(Duration timeout) {
         return new WorkerSettings(lease, deliveryLimit, retryPolicy, timeout, block, promoteInterval, extendInterval,
-                recoveryInterval, trimInterval, retention, consumerIdleRemoval, grace);
+                recoveryInterval, trimInterval, retention, consumerIdleRemoval, grace, batchCommit);
     }
 
     /** The same settings with new loop timings: blocking read, promotion, lease extension and recovery. */
     public WorkerSettings withIntervals(Duration newBlock, Duration promote, Duration extend, Duration recovery) {
         return new WorkerSettings(lease, deliveryLimit, retryPolicy, jobTimeout, newBlock, promote, extend, recovery,
-                trimInterval, retention, consumerIdleRemoval, grace);
+                trimInterval, retention, consumerIdleRemoval, grace, batchCommit);
     }
 
     public WorkerSettings withHousekeeping(Duration trim, Retention newRetention, Duration idleRemoval) {
         return new WorkerSettings(lease, deliveryLimit, retryPolicy, jobTimeout, block, promoteInterval,
-                extendInterval, recoveryInterval, trim, newRetention, idleRemoval, grace);
+                extendInterval, recoveryInterval, trim, newRetention, idleRemoval, grace, batchCommit);
     }
 
     public WorkerSettings withGrace(Duration newGrace) {
         return new WorkerSettings(lease, deliveryLimit, retryPolicy, jobTimeout, block, promoteInterval,
-                extendInterval, recoveryInterval, trimInterval, retention, consumerIdleRemoval, newGrace);
+                extendInterval, recoveryInterval, trimInterval, retention, consumerIdleRemoval, newGrace,
+                batchCommit);
+    }
+
+    public WorkerSettings withBatchCommit(int jobs) {
+        return new WorkerSettings(lease, deliveryLimit, retryPolicy, jobTimeout, block, promoteInterval,
+                extendInterval, recoveryInterval, trimInterval, retention, consumerIdleRemoval, grace, jobs);
     }
 }

@@ -11,6 +11,8 @@ import dev.baton.application.port.in.RunWorkerUseCase;
 import dev.baton.application.port.in.RunningWorker;
 import dev.baton.application.port.out.DeliveryId;
 import dev.baton.application.port.out.ExecutionLedger;
+import dev.baton.application.port.out.LedgerOutcome;
+import dev.baton.application.port.out.StepOutcome;
 import dev.baton.application.port.out.Reclaimed;
 import dev.baton.application.port.out.WorkerObserver;
 import dev.baton.application.testing.InMemoryEffects;
@@ -18,6 +20,7 @@ import dev.baton.application.testing.InMemoryExecutionLedger;
 import dev.baton.application.testing.InMemoryStreamTransport;
 import dev.baton.application.testing.MutableClock;
 import dev.baton.domain.Backoff;
+import dev.baton.domain.Completion;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.DeadLetter;
 import dev.baton.domain.DeadLetterReason;
@@ -467,6 +470,56 @@ class WorkerServiceTest {
     }
 
     @Test
+    void batchedJobsCommitTogetherAndAFailureRetriesOnlyItsOwnJob() {
+        settings = settings.withBatchCommit(4);
+        List<Integer> batchSizes = new CopyOnWriteArrayList<>();
+        handlers.put("orders", context -> {
+            String id = context.job().id().value();
+            context.unwrap(InMemoryEffects.class).increment("shipped:" + id);
+            if (id.equals("b-2") && calls(id).incrementAndGet() == 1) {
+                throw new IOException("carrier down");
+            }
+            return Optional.empty();
+        });
+        List.of("b-1", "b-2", "b-3", "b-4").forEach(this::enqueue);
+
+        RunningWorker worker = track(service(recordingBatches(batchSizes), WorkerObserver.NONE)
+                .start(command(queue, "w1", 4, Optional.empty())));
+
+        await().atMost(WAIT).until(() -> worker.counters().completed() == 4);
+        assertThat(batchSizes.get(0)).isEqualTo(4);
+        assertThat(worker.counters().retried()).isEqualTo(1);
+        assertThat(ledger.committedEffects()).containsOnly(Map.entry("shipped:b-1", "1"),
+                Map.entry("shipped:b-2", "1"), Map.entry("shipped:b-3", "1"), Map.entry("shipped:b-4", "1"));
+        assertThat(transport.stats(queue).pending()).isZero();
+        assertThat(ledger.find(JobId.of("b-2"))).hasValueSatisfying(c -> assertThat(c.attempt()).isEqualTo(2));
+    }
+
+    @Test
+    void aBatchSharesOneDeadlineAndJobsNotRunByThenFailAsTimedOut() {
+        settings = settings.withBatchCommit(2).withJobTimeout(Duration.ofMillis(100))
+                .withRetryPolicy(new RetryPolicy(1, new Backoff.Fixed(Duration.ZERO), Jitter.NONE, Set.of()));
+        handlers.put("orders", context -> {
+            calls("runs").incrementAndGet();
+            context.unwrap(InMemoryEffects.class).put("half-done:" + context.job().id(), "yes");
+            never.await();
+            return Optional.empty();
+        });
+        enqueue("slow-1");
+        enqueue("slow-2");
+
+        RunningWorker worker = start("w1", 2);
+
+        Supplier<List<StoredDeadLetter>> letters = () -> transport.deadLetters(queue, Optional.empty(), 10);
+        await().atMost(WAIT).until(() -> letters.get().size() == 2);
+        assertThat(letters.get()).allSatisfy(stored ->
+                assertThat(stored.letter().lastError().type()).isEqualTo("timeout"));
+        assertThat(calls("runs")).hasValue(1);
+        assertThat(ledger.committedEffects()).isEmpty();
+        assertThat(worker.counters().completed()).isZero();
+    }
+
+    @Test
     void atLeastOnceModeRunsEveryDeliveryWithoutATransaction() {
         AtomicReference<Throwable> unwrapped = new AtomicReference<>();
         handlers.put("orders", context -> {
@@ -611,6 +664,37 @@ class WorkerServiceTest {
     private WorkerService service(ExecutionLedger executionLedger, WorkerObserver observer) {
         return new WorkerService(transport, executionLedger, JobHandlers.of(handlers), settings, clock, () -> 0.5,
                 observer);
+    }
+
+    /** The in-memory ledger, recording how many jobs each {@code executeAll} call gets. */
+    private ExecutionLedger recordingBatches(List<Integer> sizes) {
+        return new ExecutionLedger() {
+            @Override
+            public LedgerOutcome execute(Execution execution, Effect effect) {
+                return ledger.execute(execution, effect);
+            }
+
+            @Override
+            public List<StepOutcome> executeAll(List<Step> steps) {
+                sizes.add(steps.size());
+                return ledger.executeAll(steps);
+            }
+
+            @Override
+            public Optional<Completion> find(JobId id) {
+                return ledger.find(id);
+            }
+
+            @Override
+            public long countCompleted(QueueName name) {
+                return ledger.countCompleted(name);
+            }
+
+            @Override
+            public long forgetCompletedBefore(Instant cutoff) {
+                return ledger.forgetCompletedBefore(cutoff);
+            }
+        };
     }
 
     private void complete(String id) {

@@ -10,6 +10,7 @@ import dev.baton.application.port.out.EffectFailedException;
 import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.application.port.out.LedgerOutcome;
 import dev.baton.application.port.out.LedgerTransaction;
+import dev.baton.application.port.out.StepOutcome;
 import dev.baton.domain.Completion;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.Job;
@@ -21,6 +22,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -223,6 +225,95 @@ public abstract class ExecutionLedgerContract {
         assertThat(results).filteredOn(LedgerOutcome.AlreadyCompleted.class::isInstance).hasSize(racers - 1);
         assertThat(results).extracting(LedgerOutcome::completion).containsOnly(results.get(0).completion());
         assertThat(runs).hasValue(1);
+    }
+
+    @Test
+    void aBatchCommitsEachJobAndReportsOutcomesInOrder() {
+        Job done = job();
+        ledger.execute(execution(done, "1-0"), transaction -> Optional.empty());
+        Job failing = job();
+        Job fine = job();
+        String failedMarker = marker();
+        String fineMarker = marker();
+        IOException failure = new IOException("carrier down");
+        AtomicInteger runs = new AtomicInteger();
+
+        List<StepOutcome> outcomes = ledger.executeAll(List.of(
+                new ExecutionLedger.Step(execution(failing, "2-0"), transaction -> {
+                    recordEffect(transaction, failedMarker);
+                    throw failure;
+                }),
+                new ExecutionLedger.Step(execution(done, "3-0"), counting(runs)),
+                new ExecutionLedger.Step(execution(fine, "4-0"), transaction -> {
+                    recordEffect(transaction, fineMarker);
+                    return Optional.of("fine");
+                })));
+
+        assertThat(outcomes).hasSize(3);
+        assertThat(outcomes.get(0)).isInstanceOfSatisfying(StepOutcome.Failed.class,
+                failed -> assertThat(failed.failure()).hasCause(failure));
+        assertThat(outcomes.get(1)).isEqualTo(new StepOutcome.Recorded(
+                new LedgerOutcome.AlreadyCompleted(ledger.find(done.id()).orElseThrow())));
+        Completion fineCompletion = new Completion(fine.id(), queue, Optional.empty(), 1, CONSUMER, "4-0",
+                Optional.of("fine"), T0);
+        assertThat(outcomes.get(2)).isEqualTo(new StepOutcome.Recorded(new LedgerOutcome.Committed(fineCompletion)));
+        assertThat(runs).hasValue(0);
+        assertThat(effectRecorded(fineMarker)).isTrue();
+        assertThat(effectRecorded(failedMarker)).isFalse();
+        assertThat(ledger.find(failing.id())).isEmpty();
+        assertThat(ledger.find(fine.id())).contains(fineCompletion);
+    }
+
+    @Test
+    void aJobTwiceInOneBatchRunsOnce() {
+        Job job = job();
+        AtomicInteger runs = new AtomicInteger();
+
+        List<StepOutcome> outcomes = ledger.executeAll(List.of(
+                new ExecutionLedger.Step(execution(job, "1-0"), counting(runs)),
+                new ExecutionLedger.Step(execution(job, "2-0"), counting(runs))));
+
+        assertThat(outcomes).extracting(outcome -> ((StepOutcome.Recorded) outcome).outcome().getClass().getSimpleName())
+                .containsExactly("Committed", "AlreadyCompleted");
+        assertThat(runs).hasValue(1);
+        assertThat(ledger.countCompleted(queue)).isEqualTo(1);
+    }
+
+    @Test
+    void anEmptyBatchDoesNothing() {
+        assertThat(ledger.executeAll(List.of())).isEmpty();
+    }
+
+    @Test
+    void batchesOverlappingInOppositeOrderEachCommitEveryJobOnce() throws Exception {
+        List<Job> jobs = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            jobs.add(job());
+        }
+        List<Job> reversed = new ArrayList<>(jobs);
+        Collections.reverse(reversed);
+        AtomicInteger runs = new AtomicInteger();
+        CountDownLatch start = new CountDownLatch(1);
+        executor = Executors.newFixedThreadPool(2);
+        List<Future<List<StepOutcome>>> batches = new ArrayList<>();
+        for (List<Job> order : List.of(jobs, reversed)) {
+            batches.add(executor.submit(() -> {
+                start.await();
+                return ledger.executeAll(order.stream()
+                        .map(job -> new ExecutionLedger.Step(execution(job, "1-0"), counting(runs))).toList());
+            }));
+        }
+        start.countDown();
+
+        List<StepOutcome> all = new ArrayList<>();
+        for (Future<List<StepOutcome>> batch : batches) {
+            all.addAll(batch.get(30, TimeUnit.SECONDS));
+        }
+        assertThat(all).allSatisfy(outcome -> assertThat(outcome).isInstanceOf(StepOutcome.Recorded.class));
+        assertThat(all).filteredOn(outcome -> ((StepOutcome.Recorded) outcome).outcome()
+                instanceof LedgerOutcome.Committed).hasSize(jobs.size());
+        assertThat(runs).hasValue(jobs.size());
+        assertThat(ledger.countCompleted(queue)).isEqualTo(jobs.size());
     }
 
     @Test

@@ -6,6 +6,8 @@ import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -25,6 +27,26 @@ public interface ExecutionLedger {
      */
     LedgerOutcome execute(Execution execution, Effect effect);
 
+    /**
+     * Runs many jobs, each with the guarantees of {@link #execute}, committing them together where the ledger can
+     * (PostgreSQL: one transaction, a savepoint per job, so that one job's failure rolls back only its own effect).
+     * Returns one outcome per step, in the order of {@code steps}. This default runs and commits them one by one.
+     *
+     * @throws LedgerUnavailableException the ledger failed or the commit's outcome is unknown: no outcome of the batch
+     *                                    is known (some jobs may have committed), so none may be acknowledged
+     */
+    default List<StepOutcome> executeAll(List<Step> steps) {
+        List<StepOutcome> outcomes = new ArrayList<>(steps.size());
+        for (Step step : steps) {
+            try {
+                outcomes.add(new StepOutcome.Recorded(execute(step.execution(), step.effect())));
+            } catch (EffectFailedException e) {
+                outcomes.add(new StepOutcome.Failed(e));
+            }
+        }
+        return outcomes;
+    }
+
     /** The completion record of a job, if it completed and the record is still retained. */
     Optional<Completion> find(JobId id);
 
@@ -41,6 +63,14 @@ public interface ExecutionLedger {
             Objects.requireNonNull(consumer, "consumer");
             Objects.requireNonNull(deliveryId, "delivery id");
             Objects.requireNonNull(deadline, "deadline");
+        }
+    }
+
+    /** One job of {@link #executeAll}: its attempt and its effect. */
+    record Step(Execution execution, Effect effect) {
+        public Step {
+            Objects.requireNonNull(execution, "execution");
+            Objects.requireNonNull(effect, "effect");
         }
     }
 

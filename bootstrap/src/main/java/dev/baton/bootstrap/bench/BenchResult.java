@@ -1,0 +1,52 @@
+package dev.baton.bootstrap.bench;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.OptionalDouble;
+
+/**
+ * What one benchmark run measured.
+ *
+ * @param enqueueJobsPerS  jobs per second enqueued in pipelined batches (with a rate: the rate achieved)
+ * @param processJobsPerS  jobs per second from the first start to the last acknowledgement, all jobs accounted for
+ * @param cpuMicrosPerJob  CPU time of this process (all threads) per job while the worker ran: unlike the rates, it
+ *                         hardly depends on what else the machine is doing
+ * @param peakHeapMib      the heap pools' peaks added up (garbage included: an upper bound)
+ * @param rssMib           the process's peak resident set ({@code VmHWM})
+ * @param rssNowMib        the resident set at the end ({@code VmRSS})
+ * @param exactlyOnce      every job's effect happened once (see {@code check} for what was counted)
+ * @param loadAverage      {@code /proc/loadavg} at the end: the 1, 5 and 15 minute load averages
+ */
+public record BenchResult(String mode, int jobs, int concurrency, String handler, int batchCommit, OptionalDouble rate,
+                          double enqueueJobsPerS, double processJobsPerS, LatencyRecorder.Latencies latency,
+                          double cpuMicrosPerJob, double peakHeapMib, double rssMib, double rssNowMib,
+                          boolean exactlyOnce, String check, String loadAverage) {
+
+    /** The {@code --json} object. */
+    public Map<String, Object> json() {
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("mode", mode);
+        json.put("jobs", jobs);
+        json.put("concurrency", concurrency);
+        json.put("handler", handler);
+        json.put("batch_commit", batchCommit);
+        json.put("rate", rate.isPresent() ? rate.getAsDouble() : null);
+        json.put("enqueue_jobs_per_s", Math.round(enqueueJobsPerS));
+        json.put("process_jobs_per_s", Math.round(processJobsPerS));
+        Map<String, Object> latencies = new LinkedHashMap<>();
+        latencies.put("start_p50", latency.startP50());
+        latencies.put("start_p99", latency.startP99());
+        latencies.put("complete_p50", latency.completeP50());
+        latencies.put("complete_p99", latency.completeP99());
+        latencies.put("max", latency.max());
+        json.put("latency_ms", latencies);
+        json.put("cpu_us_per_job", cpuMicrosPerJob);
+        json.put("peak_heap_mib", peakHeapMib);
+        json.put("rss_mib", rssMib);
+        json.put("rss_now_mib", rssNowMib);
+        json.put("exactly_once", exactlyOnce);
+        json.put("checked", check);
+        json.put("load_average", loadAverage);
+        return json;
+    }
+}

@@ -1,0 +1,334 @@
+package dev.baton.bootstrap.bench;
+
+import dev.baton.adapters.redis.RedisAdapter;
+import dev.baton.application.handler.JobHandlers;
+import dev.baton.application.port.in.EnqueueJobUseCase;
+import dev.baton.application.port.in.InspectQueueUseCase;
+import dev.baton.application.port.in.RunWorkerUseCase;
+import dev.baton.application.port.in.RunningWorker;
+import dev.baton.application.port.out.ExecutionLedger;
+import dev.baton.application.port.out.StreamTransport;
+import dev.baton.application.port.out.WorkerObserver;
+import dev.baton.application.service.WorkerService;
+import dev.baton.application.service.WorkerSettings;
+import dev.baton.bootstrap.Baton;
+import dev.baton.bootstrap.config.BatonConfig;
+import dev.baton.bootstrap.config.Mode;
+import dev.baton.bootstrap.demo.NoopHandler;
+import dev.baton.bootstrap.demo.OrdersHandler;
+import dev.baton.bootstrap.wiring.DemoHandlersModule;
+import dev.baton.domain.ConsumerName;
+import dev.baton.domain.InvalidValueException;
+import dev.baton.domain.JobId;
+import dev.baton.domain.QueueName;
+import dev.baton.domain.QueueStats;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * {@code baton bench}: runs N jobs through a fresh queue (and, exactly-once, a fresh PostgreSQL schema) on the
+ * configured Redis and PostgreSQL, with Baton's own wiring, and measures enqueue and processing rates, latencies and
+ * memory. Everything it creates is deleted afterwards.
+ */
+public final class Benchmark {
+    /** Jobs per pipelined enqueue call. */
+    static final int ENQUEUE_BATCH = 1_000;
+    private static final long MIB = 1024 * 1024;
+    private static final Duration STALL = Duration.ofSeconds(60);
+    private static final long TICK_NANOS = 1_000_000;
+
+    /**
+     * @param jobs        how many jobs
+     * @param handler     {@code noop} or {@code orders} (exactly-once only: it writes a demo row per job)
+     * @param batchCommit jobs per ledger transaction
+     * @param rate        jobs offered per second while the worker runs; empty: enqueue all first, then process
+     */
+    public record Options(int jobs, String handler, int batchCommit, OptionalDouble rate) {
+        public Options {
+            if (jobs < 1 || jobs > 10_000_000) {
+                throw new InvalidValueException("--jobs must be 1..10000000, got " + jobs);
+            }
+            if (!handler.equals(NoopHandler.NAME) && !handler.equals(OrdersHandler.NAME)) {
+                throw new InvalidValueException("--handler must be noop or orders, got " + handler);
+            }
+            if (batchCommit < 1 || batchCommit > WorkerSettings.MAX_BATCH_COMMIT) {
+                throw new InvalidValueException("--batch-commit must be 1.." + WorkerSettings.MAX_BATCH_COMMIT
+                        + ", got " + batchCommit);
+            }
+            if (rate.isPresent() && !(rate.getAsDouble() > 0)) {
+                throw new InvalidValueException("--rate must be positive, got " + rate.getAsDouble());
+            }
+        }
+    }
+
+    /** How far the run is: {@code phase} is {@code enqueue}, {@code process} or {@code offer+process}. */
+    @FunctionalInterface
+    public interface ProgressListener {
+        void progress(String phase, long done, long total);
+    }
+
+    private final BatonConfig config;
+    private final Options options;
+    private final ProgressListener progress;
+    private final String run = UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+    private final QueueName queue = QueueName.of("bench-" + run);
+
+    private Benchmark(BatonConfig config, Options options, ProgressListener progress) {
+        if (options.handler().equals(OrdersHandler.NAME) && config.mode() != Mode.EXACTLY_ONCE) {
+            throw new InvalidValueException("the orders handler writes in the ledger's transaction: it needs "
+                    + "--mode exactly-once");
+        }
+        this.config = config;
+        this.options = options;
+        this.progress = progress;
+    }
+
+    /** Runs the benchmark; the configuration names the endpoints, mode and concurrency. */
+    public static BenchResult run(BatonConfig config, Options options, ProgressListener progress)
+            throws InterruptedException {
+        return new Benchmark(config, options, progress).run();
+    }
+
+    private BenchResult run() throws InterruptedException {
+        boolean ledger = config.mode() == Mode.EXACTLY_ONCE;
+        String schema = "baton_bench_" + run;
+        BatonConfig benchConfig = ledger ? inSchema(config, schema, poolSize()) : config;
+        try {
+            try (Baton baton = Baton.builder().config(benchConfig).module(new DemoHandlersModule(false)).build()) {
+                try {
+                    return measure(baton, benchConfig, ledger ? Optional.of(schema) : Optional.empty());
+                } finally {
+                    baton.use(RedisAdapter.class).deleteQueue(queue);
+                }
+            }
+        } finally {
+            if (ledger) {
+                sql(config.jdbcUrl(), "DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+            }
+        }
+    }
+
+    /** One transaction per concurrent batch, plus a few for lookups. */
+    private int poolSize() {
+        int transactions = (config.concurrency() + options.batchCommit() - 1) / options.batchCommit();
+        return Math.max(config.poolSize(), transactions + 2);
+    }
+
+    private BenchResult measure(Baton baton, BatonConfig benchConfig, Optional<String> schema)
+            throws InterruptedException {
+        baton.migrate();
+        resetPeaks();
+        int jobs = options.jobs();
+        String prefix = queue.value() + "-";
+        LatencyRecorder recorder = new LatencyRecorder(prefix, jobs, baton.use(WorkerObserver.class));
+        String payload = payload();
+        StreamTransport transport = baton.use(StreamTransport.class);
+        transport.declare(queue);
+        double enqueueRate = 0;
+        double cpuPerJob = 0;
+        if (options.rate().isEmpty()) {
+            long began = System.nanoTime();
+            for (int from = 0; from < jobs; from += ENQUEUE_BATCH) {
+                enqueue(baton, recorder, payload, from, Math.min(jobs, from + ENQUEUE_BATCH));
+                progress.progress("enqueue", Math.min(jobs, from + ENQUEUE_BATCH), jobs);
+            }
+            enqueueRate = jobs / seconds(System.nanoTime() - began);
+        }
+        long cpuBefore = processCpuNanos();
+        RunningWorker worker = worker(baton, benchConfig, recorder).start(new RunWorkerUseCase.Command(List.of(queue),
+                ConsumerName.of("bench-" + run), benchConfig.concurrency(), Optional.of(options.handler())));
+        try {
+            if (options.rate().isPresent()) {
+                enqueueRate = offer(baton, recorder, payload, options.rate().getAsDouble());
+            }
+            awaitAll(recorder, options.rate().isPresent() ? "offer+process" : "process");
+            cpuPerJob = (processCpuNanos() - cpuBefore) / (double) jobs;
+        } finally {
+            worker.stop(benchConfig.grace());
+        }
+        QueueStats stats = baton.use(InspectQueueUseCase.class).inspect(new InspectQueueUseCase.Command(queue))
+                .stats();
+        boolean acknowledged = stats.pending() == 0 && stats.lag().orElse(0) == 0 && stats.dead() == 0
+                && stats.delayed() == 0;
+        boolean ranOnce = recorder.eachCompletedOnce() && recorder.done() == jobs;
+        String check;
+        boolean exactlyOnce;
+        if (schema.isPresent()) {
+            long ledgerRows = baton.use(ExecutionLedger.class).countCompleted(queue);
+            long[] demo = options.handler().equals(OrdersHandler.NAME)
+                    ? demoRows(schema.get()) : new long[] {jobs, jobs};
+            exactlyOnce = ranOnce && acknowledged && ledgerRows == jobs && demo[0] == jobs && demo[1] == jobs;
+            check = "ledger rows " + ledgerRows + (options.handler().equals(OrdersHandler.NAME)
+                    ? ", demo_shipments rows " + demo[0] + " (" + demo[1] + " distinct jobs)" : "")
+                    + ", each job committed once, none pending/delayed/dead";
+        } else {
+            exactlyOnce = ranOnce && acknowledged;
+            check = "each job's handler completed once (no retry, no redelivery), all acknowledged, none "
+                    + "pending/delayed/dead";
+        }
+        LatencyRecorder.Latencies latencies = recorder.latencies();
+        return new BenchResult(benchConfig.mode().label(), jobs, benchConfig.concurrency(), options.handler(),
+                options.batchCommit(), options.rate(), enqueueRate,
+                recorder.done() / seconds(recorder.processingNanos()), latencies, Math.round(cpuPerJob / 100) / 10.0,
+                peakHeapMib(), status("VmHWM"), status("VmRSS"), exactlyOnce, check, loadAverage());
+    }
+
+    private WorkerService worker(Baton baton, BatonConfig benchConfig, WorkerObserver observer) {
+        WorkerSettings settings = baton.use(WorkerSettings.class).withBatchCommit(options.batchCommit());
+        return new WorkerService(baton.use(StreamTransport.class), baton.use(ExecutionLedger.class),
+                baton.use(JobHandlers.class), settings, baton.use(Clock.class),
+                () -> ThreadLocalRandom.current().nextDouble(), observer);
+    }
+
+    private String payload() {
+        return options.handler().equals(OrdersHandler.NAME)
+                ? "{\"orderId\":\"bench\",\"failTimes\":0,\"poison\":false,\"sleepMs\":0}" : "{}";
+    }
+
+    private void enqueue(Baton baton, LatencyRecorder recorder, String payload, int from, int to) {
+        List<EnqueueJobUseCase.Command> commands = new ArrayList<>(to - from);
+        for (int i = from; i < to; i++) {
+            commands.add(EnqueueJobUseCase.Command.now(queue, JobId.of(recorder.jobId(i)), payload));
+        }
+        long now = System.nanoTime();
+        for (int i = from; i < to; i++) {
+            recorder.offered(i, now);
+        }
+        baton.enqueueAll(commands);
+    }
+
+    /** Offers the jobs at a steady rate: each millisecond, the jobs due by then. @return the rate achieved */
+    private double offer(Baton baton, LatencyRecorder recorder, String payload, double rate) {
+        int jobs = options.jobs();
+        long began = System.nanoTime();
+        int sent = 0;
+        long lastReport = began;
+        while (sent < jobs) {
+            long now = System.nanoTime();
+            int due = (int) Math.min(jobs, (long) ((now - began) / 1e9 * rate) + 1);
+            if (due > sent) {
+                int to = Math.min(due, sent + ENQUEUE_BATCH);
+                enqueue(baton, recorder, payload, sent, to);
+                sent = to;
+            } else {
+                LockSupport.parkNanos(TICK_NANOS / 4);
+            }
+            if (now - lastReport > 200 * TICK_NANOS) {
+                progress.progress("offer+process", recorder.done(), jobs);
+                lastReport = now;
+            }
+        }
+        return jobs / seconds(System.nanoTime() - began);
+    }
+
+    private void awaitAll(LatencyRecorder recorder, String phase) throws InterruptedException {
+        long lastDone = -1;
+        long lastChange = System.nanoTime();
+        while (recorder.done() < options.jobs()) {
+            Thread.sleep(50);
+            long done = recorder.done();
+            progress.progress(phase, done, options.jobs());
+            if (done != lastDone) {
+                lastDone = done;
+                lastChange = System.nanoTime();
+            } else if (System.nanoTime() - lastChange > STALL.toNanos()) {
+                throw new IllegalStateException("no job completed for " + STALL.toSeconds() + " s: " + done + " of "
+                        + options.jobs() + " done, " + recorder.failures() + " failed attempts, "
+                        + recorder.deadLettered() + " dead-lettered");
+            }
+        }
+        progress.progress(phase, recorder.done(), options.jobs());
+    }
+
+    private long[] demoRows(String schema) {
+        try (Connection connection = DriverManager.getConnection(config.jdbcUrl());
+             Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT count(*), count(DISTINCT job_id) FROM " + schema
+                     + ".demo_shipments WHERE job_id LIKE '" + queue.value() + "-%'")) {
+            rows.next();
+            return new long[] {rows.getLong(1), rows.getLong(2)};
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not count the demo rows: " + e.getMessage(), e);
+        }
+    }
+
+    private static void sql(String jdbcUrl, String statement) {
+        try (Connection connection = DriverManager.getConnection(jdbcUrl);
+             Statement sql = connection.createStatement()) {
+            sql.execute(statement);
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not run '" + statement + "': " + e.getMessage(), e);
+        }
+    }
+
+    private static BatonConfig inSchema(BatonConfig c, String schema, int poolSize) {
+        return new BatonConfig(c.redisUri(), c.jdbcUrl(), schema, c.mode(), c.queues(), c.lease(), c.idleThreshold(),
+                c.deliveryLimit(), c.retryPolicy(), c.jobTimeout(), c.retention(), c.concurrency(), c.grace(),
+                poolSize, c.adminAddress(), c.plugins());
+    }
+
+    private static double seconds(long nanos) {
+        return Math.max(1e-9, nanos / 1e9);
+    }
+
+    /** CPU time of the whole process (every thread: worker, Redis client, GC, JIT), -1 where unknown. */
+    private static long processCpuNanos() {
+        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+                ? os.getProcessCpuTime() : -1;
+    }
+
+    private static void resetPeaks() {
+        ManagementFactory.getMemoryPoolMXBeans().forEach(MemoryPoolMXBean::resetPeakUsage);
+    }
+
+    /** The heap pools' peaks added up, garbage included: an upper bound of the heap the run needed. */
+    private static double peakHeapMib() {
+        long bytes = ManagementFactory.getMemoryPoolMXBeans().stream()
+                .filter(pool -> pool.getType() == MemoryType.HEAP)
+                .mapToLong(pool -> pool.getPeakUsage().getUsed())
+                .sum();
+        return Math.round(bytes * 10.0 / MIB) / 10.0;
+    }
+
+    /** A {@code /proc/self/status} size in MiB, or -1 where there is none (not Linux). */
+    private static double status(String field) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith(field + ":")) {
+                    long kib = Long.parseLong(line.substring(field.length() + 1).replace("kB", "").trim());
+                    return Math.round(kib * 10.0 / 1024) / 10.0;
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            return -1;
+        }
+        return -1;
+    }
+
+    private static String loadAverage() {
+        try {
+            String[] parts = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+            return parts[0] + " " + parts[1] + " " + parts[2];
+        } catch (IOException | RuntimeException e) {
+            return "";
+        }
+    }
+}

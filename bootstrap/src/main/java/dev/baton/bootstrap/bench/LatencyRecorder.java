@@ -1,0 +1,198 @@
+package dev.baton.bootstrap.bench;
+
+import dev.baton.application.port.out.DeliveryId;
+import dev.baton.application.port.out.TrimOutcome;
+import dev.baton.application.port.out.WorkerObserver;
+import dev.baton.domain.DeadLetterReason;
+import dev.baton.domain.Job;
+import dev.baton.domain.JobError;
+import dev.baton.domain.QueueName;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * Times every benchmark job (ids {@code <prefix><index>}) with {@link System#nanoTime()}: when it was offered, when
+ * its first attempt started, when it first completed, and how many times it completed. Passes every event on to the
+ * worker's usual observer (metrics), so the benchmark pays for them like a real worker does.
+ */
+final class LatencyRecorder implements WorkerObserver {
+    private final String prefix;
+    private final WorkerObserver delegate;
+    private final AtomicLongArray offered;
+    private final AtomicLongArray started;
+    private final AtomicLongArray completed;
+    private final AtomicIntegerArray completions;
+    private final AtomicLong done = new AtomicLong();
+    private final AtomicLong failures = new AtomicLong();
+    private final AtomicLong duplicates = new AtomicLong();
+    private final AtomicLong dead = new AtomicLong();
+
+    LatencyRecorder(String prefix, int jobs, WorkerObserver delegate) {
+        this.prefix = prefix;
+        this.delegate = delegate;
+        this.offered = new AtomicLongArray(jobs);
+        this.started = new AtomicLongArray(jobs);
+        this.completed = new AtomicLongArray(jobs);
+        this.completions = new AtomicIntegerArray(jobs);
+    }
+
+    String jobId(int index) {
+        return prefix + index;
+    }
+
+    void offered(int index, long nanos) {
+        offered.set(index, nanos);
+    }
+
+    /** Jobs that completed at least once. */
+    long done() {
+        return done.get();
+    }
+
+    long failures() {
+        return failures.get();
+    }
+
+    long duplicates() {
+        return duplicates.get();
+    }
+
+    long deadLettered() {
+        return dead.get();
+    }
+
+    /** True when every job completed exactly once. */
+    boolean eachCompletedOnce() {
+        for (int i = 0; i < completions.length(); i++) {
+            if (completions.get(i) != 1) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Nanoseconds from the first start to the last completion. */
+    long processingNanos() {
+        long first = Long.MAX_VALUE;
+        long last = Long.MIN_VALUE;
+        for (int i = 0; i < started.length(); i++) {
+            if (completed.get(i) != 0) {
+                first = Math.min(first, started.get(i));
+                last = Math.max(last, completed.get(i));
+            }
+        }
+        return first == Long.MAX_VALUE ? 1 : Math.max(1, last - first);
+    }
+
+    /** Offer-to-start and offer-to-completion latencies of the completed jobs, in milliseconds. */
+    Latencies latencies() {
+        long[] start = new long[offered.length()];
+        long[] complete = new long[offered.length()];
+        int n = 0;
+        for (int i = 0; i < offered.length(); i++) {
+            if (completed.get(i) != 0) {
+                start[n] = started.get(i) - offered.get(i);
+                complete[n] = completed.get(i) - offered.get(i);
+                n++;
+            }
+        }
+        if (n == 0) {
+            return new Latencies(0, 0, 0, 0, 0);
+        }
+        start = Arrays.copyOf(start, n);
+        complete = Arrays.copyOf(complete, n);
+        Arrays.sort(start);
+        Arrays.sort(complete);
+        return new Latencies(millis(percentile(start, 0.50)), millis(percentile(start, 0.99)),
+                millis(percentile(complete, 0.50)), millis(percentile(complete, 0.99)), millis(complete[n - 1]));
+    }
+
+    record Latencies(double startP50, double startP99, double completeP50, double completeP99, double max) {
+    }
+
+    private static long percentile(long[] sorted, double p) {
+        return sorted[Math.min(sorted.length - 1, (int) Math.ceil(p * sorted.length) - 1)];
+    }
+
+    private static double millis(long nanos) {
+        return Math.round(nanos / 1e4) / 100.0;
+    }
+
+    private int index(Job job) {
+        String id = job.id().value();
+        return id.startsWith(prefix) ? Integer.parseInt(id, prefix.length(), id.length(), 10) : -1;
+    }
+
+    @Override
+    public void jobEnqueued(Job job) {
+        delegate.jobEnqueued(job);
+    }
+
+    @Override
+    public void jobStarted(Job job, Duration waited) {
+        int i = index(job);
+        if (i >= 0) {
+            started.compareAndSet(i, 0, System.nanoTime());
+        }
+        delegate.jobStarted(job, waited);
+    }
+
+    @Override
+    public void jobCompleted(Job job, Duration processing) {
+        int i = index(job);
+        if (i >= 0) {
+            completed.compareAndSet(i, 0, System.nanoTime());
+            if (completions.incrementAndGet(i) == 1) {
+                done.incrementAndGet();
+            }
+        }
+        delegate.jobCompleted(job, processing);
+    }
+
+    @Override
+    public void duplicateSkipped(Job job) {
+        duplicates.incrementAndGet();
+        delegate.duplicateSkipped(job);
+    }
+
+    @Override
+    public void jobFailed(Job job, JobError error) {
+        failures.incrementAndGet();
+        delegate.jobFailed(job, error);
+    }
+
+    @Override
+    public void jobRetried(Job job, Instant at) {
+        delegate.jobRetried(job, at);
+    }
+
+    @Override
+    public void jobDeadLettered(QueueName queue, DeadLetterReason reason) {
+        dead.incrementAndGet();
+        delegate.jobDeadLettered(queue, reason);
+    }
+
+    @Override
+    public void reclaimed(QueueName queue, int count) {
+        delegate.reclaimed(queue, count);
+    }
+
+    @Override
+    public void leaseLost(QueueName queue, DeliveryId id) {
+        delegate.leaseLost(queue, id);
+    }
+
+    @Override
+    public void vanished(QueueName queue, int count) {
+        delegate.vanished(queue, count);
+    }
+
+    @Override
+    public void trimmed(QueueName queue, TrimOutcome outcome) {
+        delegate.trimmed(queue, outcome);
+    }
+}

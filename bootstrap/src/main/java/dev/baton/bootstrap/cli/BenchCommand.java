@@ -1,0 +1,90 @@
+package dev.baton.bootstrap.cli;
+
+import dev.baton.bootstrap.bench.BenchResult;
+import dev.baton.bootstrap.bench.Benchmark;
+import dev.baton.bootstrap.json.Json;
+import java.util.Map;
+import java.util.OptionalDouble;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code baton bench}: the picocli face of {@link Benchmark}. */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = {"Measures Baton on the configured Redis and PostgreSQL: enqueues N jobs on a fresh queue (and,",
+                "exactly-once, a fresh schema), runs them with one worker, checks that every effect happened once,",
+                "reports rates, latencies and memory, and deletes what it created. Progress goes to stderr."})
+final class BenchCommand extends SessionCommand {
+    @Option(names = "--jobs", paramLabel = "N", defaultValue = "100000", description = "jobs to run (100000)")
+    int jobs;
+
+    @Option(names = "--concurrency", paramLabel = "C",
+            description = "jobs the worker runs at once (BATON_CONCURRENCY; bench default 64)")
+    String concurrency;
+
+    @Option(names = "--mode", paramLabel = "MODE",
+            description = "at-least-once or exactly-once (BATON_MODE; bench default at-least-once)")
+    String mode;
+
+    @Option(names = "--handler", paramLabel = "NAME", defaultValue = "noop",
+            description = "noop, or orders (one demo row per job, exactly-once only) (noop)")
+    String handler;
+
+    @Option(names = "--batch-commit", paramLabel = "B", defaultValue = "1",
+            description = "jobs committed per ledger transaction, a savepoint each (1)")
+    int batchCommit;
+
+    @Option(names = "--rate", paramLabel = "R",
+            description = "offer R jobs/s while the worker runs (latency), instead of enqueuing all first")
+    Double rate;
+
+    @Option(names = "--json", description = "print one JSON object instead of a table")
+    boolean json;
+
+    BenchCommand(Terminal terminal) {
+        super(terminal);
+    }
+
+    @Override
+    Map<String, String> defaultOverrides() {
+        return Map.of("concurrency", "64", "mode", "at-least-once", "admin-address", "off");
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+        Benchmark.Options options = new Benchmark.Options(jobs, handler, batchCommit,
+                rate == null ? OptionalDouble.empty() : OptionalDouble.of(rate));
+        Progress[] bar = new Progress[1];
+        String[] current = new String[1];
+        BenchResult result = Benchmark.run(config(), options, (phase, done, total) -> {
+            if (!phase.equals(current[0])) {
+                if (bar[0] != null) {
+                    bar[0].finish();
+                }
+                current[0] = phase;
+                bar[0] = new Progress(terminal, String.format("%-13s", phase), total);
+            }
+            bar[0].update(done);
+        });
+        if (bar[0] != null) {
+            bar[0].finish();
+        }
+        if (json) {
+            terminal.out().println(Json.write(result.json()));
+        } else {
+            print(result);
+        }
+        return result.exactlyOnce() ? ExitCodes.OK : ExitCodes.FAILURE;
+    }
+
+    private void print(BenchResult result) {
+        Table table = new Table("MEASURE", "VALUE");
+        result.json().forEach((key, value) -> {
+            if (value instanceof Map<?, ?> nested) {
+                nested.forEach((inner, innerValue) -> table.row(key + "." + inner, innerValue));
+            } else {
+                table.row(key, value);
+            }
+        });
+        table.print(terminal.out());
+    }
+}

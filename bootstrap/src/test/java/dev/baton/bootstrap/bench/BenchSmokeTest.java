@@ -1,0 +1,74 @@
+package dev.baton.bootstrap.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.baton.bootstrap.cli.Main;
+import dev.baton.bootstrap.testing.TestEndpoints;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code baton bench} through the CLI's entry point on real Redis and PostgreSQL, a few thousand jobs in each mode.
+ * Checks that it works and that every job's effect happened once; never how fast (the machine decides that).
+ */
+class BenchSmokeTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Test
+    void atLeastOnceRunsEveryJobOnceAndReportsAsJson() throws Exception {
+        JsonNode report = bench("--jobs", "3000", "--mode", "at-least-once", "--concurrency", "16", "--json");
+
+        assertThat(report.path("mode").asText()).isEqualTo("at-least-once");
+        assertThat(report.path("handler").asText()).isEqualTo("noop");
+    }
+
+    @Test
+    void exactlyOnceBatchedOrdersCommitEveryEffectOnce() throws Exception {
+        JsonNode report = bench("--jobs", "2000", "--mode", "exactly-once", "--handler", "orders",
+                "--concurrency", "16", "--batch-commit", "8", "--json");
+
+        assertThat(report.path("mode").asText()).isEqualTo("exactly-once");
+        assertThat(report.path("batch_commit").asInt()).isEqualTo(8);
+        assertThat(report.path("checked").asText()).contains("ledger rows 2000", "demo_shipments rows 2000");
+    }
+
+    @Test
+    void aSteadyRateIsOfferedAndTimed() throws Exception {
+        JsonNode report = bench("--jobs", "500", "--mode", "at-least-once", "--rate", "1000", "--json");
+
+        assertThat(report.path("rate").asDouble()).isEqualTo(1000.0);
+        assertThat(report.path("latency_ms").path("complete_p99").asDouble())
+                .isGreaterThanOrEqualTo(report.path("latency_ms").path("start_p50").asDouble());
+    }
+
+    private static JsonNode bench(String... args) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        String[] command = new String[args.length + 1];
+        command[0] = "bench";
+        System.arraycopy(args, 0, command, 1, args.length);
+        int exit = Main.run(command, Map.of("BATON_REDIS_URI", TestEndpoints.redisUri(),
+                        "BATON_JDBC_URL", TestEndpoints.jdbcUrl()), new ByteArrayInputStream(new byte[0]),
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        String stdout = out.toString(StandardCharsets.UTF_8);
+        String stderr = err.toString(StandardCharsets.UTF_8);
+
+        assertThat(exit).as("exit status\nstdout:\n%s\nstderr:\n%s", stdout, stderr).isZero();
+        JsonNode report = JSON.readTree(stdout);
+        assertThat(report.fieldNames()).toIterable().contains("mode", "jobs", "concurrency", "enqueue_jobs_per_s",
+                "process_jobs_per_s", "latency_ms", "peak_heap_mib", "rss_mib", "exactly_once");
+        assertThat(report.path("latency_ms").fieldNames()).toIterable()
+                .containsExactly("start_p50", "start_p99", "complete_p50", "complete_p99", "max");
+        int jobs = report.path("jobs").asInt();
+        assertThat(report.path("exactly_once").asBoolean()).as(stdout).isTrue();
+        assertThat(report.path("process_jobs_per_s").asDouble()).isPositive();
+        assertThat(stderr).contains(jobs + "/" + jobs);
+        return report;
+    }
+}
