@@ -511,10 +511,10 @@ final class RedisStreamTransport implements StreamTransport {
         }
         QueueLayout layout = layout(queue);
         Map<QueueKeys, List<String>> byPartition = byPartition(layout, ids);
-        Set<DeliveryId> result = new LinkedHashSet<>();
-        // an id that names no partition of the queue is not owned by anyone
-        ids.stream().filter(id -> layout.locate(id.value()).isEmpty()).forEach(result::add);
-        withGroup("extend leases", queue, () -> {
+        return withGroup("extend leases", queue, () -> {
+            Set<DeliveryId> result = new LinkedHashSet<>();
+            // an id that names no partition of the queue is not owned by anyone
+            ids.stream().filter(id -> layout.locate(id.value()).isEmpty()).forEach(result::add);
             byPartition.forEach((keys, entryIds) -> {
                 List<byte[]> args = new ArrayList<>(entryIds.size() + 2);
                 args.add(keys.group());
@@ -524,18 +524,17 @@ final class RedisStreamTransport implements StreamTransport {
                         new byte[][] {keys.stream()}, args.toArray(byte[][]::new));
                 lost.forEach(id -> result.add(new DeliveryId(keys.idOf(ascii((byte[]) id)))));
             });
-            return null;
+            return result;
         });
-        return result;
     }
 
     @Override
     public Reclaimed reclaimAbandoned(QueueName queue, ConsumerName consumer, Duration minIdle, int max) {
         requirePositive(max);
         QueueLayout layout = layout(queue);
-        List<Delivery> deliveries = new ArrayList<>();
-        List<DeliveryId> vanished = new ArrayList<>();
-        withGroup("reclaim", queue, () -> {
+        Reclaimed reclaimed = withGroup("reclaim", queue, () -> {
+            List<Delivery> deliveries = new ArrayList<>();
+            List<DeliveryId> vanished = new ArrayList<>();
             for (QueueKeys keys : layout.all()) {
                 if (deliveries.size() == max) {
                     break;
@@ -550,13 +549,14 @@ final class RedisStreamTransport implements StreamTransport {
                 }
                 ((List<?>) reply.get(1)).forEach(id -> vanished.add(new DeliveryId(keys.idOf(ascii((byte[]) id)))));
             }
-            return null;
+            return new Reclaimed(deliveries, vanished);
         });
-        if (!vanished.isEmpty()) {
+        if (!reclaimed.vanished().isEmpty()) {
             LOG.warn("{} pending entries of queue {} had vanished from the stream (trimmed or deleted while pending)"
-                    + " and were removed from the pending list: {}", vanished.size(), queue, vanished);
+                    + " and were removed from the pending list: {}", reclaimed.vanished().size(), queue,
+                    reclaimed.vanished());
         }
-        return new Reclaimed(deliveries, vanished);
+        return reclaimed;
     }
 
     @Override
