@@ -142,8 +142,10 @@ final class RedisStreamTransport implements StreamTransport {
         Long recorded = call("declare partitions", queue, () -> scripts.run(Script.DECLARE_PARTITIONS,
                 ScriptOutputType.INTEGER, new byte[][] {QueueKeys.meta(queue), unpartitioned.stream(),
                         unpartitioned.delayed(), unpartitioned.dead()}, number(partitions)));
+        if (recorded != partitions) {
+            throw mismatch(queue, recorded.intValue(), partitions);
+        }
         declaredCounts.put(queue, partitions);
-        requireDeclaredCount(queue, recorded.intValue());
         partitionCounts.put(queue, partitions);
         declared.remove(queue);
         declare(queue);
@@ -208,10 +210,14 @@ final class RedisStreamTransport implements StreamTransport {
     private void requireDeclaredCount(QueueName queue, int recorded) {
         Integer expected = declaredCounts.get(queue);
         if (expected != null && expected != recorded) {
-            throw new InvalidValueException("queue " + queue + " has " + recorded + " partition(s) in Redis, not the "
-                    + expected + " declared here: use --partitions " + recorded
-                    + ", or repartition the drained queue (see docs/SCALING.md)");
+            throw mismatch(queue, recorded, expected);
         }
+    }
+
+    private static InvalidValueException mismatch(QueueName queue, int recorded, int declared) {
+        return new InvalidValueException("queue " + queue + " has " + recorded + " partition(s) in Redis, not the "
+                + declared + " declared here: use --partitions " + recorded
+                + ", or repartition the drained queue (see docs/SCALING.md)");
     }
 
     // ---------------------------------------------------------------- producing
