@@ -124,7 +124,7 @@ public final class RedisAdapter implements AutoCloseable {
                     + groupStartsAtEnd + ", clusterNodes=" + clusterNodes + "]";
         }
 
-        /** Any URI in {@code text} with its password shown as {@code ****} (Lettuce reads user-info without ':' as one). */
+        /** Any URI in {@code text} with its password as {@code ****} (Lettuce reads user-info without ':' as one). */
         static String masked(String text) {
             return USER_INFO.matcher(text).replaceAll(match -> {
                 String userInfo = match.group(2);

@@ -70,8 +70,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@link StreamTransport} on Redis Streams; the key layout and wire protocol are described in docs/REDIS.md, partitioned
- * queues in docs/SCALING.md. Every operation on a queue works on each of its partitions (one hash slot each) and sums
+ * {@link StreamTransport} on Redis Streams; the key layout and wire protocol are described in docs/REDIS.md,
+ * partitioned queues in docs/SCALING.md. Every operation on a queue works on each of its partitions (one hash slot each) and sums
  * up; a queue with one partition uses exactly the keys and ids of an unpartitioned one.
  */
 final class RedisStreamTransport implements StreamTransport {
@@ -686,9 +686,10 @@ final class RedisStreamTransport implements StreamTransport {
         EntryId bound = EntryId.min(cutoff, needed);
         long removed = redis.xtrim(keys.stream(), XTrimArgs.Builder.minId(bound.toString()));
         // held back when entries that the retention would drop are still needed
-        boolean heldBack = needed.compareTo(cutoff) < 0 && !redis.xrange(keys.stream(),
-                Range.from(Range.Boundary.including(needed.toString()), Range.Boundary.excluding(cutoff.toString())),
-                Limit.from(1)).isEmpty();
+        Range<String> keptByGroups = Range.from(Range.Boundary.including(needed.toString()),
+                Range.Boundary.excluding(cutoff.toString()));
+        boolean heldBack = needed.compareTo(cutoff) < 0
+                && !redis.xrange(keys.stream(), keptByGroups, Limit.from(1)).isEmpty();
         return new TrimOutcome(removed, heldBack, heldBack ? keys.idOf(needed.toString()) : "");
     }
 

@@ -92,7 +92,8 @@ class ClusterFailoverTest {
                     .until(() -> seen.containsAll(ids(before)) && seen.containsAll(ids(after)));
             await("jobs published during the failover to surviving masters are delivered")
                     .atMost(Duration.ofSeconds(30)).until(() -> published.stream()
-                            .filter(job -> !victimPartitions.contains(QueueLayout.partitionOf(job.id().value(), PARTITIONS)))
+                            .filter(job -> !victimPartitions.contains(
+                                    QueueLayout.partitionOf(job.id().value(), PARTITIONS)))
                             .allMatch(job -> seen.contains(job.id().value())));
             List<String> lost = published.stream().map(job -> job.id().value()).filter(id -> !seen.contains(id))
                     .toList();

@@ -67,7 +67,8 @@ public final class TestCluster implements AutoCloseable {
             }
             for (Node node : nodes) {
                 Awaitility.await("redis-server on port " + node.port()).atMost(Duration.ofSeconds(20))
-                        .pollInterval(Duration.ofMillis(50)).until(() -> cluster.cli(node.port(), "PING").contains("PONG"));
+                        .pollInterval(Duration.ofMillis(50))
+                        .until(() -> cluster.cli(node.port(), "PING").contains("PONG"));
             }
             List<String> create = new ArrayList<>(List.of("redis-cli", "--cluster", "create"));
             nodes.forEach(node -> create.add("127.0.0.1:" + node.port()));
