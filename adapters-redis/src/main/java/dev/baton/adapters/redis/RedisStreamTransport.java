@@ -71,8 +71,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@link StreamTransport} on Redis Streams; the key layout and wire protocol are described in docs/REDIS.md,
- * partitioned queues in docs/SCALING.md. Every operation on a queue works on each of its partitions (one hash slot each) and sums
- * up; a queue with one partition uses exactly the keys and ids of an unpartitioned one.
+ * partitioned queues in docs/SCALING.md. Every operation on a queue works on each of its partitions (one hash slot
+ * each) and sums up; a queue with one partition uses exactly the keys and ids of an unpartitioned one.
  */
 final class RedisStreamTransport implements StreamTransport {
     private static final Logger LOG = LoggerFactory.getLogger(RedisStreamTransport.class);
