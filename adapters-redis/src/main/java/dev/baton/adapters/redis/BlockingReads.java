@@ -20,12 +20,11 @@ final class BlockingReads implements AutoCloseable {
     }
 
     Link forCurrentThread(int partition) {
-        byLane.entrySet().removeIf(entry -> {
-            if (entry.getKey().thread().isAlive()) {
-                return false;
+        byLane.forEach((lane, link) -> {
+            // only the caller that removes it closes it: several threads may find the same ended lane
+            if (!lane.thread().isAlive() && byLane.remove(lane, link)) {
+                link.stateful().closeAsync();
             }
-            entry.getValue().stateful().closeAsync();
-            return true;
         });
         return byLane.computeIfAbsent(new Lane(Thread.currentThread(), partition), lane -> connector.connect());
     }
