@@ -14,6 +14,7 @@ import dev.baton.application.service.WorkerSettings;
 import dev.baton.bootstrap.Baton;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.config.Mode;
+import dev.baton.bootstrap.demo.DemoDatabase;
 import dev.baton.bootstrap.demo.NoopHandler;
 import dev.baton.bootstrap.demo.OrdersHandler;
 import dev.baton.bootstrap.wiring.DemoHandlersModule;
@@ -28,11 +29,6 @@ import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -121,7 +117,7 @@ public final class Benchmark {
             }
         } finally {
             if (ledger) {
-                sql(config.jdbcUrl(), "DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+                DemoDatabase.dropSchema(config.jdbcUrl(), schema);
             }
         }
     }
@@ -173,11 +169,13 @@ public final class Benchmark {
         boolean exactlyOnce;
         if (schema.isPresent()) {
             long ledgerRows = baton.use(ExecutionLedger.class).countCompleted(queue);
-            long[] demo = options.handler().equals(OrdersHandler.NAME)
-                    ? demoRows(schema.get()) : new long[] {jobs, jobs};
-            exactlyOnce = ranOnce && acknowledged && ledgerRows == jobs && demo[0] == jobs && demo[1] == jobs;
+            DemoDatabase.ShipmentCount demo = options.handler().equals(OrdersHandler.NAME)
+                    ? DemoDatabase.shipments(config.jdbcUrl(), schema.get(), queue.value() + "-")
+                    : new DemoDatabase.ShipmentCount(jobs, jobs);
+            exactlyOnce = ranOnce && acknowledged && ledgerRows == jobs && demo.rows() == jobs
+                    && demo.distinctJobs() == jobs;
             check = "ledger rows " + ledgerRows + (options.handler().equals(OrdersHandler.NAME)
-                    ? ", demo_shipments rows " + demo[0] + " (" + demo[1] + " distinct jobs)" : "")
+                    ? ", demo_shipments rows " + demo.rows() + " (" + demo.distinctJobs() + " distinct jobs)" : "")
                     + ", each job committed once, none pending/delayed/dead";
         } else {
             exactlyOnce = ranOnce && acknowledged;
@@ -256,27 +254,6 @@ public final class Benchmark {
             }
         }
         progress.progress(phase, recorder.done(), options.jobs());
-    }
-
-    private long[] demoRows(String schema) {
-        try (Connection connection = DriverManager.getConnection(config.jdbcUrl());
-             Statement statement = connection.createStatement();
-             ResultSet rows = statement.executeQuery("SELECT count(*), count(DISTINCT job_id) FROM " + schema
-                     + ".demo_shipments WHERE job_id LIKE '" + queue.value() + "-%'")) {
-            rows.next();
-            return new long[] {rows.getLong(1), rows.getLong(2)};
-        } catch (SQLException e) {
-            throw new IllegalStateException("could not count the demo rows: " + e.getMessage(), e);
-        }
-    }
-
-    private static void sql(String jdbcUrl, String statement) {
-        try (Connection connection = DriverManager.getConnection(jdbcUrl);
-             Statement sql = connection.createStatement()) {
-            sql.execute(statement);
-        } catch (SQLException e) {
-            throw new IllegalStateException("could not run '" + statement + "': " + e.getMessage(), e);
-        }
     }
 
     private static BatonConfig inSchema(BatonConfig c, String schema, int poolSize) {
