@@ -87,7 +87,7 @@ public final class RedisAdapter implements AutoCloseable {
                     + groupStartsAtEnd + "]";
         }
 
-        /** Any URI in {@code text} with its password shown as {@code ****} (Lettuce reads user-info without ':' as one). */
+        /** Any URI in {@code text} with its password as {@code ****} (Lettuce reads user-info without ':' as one). */
         static String masked(String text) {
             return USER_INFO.matcher(text).replaceAll(match -> {
                 String userInfo = match.group(2);
@@ -106,7 +106,8 @@ public final class RedisAdapter implements AutoCloseable {
     private final RedisStreamTransport transport;
     private final Duration pingTimeout;
 
-    private RedisAdapter(ClientResources resources, RedisClient client, StatefulRedisConnection<byte[], byte[]> connection,
+    private RedisAdapter(ClientResources resources, RedisClient client,
+                         StatefulRedisConnection<byte[], byte[]> connection,
                          StatefulRedisConnection<byte[], byte[]> pipeline, BlockingReads blockingReads,
                          RedisStreamTransport transport, Duration pingTimeout) {
         this.resources = resources;

@@ -395,9 +395,10 @@ final class RedisStreamTransport implements StreamTransport {
             EntryId bound = EntryId.min(cutoff, needed);
             long removed = redis.xtrim(keys.stream(), XTrimArgs.Builder.minId(bound.toString()));
             // held back when entries that the retention would drop are still needed
-            boolean heldBack = needed.compareTo(cutoff) < 0 && !redis.xrange(keys.stream(),
-                    Range.from(Range.Boundary.including(needed.toString()), Range.Boundary.excluding(cutoff.toString())),
-                    Limit.from(1)).isEmpty();
+            Range<String> keptByGroups = Range.from(Range.Boundary.including(needed.toString()),
+                    Range.Boundary.excluding(cutoff.toString()));
+            boolean heldBack = needed.compareTo(cutoff) < 0
+                    && !redis.xrange(keys.stream(), keptByGroups, Limit.from(1)).isEmpty();
             return new TrimOutcome(removed, heldBack, heldBack ? needed.toString() : "");
         });
     }
