@@ -10,7 +10,6 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 
 /**
  * The faults, each injected on a running {@link Scenario} and counted in its tally. Timing comes from the queue's
@@ -90,13 +89,21 @@ final class Chaos {
         return victim;
     }
 
-    /** SIGTERM to every worker with jobs in flight; each must exit 0; then all start again. */
+    /**
+     * SIGTERM to every worker with jobs in flight; each that was consuming must exit 0 (one still starting up has
+     * no graceful stop yet and dies of the signal: counted); then all start again.
+     */
     void stopGracefully(WorkerFleet fleet) {
+        List<Boolean> consuming = fleet.workers().stream().map(WorkerProcess::hasStarted).toList();
         List<Integer> exitCodes = fleet.terminateAll(60);
         scenario.faults().count("SIGTERM all workers");
-        if (exitCodes.stream().anyMatch(code -> code != 0)) {
-            throw new AssertionError("graceful stop exited " + exitCodes + "; logs under "
-                    + fleet.workers().stream().map(w -> w.log().toString()).collect(Collectors.joining(", ")));
+        for (int i = 0; i < exitCodes.size(); i++) {
+            if (!consuming.get(i)) {
+                scenario.faults().count("SIGTERM during a worker's start-up (exit " + exitCodes.get(i) + ")");
+            } else if (exitCodes.get(i) != 0) {
+                throw new AssertionError("graceful stop exited " + exitCodes + "; log "
+                        + fleet.workers().get(i).log());
+            }
         }
         fleet.workers().forEach(WorkerProcess::start);
     }

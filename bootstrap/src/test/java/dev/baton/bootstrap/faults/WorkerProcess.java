@@ -64,7 +64,7 @@ final class WorkerProcess {
         if (process == null || process.isAlive()) {
             return Optional.empty();
         }
-        String lastRun = logText().substring((int) Math.min(logOffset, logText().length()));
+        String lastRun = lastRunLog();
         String why;
         if (process.exitValue() == OrdersHandler.CRASH_STATUS) {
             why = "worker halted by a poison job";
@@ -75,6 +75,16 @@ final class WorkerProcess {
         }
         start();
         return Optional.of(why);
+    }
+
+    /** Whether the current run got as far as consuming (before that, no graceful stop is set up). */
+    synchronized boolean hasStarted() {
+        return lastRunLog().contains(STARTED);
+    }
+
+    private String lastRunLog() {
+        String text = logText();
+        return text.substring((int) Math.min(logOffset, text.length()));
     }
 
     /** {@code kill -9}: no shutdown hook, no cleanup, leases left pending. */
