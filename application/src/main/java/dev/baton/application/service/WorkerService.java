@@ -391,9 +391,15 @@ public final class WorkerService implements RunWorkerUseCase {
             }
         }
 
+        /**
+         * A typed job runs only under the handler of its type: falling back to the queue's handler would run a
+         * {@code refund} as an {@code order}. An untyped job runs under the worker's handler, else the queue's.
+         */
         private List<String> handlerNames(Job job) {
-            List<String> names = new ArrayList<>(3);
-            job.type().ifPresent(names::add);
+            if (job.type().isPresent()) {
+                return List.of(job.type().get());
+            }
+            List<String> names = new ArrayList<>(2);
             defaultHandler.ifPresent(names::add);
             names.add(job.queue().value());
             return names.stream().distinct().toList();

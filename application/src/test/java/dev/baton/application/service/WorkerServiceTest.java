@@ -207,7 +207,27 @@ class WorkerServiceTest {
         await().atMost(WAIT).until(() -> worker.counters().deadLettered() == 1);
         StoredDeadLetter stored = transport.deadLetters(lonely, Optional.empty(), 10).get(0);
         assertThat(stored.letter().reason()).isEqualTo(DeadLetterReason.NON_RETRYABLE);
-        assertThat(stored.letter().lastError().message()).isEqualTo("no handler named mystery or nobody-home");
+        assertThat(stored.letter().lastError().message()).isEqualTo("no handler named mystery");
+    }
+
+    @Test
+    void aTypedJobNeverFallsBackToTheQueuesHandler() {
+        AtomicInteger ranAsOrder = new AtomicInteger();
+        handlers.put("orders", context -> {
+            ranAsOrder.incrementAndGet();
+            return Optional.empty();
+        });
+        RunningWorker worker = start("w1", 1);
+
+        enqueue.enqueue(EnqueueJobUseCase.Command.now(queue, JobId.of("refund-1"), "{}").withType("refund"));
+        enqueue("plain-order");
+
+        await().atMost(WAIT).until(() -> worker.counters().deadLettered() == 1 && worker.counters().completed() == 1);
+        StoredDeadLetter stored = transport.deadLetters(queue, Optional.empty(), 10).get(0);
+        assertThat(stored.letter().jobId()).contains("refund-1");
+        assertThat(stored.letter().reason()).isEqualTo(DeadLetterReason.NON_RETRYABLE);
+        assertThat(stored.letter().lastError().message()).isEqualTo("no handler named refund");
+        assertThat(ranAsOrder).hasValue(1);
     }
 
     @Test

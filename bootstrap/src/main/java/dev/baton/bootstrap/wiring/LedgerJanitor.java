@@ -10,11 +10,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Deletes ledger completions older than the retention, on a schedule, while a worker runs. The stream keeps
- * acknowledged history for the same retention, so no redelivery can outlive the completion that stops it.
+ * Deletes ledger completions older than the retention plus a slack, on a schedule, while a worker runs. The stream
+ * keeps acknowledged history for the retention, but trimming runs on a schedule of its own, so an entry can outlive
+ * the retention for a while; the slack keeps its completion until it is surely gone, so that a group rolled back
+ * (failover, {@code XGROUP SETID}) in that window cannot run a completed job again.
  */
 public final class LedgerJanitor implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LedgerJanitor.class);
+    /** Far more than the worker's trim interval (1 min): trimming late by this much is an outage, not a schedule. */
+    static final Duration TRIM_SLACK = Duration.ofHours(1);
 
     private final ScheduledExecutorService scheduler;
 
@@ -26,7 +30,7 @@ public final class LedgerJanitor implements AutoCloseable {
         });
         scheduler.scheduleWithFixedDelay(() -> {
             try {
-                long forgotten = ledger.forgetCompletedBefore(clock.instant().minus(retention));
+                long forgotten = ledger.forgetCompletedBefore(clock.instant().minus(retention).minus(TRIM_SLACK));
                 if (forgotten > 0) {
                     LOG.info("forgot expired completions count={} retention={}", forgotten, retention);
                 }
