@@ -19,9 +19,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -70,52 +70,82 @@ final class WorkerCommand extends SessionCommand {
         ConsumerName consumerName = consumer == null ? Baton.defaultConsumer() : ConsumerName.of(consumer);
         Baton baton = batonBuilder().handlerClassLoader(pluginLoader(config.plugins(), classpath))
                 .module(new DemoHandlersModule(crashOnPoison)).build();
+        Thread hook = null;
         try {
             checkHandlers(baton.handlers(), names);
+            // registered before anything starts, so that a SIGTERM during start-up is a graceful stop too
+            AtomicReference<RunningWorker> started = new AtomicReference<>();
+            AtomicBoolean stopRequested = new AtomicBoolean();
+            hook = shutdownHook(baton, started, stopRequested, config);
+            Runtime.getRuntime().addShutdownHook(hook);
             baton.startAdmin().ifPresent(address -> terminal.err().println("admin http on " + address.getHostString()
                     + ":" + address.getPort()));
             RunningWorker worker = baton.start(new RunWorkerUseCase.Command(names, consumerName,
                     config.concurrency(), Optional.ofNullable(handler)));
+            started.set(worker);
             LOG.info("worker started consumer={} queues={} concurrency={} mode={} config={}", consumerName, names,
                     config.concurrency(), config.mode().label(), config.describe());
             terminal.err().println("worker " + consumerName + " consuming " + names + "; Ctrl-C or SIGTERM stops it");
-            return awaitStop(baton, worker, config);
+            if (awaitStopOrFailure(worker, stopRequested)) {
+                return ExitCodes.OK; // not reached in practice: the hook halts the JVM with exit 0
+            }
+            LOG.warn("worker stopped by itself counters={}", worker.counters());
+            terminal.err().println("baton: the worker stopped unexpectedly; see the log above");
+            return failWithout(hook, baton, ExitCodes.FAILURE);
         } catch (RuntimeException e) {
-            baton.close();
+            failWithout(hook, baton, ExitCodes.FAILURE);
             throw e;
         }
     }
 
-    private int awaitStop(Baton baton, RunningWorker worker, BatonConfig config) {
-        CountDownLatch stopped = new CountDownLatch(1);
-        // set before the hook stops the worker, so that the loop below does not take that stop for a failure
-        AtomicBoolean stopRequested = new AtomicBoolean();
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+    /** Stops the worker (if it got to start) and Baton on SIGTERM or Ctrl-C, then exits 0: a graceful stop. */
+    private static Thread shutdownHook(Baton baton, AtomicReference<RunningWorker> started,
+                                       AtomicBoolean stopRequested, BatonConfig config) {
+        return new Thread(() -> {
+            // set first, so that the main thread does not take this stop for a failure
             stopRequested.set(true);
             try {
-                LOG.info("worker stopping grace={}", config.grace());
-                int abandoned = worker.stop(config.grace());
-                LOG.info("worker stopped abandoned={} counters={}", abandoned, worker.counters());
+                RunningWorker worker = started.get();
+                if (worker != null) {
+                    LOG.info("worker stopping grace={}", config.grace());
+                    int abandoned = worker.stop(config.grace());
+                    LOG.info("worker stopped abandoned={} counters={}", abandoned, worker.counters());
+                }
                 baton.close();
-                stopped.countDown();
             } finally {
                 // A signal ends the JVM with 128+n; a graceful stop is a success, so exit 0 once everything is closed.
                 Runtime.getRuntime().halt(ExitCodes.OK);
             }
-        }, "baton-shutdown"));
+        }, "baton-shutdown");
+    }
+
+    /** Waits while the worker runs: true when a signal stops it, false when it stopped by itself (a failure). */
+    private static boolean awaitStopOrFailure(RunningWorker worker, AtomicBoolean stopRequested) {
         try {
-            while (!stopped.await(1, TimeUnit.SECONDS)) {
-                if (!worker.isRunning() && !stopRequested.get()) {
-                    LOG.warn("worker stopped by itself counters={}", worker.counters());
-                    baton.close();
-                    terminal.err().println("baton: the worker stopped unexpectedly; see the log above");
-                    return ExitCodes.FAILURE;
+            while (worker.isRunning() || stopRequested.get()) {
+                if (stopRequested.get()) {
+                    Thread.currentThread().join(); // the hook stops everything and halts the JVM
                 }
+                TimeUnit.SECONDS.sleep(1);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return true;
         }
-        return ExitCodes.OK;
+        return false;
+    }
+
+    /** Ends without the graceful-stop hook, which would turn this failure into exit 0. */
+    private static int failWithout(Thread hook, Baton baton, int exitCode) {
+        if (hook != null) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                return exitCode; // a signal arrived meanwhile: the hook is already stopping everything
+            }
+        }
+        baton.close();
+        return exitCode;
     }
 
     private void checkHandlers(JobHandlers handlers, List<QueueName> names) {
