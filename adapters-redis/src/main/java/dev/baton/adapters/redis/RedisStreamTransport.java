@@ -341,40 +341,38 @@ final class RedisStreamTransport implements StreamTransport {
 
     /**
      * Leases from several partitions: non-blocking reads first, on all partitions at once, each asking for its share
-     * of what is missing (the first partitions in turn get the remainder), until the lease is full or every partition
-     * gave less than asked; when none had anything, blocking reads on every partition at once, in rounds.
+     * of what is missing (the first partitions in turn get the remainder). A partition that gives less than asked is
+     * drained; the rest are asked again until the lease is full. When none had anything, blocking reads on every
+     * partition at once, in rounds.
      */
     private List<Delivery> leasePartitioned(QueueLayout layout, ConsumerName consumer, int max, Duration block) {
         LeaseSlot slot = new LeaseSlot(layout.queue(), consumer);
         List<Delivery> leased = new ArrayList<>(takeSurplus(slot, max));
-        int partitions = layout.partitions();
-        int start = Math.floorMod(rotation.getAndIncrement(), partitions);
-        boolean[] drained = new boolean[partitions];
-        boolean more = true;
-        while (more && leased.size() < max) {
+        int start = Math.floorMod(rotation.getAndIncrement(), layout.partitions());
+        List<QueueKeys> live = new ArrayList<>();
+        for (int i = 0; i < layout.partitions(); i++) {
+            live.add(layout.partition((start + i) % layout.partitions()));
+        }
+        // every round fills the lease or drains a partition
+        while (leased.size() < max && !live.isEmpty()) {
             int missing = max - leased.size();
             Map<QueueKeys, Integer> asked = new LinkedHashMap<>();
-            for (int i = 0; i < partitions; i++) {
-                int p = (start + i) % partitions;
-                int share = missing / partitions + (i < missing % partitions ? 1 : 0);
-                if (share > 0 && !drained[p]) {
-                    asked.put(layout.partition(p), share);
+            Map<QueueKeys, RedisFuture<List<StreamMessage<byte[], byte[]>>>> reads = new LinkedHashMap<>();
+            for (int i = 0; i < live.size(); i++) {
+                int share = missing / live.size() + (i < missing % live.size() ? 1 : 0);
+                if (share > 0) {
+                    QueueKeys keys = live.get(i);
+                    asked.put(keys, share);
+                    reads.put(keys, readNew(connection.async(), keys, consumer, XReadArgs.Builder.count(share)));
                 }
             }
-            Map<QueueKeys, RedisFuture<List<StreamMessage<byte[], byte[]>>>> reads = new LinkedHashMap<>();
-            asked.forEach((keys, share) -> reads.put(keys, readNew(connection.async(), keys, consumer,
-                    XReadArgs.Builder.count(share))));
-            more = false;
             for (Map.Entry<QueueKeys, RedisFuture<List<StreamMessage<byte[], byte[]>>>> read : reads.entrySet()) {
                 List<StreamMessage<byte[], byte[]>> messages = get(read.getValue());
                 leased.addAll(deliveries(read.getKey(), messages));
                 if (messages.size() < asked.get(read.getKey())) {
-                    drained[read.getKey().partition()] = true;
-                } else {
-                    more = true;
+                    live.remove(read.getKey());
                 }
             }
-            start += missing % partitions;
         }
         long deadline = System.nanoTime() + block.toNanos();
         // each partition's read asks for its share, so a round delivers at most max + partitions - 1 entries
