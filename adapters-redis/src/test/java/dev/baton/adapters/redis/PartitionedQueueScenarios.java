@@ -238,7 +238,8 @@ abstract class PartitionedQueueScenarios {
         assertThatThrownBy(() -> adapter().declarePartitions(unpartitioned, 2))
                 .isInstanceOf(InvalidValueException.class).hasMessageContaining("has 1 partition(s) in Redis");
         assertThatThrownBy(() -> adapter().repartition(unpartitioned, 2))
-                .isInstanceOf(InvalidValueException.class).hasMessageContaining("still holds work (1 undelivered");
+                .isInstanceOf(InvalidValueException.class)
+                .hasMessageContaining("still holds work (undelivered entries in partitions [0], 0 pending");
         assertThat(raw().commands().exists(QueueKeys.meta(unpartitioned))).isZero();
     }
 
