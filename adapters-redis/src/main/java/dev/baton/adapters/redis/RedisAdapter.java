@@ -240,6 +240,15 @@ public final class RedisAdapter implements AutoCloseable {
         transport.repartition(Objects.requireNonNull(queue, "queue"), partitions);
     }
 
+    /**
+     * Deletes everything of {@code queue}: its stream, consumer group, delayed jobs and dead letters (of every
+     * partition, and its partition count), pending work included. For throwaway queues (benchmarks, tests), never for
+     * a queue that workers still consume.
+     */
+    public void deleteQueue(QueueName queue) {
+        transport.delete(Objects.requireNonNull(queue, "queue"));
+    }
+
     /** True when Redis answers a PING within a short timeout (at most 2 s). */
     public boolean isReachable() {
         try {

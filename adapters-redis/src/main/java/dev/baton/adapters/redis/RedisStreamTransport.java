@@ -319,6 +319,22 @@ final class RedisStreamTransport implements StreamTransport {
         }
     }
 
+    /**
+     * Deletes the queue's streams (with their consumer group), delayed sets and dead letters, of every partition, and
+     * its partition count.
+     */
+    void delete(QueueName queue) {
+        QueueLayout layout = refreshLayout("delete", queue);
+        call("delete", queue, () -> {
+            // one DEL per partition: on a cluster, one command touches one slot
+            layout.all().forEach(keys -> redis.del(keys.stream(), keys.delayed(), keys.dead()));
+            return redis.del(QueueKeys.meta(queue));
+        });
+        declared.remove(queue);
+        partitionCounts.remove(queue);
+        declaredCounts.remove(queue);
+    }
+
     // ---------------------------------------------------------------- consuming
 
     @Override
