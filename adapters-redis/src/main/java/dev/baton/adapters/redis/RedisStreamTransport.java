@@ -382,7 +382,8 @@ final class RedisStreamTransport implements StreamTransport {
         for (int i = 0; i < layout.partitions(); i++) {
             live.add(layout.partition((start + i) % layout.partitions()));
         }
-        // every round fills the lease or drains a partition
+        RedisException failed = null;
+        // every round fills the lease or drains (or loses) a partition
         while (leased.size() < max && !live.isEmpty()) {
             int missing = max - leased.size();
             Map<QueueKeys, Integer> asked = new LinkedHashMap<>();
@@ -396,12 +397,22 @@ final class RedisStreamTransport implements StreamTransport {
                 }
             }
             for (Map.Entry<QueueKeys, RedisFuture<List<StreamMessage<byte[], byte[]>>>> read : reads.entrySet()) {
-                List<StreamMessage<byte[], byte[]>> messages = get(read.getValue());
+                List<StreamMessage<byte[], byte[]>> messages;
+                try {
+                    messages = get(read.getValue());
+                } catch (RedisException e) {
+                    failed = failed == null ? e : failed;
+                    live.remove(read.getKey());
+                    continue;
+                }
                 leased.addAll(deliveries(read.getKey(), messages));
                 if (messages.size() < asked.get(read.getKey())) {
                     live.remove(read.getKey());
                 }
             }
+        }
+        if (failed != null) {
+            return partial(slot, leased, max, failed);
         }
         long deadline = System.nanoTime() + block.toNanos();
         // each partition's read asks for its share, so a round delivers at most max + partitions - 1 entries
@@ -410,7 +421,6 @@ final class RedisStreamTransport implements StreamTransport {
             Duration round = Duration.ofNanos(Math.min(deadline - System.nanoTime(), BLOCK_ROUND.toNanos()));
             List<Supplier<List<Delivery>>> reads = layout.all().stream()
                     .map(keys -> blockingRead(keys, consumer, share, round)).toList();
-            RedisException failed = null;
             for (Supplier<List<Delivery>> read : reads) {
                 try {
                     leased.addAll(read.get());
@@ -419,11 +429,30 @@ final class RedisStreamTransport implements StreamTransport {
                 }
             }
             if (failed != null) {
-                // what the other partitions delivered is the consumer's now: hand it out next time
-                keepSurplus(slot, leased);
-                throw failed;
+                return partial(slot, leased, max, failed);
             }
         }
+        return atMost(slot, leased, max);
+    }
+
+    /**
+     * A lease on which some partitions failed (their master is down, say): what the others delivered is handed out,
+     * so a failover of one master does not stop the queue. Nothing delivered, or a missing group (recreated by the
+     * caller), is the failure.
+     */
+    private List<Delivery> partial(LeaseSlot slot, List<Delivery> leased, int max, RedisException failed) {
+        if (leased.isEmpty() || String.valueOf(failed.getMessage()).contains("NOGROUP")) {
+            // what the other partitions delivered is the consumer's now: hand it out next time
+            keepSurplus(slot, leased);
+            throw failed;
+        }
+        LOG.warn("Lease on queue {} went on without the partitions that failed: {}", slot.queue(),
+                failed.getMessage());
+        return atMost(slot, leased, max);
+    }
+
+    /** The first {@code max} deliveries; the rest are kept for the consumer's next lease. */
+    private List<Delivery> atMost(LeaseSlot slot, List<Delivery> leased, int max) {
         if (leased.size() > max) {
             keepSurplus(slot, leased.subList(max, leased.size()));
             return List.copyOf(leased.subList(0, max));
