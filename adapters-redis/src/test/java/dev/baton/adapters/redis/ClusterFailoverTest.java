@@ -57,7 +57,9 @@ class ClusterFailoverTest {
                     .findFirst().orElseThrow();
             adapter.declarePartitions(queue, PARTITIONS);
             List<Job> before = jobs(queue, "before", 600);
-            transport.publishAll(before);
+            // the short command timeout can cut a first batch short on a busy machine: publishing again is safe
+            await("publish before the crash").atMost(Duration.ofSeconds(30)).ignoreExceptions()
+                    .untilAsserted(() -> transport.publishAll(before));
             await("replicas in sync").atMost(Duration.ofSeconds(30)).until(cluster::replicated);
             for (String name : List.of("c1", "c2")) {
                 consumers.submit(() -> consume(transport, queue, ConsumerName.of(name)));
