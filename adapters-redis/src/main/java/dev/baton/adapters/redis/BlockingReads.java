@@ -1,37 +1,37 @@
 package dev.baton.adapters.redis;
 
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.codec.ByteArrayCodec;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * One connection per calling thread, used only for blocking XREADGROUP: a blocked read would otherwise hold up every
- * command queued behind it on a shared connection, and their timeouts would fire on the read.
+ * Connections used only for blocking XREADGROUP, one per calling thread and partition: a blocked read would
+ * otherwise hold up every command queued behind it on a shared connection (and their timeouts would fire on the
+ * read), and the reads of one lease on several partitions must wait side by side.
  */
 final class BlockingReads implements AutoCloseable {
-    private final RedisClient client;
-    private final Map<Thread, StatefulRedisConnection<byte[], byte[]>> byThread = new ConcurrentHashMap<>();
-
-    BlockingReads(RedisClient client) {
-        this.client = client;
+    private record Lane(Thread thread, int partition) {
     }
 
-    StatefulRedisConnection<byte[], byte[]> forCurrentThread() {
-        byThread.entrySet().removeIf(entry -> {
-            if (entry.getKey().isAlive()) {
-                return false;
+    private final Connector connector;
+    private final Map<Lane, Link> byLane = new ConcurrentHashMap<>();
+
+    BlockingReads(Connector connector) {
+        this.connector = connector;
+    }
+
+    Link forCurrentThread(int partition) {
+        byLane.forEach((lane, link) -> {
+            // only the caller that removes it closes it: several threads may find the same ended lane
+            if (!lane.thread().isAlive() && byLane.remove(lane, link)) {
+                link.stateful().closeAsync();
             }
-            entry.getValue().closeAsync();
-            return true;
         });
-        return byThread.computeIfAbsent(Thread.currentThread(), thread -> client.connect(ByteArrayCodec.INSTANCE));
+        return byLane.computeIfAbsent(new Lane(Thread.currentThread(), partition), lane -> connector.connect());
     }
 
     @Override
     public void close() {
-        byThread.values().forEach(StatefulRedisConnection::close);
-        byThread.clear();
+        byLane.values().forEach(Link::close);
+        byLane.clear();
     }
 }

@@ -2,7 +2,7 @@ package dev.baton.adapters.redis;
 
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -12,30 +12,32 @@ import java.util.Map;
 
 /**
  * The adapter's Lua scripts: loaded once with SCRIPT LOAD, run with EVALSHA, loaded again when Redis forgot them
- * (NOSCRIPT after a restart or SCRIPT FLUSH).
+ * (NOSCRIPT after a restart or SCRIPT FLUSH). On a cluster, Lettuce sends SCRIPT LOAD to every node and EVALSHA to
+ * the node of the script's first key, so a node that never saw a script (new, or promoted) gets it on its NOSCRIPT.
  */
 final class LuaScripts {
 
     enum Script {
         RETRY_LATER, DEAD_LETTER, EXTEND_LEASES, RECLAIM_ABANDONED, LEASE_OWN_PENDING, PROMOTE_DUE, REDRIVE,
-        REMOVE_IDLE_CONSUMERS;
+        REMOVE_IDLE_CONSUMERS, DECLARE_PARTITIONS;
 
         private String resource() {
             return name().toLowerCase(Locale.ROOT) + ".lua";
         }
     }
 
-    private final RedisCommands<byte[], byte[]> redis;
+    private final RedisClusterCommands<byte[], byte[]> redis;
     private final Map<Script, byte[]> sources;
     private final Map<Script, String> digests;
 
-    private LuaScripts(RedisCommands<byte[], byte[]> redis, Map<Script, byte[]> sources, Map<Script, String> digests) {
+    private LuaScripts(RedisClusterCommands<byte[], byte[]> redis, Map<Script, byte[]> sources,
+                       Map<Script, String> digests) {
         this.redis = redis;
         this.sources = sources;
         this.digests = digests;
     }
 
-    static LuaScripts load(RedisCommands<byte[], byte[]> redis) {
+    static LuaScripts load(RedisClusterCommands<byte[], byte[]> redis) {
         Map<Script, byte[]> sources = new EnumMap<>(Script.class);
         Map<Script, String> digests = new EnumMap<>(Script.class);
         for (Script script : Script.values()) {

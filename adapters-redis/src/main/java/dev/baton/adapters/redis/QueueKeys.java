@@ -3,16 +3,27 @@ package dev.baton.adapters.redis;
 import dev.baton.domain.QueueName;
 
 /**
- * The Redis keys of one queue. All share the hash tag {@code {queue}}, so every script touches a single slot.
+ * The Redis keys of one partition of a queue. All share one hash tag, so every script touches a single slot: {@code
+ * {queue}} when the queue has one partition (the layout of unpartitioned queues), {@code {queue:p}} for partition
+ * {@code p} of several.
  */
-record QueueKeys(QueueName queue, String groupName) {
+record QueueKeys(QueueName queue, String groupName, int partition, int partitions) {
 
-    static QueueKeys of(QueueName queue, String groupSuffix) {
-        return new QueueKeys(queue, queue.value() + groupSuffix);
+    static QueueKeys of(QueueName queue, String groupSuffix, int partition, int partitions) {
+        return new QueueKeys(queue, queue.value() + groupSuffix, partition, partitions);
+    }
+
+    /** The hash holding the queue's metadata (its partition count); absent means one partition. */
+    static byte[] meta(QueueName queue) {
+        return Utf8.bytes("baton:{" + queue.value() + "}:meta");
+    }
+
+    private String tag() {
+        return partitions == 1 ? queue.value() : queue.value() + ":" + partition;
     }
 
     String streamKey() {
-        return "baton:{" + queue.value() + "}:stream";
+        return "baton:{" + tag() + "}:stream";
     }
 
     byte[] stream() {
@@ -20,14 +31,19 @@ record QueueKeys(QueueName queue, String groupName) {
     }
 
     byte[] delayed() {
-        return Utf8.bytes("baton:{" + queue.value() + "}:delayed");
+        return Utf8.bytes("baton:{" + tag() + "}:delayed");
     }
 
     byte[] dead() {
-        return Utf8.bytes("baton:{" + queue.value() + "}:dead");
+        return Utf8.bytes("baton:{" + tag() + "}:dead");
     }
 
     byte[] group() {
         return Utf8.bytes(groupName);
+    }
+
+    /** The port's id of an entry of this partition: the entry id itself when the queue has one partition. */
+    String idOf(String entryId) {
+        return partitions == 1 ? entryId : partition + "/" + entryId;
     }
 }

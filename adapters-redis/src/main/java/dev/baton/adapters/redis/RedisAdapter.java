@@ -4,30 +4,29 @@ import dev.baton.application.port.out.StreamTransport;
 import dev.baton.application.port.out.TransportException;
 import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.PayloadLimit;
-import io.lettuce.core.ClientOptions;
-import io.lettuce.core.RedisClient;
+import dev.baton.domain.QueueName;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisURI;
-import io.lettuce.core.TimeoutOptions;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.codec.ByteArrayCodec;
-import io.lettuce.core.protocol.ProtocolVersion;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
- * The Redis adapter's entry point: connects to Redis and provides the {@link StreamTransport} on Redis Streams.
- * Thread-safe; one instance per process is enough. The wire protocol is described in docs/REDIS.md.
+ * The Redis adapter's entry point: connects to Redis (standalone, or a Redis Cluster) and provides the
+ * {@link StreamTransport} on Redis Streams, and the partitioning of queues. Thread-safe; one instance per process is
+ * enough. The wire protocol is described in docs/REDIS.md, partitions and clusters in docs/SCALING.md.
  */
 public final class RedisAdapter implements AutoCloseable {
     private static final Duration MAX_PING_TIMEOUT = Duration.ofSeconds(2);
@@ -39,10 +38,14 @@ public final class RedisAdapter implements AutoCloseable {
      * @param commandTimeout   how long one command may take (blocking reads get their block time on top)
      * @param groupStartsAtEnd true to create new consumer groups at the end of an existing stream ({@code $})
      *                         instead of its start ({@code 0})
+     * @param clusterNodes     {@code host:port} of Redis Cluster nodes ({@code BATON_REDIS_CLUSTER_NODES}); when
+     *                         given, the adapter is a cluster client seeded by these nodes and the URI's own host,
+     *                         and takes the password and TLS from the URI. Empty: a standalone Redis
      */
     public record Config(String uri, String groupSuffix, PayloadLimit payloadLimit, Duration commandTimeout,
-                         boolean groupStartsAtEnd) {
+                         boolean groupStartsAtEnd, List<String> clusterNodes) {
         private static final Pattern USER_INFO = Pattern.compile("([A-Za-z][A-Za-z0-9+.-]*://)([^@/?#]*)@");
+        private static final Pattern HOST_PORT = Pattern.compile("([^\\s:/@]+|\\[[0-9A-Fa-f:.]+]):(\\d{1,5})");
 
         public Config {
             if (uri == null || uri.isBlank()) {
@@ -72,6 +75,40 @@ public final class RedisAdapter implements AutoCloseable {
             if (commandTimeout == null || commandTimeout.isNegative() || commandTimeout.isZero()) {
                 throw new InvalidValueException("Redis command timeout must be positive, got " + commandTimeout);
             }
+            clusterNodes = List.copyOf(Objects.requireNonNull(clusterNodes, "cluster nodes"));
+            for (String node : clusterNodes) {
+                Matcher matcher = HOST_PORT.matcher(node);
+                if (!matcher.matches() || Integer.parseInt(matcher.group(2)) > 65535) {
+                    throw new InvalidValueException("BATON_REDIS_CLUSTER_NODES entry '" + node
+                            + "' is not host:port");
+                }
+            }
+            if (!clusterNodes.isEmpty() && RedisURI.create(uri).getDatabase() != 0) {
+                throw new InvalidValueException("a Redis Cluster has only database 0, but BATON_REDIS_URI '"
+                        + masked(uri) + "' names another");
+            }
+        }
+
+        /** A standalone Redis (no cluster nodes). */
+        public Config(String uri, String groupSuffix, PayloadLimit payloadLimit, Duration commandTimeout,
+                      boolean groupStartsAtEnd) {
+            this(uri, groupSuffix, payloadLimit, commandTimeout, groupStartsAtEnd, List.of());
+        }
+
+        /**
+         * The same configuration as a Redis Cluster client.
+         *
+         * @param nodes {@code host:port,host:port,...} as in {@code BATON_REDIS_CLUSTER_NODES}; blank for a
+         *              standalone Redis
+         */
+        public Config withClusterNodes(String nodes) {
+            List<String> list = nodes == null || nodes.isBlank() ? List.of()
+                    : Arrays.stream(nodes.split(",")).map(String::trim).filter(node -> !node.isEmpty()).toList();
+            return new Config(uri, groupSuffix, payloadLimit, commandTimeout, groupStartsAtEnd, list);
+        }
+
+        boolean cluster() {
+            return !clusterNodes.isEmpty();
         }
 
         /** Defaults: groups {@code <queue>-workers} from the stream's start, 1 MiB payloads, 10 s commands. */
@@ -84,7 +121,7 @@ public final class RedisAdapter implements AutoCloseable {
         public String toString() {
             return "Config[uri=" + masked(uri) + ", groupSuffix=" + groupSuffix + ", payloadLimit="
                     + payloadLimit.maxBytes() + ", commandTimeout=" + commandTimeout + ", groupStartsAtEnd="
-                    + groupStartsAtEnd + "]";
+                    + groupStartsAtEnd + ", clusterNodes=" + clusterNodes + "]";
         }
 
         /** Any URI in {@code text} with its password as {@code ****} (Lettuce reads user-info without ':' as one). */
@@ -99,17 +136,15 @@ public final class RedisAdapter implements AutoCloseable {
     }
 
     private final ClientResources resources;
-    private final RedisClient client;
-    private final StatefulRedisConnection<byte[], byte[]> connection;
-    private final StatefulRedisConnection<byte[], byte[]> pipeline;
+    private final Connector client;
+    private final Link connection;
+    private final Link pipeline;
     private final BlockingReads blockingReads;
     private final RedisStreamTransport transport;
     private final Duration pingTimeout;
 
-    private RedisAdapter(ClientResources resources, RedisClient client,
-                         StatefulRedisConnection<byte[], byte[]> connection,
-                         StatefulRedisConnection<byte[], byte[]> pipeline, BlockingReads blockingReads,
-                         RedisStreamTransport transport, Duration pingTimeout) {
+    private RedisAdapter(ClientResources resources, Connector client, Link connection, Link pipeline,
+                         BlockingReads blockingReads, RedisStreamTransport transport, Duration pingTimeout) {
         this.resources = resources;
         this.client = client;
         this.connection = connection;
@@ -120,7 +155,8 @@ public final class RedisAdapter implements AutoCloseable {
     }
 
     /**
-     * Connects to Redis and loads the adapter's scripts.
+     * Connects to Redis (a cluster client when the configuration names cluster nodes) and loads the adapter's
+     * scripts.
      *
      * @throws TransportException when Redis cannot be reached
      */
@@ -134,18 +170,14 @@ public final class RedisAdapter implements AutoCloseable {
                 .reconnectDelay(Delay.exponential(Duration.ofMillis(50), Duration.ofSeconds(2), 2,
                         TimeUnit.MILLISECONDS))
                 .build();
-        RedisClient client = RedisClient.create(resources, uri);
-        client.setOptions(ClientOptions.builder()
-                .protocolVersion(ProtocolVersion.RESP2)
-                .autoReconnect(true)
-                // the connection's own timeout applies, so blocking reads can be given a longer one
-                .timeoutOptions(TimeoutOptions.enabled())
-                .build());
+        Connector client = config.cluster()
+                ? Connector.cluster(resources, seeds(uri, config.clusterNodes()))
+                : Connector.standalone(resources, uri);
         try {
-            StatefulRedisConnection<byte[], byte[]> connection = client.connect(ByteArrayCodec.INSTANCE);
+            Link connection = client.connect();
             // batches go out in one write: this connection flushes only when told to
-            StatefulRedisConnection<byte[], byte[]> pipeline = client.connect(ByteArrayCodec.INSTANCE);
-            pipeline.setAutoFlushCommands(false);
+            Link pipeline = client.connect();
+            pipeline.stateful().setAutoFlushCommands(false);
             LuaScripts scripts = LuaScripts.load(connection.sync());
             BlockingReads blockingReads = new BlockingReads(client);
             RedisStreamTransport transport = new RedisStreamTransport(connection, pipeline, blockingReads, scripts,
@@ -166,8 +198,55 @@ public final class RedisAdapter implements AutoCloseable {
         }
     }
 
+    /** The URI's own host, then the cluster nodes, each with the URI's password, TLS and timeout. */
+    private static List<RedisURI> seeds(RedisURI uri, List<String> nodes) {
+        Stream<RedisURI> others = nodes.stream().map(node -> {
+            int colon = node.lastIndexOf(':');
+            String host = node.substring(0, colon).replace("[", "").replace("]", "");
+            return RedisURI.builder(uri).withHost(host).withPort(Integer.parseInt(node.substring(colon + 1))).build();
+        });
+        return Stream.concat(Stream.of(uri), others).toList();
+    }
+
     public StreamTransport transport() {
         return transport;
+    }
+
+    /**
+     * Declares that {@code queue} has {@code partitions} partitions (1..1024) and creates their consumer groups.
+     * The first declaration records the count in Redis; a later one with another count fails, and so does every
+     * later use of the queue by this adapter when the recorded count changes: producers and workers never route to
+     * partitions that do not exist. An existing unpartitioned queue keeps 1 until {@link #repartition}.
+     *
+     * @throws InvalidValueException when the queue already has another partition count
+     * @throws TransportException    when Redis cannot be reached
+     */
+    public void declarePartitions(QueueName queue, int partitions) {
+        transport.declarePartitions(Objects.requireNonNull(queue, "queue"), partitions);
+    }
+
+    /** The partition count recorded for {@code queue} in Redis (1 when none is recorded). */
+    public int partitions(QueueName queue) {
+        return transport.partitions(Objects.requireNonNull(queue, "queue"));
+    }
+
+    /**
+     * Changes the partition count of a drained queue (nothing undelivered, pending, delayed or dead), deleting the
+     * old partitions' acknowledged history. Stop the queue's producers and workers first; see docs/SCALING.md.
+     *
+     * @throws InvalidValueException when the queue still holds work
+     */
+    public void repartition(QueueName queue, int partitions) {
+        transport.repartition(Objects.requireNonNull(queue, "queue"), partitions);
+    }
+
+    /**
+     * Deletes everything of {@code queue}: its stream, consumer group, delayed jobs and dead letters (of every
+     * partition, and its partition count), pending work included. For throwaway queues (benchmarks, tests), never for
+     * a queue that workers still consume.
+     */
+    public void deleteQueue(QueueName queue) {
+        transport.delete(Objects.requireNonNull(queue, "queue"));
     }
 
     /** True when Redis answers a PING within a short timeout (at most 2 s). */

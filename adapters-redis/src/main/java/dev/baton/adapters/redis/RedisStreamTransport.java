@@ -4,6 +4,7 @@ import static dev.baton.adapters.redis.Utf8.ascii;
 import static dev.baton.adapters.redis.Utf8.bytes;
 
 import dev.baton.adapters.redis.LuaScripts.Script;
+import dev.baton.adapters.redis.QueueLayout.Located;
 import dev.baton.application.port.out.Delivery;
 import dev.baton.application.port.out.DeliveryId;
 import dev.baton.application.port.out.Reclaimed;
@@ -14,6 +15,7 @@ import dev.baton.domain.ConsumerName;
 import dev.baton.domain.ConsumerStats;
 import dev.baton.domain.DeadLetter;
 import dev.baton.domain.DeadLetterSelection;
+import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
 import dev.baton.domain.JobSighting;
@@ -35,17 +37,19 @@ import io.lettuce.core.XGroupCreateArgs;
 import io.lettuce.core.XReadArgs;
 import io.lettuce.core.XReadArgs.StreamOffset;
 import io.lettuce.core.XTrimArgs;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.async.RedisAsyncCommands;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.lettuce.core.models.stream.PendingMessage;
 import io.lettuce.core.models.stream.PendingMessages;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Deque;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -58,24 +62,40 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** {@link StreamTransport} on Redis Streams; the key layout and wire protocol are described in docs/REDIS.md. */
+/**
+ * {@link StreamTransport} on Redis Streams; the key layout and wire protocol are described in docs/REDIS.md,
+ * partitioned queues in docs/SCALING.md. Every operation on a queue works on each of its partitions (one hash slot
+ * each) and sums up; a queue with one partition uses exactly the keys and ids of an unpartitioned one.
+ */
 final class RedisStreamTransport implements StreamTransport {
     private static final Logger LOG = LoggerFactory.getLogger(RedisStreamTransport.class);
     /** Ids per XACK / XDEL / redrive script call: keeps each command, and the time Redis spends in it, small. */
     private static final int BATCH = 200;
-    /** How many entries {@link #find} looks at per place (stream, delayed set, dead letters). */
+    /** How many entries {@link #find} looks at per place (stream, delayed set, dead letters) and partition. */
     static final int FIND_SCAN_LIMIT = 10_000;
     /** Pending entries looked at for the oldest pending idle time in {@link #stats}. */
     private static final int STATS_PENDING_SAMPLE = 1_000;
+    /** The most partitions a queue may have. */
+    static final int MAX_PARTITIONS = 1024;
+    /**
+     * A blocking lease on several partitions waits on all of them side by side, in rounds of at most this long: a
+     * round ends when every read has answered, so this bounds the extra wait after the first job arrives.
+     */
+    static final Duration BLOCK_ROUND = Duration.ofMillis(100);
 
-    private final StatefulRedisConnection<byte[], byte[]> connection;
-    private final StatefulRedisConnection<byte[], byte[]> pipeline;
-    private final RedisCommands<byte[], byte[]> redis;
+    private record LeaseSlot(QueueName queue, ConsumerName consumer) {
+    }
+
+    private final Link connection;
+    private final Link pipeline;
+    private final RedisClusterCommands<byte[], byte[]> redis;
     private final BlockingReads blockingReads;
     private final LuaScripts scripts;
     private final WireMapping wire;
@@ -84,11 +104,16 @@ final class RedisStreamTransport implements StreamTransport {
     private final Duration commandTimeout;
     private final Clock clock;
     private final Set<QueueName> declared = ConcurrentHashMap.newKeySet();
+    /** Partition counts read from Redis, and those this process declared (a later mismatch is an error). */
+    private final Map<QueueName, Integer> partitionCounts = new ConcurrentHashMap<>();
+    private final Map<QueueName, Integer> declaredCounts = new ConcurrentHashMap<>();
+    /** Entries a blocking round on several partitions delivered beyond the lease's max: handed out next time. */
+    private final Map<LeaseSlot, Deque<Delivery>> surplus = new ConcurrentHashMap<>();
+    private final AtomicInteger rotation = new AtomicInteger();
 
     /** @param pipeline a connection that does not flush automatically, for batches; used only here */
-    RedisStreamTransport(StatefulRedisConnection<byte[], byte[]> connection,
-                         StatefulRedisConnection<byte[], byte[]> pipeline, BlockingReads blockingReads,
-                         LuaScripts scripts, WireMapping wire, RedisAdapter.Config config, Clock clock) {
+    RedisStreamTransport(Link connection, Link pipeline, BlockingReads blockingReads, LuaScripts scripts,
+                         WireMapping wire, RedisAdapter.Config config, Clock clock) {
         this.connection = connection;
         this.pipeline = pipeline;
         this.redis = connection.sync();
@@ -101,16 +126,120 @@ final class RedisStreamTransport implements StreamTransport {
         this.clock = clock;
     }
 
-    private QueueKeys keys(QueueName queue) {
-        return QueueKeys.of(queue, groupSuffix);
+    // ---------------------------------------------------------------- partitions
+
+    /**
+     * Declares that {@code queue} has {@code partitions} partitions: recorded in Redis on the first declaration,
+     * checked on every later one (and by every later {@link #declare}).
+     *
+     * @throws InvalidValueException when the queue already has another partition count
+     */
+    void declarePartitions(QueueName queue, int partitions) {
+        if (partitions < 1 || partitions > MAX_PARTITIONS) {
+            throw new InvalidValueException("a queue has 1.." + MAX_PARTITIONS + " partitions, got " + partitions);
+        }
+        QueueKeys unpartitioned = QueueKeys.of(queue, groupSuffix, 0, 1);
+        Long recorded = call("declare partitions", queue, () -> scripts.run(Script.DECLARE_PARTITIONS,
+                ScriptOutputType.INTEGER, new byte[][] {QueueKeys.meta(queue), unpartitioned.stream(),
+                        unpartitioned.delayed(), unpartitioned.dead()}, number(partitions)));
+        if (recorded != partitions) {
+            throw mismatch(queue, recorded.intValue(), partitions);
+        }
+        declaredCounts.put(queue, partitions);
+        partitionCounts.put(queue, partitions);
+        declared.remove(queue);
+        declare(queue);
+    }
+
+    /** The queue's partition count as recorded in Redis (1 when none is recorded). */
+    int partitions(QueueName queue) {
+        return refreshLayout("read partitions", queue).partitions();
+    }
+
+    /**
+     * Records a new partition count for a queue that holds no work: every partition empty of undelivered, pending,
+     * delayed and dead entries. The old partitions' keys (acknowledged history) are deleted. Producers and workers of
+     * the queue must be stopped while it runs (they keep the count they read).
+     *
+     * @throws InvalidValueException when the queue still holds work
+     */
+    void repartition(QueueName queue, int partitions) {
+        if (partitions < 1 || partitions > MAX_PARTITIONS) {
+            throw new InvalidValueException("a queue has 1.." + MAX_PARTITIONS + " partitions, got " + partitions);
+        }
+        QueueLayout old = refreshLayout("repartition", queue);
+        QueueStats stats = stats(queue);
+        List<Integer> undelivered = call("repartition", queue, () -> old.all().stream()
+                .filter(this::hasUndelivered).map(QueueKeys::partition).toList());
+        if (!undelivered.isEmpty() || stats.pending() > 0 || stats.delayed() > 0 || stats.dead() > 0) {
+            throw new InvalidValueException("queue " + queue + " still holds work (undelivered entries in partitions "
+                    + undelivered + ", " + stats.pending() + " pending, " + stats.delayed() + " delayed, "
+                    + stats.dead() + " dead letters): drain it (and redrive or purge its dead letters) before "
+                    + "repartitioning");
+        }
+        call("repartition", queue, () -> {
+            for (QueueKeys keys : old.all()) {
+                redis.del(keys.stream(), keys.delayed(), keys.dead());
+            }
+            if (partitions == 1) {
+                redis.del(QueueKeys.meta(queue));
+            } else {
+                redis.hset(QueueKeys.meta(queue), bytes("partitions"), number(partitions));
+            }
+            return null;
+        });
+        LOG.info("Queue {} repartitioned from {} to {} partitions", queue, old.partitions(), partitions);
+        declaredCounts.remove(queue);
+        partitionCounts.put(queue, partitions);
+        declared.remove(queue);
+        declare(queue);
+    }
+
+    /** True when the partition's stream holds entries its group has not been delivered yet (or has no group). */
+    private boolean hasUndelivered(QueueKeys keys) {
+        List<StreamMessage<byte[], byte[]>> last = redis.xrevrange(keys.stream(), Range.unbounded(), Limit.from(1));
+        if (last.isEmpty()) {
+            return false;
+        }
+        return group(keys).map(group -> EntryId.parse(last.get(0).getId())
+                .compareTo(EntryId.parse(text(group.get("last-delivered-id")))) > 0).orElse(true);
+    }
+
+    /** The queue's layout; its partition count is read from Redis on first use (failing as {@code operation}). */
+    private QueueLayout layout(String operation, QueueName queue) {
+        Integer known = partitionCounts.get(queue);
+        return known != null ? new QueueLayout(queue, groupSuffix, known) : refreshLayout(operation, queue);
+    }
+
+    /** Reads the partition count from Redis; a count different from the one this process declared is an error. */
+    private QueueLayout refreshLayout(String operation, QueueName queue) {
+        byte[] recorded = call(operation, queue, () -> redis.hget(QueueKeys.meta(queue), bytes("partitions")));
+        int partitions = recorded == null ? 1 : Integer.parseInt(ascii(recorded));
+        requireDeclaredCount(queue, partitions);
+        partitionCounts.put(queue, partitions);
+        return new QueueLayout(queue, groupSuffix, partitions);
+    }
+
+    private void requireDeclaredCount(QueueName queue, int recorded) {
+        Integer expected = declaredCounts.get(queue);
+        if (expected != null && expected != recorded) {
+            throw mismatch(queue, recorded, expected);
+        }
+    }
+
+    private static InvalidValueException mismatch(QueueName queue, int recorded, int declared) {
+        return new InvalidValueException("queue " + queue + " has " + recorded + " partition(s) in Redis, not the "
+                + declared + " declared here: use --partitions " + recorded
+                + ", or repartition the drained queue (see docs/SCALING.md)");
     }
 
     // ---------------------------------------------------------------- producing
 
     @Override
     public void declare(QueueName queue) {
+        QueueLayout layout = refreshLayout("declare", queue);
         call("declare", queue, () -> {
-            createGroup(keys(queue), groupStartsAtEnd ? "$" : "0");
+            layout.all().forEach(keys -> createGroup(keys, groupStartsAtEnd ? "$" : "0"));
             declared.add(queue);
             return null;
         });
@@ -144,26 +273,30 @@ final class RedisStreamTransport implements StreamTransport {
             return;
         }
         // encode (and so validate) every job before sending any: a bad job must not leave half a batch published
-        List<Function<RedisAsyncCommands<byte[], byte[]>, RedisFuture<?>>> commands = new ArrayList<>(jobs.size());
+        List<Function<QueueKeys, Function<RedisClusterAsyncCommands<byte[], byte[]>, RedisFuture<?>>>> encoded =
+                new ArrayList<>(jobs.size());
         for (Job job : jobs) {
-            QueueKeys keys = keys(job.queue());
             if (job.notBefore().isPresent()) {
                 byte[] member = bytes(wire.delayedMember(job, UUID.randomUUID().toString(), true));
                 double due = job.notBefore().get().toEpochMilli();
-                commands.add(async -> async.zadd(keys.delayed(), due, member));
+                encoded.add(keys -> async -> async.zadd(keys.delayed(), due, member));
             } else {
                 Object[] fields = encode(wire.publishedFields(job));
-                commands.add(async -> async.xadd(keys.stream(), fields));
+                encoded.add(keys -> async -> async.xadd(keys.stream(), fields));
             }
         }
         jobs.stream().map(Job::queue).distinct().forEach(this::ensureDeclared);
+        List<Function<RedisClusterAsyncCommands<byte[], byte[]>, RedisFuture<?>>> commands = new ArrayList<>();
+        for (int i = 0; i < jobs.size(); i++) {
+            commands.add(encoded.get(i).apply(layout("publish", jobs.get(i).queue()).route(jobs.get(i))));
+        }
         call("publish", jobs.get(0).queue(), () -> {
             List<RedisFuture<?>> futures;
             // the batch goes out in one write: the pipeline connection does not flush by itself
             synchronized (pipeline) {
-                RedisAsyncCommands<byte[], byte[]> async = pipeline.async();
+                RedisClusterAsyncCommands<byte[], byte[]> async = pipeline.async();
                 futures = commands.stream().<RedisFuture<?>>map(command -> command.apply(async)).toList();
-                pipeline.flushCommands();
+                pipeline.stateful().flushCommands();
             }
             long deadline = System.nanoTime() + commandTimeout.toNanos();
             futures.forEach(future -> get(future, deadline));
@@ -186,6 +319,22 @@ final class RedisStreamTransport implements StreamTransport {
         }
     }
 
+    /**
+     * Deletes the queue's streams (with their consumer group), delayed sets and dead letters, of every partition, and
+     * its partition count.
+     */
+    void delete(QueueName queue) {
+        QueueLayout layout = refreshLayout("delete", queue);
+        call("delete", queue, () -> {
+            // one DEL per partition: on a cluster, one command touches one slot
+            layout.all().forEach(keys -> redis.del(keys.stream(), keys.delayed(), keys.dead()));
+            return redis.del(QueueKeys.meta(queue));
+        });
+        declared.remove(queue);
+        partitionCounts.remove(queue);
+        declaredCounts.remove(queue);
+    }
+
     // ---------------------------------------------------------------- consuming
 
     @Override
@@ -194,42 +343,179 @@ final class RedisStreamTransport implements StreamTransport {
         if (block.isNegative()) {
             throw new IllegalArgumentException("block must not be negative, got " + block);
         }
-        QueueKeys keys = keys(queue);
-        XReadArgs args = XReadArgs.Builder.count(max);
+        QueueLayout layout = layout("lease", queue);
+        if (layout.partitions() == 1) {
+            return withGroup("lease", queue, () -> blockingRead(layout.partition(0), consumer, max, block).get());
+        }
+        return withGroup("lease", queue, () -> leasePartitioned(layout, consumer, max, block));
+    }
+
+    /**
+     * Starts a blocking read of new entries on the calling thread's connection for the partition; the supplier waits
+     * for its reply.
+     */
+    private Supplier<List<Delivery>> blockingRead(QueueKeys keys, ConsumerName consumer, int count, Duration block) {
+        XReadArgs args = XReadArgs.Builder.count(count);
         if (!block.isZero()) {
             args.block(Math.max(1, block.toMillis()));
         }
-        return withGroup("lease", queue, () -> {
-            StatefulRedisConnection<byte[], byte[]> reader = blockingReads.forCurrentThread();
-            // longer than BLOCK: a read cut short by the client would still deliver, into the pending list only
-            reader.setTimeout(commandTimeout.plus(block));
-            List<StreamMessage<byte[], byte[]>> messages = readNew(reader, keys, consumer, args);
-            return messages.stream().map(message -> wire.delivery(queue, message.getId(), 1, fields(message)))
-                    .toList();
-        });
+        Link reader = blockingReads.forCurrentThread(keys.partition());
+        // longer than BLOCK: a read cut short by the client would still deliver, into the pending list only
+        Duration timeout = commandTimeout.plus(block);
+        reader.stateful().setTimeout(timeout);
+        RedisFuture<List<StreamMessage<byte[], byte[]>>> read = readNew(reader.async(), keys, consumer, args);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        return () -> deliveries(keys, get(read, deadline));
+    }
+
+    /**
+     * Leases from several partitions: non-blocking reads first, on all partitions at once, each asking for its share
+     * of what is missing (the first partitions in turn get the remainder). A partition that gives less than asked is
+     * drained; the rest are asked again until the lease is full. When none had anything, blocking reads on every
+     * partition at once, in rounds.
+     */
+    private List<Delivery> leasePartitioned(QueueLayout layout, ConsumerName consumer, int max, Duration block) {
+        LeaseSlot slot = new LeaseSlot(layout.queue(), consumer);
+        List<Delivery> leased = new ArrayList<>(takeSurplus(slot, max));
+        int start = Math.floorMod(rotation.getAndIncrement(), layout.partitions());
+        List<QueueKeys> live = new ArrayList<>();
+        for (int i = 0; i < layout.partitions(); i++) {
+            live.add(layout.partition((start + i) % layout.partitions()));
+        }
+        RedisException failed = null;
+        // every round fills the lease or drains (or loses) a partition
+        while (leased.size() < max && !live.isEmpty()) {
+            int missing = max - leased.size();
+            Map<QueueKeys, Integer> asked = new LinkedHashMap<>();
+            Map<QueueKeys, RedisFuture<List<StreamMessage<byte[], byte[]>>>> reads = new LinkedHashMap<>();
+            for (int i = 0; i < live.size(); i++) {
+                int share = missing / live.size() + (i < missing % live.size() ? 1 : 0);
+                if (share > 0) {
+                    QueueKeys keys = live.get(i);
+                    asked.put(keys, share);
+                    reads.put(keys, readNew(connection.async(), keys, consumer, XReadArgs.Builder.count(share)));
+                }
+            }
+            for (Map.Entry<QueueKeys, RedisFuture<List<StreamMessage<byte[], byte[]>>>> read : reads.entrySet()) {
+                List<StreamMessage<byte[], byte[]>> messages;
+                try {
+                    messages = get(read.getValue());
+                } catch (RedisException e) {
+                    failed = failed == null ? e : failed;
+                    live.remove(read.getKey());
+                    continue;
+                }
+                leased.addAll(deliveries(read.getKey(), messages));
+                if (messages.size() < asked.get(read.getKey())) {
+                    live.remove(read.getKey());
+                }
+            }
+        }
+        if (failed != null) {
+            return partial(slot, leased, max, failed);
+        }
+        long deadline = System.nanoTime() + block.toNanos();
+        // each partition's read asks for its share, so a round delivers at most max + partitions - 1 entries
+        int share = (max + layout.partitions() - 1) / layout.partitions();
+        while (leased.isEmpty() && deadline - System.nanoTime() >= TimeUnit.MILLISECONDS.toNanos(1)) {
+            Duration round = Duration.ofNanos(Math.min(deadline - System.nanoTime(), BLOCK_ROUND.toNanos()));
+            List<Supplier<List<Delivery>>> reads = layout.all().stream()
+                    .map(keys -> blockingRead(keys, consumer, share, round)).toList();
+            for (Supplier<List<Delivery>> read : reads) {
+                try {
+                    leased.addAll(read.get());
+                } catch (RedisException e) {
+                    failed = failed == null ? e : failed;
+                }
+            }
+            if (failed != null) {
+                return partial(slot, leased, max, failed);
+            }
+        }
+        return atMost(slot, leased, max);
+    }
+
+    /**
+     * A lease on which some partitions failed (their master is down, say): what the others delivered is handed out,
+     * so a failover of one master does not stop the queue. Nothing delivered, or a missing group (recreated by the
+     * caller), is the failure.
+     */
+    private List<Delivery> partial(LeaseSlot slot, List<Delivery> leased, int max, RedisException failed) {
+        if (leased.isEmpty() || String.valueOf(failed.getMessage()).contains("NOGROUP")) {
+            // what the other partitions delivered is the consumer's now: hand it out next time
+            keepSurplus(slot, leased);
+            throw failed;
+        }
+        LOG.warn("Lease on queue {} went on without the partitions that failed: {}", slot.queue(),
+                failed.getMessage());
+        return atMost(slot, leased, max);
+    }
+
+    /** The first {@code max} deliveries; the rest are kept for the consumer's next lease. */
+    private List<Delivery> atMost(LeaseSlot slot, List<Delivery> leased, int max) {
+        if (leased.size() > max) {
+            keepSurplus(slot, leased.subList(max, leased.size()));
+            return List.copyOf(leased.subList(0, max));
+        }
+        return leased;
+    }
+
+    private List<Delivery> takeSurplus(LeaseSlot slot, int max) {
+        Deque<Delivery> kept = surplus.get(slot);
+        if (kept == null) {
+            return List.of();
+        }
+        List<Delivery> taken = new ArrayList<>();
+        synchronized (kept) {
+            while (taken.size() < max && !kept.isEmpty()) {
+                taken.add(kept.poll());
+            }
+        }
+        return taken;
+    }
+
+    private void keepSurplus(LeaseSlot slot, List<Delivery> deliveries) {
+        Deque<Delivery> kept = surplus.computeIfAbsent(slot, s -> new ArrayDeque<>());
+        synchronized (kept) {
+            kept.addAll(deliveries);
+        }
     }
 
     @SuppressWarnings("unchecked") // Lettuce takes the stream offsets as generic varargs
-    private static List<StreamMessage<byte[], byte[]>> readNew(StatefulRedisConnection<byte[], byte[]> reader,
-                                                               QueueKeys keys, ConsumerName consumer, XReadArgs args) {
-        return reader.sync().xreadgroup(Consumer.from(keys.group(), bytes(consumer.value())), args,
+    private static RedisFuture<List<StreamMessage<byte[], byte[]>>> readNew(
+            RedisClusterAsyncCommands<byte[], byte[]> async, QueueKeys keys, ConsumerName consumer, XReadArgs args) {
+        return async.xreadgroup(Consumer.from(keys.group(), bytes(consumer.value())), args,
                 StreamOffset.lastConsumed(keys.stream()));
+    }
+
+    private List<Delivery> deliveries(QueueKeys keys, List<StreamMessage<byte[], byte[]>> messages) {
+        return messages.stream().map(message -> delivery(keys, message.getId(), 1, fields(message))).toList();
+    }
+
+    private Delivery delivery(QueueKeys keys, String entryId, long deliveryCount, List<byte[]> fields) {
+        return wire.delivery(keys.queue(), entryId, new DeliveryId(keys.idOf(entryId)), deliveryCount, fields);
     }
 
     @Override
     public List<Delivery> leaseOwnPending(QueueName queue, ConsumerName consumer, int max) {
         requirePositive(max);
-        QueueKeys keys = keys(queue);
+        QueueLayout layout = layout("lease own pending", queue);
         return withGroup("lease own pending", queue, () -> {
-            List<Object> entries = scripts.run(Script.LEASE_OWN_PENDING, ScriptOutputType.MULTI,
-                    new byte[][] {keys.stream()}, keys.group(), bytes(consumer.value()), number(max));
-            List<Delivery> deliveries = new ArrayList<>(entries.size());
-            for (Object item : entries) {
-                List<?> entry = (List<?>) item;
-                // an entry trimmed while pending has no fields: it stays pending, reclaimAbandoned reports it
-                if (entry.get(1) != null) {
-                    deliveries.add(wire.delivery(queue, ascii((byte[]) entry.get(0)), (Long) entry.get(2),
-                            fields(entry.get(1))));
+            List<Delivery> deliveries = new ArrayList<>();
+            for (QueueKeys keys : layout.all()) {
+                if (deliveries.size() == max) {
+                    break;
+                }
+                List<Object> entries = scripts.run(Script.LEASE_OWN_PENDING, ScriptOutputType.MULTI,
+                        new byte[][] {keys.stream()}, keys.group(), bytes(consumer.value()),
+                        number(max - deliveries.size()));
+                for (Object item : entries) {
+                    List<?> entry = (List<?>) item;
+                    // an entry trimmed while pending has no fields: it stays pending, reclaimAbandoned reports it
+                    if (entry.get(1) != null) {
+                        deliveries.add(delivery(keys, ascii((byte[]) entry.get(0)), (Long) entry.get(2),
+                                fields(entry.get(1))));
+                    }
                 }
             }
             return deliveries;
@@ -238,26 +524,41 @@ final class RedisStreamTransport implements StreamTransport {
 
     @Override
     public void acknowledge(QueueName queue, Collection<DeliveryId> ids) {
-        QueueKeys keys = keys(queue);
-        List<String> all = ids.stream().map(DeliveryId::value).toList();
+        Map<QueueKeys, List<String>> byPartition = byPartition(layout("acknowledge", queue), ids);
         call("acknowledge", queue, () -> {
-            for (int from = 0; from < all.size(); from += BATCH) {
-                List<String> batch = all.subList(from, Math.min(all.size(), from + BATCH));
-                redis.xack(keys.stream(), keys.group(), batch.toArray(String[]::new));
-            }
+            byPartition.forEach((keys, all) -> {
+                for (int from = 0; from < all.size(); from += BATCH) {
+                    List<String> batch = all.subList(from, Math.min(all.size(), from + BATCH));
+                    redis.xack(keys.stream(), keys.group(), batch.toArray(String[]::new));
+                }
+            });
             return null;
         });
+    }
+
+    /** Entry ids grouped by partition, in the order given; ids that are not of this queue's layout are left out. */
+    private static Map<QueueKeys, List<String>> byPartition(QueueLayout layout, Collection<?> ids) {
+        Map<QueueKeys, List<String>> byPartition = new LinkedHashMap<>();
+        for (Object id : ids) {
+            layout.locate(id.toString()).ifPresent(located ->
+                    byPartition.computeIfAbsent(located.keys(), k -> new ArrayList<>()).add(located.entryId()));
+        }
+        return byPartition;
     }
 
     @Override
     public void retryLater(Delivery delivery, Job retried) {
         requireSameQueue(delivery, retried.queue());
-        QueueKeys keys = keys(delivery.queue());
+        Optional<Located> located = layout("retry", delivery.queue()).locate(delivery.id().value());
         Instant due = retried.notBefore().orElseGet(clock::instant);
         byte[] member = bytes(wire.delayedMember(retried, delivery.id().value(), false));
-        Long moved = call("retry", delivery.queue(), () -> scripts.run(Script.RETRY_LATER, ScriptOutputType.INTEGER,
-                new byte[][] {keys.stream(), keys.delayed()}, keys.group(), bytes(delivery.id().value()),
-                number(due.toEpochMilli()), member));
+        // the retry waits in the delayed set of the delivery's own partition: one slot for the script
+        Long moved = located.isEmpty() ? 0L : call("retry", delivery.queue(), () -> {
+            QueueKeys keys = located.get().keys();
+            return scripts.run(Script.RETRY_LATER, ScriptOutputType.INTEGER,
+                    new byte[][] {keys.stream(), keys.delayed()}, keys.group(), bytes(located.get().entryId()),
+                    number(due.toEpochMilli()), member);
+        });
         if (moved == 0) {
             LOG.info("Entry {} of queue {} was no longer pending, so job {} was not scheduled for a retry",
                     delivery.id(), delivery.queue(), retried.id());
@@ -267,18 +568,22 @@ final class RedisStreamTransport implements StreamTransport {
     @Override
     public void deadLetter(Delivery delivery, DeadLetter letter) {
         requireSameQueue(delivery, letter.queue());
-        QueueKeys keys = keys(delivery.queue());
-        List<String> jobFields = wire.deadJobFields(letter);
-        List<byte[]> args = new ArrayList<>();
-        args.add(keys.group());
-        args.add(bytes(delivery.id().value()));
-        // a malformed entry is copied byte for byte from the stream: its fields as Java text are escaped
-        args.add(bytes(letter.job().isEmpty() ? "1" : "0"));
-        args.add(number(jobFields.size()));
-        jobFields.forEach(field -> args.add(bytes(field)));
-        wire.deadFields(letter, delivery.id().value()).forEach(field -> args.add(bytes(field)));
-        Object deadId = call("dead-letter", delivery.queue(), () -> scripts.run(Script.DEAD_LETTER,
-                ScriptOutputType.VALUE, new byte[][] {keys.stream(), keys.dead()}, args.toArray(byte[][]::new)));
+        Optional<Located> located = layout("dead-letter", delivery.queue()).locate(delivery.id().value());
+        Object deadId = located.isEmpty() ? null : call("dead-letter", delivery.queue(), () -> {
+            QueueKeys keys = located.get().keys();
+            String entryId = located.get().entryId();
+            List<String> jobFields = wire.deadJobFields(letter);
+            List<byte[]> args = new ArrayList<>();
+            args.add(keys.group());
+            args.add(bytes(entryId));
+            // a malformed entry is copied byte for byte from the stream: its fields as Java text are escaped
+            args.add(bytes(letter.job().isEmpty() ? "1" : "0"));
+            args.add(number(jobFields.size()));
+            jobFields.forEach(field -> args.add(bytes(field)));
+            wire.deadFields(letter, entryId).forEach(field -> args.add(bytes(field)));
+            return scripts.run(Script.DEAD_LETTER, ScriptOutputType.VALUE,
+                    new byte[][] {keys.stream(), keys.dead()}, args.toArray(byte[][]::new));
+        });
         if (deadId == null) {
             LOG.info("Entry {} of queue {} was no longer pending, so it was not dead-lettered", delivery.id(),
                     delivery.queue());
@@ -290,117 +595,182 @@ final class RedisStreamTransport implements StreamTransport {
         if (ids.isEmpty()) {
             return Set.of();
         }
-        QueueKeys keys = keys(queue);
-        List<byte[]> args = new ArrayList<>(ids.size() + 2);
-        args.add(keys.group());
-        args.add(bytes(consumer.value()));
-        ids.forEach(id -> args.add(bytes(id.value())));
-        List<Object> lost = withGroup("extend leases", queue, () -> scripts.run(Script.EXTEND_LEASES,
-                ScriptOutputType.MULTI, new byte[][] {keys.stream()}, args.toArray(byte[][]::new)));
-        Set<DeliveryId> result = new LinkedHashSet<>();
-        lost.forEach(id -> result.add(new DeliveryId(ascii((byte[]) id))));
-        return result;
+        QueueLayout layout = layout("extend leases", queue);
+        Map<QueueKeys, List<String>> byPartition = byPartition(layout, ids);
+        return withGroup("extend leases", queue, () -> {
+            Set<DeliveryId> result = new LinkedHashSet<>();
+            // an id that names no partition of the queue is not owned by anyone
+            ids.stream().filter(id -> layout.locate(id.value()).isEmpty()).forEach(result::add);
+            byPartition.forEach((keys, entryIds) -> {
+                List<byte[]> args = new ArrayList<>(entryIds.size() + 2);
+                args.add(keys.group());
+                args.add(bytes(consumer.value()));
+                entryIds.forEach(id -> args.add(bytes(id)));
+                List<Object> lost = scripts.run(Script.EXTEND_LEASES, ScriptOutputType.MULTI,
+                        new byte[][] {keys.stream()}, args.toArray(byte[][]::new));
+                lost.forEach(id -> result.add(new DeliveryId(keys.idOf(ascii((byte[]) id)))));
+            });
+            return result;
+        });
     }
 
     @Override
     public Reclaimed reclaimAbandoned(QueueName queue, ConsumerName consumer, Duration minIdle, int max) {
         requirePositive(max);
-        QueueKeys keys = keys(queue);
-        List<Object> reply = withGroup("reclaim", queue, () -> scripts.run(Script.RECLAIM_ABANDONED,
-                ScriptOutputType.MULTI, new byte[][] {keys.stream()}, keys.group(), bytes(consumer.value()),
-                number(minIdle.toMillis()), number(max)));
-        List<Delivery> deliveries = new ArrayList<>();
-        for (Object item : (List<?>) reply.get(0)) {
-            List<?> entry = (List<?>) item;
-            deliveries.add(wire.delivery(queue, ascii((byte[]) entry.get(0)), (Long) entry.get(2),
-                    fields(entry.get(1))));
-        }
-        List<DeliveryId> vanished = ((List<?>) reply.get(1)).stream()
-                .map(id -> new DeliveryId(ascii((byte[]) id))).toList();
-        if (!vanished.isEmpty()) {
+        QueueLayout layout = layout("reclaim", queue);
+        Reclaimed reclaimed = withGroup("reclaim", queue, () -> {
+            List<Delivery> deliveries = new ArrayList<>();
+            List<DeliveryId> vanished = new ArrayList<>();
+            for (QueueKeys keys : layout.all()) {
+                if (deliveries.size() == max) {
+                    break;
+                }
+                List<Object> reply = scripts.run(Script.RECLAIM_ABANDONED, ScriptOutputType.MULTI,
+                        new byte[][] {keys.stream()}, keys.group(), bytes(consumer.value()),
+                        number(minIdle.toMillis()), number(max - deliveries.size()));
+                for (Object item : (List<?>) reply.get(0)) {
+                    List<?> entry = (List<?>) item;
+                    deliveries.add(delivery(keys, ascii((byte[]) entry.get(0)), (Long) entry.get(2),
+                            fields(entry.get(1))));
+                }
+                ((List<?>) reply.get(1)).forEach(id -> vanished.add(new DeliveryId(keys.idOf(ascii((byte[]) id)))));
+            }
+            return new Reclaimed(deliveries, vanished);
+        });
+        if (!reclaimed.vanished().isEmpty()) {
             LOG.warn("{} pending entries of queue {} had vanished from the stream (trimmed or deleted while pending)"
-                    + " and were removed from the pending list: {}", vanished.size(), queue, vanished);
+                    + " and were removed from the pending list: {}", reclaimed.vanished().size(), queue,
+                    reclaimed.vanished());
         }
-        return new Reclaimed(deliveries, vanished);
+        return reclaimed;
     }
 
     @Override
     public int promoteDue(QueueName queue, Instant now, int max) {
         requirePositive(max);
-        QueueKeys keys = keys(queue);
-        Long moved = call("promote", queue, () -> scripts.run(Script.PROMOTE_DUE, ScriptOutputType.INTEGER,
-                new byte[][] {keys.delayed(), keys.stream()}, number(now.toEpochMilli()), number(max)));
-        return moved.intValue();
+        QueueLayout layout = layout("promote", queue);
+        return call("promote", queue, () -> {
+            int moved = 0;
+            for (QueueKeys keys : layout.all()) {
+                if (moved == max) {
+                    break;
+                }
+                Long n = scripts.run(Script.PROMOTE_DUE, ScriptOutputType.INTEGER,
+                        new byte[][] {keys.delayed(), keys.stream()}, number(now.toEpochMilli()),
+                        number(max - moved));
+                moved += n.intValue();
+            }
+            return moved;
+        });
     }
 
     // ---------------------------------------------------------------- housekeeping
 
+    /** One partition's stats replies, requested together (pipelined) with every other partition's. */
+    private record PartitionStats(QueueKeys keys, RedisFuture<Long> length, RedisFuture<Long> delayed,
+                                  RedisFuture<Long> dead, RedisFuture<List<Object>> groups,
+                                  RedisFuture<List<Object>> consumers, RedisFuture<List<PendingMessage>> oldest) {
+    }
+
     @Override
     public QueueStats stats(QueueName queue) {
-        QueueKeys keys = keys(queue);
-        RedisAsyncCommands<byte[], byte[]> async = connection.async();
+        QueueLayout layout = layout("stats", queue);
+        RedisClusterAsyncCommands<byte[], byte[]> async = connection.async();
         return call("stats", queue, () -> {
-            // pipelined: one round trip; the group's commands fail when the stream or group is missing
-            RedisFuture<Long> length = async.xlen(keys.stream());
-            RedisFuture<Long> delayed = async.zcard(keys.delayed());
-            RedisFuture<Long> dead = async.xlen(keys.dead());
-            RedisFuture<List<Object>> groups = async.xinfoGroups(keys.stream());
-            RedisFuture<List<Object>> consumerInfo = async.xinfoConsumers(keys.stream(), keys.group());
-            RedisFuture<List<PendingMessage>> oldest = async.xpending(keys.stream(), keys.group(), Range.unbounded(),
-                    Limit.from(STATS_PENDING_SAMPLE));
-            Optional<Map<String, Object>> group = ifExists(groups).flatMap(all -> own(keys, all));
-            if (group.isEmpty()) {
-                return new QueueStats(queue, get(length), OptionalLong.empty(), 0, Duration.ZERO, List.of(),
-                        get(delayed), get(dead));
-            }
+            // pipelined: one round trip (per node); the group's commands fail when the stream or group is missing
+            List<PartitionStats> requests = layout.all().stream().map(keys -> new PartitionStats(keys,
+                    async.xlen(keys.stream()), async.zcard(keys.delayed()), async.xlen(keys.dead()),
+                    async.xinfoGroups(keys.stream()), async.xinfoConsumers(keys.stream(), keys.group()),
+                    async.xpending(keys.stream(), keys.group(), Range.unbounded(),
+                            Limit.from(STATS_PENDING_SAMPLE)))).toList();
+            long length = 0;
+            long delayed = 0;
+            long dead = 0;
+            long pending = 0;
+            long lag = 0;
+            boolean lagKnown = true;
+            boolean anyGroup = false;
             Duration oldestIdle = Duration.ZERO;
-            for (PendingMessage message : ifExists(oldest).orElse(List.of())) {
-                oldestIdle = max(oldestIdle, message.getSinceLastDelivery());
+            Map<String, ConsumerStats> consumers = new LinkedHashMap<>();
+            for (PartitionStats request : requests) {
+                length += get(request.length());
+                delayed += get(request.delayed());
+                dead += get(request.dead());
+                Optional<Map<String, Object>> group = ifExists(request.groups()).flatMap(all -> own(request.keys(),
+                        all));
+                if (group.isEmpty()) {
+                    continue;
+                }
+                anyGroup = true;
+                pending += (Long) group.get().get("pending");
+                if (group.get().get("lag") instanceof Long partitionLag) {
+                    lag += partitionLag;
+                } else {
+                    lagKnown = false;
+                }
+                for (PendingMessage message : ifExists(request.oldest()).orElse(List.of())) {
+                    oldestIdle = max(oldestIdle, message.getSinceLastDelivery());
+                }
+                for (Object item : ifExists(request.consumers()).orElse(List.of())) {
+                    Map<String, Object> info = info(item);
+                    // one consumer across partitions: what it holds everywhere, idle since its latest action
+                    consumers.merge(text(info.get("name")), new ConsumerStats(text(info.get("name")),
+                            (Long) info.get("pending"), Duration.ofMillis((Long) info.get("idle"))),
+                            (a, b) -> new ConsumerStats(a.name(), a.pending() + b.pending(),
+                                    a.idle().compareTo(b.idle()) <= 0 ? a.idle() : b.idle()));
+                }
             }
-            List<ConsumerStats> consumers = new ArrayList<>();
-            for (Object item : ifExists(consumerInfo).orElse(List.of())) {
-                Map<String, Object> consumer = info(item);
-                consumers.add(new ConsumerStats(text(consumer.get("name")), (Long) consumer.get("pending"),
-                        Duration.ofMillis((Long) consumer.get("idle"))));
-            }
-            Object lag = group.get().get("lag");
-            return new QueueStats(queue, get(length), lag instanceof Long l ? OptionalLong.of(l) : OptionalLong.empty(),
-                    (Long) group.get().get("pending"), oldestIdle, consumers, get(delayed), get(dead));
+            OptionalLong groupLag = anyGroup && lagKnown ? OptionalLong.of(lag) : OptionalLong.empty();
+            return new QueueStats(queue, length, groupLag, pending, oldestIdle, List.copyOf(consumers.values()),
+                    delayed, dead);
         });
     }
 
     @Override
     public TrimOutcome trim(QueueName queue, Retention retention, Instant now) {
-        QueueKeys keys = keys(queue);
+        QueueLayout layout = layout("trim", queue);
         long cutoffMs = now.toEpochMilli() - retention.maxAge().toMillis();
         if (cutoffMs <= 0) {
             return new TrimOutcome(0, false, "");
         }
         EntryId cutoff = new EntryId(cutoffMs, 0);
         return call("trim", queue, () -> {
-            if (redis.exists(keys.stream()) == 0) {
-                return new TrimOutcome(0, false, "");
+            long removed = 0;
+            List<String> bounds = new ArrayList<>();
+            for (QueueKeys keys : layout.all()) {
+                TrimOutcome outcome = trim(keys, cutoff);
+                removed += outcome.removed();
+                if (outcome.heldBack()) {
+                    bounds.add(outcome.safeBound());
+                }
             }
-            EntryId needed = null;
-            boolean ownGroup = false;
-            for (Object item : redis.xinfoGroups(keys.stream())) {
-                Map<String, Object> group = info(item);
-                ownGroup |= keys.groupName().equals(text(group.get("name")));
-                needed = needed == null ? needed(keys, group) : EntryId.min(needed, needed(keys, group));
-            }
-            if (!ownGroup) {
-                // our group is missing: nothing has been delivered to it yet, so it needs everything
-                needed = EntryId.ZERO.next();
-            }
-            EntryId bound = EntryId.min(cutoff, needed);
-            long removed = redis.xtrim(keys.stream(), XTrimArgs.Builder.minId(bound.toString()));
-            // held back when entries that the retention would drop are still needed
-            Range<String> keptByGroups = Range.from(Range.Boundary.including(needed.toString()),
-                    Range.Boundary.excluding(cutoff.toString()));
-            boolean heldBack = needed.compareTo(cutoff) < 0
-                    && !redis.xrange(keys.stream(), keptByGroups, Limit.from(1)).isEmpty();
-            return new TrimOutcome(removed, heldBack, heldBack ? needed.toString() : "");
+            return new TrimOutcome(removed, !bounds.isEmpty(), String.join(",", bounds));
         });
+    }
+
+    private TrimOutcome trim(QueueKeys keys, EntryId cutoff) {
+        if (redis.exists(keys.stream()) == 0) {
+            return new TrimOutcome(0, false, "");
+        }
+        EntryId needed = null;
+        boolean ownGroup = false;
+        for (Object item : redis.xinfoGroups(keys.stream())) {
+            Map<String, Object> group = info(item);
+            ownGroup |= keys.groupName().equals(text(group.get("name")));
+            needed = needed == null ? needed(keys, group) : EntryId.min(needed, needed(keys, group));
+        }
+        if (!ownGroup) {
+            // our group is missing: nothing has been delivered to it yet, so it needs everything
+            needed = EntryId.ZERO.next();
+        }
+        EntryId bound = EntryId.min(cutoff, needed);
+        long removed = redis.xtrim(keys.stream(), XTrimArgs.Builder.minId(bound.toString()));
+        // held back when entries that the retention would drop are still needed
+        Range<String> keptByGroups = Range.from(Range.Boundary.including(needed.toString()),
+                Range.Boundary.excluding(cutoff.toString()));
+        boolean heldBack = needed.compareTo(cutoff) < 0
+                && !redis.xrange(keys.stream(), keptByGroups, Limit.from(1)).isEmpty();
+        return new TrimOutcome(removed, heldBack, heldBack ? keys.idOf(needed.toString()) : "");
     }
 
     /** The lowest id that {@code group} still needs: its oldest pending entry, and the first undelivered one. */
@@ -415,40 +785,63 @@ final class RedisStreamTransport implements StreamTransport {
 
     @Override
     public List<String> removeIdleConsumers(QueueName queue, Duration idle) {
-        QueueKeys keys = keys(queue);
+        QueueLayout layout = layout("remove idle consumers", queue);
         return call("remove idle consumers", queue, () -> {
-            if (group(keys).isEmpty()) {
-                return List.of();
+            Set<String> removed = new LinkedHashSet<>();
+            Set<String> remaining = new LinkedHashSet<>();
+            for (QueueKeys keys : layout.all()) {
+                if (group(keys).isEmpty()) {
+                    continue;
+                }
+                List<Object> names = scripts.run(Script.REMOVE_IDLE_CONSUMERS, ScriptOutputType.MULTI,
+                        new byte[][] {keys.stream()}, keys.group(), number(idle.toMillis()));
+                names.forEach(name -> removed.add(text(name)));
+                if (layout.partitions() > 1) {
+                    redis.xinfoConsumers(keys.stream(), keys.group()).forEach(c -> remaining.add(text(info(c)
+                            .get("name"))));
+                }
             }
-            List<Object> removed = scripts.run(Script.REMOVE_IDLE_CONSUMERS, ScriptOutputType.MULTI,
-                    new byte[][] {keys.stream()}, keys.group(), number(idle.toMillis()));
-            return removed.stream().map(RedisStreamTransport::text).toList();
+            // a consumer still holding entries in some partition is kept there: it is not gone
+            removed.removeAll(remaining);
+            return List.copyOf(removed);
         });
     }
 
     @Override
     public List<StoredDeadLetter> deadLetters(QueueName queue, Optional<String> after, int limit) {
         requirePositive(limit);
-        QueueKeys keys = keys(queue);
-        return call("list dead letters", queue, () -> deadPage(queue, keys, after, limit));
+        QueueLayout layout = layout("list dead letters", queue);
+        // partition by partition: a cursor names its partition and the entry after which to go on
+        Optional<Located> cursor = after.map(id -> layout.locate(id).orElseThrow(() -> new InvalidValueException(
+                "'" + id + "' is not a dead letter id of queue " + queue)));
+        int first = cursor.map(located -> located.keys().partition()).orElse(0);
+        return call("list dead letters", queue, () -> {
+            List<StoredDeadLetter> letters = new ArrayList<>();
+            for (int p = first; p < layout.partitions() && letters.size() < limit; p++) {
+                Optional<String> from = p == first ? cursor.map(Located::entryId) : Optional.empty();
+                letters.addAll(deadPage(layout.partition(p), from, limit - letters.size()));
+            }
+            return letters;
+        });
     }
 
-    private List<StoredDeadLetter> deadPage(QueueName queue, QueueKeys keys, Optional<String> after, int limit) {
+    private List<StoredDeadLetter> deadPage(QueueKeys keys, Optional<String> after, int limit) {
         Range<String> range = after
                 .map(id -> Range.from(Range.Boundary.excluding(id), Range.Boundary.<String>unbounded()))
                 .orElse(Range.unbounded());
         List<StoredDeadLetter> letters = new ArrayList<>();
         for (StreamMessage<byte[], byte[]> message : redis.xrange(keys.dead(), range, Limit.from(limit))) {
-            letters.add(wire.deadLetter(queue, message.getId(), fields(message)));
+            StoredDeadLetter stored = wire.deadLetter(keys.queue(), message.getId(), fields(message));
+            letters.add(new StoredDeadLetter(keys.idOf(stored.id()), stored.letter()));
         }
         return letters;
     }
 
     @Override
     public int redrive(QueueName queue, DeadLetterSelection selection) {
-        QueueKeys keys = keys(queue);
+        QueueLayout layout = layout("redrive", queue);
         ensureDeclared(queue);
-        return call("redrive", queue, () -> forSelected(queue, keys, selection, ids -> {
+        return call("redrive", queue, () -> forSelected(layout, selection, (keys, ids) -> {
             byte[][] args = ids.stream().map(Utf8::bytes).toArray(byte[][]::new);
             Long moved = scripts.run(Script.REDRIVE, ScriptOutputType.INTEGER,
                     new byte[][] {keys.dead(), keys.stream()}, args);
@@ -458,48 +851,59 @@ final class RedisStreamTransport implements StreamTransport {
 
     @Override
     public int purgeDeadLetters(QueueName queue, DeadLetterSelection selection) {
-        QueueKeys keys = keys(queue);
-        return call("purge dead letters", queue, () -> forSelected(queue, keys, selection,
-                ids -> redis.xdel(keys.dead(), ids.toArray(String[]::new)).intValue()));
+        QueueLayout layout = layout("purge dead letters", queue);
+        return call("purge dead letters", queue, () -> forSelected(layout, selection,
+                (keys, ids) -> redis.xdel(keys.dead(), ids.toArray(String[]::new)).intValue()));
     }
 
-    private interface BatchAction {
-        int apply(List<String> ids);
-    }
-
-    /** Applies {@code action} to the selected dead letters, one batch (one atomic script or command) at a time. */
-    private int forSelected(QueueName queue, QueueKeys keys, DeadLetterSelection selection, BatchAction action) {
+    /**
+     * Applies {@code action} to the selected dead letters (their entry ids), one batch (one atomic script or command)
+     * of one partition at a time.
+     */
+    private int forSelected(QueueLayout layout, DeadLetterSelection selection,
+                            BiFunction<QueueKeys, List<String>, Integer> action) {
         int done = 0;
         if (selection instanceof DeadLetterSelection.ByIds byIds) {
-            List<String> ids = byIds.ids();
-            for (int from = 0; from < ids.size(); from += BATCH) {
-                done += action.apply(ids.subList(from, Math.min(ids.size(), from + BATCH)));
+            for (Map.Entry<QueueKeys, List<String>> partition : byPartition(layout, byIds.ids()).entrySet()) {
+                List<String> ids = partition.getValue();
+                for (int from = 0; from < ids.size(); from += BATCH) {
+                    done += action.apply(partition.getKey(), ids.subList(from, Math.min(ids.size(), from + BATCH)));
+                }
             }
             return done;
         }
-        Optional<String> after = Optional.empty();
-        while (true) {
-            List<StoredDeadLetter> page = deadPage(queue, keys, after, BATCH);
-            if (page.isEmpty()) {
-                return done;
+        for (QueueKeys keys : layout.all()) {
+            Optional<String> after = Optional.empty();
+            while (true) {
+                List<StoredDeadLetter> page = deadPage(keys, after, BATCH);
+                if (page.isEmpty()) {
+                    break;
+                }
+                List<String> ids = page.stream().filter(selection::matches)
+                        .map(stored -> entryId(stored.id())).toList();
+                if (!ids.isEmpty()) {
+                    done += action.apply(keys, ids);
+                }
+                after = Optional.of(entryId(page.get(page.size() - 1).id()));
             }
-            List<String> ids = page.stream().filter(selection::matches).map(StoredDeadLetter::id).toList();
-            if (!ids.isEmpty()) {
-                done += action.apply(ids);
-            }
-            after = Optional.of(page.get(page.size() - 1).id());
         }
+        return done;
     }
 
     @Override
     public Optional<JobSighting> find(QueueName queue, JobId id) {
-        QueueKeys keys = keys(queue);
-        return call("find", queue, () -> findInStream(queue, keys, id)
-                .or(() -> findDelayed(queue, keys, id))
-                .or(() -> findDead(queue, keys, id)));
+        QueueLayout layout = layout("find", queue);
+        return call("find", queue, () -> firstOf(layout, keys -> findInStream(keys, id))
+                .or(() -> firstOf(layout, keys -> findDelayed(keys, id)))
+                .or(() -> firstOf(layout, keys -> findDead(keys, id))));
     }
 
-    private Optional<JobSighting> findInStream(QueueName queue, QueueKeys keys, JobId id) {
+    private static Optional<JobSighting> firstOf(QueueLayout layout,
+                                                 Function<QueueKeys, Optional<JobSighting>> search) {
+        return layout.all().stream().map(search).flatMap(Optional::stream).findFirst();
+    }
+
+    private Optional<JobSighting> findInStream(QueueKeys keys, JobId id) {
         Optional<Map<String, Object>> group = group(keys);
         if (group.isEmpty()) {
             return Optional.empty();
@@ -517,16 +921,17 @@ final class RedisStreamTransport implements StreamTransport {
                 if (WireMapping.jobIdOf(fields).filter(id.value()::equals).isEmpty()) {
                     continue;
                 }
-                if (wire.entry(queue, message.getId(), fields) instanceof WireMapping.Entry.Valid valid) {
+                if (wire.entry(keys.queue(), message.getId(), fields) instanceof WireMapping.Entry.Valid valid) {
+                    String messageId = keys.idOf(message.getId());
                     List<PendingMessage> pending = redis.xpending(keys.stream(), keys.group(),
                             Range.create(message.getId(), message.getId()), Limit.from(1));
                     if (!pending.isEmpty()) {
                         PendingMessage p = pending.get(0);
-                        return Optional.of(new JobSighting.Pending(message.getId(), valid.job(), p.getConsumer(),
+                        return Optional.of(new JobSighting.Pending(messageId, valid.job(), p.getConsumer(),
                                 p.getSinceLastDelivery(), p.getRedeliveryCount()));
                     }
                     if (EntryId.parse(message.getId()).compareTo(lastDelivered) > 0) {
-                        return Optional.of(new JobSighting.Waiting(message.getId(), valid.job()));
+                        return Optional.of(new JobSighting.Waiting(messageId, valid.job()));
                     }
                 }
             }
@@ -539,13 +944,13 @@ final class RedisStreamTransport implements StreamTransport {
         return Optional.empty();
     }
 
-    private Optional<JobSighting> findDelayed(QueueName queue, QueueKeys keys, JobId id) {
+    private Optional<JobSighting> findDelayed(QueueKeys keys, JobId id) {
         for (long from = 0; from < FIND_SCAN_LIMIT; from += 500) {
             List<ScoredValue<byte[]>> page = redis.zrangeWithScores(keys.delayed(), from, from + 499);
             for (ScoredValue<byte[]> member : page) {
                 Instant due = Instant.ofEpochMilli((long) member.getScore());
-                if (wire.delayedJob(queue, Utf8.escaped(member.getValue()), due) instanceof WireMapping.Entry.Valid v
-                        && v.job().id().equals(id)) {
+                if (wire.delayedJob(keys.queue(), Utf8.escaped(member.getValue()), due)
+                        instanceof WireMapping.Entry.Valid v && v.job().id().equals(id)) {
                     return Optional.of(new JobSighting.Delayed(v.job(), due));
                 }
             }
@@ -556,10 +961,10 @@ final class RedisStreamTransport implements StreamTransport {
         return Optional.empty();
     }
 
-    private Optional<JobSighting> findDead(QueueName queue, QueueKeys keys, JobId id) {
+    private Optional<JobSighting> findDead(QueueKeys keys, JobId id) {
         Optional<String> after = Optional.empty();
         for (int seen = 0; seen < FIND_SCAN_LIMIT; seen += 500) {
-            List<StoredDeadLetter> page = deadPage(queue, keys, after, 500);
+            List<StoredDeadLetter> page = deadPage(keys, after, 500);
             Optional<StoredDeadLetter> found = page.stream()
                     .filter(stored -> stored.letter().jobId().filter(id.value()::equals).isPresent())
                     .reduce((older, newer) -> newer);
@@ -569,7 +974,7 @@ final class RedisStreamTransport implements StreamTransport {
             if (page.size() < 500) {
                 break;
             }
-            after = Optional.of(page.get(page.size() - 1).id());
+            after = Optional.of(entryId(page.get(page.size() - 1).id()));
         }
         return Optional.empty();
     }
@@ -616,9 +1021,10 @@ final class RedisStreamTransport implements StreamTransport {
                 if (!String.valueOf(e.getMessage()).contains("NOGROUP")) {
                     throw e;
                 }
+                QueueLayout layout = layout(operation, queue);
                 LOG.warn("Consumer group {} of queue {} was missing (did Redis restart without its data?): "
-                        + "recreated it from the start of the stream", keys(queue).groupName(), queue);
-                createGroup(keys(queue), "0");
+                        + "recreated it from the start of the stream", layout.partition(0).groupName(), queue);
+                layout.all().forEach(keys -> createGroup(keys, "0"));
                 declared.add(queue);
                 return action.get();
             }
@@ -653,6 +1059,11 @@ final class RedisStreamTransport implements StreamTransport {
 
     private static Duration max(Duration a, Duration b) {
         return a.compareTo(b) >= 0 ? a : b;
+    }
+
+    /** The entry id in an id of the port ({@code <partition>/<entry id>}, or the entry id alone). */
+    private static String entryId(String id) {
+        return id.substring(id.indexOf('/') + 1);
     }
 
     private static byte[] number(long value) {

@@ -122,9 +122,8 @@ final class WireMapping {
         return entry instanceof Entry.Valid valid ? new Entry.Valid(valid.job().notBefore(due)) : entry;
     }
 
-    /** A stream entry as leased: a job, or a malformed entry with its fields shown safely. */
-    Delivery delivery(QueueName queue, String entryId, long deliveryCount, List<byte[]> rawFields) {
-        DeliveryId id = new DeliveryId(entryId);
+    /** A stream entry as leased under {@code id}: a job, or a malformed entry with its fields shown safely. */
+    Delivery delivery(QueueName queue, String entryId, DeliveryId id, long deliveryCount, List<byte[]> rawFields) {
         Entry entry = entry(queue, entryId, rawFields);
         if (entry instanceof Entry.Valid valid) {
             return new Delivery.Leased(queue, id, deliveryCount, valid.job());

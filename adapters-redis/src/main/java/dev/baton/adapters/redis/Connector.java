@@ -1,0 +1,74 @@
+package dev.baton.adapters.redis;
+
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.protocol.ProtocolVersion;
+import io.lettuce.core.resource.ClientResources;
+import java.time.Duration;
+import java.util.List;
+
+/** Opens connections to a standalone Redis or to a Redis Cluster, and shuts the client down. */
+sealed interface Connector {
+    /** Periodic topology refresh; adaptive refresh (MOVED, ASK, reconnects) reacts to a failover at once. */
+    Duration TOPOLOGY_REFRESH = Duration.ofSeconds(10);
+
+    Link connect();
+
+    void shutdown();
+
+    static Connector standalone(ClientResources resources, RedisURI uri) {
+        RedisClient client = RedisClient.create(resources, uri);
+        client.setOptions(ClientOptions.builder()
+                .protocolVersion(ProtocolVersion.RESP2)
+                .autoReconnect(true)
+                // the connection's own timeout applies, so blocking reads can be given a longer one
+                .timeoutOptions(TimeoutOptions.enabled())
+                .build());
+        return new Standalone(client);
+    }
+
+    /** Both periodic and adaptive topology refresh are on (Lettuce leaves both off by default). */
+    static Connector cluster(ClientResources resources, List<RedisURI> seeds) {
+        RedisClusterClient client = RedisClusterClient.create(resources, seeds);
+        client.setOptions(ClusterClientOptions.builder()
+                .protocolVersion(ProtocolVersion.RESP2)
+                .autoReconnect(true)
+                .timeoutOptions(TimeoutOptions.enabled())
+                .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
+                        .enablePeriodicRefresh(TOPOLOGY_REFRESH)
+                        .enableAllAdaptiveRefreshTriggers()
+                        .build())
+                .build());
+        return new Cluster(client);
+    }
+
+    record Standalone(RedisClient client) implements Connector {
+        @Override
+        public Link connect() {
+            return Link.of(client.connect(ByteArrayCodec.INSTANCE));
+        }
+
+        @Override
+        public void shutdown() {
+            client.shutdown();
+        }
+    }
+
+    record Cluster(RedisClusterClient client) implements Connector {
+        @Override
+        public Link connect() {
+            return Link.of(client.connect(ByteArrayCodec.INSTANCE));
+        }
+
+        @Override
+        public void shutdown() {
+            client.shutdown();
+        }
+    }
+}
