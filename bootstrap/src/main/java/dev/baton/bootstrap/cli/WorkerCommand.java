@@ -25,6 +25,7 @@ import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code baton worker}: consumes queues until SIGTERM or Ctrl-C, then stops gracefully and exits 0. */
@@ -58,6 +59,9 @@ final class WorkerCommand extends SessionCommand {
             description = "the demo orders handler halts the process on a poison order (to watch poison detection)")
     boolean crashOnPoison;
 
+    @Mixin
+    PartitionsOption partitions;
+
     WorkerCommand(Terminal terminal) {
         super(terminal);
     }
@@ -71,6 +75,7 @@ final class WorkerCommand extends SessionCommand {
                 .module(new DemoHandlersModule(crashOnPoison)).build();
         try {
             checkHandlers(baton.handlers(), names);
+            partitions.declare(baton, names);
             baton.startAdmin().ifPresent(address -> terminal.err().println("admin http on " + address.getHostString()
                     + ":" + address.getPort()));
             RunningWorker worker = baton.start(new RunWorkerUseCase.Command(names, consumerName,
@@ -87,7 +92,7 @@ final class WorkerCommand extends SessionCommand {
 
     private int awaitStop(Baton baton, RunningWorker worker, BatonConfig config) {
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        Thread hook = new Thread(() -> {
             LOG.info("worker stopping grace={}", config.grace());
             int abandoned = worker.stop(config.grace());
             LOG.info("worker stopped abandoned={} counters={}", abandoned, worker.counters());
@@ -95,7 +100,8 @@ final class WorkerCommand extends SessionCommand {
             stopped.countDown();
             // A signal ends the JVM with 128+n; a graceful stop is a success, so exit 0 once everything is closed.
             Runtime.getRuntime().halt(ExitCodes.OK);
-        }, "baton-shutdown"));
+        }, "baton-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
         try {
             while (!stopped.await(1, TimeUnit.SECONDS)) {
                 if (!worker.isRunning()) {
@@ -106,6 +112,9 @@ final class WorkerCommand extends SessionCommand {
                 }
             }
         } catch (InterruptedException e) {
+            // run in a JVM that goes on (Main.run from a thread): an interrupt stops gracefully, as a signal would
+            Runtime.getRuntime().removeShutdownHook(hook);
+            baton.close();
             Thread.currentThread().interrupt();
         }
         return ExitCodes.OK;
