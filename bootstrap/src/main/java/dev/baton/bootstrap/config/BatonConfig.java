@@ -18,10 +18,10 @@ import java.util.Optional;
  * Baton's validated configuration. Built by {@link ConfigLoader}; {@link #describe()} and {@link #redact} never
  * show a password.
  */
-public record BatonConfig(String redisUri, List<String> redisClusterNodes, String jdbcUrl, String schema, Mode mode, List<QueueName> queues,
-                          Duration lease, Duration idleThreshold, DeliveryLimit deliveryLimit, RetryPolicy retryPolicy,
-                          Duration jobTimeout, Retention retention, int concurrency, Duration grace, int poolSize,
-                          Optional<AdminAddress> adminAddress, Optional<Path> plugins,
+public record BatonConfig(String redisUri, List<String> redisClusterNodes, String jdbcUrl, String schema, Mode mode,
+                          List<QueueName> queues, Duration lease, Duration idleThreshold, DeliveryLimit deliveryLimit,
+                          RetryPolicy retryPolicy, Duration jobTimeout, Retention retention, int concurrency,
+                          Duration grace, int poolSize, Optional<AdminAddress> adminAddress, Optional<Path> plugins,
                           List<String> migrations) {
 
     public BatonConfig {
@@ -56,36 +56,42 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
     }
 
     public BatonConfig withSchema(String newSchema) {
-        return new BatonConfig(redisUri, redisClusterNodes, jdbcUrl, newSchema, mode, queues, lease, idleThreshold, deliveryLimit,
-                retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, adminAddress, plugins, migrations);
+        return new BatonConfig(redisUri, redisClusterNodes, jdbcUrl, newSchema, mode, queues, lease, idleThreshold,
+                deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, adminAddress,
+                plugins, migrations);
     }
 
     public BatonConfig withRedisUri(String uri) {
-        return new BatonConfig(uri, redisClusterNodes, jdbcUrl, schema, mode, queues, lease, idleThreshold, deliveryLimit, retryPolicy,
-                jobTimeout, retention, concurrency, grace, poolSize, adminAddress, plugins, migrations);
+        return new BatonConfig(uri, redisClusterNodes, jdbcUrl, schema, mode, queues, lease, idleThreshold,
+                deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, adminAddress,
+                plugins, migrations);
     }
 
     public BatonConfig withJdbcUrl(String url) {
-        return new BatonConfig(redisUri, redisClusterNodes, url, schema, mode, queues, lease, idleThreshold, deliveryLimit, retryPolicy,
-                jobTimeout, retention, concurrency, grace, poolSize, adminAddress, plugins, migrations);
+        return new BatonConfig(redisUri, redisClusterNodes, url, schema, mode, queues, lease, idleThreshold,
+                deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, adminAddress,
+                plugins, migrations);
     }
 
     public BatonConfig withRetryPolicy(RetryPolicy policy) {
-        return new BatonConfig(redisUri, redisClusterNodes, jdbcUrl, schema, mode, queues, lease, idleThreshold, deliveryLimit, policy,
-                jobTimeout, retention, concurrency, grace, poolSize, adminAddress, plugins, migrations);
+        return new BatonConfig(redisUri, redisClusterNodes, jdbcUrl, schema, mode, queues, lease, idleThreshold,
+                deliveryLimit, policy, jobTimeout, retention, concurrency, grace, poolSize, adminAddress, plugins,
+                migrations);
     }
 
     public BatonConfig withQueues(List<QueueName> names) {
-        return new BatonConfig(redisUri, redisClusterNodes, jdbcUrl, schema, mode, names, lease, idleThreshold, deliveryLimit,
-                retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, adminAddress, plugins, migrations);
+        return new BatonConfig(redisUri, redisClusterNodes, jdbcUrl, schema, mode, names, lease, idleThreshold,
+                deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, adminAddress,
+                plugins, migrations);
     }
 
     /** Adds Flyway locations of handlers' own tables, applied after the ledger's migrations. */
     public BatonConfig withMigrations(List<String> locations) {
         List<String> all = new ArrayList<>(migrations);
         all.addAll(locations);
-        return new BatonConfig(redisUri, redisClusterNodes, jdbcUrl, schema, mode, queues, lease, idleThreshold, deliveryLimit,
-                retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, adminAddress, plugins, all);
+        return new BatonConfig(redisUri, redisClusterNodes, jdbcUrl, schema, mode, queues, lease, idleThreshold,
+                deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, adminAddress,
+                plugins, all);
     }
 
     /** Replaces every password of the configured endpoints in {@code text} (an exception message, say). */

@@ -14,7 +14,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code baton queue ...} and {@code --partitions} end to end, the CLI run in this JVM on the real Redis/PostgreSQL. */
+/** {@code baton queue ...} and {@code --partitions} end to end: the CLI in this JVM on real Redis and PostgreSQL. */
 class QueuePartitionsCliTest {
     @TempDir
     Path dir;
