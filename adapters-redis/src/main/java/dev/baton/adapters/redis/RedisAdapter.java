@@ -213,14 +213,6 @@ public final class RedisAdapter implements AutoCloseable {
     }
 
     /**
-     * Deletes everything of {@code queue}: its stream, consumer group, delayed jobs and dead letters, pending work
-     * included. For throwaway queues (benchmarks, tests), never for a queue that workers still consume.
-     */
-    public void deleteQueue(QueueName queue) {
-        transport.delete(queue);
-    }
-
-    /**
      * Declares that {@code queue} has {@code partitions} partitions (1..1024) and creates their consumer groups.
      * The first declaration records the count in Redis; a later one with another count fails, and so does every
      * later use of the queue by this adapter when the recorded count changes: producers and workers never route to
@@ -246,6 +238,15 @@ public final class RedisAdapter implements AutoCloseable {
      */
     public void repartition(QueueName queue, int partitions) {
         transport.repartition(Objects.requireNonNull(queue, "queue"), partitions);
+    }
+
+    /**
+     * Deletes everything of {@code queue}: its stream, consumer group, delayed jobs and dead letters (of every
+     * partition, and its partition count), pending work included. For throwaway queues (benchmarks, tests), never for
+     * a queue that workers still consume.
+     */
+    public void deleteQueue(QueueName queue) {
+        transport.delete(Objects.requireNonNull(queue, "queue"));
     }
 
     /** True when Redis answers a PING within a short timeout (at most 2 s). */

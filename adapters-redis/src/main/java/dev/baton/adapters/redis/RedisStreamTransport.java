@@ -153,7 +153,7 @@ final class RedisStreamTransport implements StreamTransport {
 
     /** The queue's partition count as recorded in Redis (1 when none is recorded). */
     int partitions(QueueName queue) {
-        return layout(queue).partitions();
+        return refreshLayout("read partitions", queue).partitions();
     }
 
     /**
@@ -167,13 +167,15 @@ final class RedisStreamTransport implements StreamTransport {
         if (partitions < 1 || partitions > MAX_PARTITIONS) {
             throw new InvalidValueException("a queue has 1.." + MAX_PARTITIONS + " partitions, got " + partitions);
         }
-        QueueLayout old = refreshLayout(queue);
+        QueueLayout old = refreshLayout("repartition", queue);
         QueueStats stats = stats(queue);
-        long undelivered = stats.lag().orElse(stats.length() > 0 && stats.consumers().isEmpty() ? stats.length() : 0);
-        if (undelivered > 0 || stats.pending() > 0 || stats.delayed() > 0 || stats.dead() > 0) {
-            throw new InvalidValueException("queue " + queue + " still holds work (" + undelivered + " undelivered, "
-                    + stats.pending() + " pending, " + stats.delayed() + " delayed, " + stats.dead()
-                    + " dead letters): drain it (and redrive or purge its dead letters) before repartitioning");
+        List<Integer> undelivered = call("repartition", queue, () -> old.all().stream()
+                .filter(this::hasUndelivered).map(QueueKeys::partition).toList());
+        if (!undelivered.isEmpty() || stats.pending() > 0 || stats.delayed() > 0 || stats.dead() > 0) {
+            throw new InvalidValueException("queue " + queue + " still holds work (undelivered entries in partitions "
+                    + undelivered + ", " + stats.pending() + " pending, " + stats.delayed() + " delayed, "
+                    + stats.dead() + " dead letters): drain it (and redrive or purge its dead letters) before "
+                    + "repartitioning");
         }
         call("repartition", queue, () -> {
             for (QueueKeys keys : old.all()) {
@@ -193,14 +195,25 @@ final class RedisStreamTransport implements StreamTransport {
         declare(queue);
     }
 
-    private QueueLayout layout(QueueName queue) {
+    /** True when the partition's stream holds entries its group has not been delivered yet (or has no group). */
+    private boolean hasUndelivered(QueueKeys keys) {
+        List<StreamMessage<byte[], byte[]>> last = redis.xrevrange(keys.stream(), Range.unbounded(), Limit.from(1));
+        if (last.isEmpty()) {
+            return false;
+        }
+        return group(keys).map(group -> EntryId.parse(last.get(0).getId())
+                .compareTo(EntryId.parse(text(group.get("last-delivered-id")))) > 0).orElse(true);
+    }
+
+    /** The queue's layout; its partition count is read from Redis on first use (failing as {@code operation}). */
+    private QueueLayout layout(String operation, QueueName queue) {
         Integer known = partitionCounts.get(queue);
-        return known != null ? new QueueLayout(queue, groupSuffix, known) : refreshLayout(queue);
+        return known != null ? new QueueLayout(queue, groupSuffix, known) : refreshLayout(operation, queue);
     }
 
     /** Reads the partition count from Redis; a count different from the one this process declared is an error. */
-    private QueueLayout refreshLayout(QueueName queue) {
-        byte[] recorded = call("read partitions", queue, () -> redis.hget(QueueKeys.meta(queue), bytes("partitions")));
+    private QueueLayout refreshLayout(String operation, QueueName queue) {
+        byte[] recorded = call(operation, queue, () -> redis.hget(QueueKeys.meta(queue), bytes("partitions")));
         int partitions = recorded == null ? 1 : Integer.parseInt(ascii(recorded));
         requireDeclaredCount(queue, partitions);
         partitionCounts.put(queue, partitions);
@@ -224,7 +237,7 @@ final class RedisStreamTransport implements StreamTransport {
 
     @Override
     public void declare(QueueName queue) {
-        QueueLayout layout = refreshLayout(queue);
+        QueueLayout layout = refreshLayout("declare", queue);
         call("declare", queue, () -> {
             layout.all().forEach(keys -> createGroup(keys, groupStartsAtEnd ? "$" : "0"));
             declared.add(queue);
@@ -275,7 +288,7 @@ final class RedisStreamTransport implements StreamTransport {
         jobs.stream().map(Job::queue).distinct().forEach(this::ensureDeclared);
         List<Function<RedisClusterAsyncCommands<byte[], byte[]>, RedisFuture<?>>> commands = new ArrayList<>();
         for (int i = 0; i < jobs.size(); i++) {
-            commands.add(encoded.get(i).apply(layout(jobs.get(i).queue()).route(jobs.get(i))));
+            commands.add(encoded.get(i).apply(layout("publish", jobs.get(i).queue()).route(jobs.get(i))));
         }
         call("publish", jobs.get(0).queue(), () -> {
             List<RedisFuture<?>> futures;
@@ -306,18 +319,20 @@ final class RedisStreamTransport implements StreamTransport {
         }
     }
 
-    /** Deletes every partition's stream (with its consumer group), delayed set and dead letters, and the metadata. */
+    /**
+     * Deletes the queue's streams (with their consumer group), delayed sets and dead letters, of every partition, and
+     * its partition count.
+     */
     void delete(QueueName queue) {
-        QueueLayout layout = layout(queue);
+        QueueLayout layout = refreshLayout("delete", queue);
         call("delete", queue, () -> {
-            for (QueueKeys keys : layout.all()) {
-                redis.del(keys.stream(), keys.delayed(), keys.dead());
-            }
+            // one DEL per partition: on a cluster, one command touches one slot
+            layout.all().forEach(keys -> redis.del(keys.stream(), keys.delayed(), keys.dead()));
             return redis.del(QueueKeys.meta(queue));
         });
         declared.remove(queue);
-        declaredCounts.remove(queue);
         partitionCounts.remove(queue);
+        declaredCounts.remove(queue);
     }
 
     // ---------------------------------------------------------------- consuming
@@ -328,7 +343,7 @@ final class RedisStreamTransport implements StreamTransport {
         if (block.isNegative()) {
             throw new IllegalArgumentException("block must not be negative, got " + block);
         }
-        QueueLayout layout = layout(queue);
+        QueueLayout layout = layout("lease", queue);
         if (layout.partitions() == 1) {
             return withGroup("lease", queue, () -> blockingRead(layout.partition(0), consumer, max, block).get());
         }
@@ -355,40 +370,49 @@ final class RedisStreamTransport implements StreamTransport {
 
     /**
      * Leases from several partitions: non-blocking reads first, on all partitions at once, each asking for its share
-     * of what is missing (the first partitions in turn get the remainder), until the lease is full or every partition
-     * gave less than asked; when none had anything, blocking reads on every partition at once, in rounds.
+     * of what is missing (the first partitions in turn get the remainder). A partition that gives less than asked is
+     * drained; the rest are asked again until the lease is full. When none had anything, blocking reads on every
+     * partition at once, in rounds.
      */
     private List<Delivery> leasePartitioned(QueueLayout layout, ConsumerName consumer, int max, Duration block) {
         LeaseSlot slot = new LeaseSlot(layout.queue(), consumer);
         List<Delivery> leased = new ArrayList<>(takeSurplus(slot, max));
-        int partitions = layout.partitions();
-        int start = Math.floorMod(rotation.getAndIncrement(), partitions);
-        boolean[] drained = new boolean[partitions];
-        boolean more = true;
-        while (more && leased.size() < max) {
+        int start = Math.floorMod(rotation.getAndIncrement(), layout.partitions());
+        List<QueueKeys> live = new ArrayList<>();
+        for (int i = 0; i < layout.partitions(); i++) {
+            live.add(layout.partition((start + i) % layout.partitions()));
+        }
+        RedisException failed = null;
+        // every round fills the lease or drains (or loses) a partition
+        while (leased.size() < max && !live.isEmpty()) {
             int missing = max - leased.size();
             Map<QueueKeys, Integer> asked = new LinkedHashMap<>();
-            for (int i = 0; i < partitions; i++) {
-                int p = (start + i) % partitions;
-                int share = missing / partitions + (i < missing % partitions ? 1 : 0);
-                if (share > 0 && !drained[p]) {
-                    asked.put(layout.partition(p), share);
+            Map<QueueKeys, RedisFuture<List<StreamMessage<byte[], byte[]>>>> reads = new LinkedHashMap<>();
+            for (int i = 0; i < live.size(); i++) {
+                int share = missing / live.size() + (i < missing % live.size() ? 1 : 0);
+                if (share > 0) {
+                    QueueKeys keys = live.get(i);
+                    asked.put(keys, share);
+                    reads.put(keys, readNew(connection.async(), keys, consumer, XReadArgs.Builder.count(share)));
                 }
             }
-            Map<QueueKeys, RedisFuture<List<StreamMessage<byte[], byte[]>>>> reads = new LinkedHashMap<>();
-            asked.forEach((keys, share) -> reads.put(keys, readNew(connection.async(), keys, consumer,
-                    XReadArgs.Builder.count(share))));
-            more = false;
             for (Map.Entry<QueueKeys, RedisFuture<List<StreamMessage<byte[], byte[]>>>> read : reads.entrySet()) {
-                List<StreamMessage<byte[], byte[]>> messages = get(read.getValue());
+                List<StreamMessage<byte[], byte[]>> messages;
+                try {
+                    messages = get(read.getValue());
+                } catch (RedisException e) {
+                    failed = failed == null ? e : failed;
+                    live.remove(read.getKey());
+                    continue;
+                }
                 leased.addAll(deliveries(read.getKey(), messages));
                 if (messages.size() < asked.get(read.getKey())) {
-                    drained[read.getKey().partition()] = true;
-                } else {
-                    more = true;
+                    live.remove(read.getKey());
                 }
             }
-            start += missing % partitions;
+        }
+        if (failed != null) {
+            return partial(slot, leased, max, failed);
         }
         long deadline = System.nanoTime() + block.toNanos();
         // each partition's read asks for its share, so a round delivers at most max + partitions - 1 entries
@@ -397,7 +421,6 @@ final class RedisStreamTransport implements StreamTransport {
             Duration round = Duration.ofNanos(Math.min(deadline - System.nanoTime(), BLOCK_ROUND.toNanos()));
             List<Supplier<List<Delivery>>> reads = layout.all().stream()
                     .map(keys -> blockingRead(keys, consumer, share, round)).toList();
-            RedisException failed = null;
             for (Supplier<List<Delivery>> read : reads) {
                 try {
                     leased.addAll(read.get());
@@ -406,11 +429,30 @@ final class RedisStreamTransport implements StreamTransport {
                 }
             }
             if (failed != null) {
-                // what the other partitions delivered is the consumer's now: hand it out next time
-                keepSurplus(slot, leased);
-                throw failed;
+                return partial(slot, leased, max, failed);
             }
         }
+        return atMost(slot, leased, max);
+    }
+
+    /**
+     * A lease on which some partitions failed (their master is down, say): what the others delivered is handed out,
+     * so a failover of one master does not stop the queue. Nothing delivered, or a missing group (recreated by the
+     * caller), is the failure.
+     */
+    private List<Delivery> partial(LeaseSlot slot, List<Delivery> leased, int max, RedisException failed) {
+        if (leased.isEmpty() || String.valueOf(failed.getMessage()).contains("NOGROUP")) {
+            // what the other partitions delivered is the consumer's now: hand it out next time
+            keepSurplus(slot, leased);
+            throw failed;
+        }
+        LOG.warn("Lease on queue {} went on without the partitions that failed: {}", slot.queue(),
+                failed.getMessage());
+        return atMost(slot, leased, max);
+    }
+
+    /** The first {@code max} deliveries; the rest are kept for the consumer's next lease. */
+    private List<Delivery> atMost(LeaseSlot slot, List<Delivery> leased, int max) {
         if (leased.size() > max) {
             keepSurplus(slot, leased.subList(max, leased.size()));
             return List.copyOf(leased.subList(0, max));
@@ -457,7 +499,7 @@ final class RedisStreamTransport implements StreamTransport {
     @Override
     public List<Delivery> leaseOwnPending(QueueName queue, ConsumerName consumer, int max) {
         requirePositive(max);
-        QueueLayout layout = layout(queue);
+        QueueLayout layout = layout("lease own pending", queue);
         return withGroup("lease own pending", queue, () -> {
             List<Delivery> deliveries = new ArrayList<>();
             for (QueueKeys keys : layout.all()) {
@@ -482,7 +524,7 @@ final class RedisStreamTransport implements StreamTransport {
 
     @Override
     public void acknowledge(QueueName queue, Collection<DeliveryId> ids) {
-        Map<QueueKeys, List<String>> byPartition = byPartition(layout(queue), ids);
+        Map<QueueKeys, List<String>> byPartition = byPartition(layout("acknowledge", queue), ids);
         call("acknowledge", queue, () -> {
             byPartition.forEach((keys, all) -> {
                 for (int from = 0; from < all.size(); from += BATCH) {
@@ -507,7 +549,7 @@ final class RedisStreamTransport implements StreamTransport {
     @Override
     public void retryLater(Delivery delivery, Job retried) {
         requireSameQueue(delivery, retried.queue());
-        Optional<Located> located = layout(delivery.queue()).locate(delivery.id().value());
+        Optional<Located> located = layout("retry", delivery.queue()).locate(delivery.id().value());
         Instant due = retried.notBefore().orElseGet(clock::instant);
         byte[] member = bytes(wire.delayedMember(retried, delivery.id().value(), false));
         // the retry waits in the delayed set of the delivery's own partition: one slot for the script
@@ -526,7 +568,7 @@ final class RedisStreamTransport implements StreamTransport {
     @Override
     public void deadLetter(Delivery delivery, DeadLetter letter) {
         requireSameQueue(delivery, letter.queue());
-        Optional<Located> located = layout(delivery.queue()).locate(delivery.id().value());
+        Optional<Located> located = layout("dead-letter", delivery.queue()).locate(delivery.id().value());
         Object deadId = located.isEmpty() ? null : call("dead-letter", delivery.queue(), () -> {
             QueueKeys keys = located.get().keys();
             String entryId = located.get().entryId();
@@ -553,7 +595,7 @@ final class RedisStreamTransport implements StreamTransport {
         if (ids.isEmpty()) {
             return Set.of();
         }
-        QueueLayout layout = layout(queue);
+        QueueLayout layout = layout("extend leases", queue);
         Map<QueueKeys, List<String>> byPartition = byPartition(layout, ids);
         return withGroup("extend leases", queue, () -> {
             Set<DeliveryId> result = new LinkedHashSet<>();
@@ -575,7 +617,7 @@ final class RedisStreamTransport implements StreamTransport {
     @Override
     public Reclaimed reclaimAbandoned(QueueName queue, ConsumerName consumer, Duration minIdle, int max) {
         requirePositive(max);
-        QueueLayout layout = layout(queue);
+        QueueLayout layout = layout("reclaim", queue);
         Reclaimed reclaimed = withGroup("reclaim", queue, () -> {
             List<Delivery> deliveries = new ArrayList<>();
             List<DeliveryId> vanished = new ArrayList<>();
@@ -606,7 +648,7 @@ final class RedisStreamTransport implements StreamTransport {
     @Override
     public int promoteDue(QueueName queue, Instant now, int max) {
         requirePositive(max);
-        QueueLayout layout = layout(queue);
+        QueueLayout layout = layout("promote", queue);
         return call("promote", queue, () -> {
             int moved = 0;
             for (QueueKeys keys : layout.all()) {
@@ -632,7 +674,7 @@ final class RedisStreamTransport implements StreamTransport {
 
     @Override
     public QueueStats stats(QueueName queue) {
-        QueueLayout layout = layout(queue);
+        QueueLayout layout = layout("stats", queue);
         RedisClusterAsyncCommands<byte[], byte[]> async = connection.async();
         return call("stats", queue, () -> {
             // pipelined: one round trip (per node); the group's commands fail when the stream or group is missing
@@ -686,7 +728,7 @@ final class RedisStreamTransport implements StreamTransport {
 
     @Override
     public TrimOutcome trim(QueueName queue, Retention retention, Instant now) {
-        QueueLayout layout = layout(queue);
+        QueueLayout layout = layout("trim", queue);
         long cutoffMs = now.toEpochMilli() - retention.maxAge().toMillis();
         if (cutoffMs <= 0) {
             return new TrimOutcome(0, false, "");
@@ -743,7 +785,7 @@ final class RedisStreamTransport implements StreamTransport {
 
     @Override
     public List<String> removeIdleConsumers(QueueName queue, Duration idle) {
-        QueueLayout layout = layout(queue);
+        QueueLayout layout = layout("remove idle consumers", queue);
         return call("remove idle consumers", queue, () -> {
             Set<String> removed = new LinkedHashSet<>();
             Set<String> remaining = new LinkedHashSet<>();
@@ -768,7 +810,7 @@ final class RedisStreamTransport implements StreamTransport {
     @Override
     public List<StoredDeadLetter> deadLetters(QueueName queue, Optional<String> after, int limit) {
         requirePositive(limit);
-        QueueLayout layout = layout(queue);
+        QueueLayout layout = layout("list dead letters", queue);
         // partition by partition: a cursor names its partition and the entry after which to go on
         Optional<Located> cursor = after.map(id -> layout.locate(id).orElseThrow(() -> new InvalidValueException(
                 "'" + id + "' is not a dead letter id of queue " + queue)));
@@ -797,7 +839,7 @@ final class RedisStreamTransport implements StreamTransport {
 
     @Override
     public int redrive(QueueName queue, DeadLetterSelection selection) {
-        QueueLayout layout = layout(queue);
+        QueueLayout layout = layout("redrive", queue);
         ensureDeclared(queue);
         return call("redrive", queue, () -> forSelected(layout, selection, (keys, ids) -> {
             byte[][] args = ids.stream().map(Utf8::bytes).toArray(byte[][]::new);
@@ -809,7 +851,7 @@ final class RedisStreamTransport implements StreamTransport {
 
     @Override
     public int purgeDeadLetters(QueueName queue, DeadLetterSelection selection) {
-        QueueLayout layout = layout(queue);
+        QueueLayout layout = layout("purge dead letters", queue);
         return call("purge dead letters", queue, () -> forSelected(layout, selection,
                 (keys, ids) -> redis.xdel(keys.dead(), ids.toArray(String[]::new)).intValue()));
     }
@@ -850,7 +892,7 @@ final class RedisStreamTransport implements StreamTransport {
 
     @Override
     public Optional<JobSighting> find(QueueName queue, JobId id) {
-        QueueLayout layout = layout(queue);
+        QueueLayout layout = layout("find", queue);
         return call("find", queue, () -> firstOf(layout, keys -> findInStream(keys, id))
                 .or(() -> firstOf(layout, keys -> findDelayed(keys, id)))
                 .or(() -> firstOf(layout, keys -> findDead(keys, id))));
@@ -979,7 +1021,7 @@ final class RedisStreamTransport implements StreamTransport {
                 if (!String.valueOf(e.getMessage()).contains("NOGROUP")) {
                     throw e;
                 }
-                QueueLayout layout = layout(queue);
+                QueueLayout layout = layout(operation, queue);
                 LOG.warn("Consumer group {} of queue {} was missing (did Redis restart without its data?): "
                         + "recreated it from the start of the stream", layout.partition(0).groupName(), queue);
                 layout.all().forEach(keys -> createGroup(keys, "0"));

@@ -3,6 +3,7 @@ package dev.baton.adapters.redis;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.application.port.out.DeliveryId;
+import dev.baton.application.port.out.StreamTransport;
 import dev.baton.application.testing.StreamTransportContract;
 import dev.baton.domain.Job;
 import dev.baton.domain.QueueName;
@@ -37,7 +38,7 @@ abstract class PartitionedContract extends StreamTransportContract {
     }
 
     @Override
-    protected dev.baton.application.port.out.StreamTransport transport() {
+    protected StreamTransport transport() {
         return adapter().transport();
     }
 

@@ -238,8 +238,26 @@ abstract class PartitionedQueueScenarios {
         assertThatThrownBy(() -> adapter().declarePartitions(unpartitioned, 2))
                 .isInstanceOf(InvalidValueException.class).hasMessageContaining("has 1 partition(s) in Redis");
         assertThatThrownBy(() -> adapter().repartition(unpartitioned, 2))
-                .isInstanceOf(InvalidValueException.class).hasMessageContaining("still holds work (1 undelivered");
+                .isInstanceOf(InvalidValueException.class)
+                .hasMessageContaining("still holds work (undelivered entries in partitions [0], 0 pending");
         assertThat(raw().commands().exists(QueueKeys.meta(unpartitioned))).isZero();
+    }
+
+    @Test
+    void deletingAQueueRemovesEveryPartitionAndItsCount() {
+        QueueName queue = queue("delete");
+        adapter().declarePartitions(queue, 3);
+        transport().publishAll(IntStream.range(0, 9).mapToObj(i -> job(queue, "x-" + i)).toList());
+
+        adapter().deleteQueue(queue);
+
+        for (int p = 0; p < 3; p++) {
+            assertThat(raw().commands().exists(RawKeys.keys(queue, p, 3).stream())).isZero();
+        }
+        assertThat(raw().commands().exists(QueueKeys.meta(queue))).isZero();
+        assertThat(adapter().partitions(queue)).isEqualTo(1);
+        adapter().declarePartitions(queue, 2);
+        assertThat(adapter().partitions(queue)).isEqualTo(2);
     }
 
     static RedisAdapter.Config config(String uri) {

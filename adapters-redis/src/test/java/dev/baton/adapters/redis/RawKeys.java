@@ -5,12 +5,11 @@ import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -52,14 +51,12 @@ final class RawKeys implements AutoCloseable {
 
     /** Deletes every key of the queue (all partitions, and its metadata). */
     void forget(QueueName queue, int partitions) {
-        List<byte[]> keys = new ArrayList<>();
         for (int p = 0; p < partitions; p++) {
             QueueKeys partition = keys(queue, p, partitions);
             // one DEL per partition: on a cluster, a command may only touch keys of one slot
             commands.del(partition.stream(), partition.delayed(), partition.dead());
         }
-        keys.add(QueueKeys.meta(queue));
-        commands.del(keys.toArray(byte[][]::new));
+        commands.del(QueueKeys.meta(queue));
     }
 
     @Override

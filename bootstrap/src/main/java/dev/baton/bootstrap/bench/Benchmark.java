@@ -257,9 +257,9 @@ public final class Benchmark {
     }
 
     private static BatonConfig inSchema(BatonConfig c, String schema, int poolSize) {
-        return new BatonConfig(c.redisUri(), c.jdbcUrl(), schema, c.mode(), c.queues(), c.lease(), c.idleThreshold(),
-                c.deliveryLimit(), c.retryPolicy(), c.jobTimeout(), c.retention(), c.concurrency(), c.grace(),
-                poolSize, c.adminAddress(), c.plugins(), c.migrations());
+        return new BatonConfig(c.redisUri(), c.redisClusterNodes(), c.jdbcUrl(), schema, c.mode(), c.queues(),
+                c.lease(), c.idleThreshold(), c.deliveryLimit(), c.retryPolicy(), c.jobTimeout(), c.retention(),
+                c.concurrency(), c.grace(), poolSize, c.adminAddress(), c.plugins(), c.migrations());
     }
 
     private static double seconds(long nanos) {

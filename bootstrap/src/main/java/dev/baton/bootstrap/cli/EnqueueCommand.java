@@ -28,6 +28,7 @@ import java.util.Optional;
 import java.util.Set;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -48,6 +49,9 @@ final class EnqueueCommand extends SessionCommand {
 
     @ArgGroup(exclusive = true, multiplicity = "1")
     Source source;
+
+    @Mixin
+    PartitionsOption partitions;
 
     static final class Source {
         @ArgGroup(exclusive = false)
@@ -81,6 +85,11 @@ final class EnqueueCommand extends SessionCommand {
     @Override
     public Integer call() {
         QueueName queueName = QueueName.of(queue);
+        if (partitions.given()) {
+            try (Baton baton = batonBuilder().build()) {
+                partitions.declare(baton, List.of(queueName));
+            }
+        }
         if (source.single != null) {
             EnqueueJobUseCase.Command command = single(queueName, source.single);
             try (Baton baton = batonBuilder().build()) {

@@ -26,6 +26,7 @@ import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code baton worker}: consumes queues until SIGTERM or Ctrl-C, then stops gracefully and exits 0. */
@@ -59,6 +60,9 @@ final class WorkerCommand extends SessionCommand {
             description = "the demo orders handler halts the process on a poison order (to watch poison detection)")
     boolean crashOnPoison;
 
+    @Mixin
+    PartitionsOption partitions;
+
     WorkerCommand(Terminal terminal) {
         super(terminal);
     }
@@ -73,6 +77,7 @@ final class WorkerCommand extends SessionCommand {
         Thread hook = null;
         try {
             checkHandlers(baton.handlers(), names);
+            partitions.declare(baton, names);
             // registered before anything starts, so that a SIGTERM during start-up is a graceful stop too
             AtomicReference<RunningWorker> started = new AtomicReference<>();
             AtomicBoolean stopRequested = new AtomicBoolean();
@@ -87,13 +92,13 @@ final class WorkerCommand extends SessionCommand {
                     config.concurrency(), config.mode().label(), config.describe());
             terminal.err().println("worker " + consumerName + " consuming " + names + "; Ctrl-C or SIGTERM stops it");
             if (awaitStopOrFailure(worker, stopRequested)) {
-                return ExitCodes.OK; // not reached in practice: the hook halts the JVM with exit 0
+                return closeWithoutHook(hook, baton, ExitCodes.OK); // interrupted: stopped without a signal
             }
             LOG.warn("worker stopped by itself counters={}", worker.counters());
             terminal.err().println("baton: the worker stopped unexpectedly; see the log above");
-            return failWithout(hook, baton, ExitCodes.FAILURE);
+            return closeWithoutHook(hook, baton, ExitCodes.FAILURE);
         } catch (RuntimeException e) {
-            failWithout(hook, baton, ExitCodes.FAILURE);
+            closeWithoutHook(hook, baton, ExitCodes.FAILURE);
             throw e;
         }
     }
@@ -119,7 +124,10 @@ final class WorkerCommand extends SessionCommand {
         }, "baton-shutdown");
     }
 
-    /** Waits while the worker runs: true when a signal stops it, false when it stopped by itself (a failure). */
+    /**
+     * Waits while the worker runs. A signal never returns from here (the hook halts the JVM); an interrupt (the
+     * command run inside another JVM) returns true; a worker that stopped by itself returns false (a failure).
+     */
     private static boolean awaitStopOrFailure(RunningWorker worker, AtomicBoolean stopRequested) {
         try {
             while (worker.isRunning() || stopRequested.get()) {
@@ -129,14 +137,15 @@ final class WorkerCommand extends SessionCommand {
                 TimeUnit.SECONDS.sleep(1);
             }
         } catch (InterruptedException e) {
+            // run in a JVM that goes on (Main.run from a thread): an interrupt stops gracefully, as a signal would
             Thread.currentThread().interrupt();
             return true;
         }
         return false;
     }
 
-    /** Ends without the graceful-stop hook, which would turn this failure into exit 0. */
-    private static int failWithout(Thread hook, Baton baton, int exitCode) {
+    /** Closes without the graceful-stop hook, which would turn a failure into exit 0 at JVM exit. */
+    private static int closeWithoutHook(Thread hook, Baton baton, int exitCode) {
         if (hook != null) {
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);

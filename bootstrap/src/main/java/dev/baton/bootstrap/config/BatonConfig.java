@@ -18,14 +18,15 @@ import java.util.Optional;
  * Baton's validated configuration. Built by {@link ConfigLoader}; {@link #describe()} and {@link #redact} never
  * show a password.
  */
-public record BatonConfig(String redisUri, String jdbcUrl, String schema, Mode mode, List<QueueName> queues,
-                          Duration lease, Duration idleThreshold, DeliveryLimit deliveryLimit, RetryPolicy retryPolicy,
-                          Duration jobTimeout, Retention retention, int concurrency, Duration grace, int poolSize,
-                          Optional<AdminAddress> adminAddress, Optional<Path> plugins,
+public record BatonConfig(String redisUri, List<String> redisClusterNodes, String jdbcUrl, String schema, Mode mode,
+                          List<QueueName> queues, Duration lease, Duration idleThreshold, DeliveryLimit deliveryLimit,
+                          RetryPolicy retryPolicy, Duration jobTimeout, Retention retention, int concurrency,
+                          Duration grace, int poolSize, Optional<AdminAddress> adminAddress, Optional<Path> plugins,
                           List<String> migrations) {
 
     public BatonConfig {
         Objects.requireNonNull(redisUri, "redis uri");
+        redisClusterNodes = List.copyOf(redisClusterNodes);
         Objects.requireNonNull(jdbcUrl, "jdbc url");
         Objects.requireNonNull(schema, "schema");
         Objects.requireNonNull(mode, "mode");
@@ -55,26 +56,30 @@ public record BatonConfig(String redisUri, String jdbcUrl, String schema, Mode m
     }
 
     public BatonConfig withSchema(String newSchema) {
-        return new BatonConfig(redisUri, jdbcUrl, newSchema, mode, queues, lease, idleThreshold, deliveryLimit,
-                retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, adminAddress, plugins, migrations);
+        return new BatonConfig(redisUri, redisClusterNodes, jdbcUrl, newSchema, mode, queues, lease, idleThreshold,
+                deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, adminAddress,
+                plugins, migrations);
     }
 
     public BatonConfig withRedisUri(String uri) {
-        return new BatonConfig(uri, jdbcUrl, schema, mode, queues, lease, idleThreshold, deliveryLimit, retryPolicy,
-                jobTimeout, retention, concurrency, grace, poolSize, adminAddress, plugins, migrations);
+        return new BatonConfig(uri, redisClusterNodes, jdbcUrl, schema, mode, queues, lease, idleThreshold,
+                deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, adminAddress,
+                plugins, migrations);
     }
 
     public BatonConfig withJdbcUrl(String url) {
-        return new BatonConfig(redisUri, url, schema, mode, queues, lease, idleThreshold, deliveryLimit, retryPolicy,
-                jobTimeout, retention, concurrency, grace, poolSize, adminAddress, plugins, migrations);
+        return new BatonConfig(redisUri, redisClusterNodes, url, schema, mode, queues, lease, idleThreshold,
+                deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, adminAddress,
+                plugins, migrations);
     }
 
     /** Adds Flyway locations of handlers' own tables, applied after the ledger's migrations. */
     public BatonConfig withMigrations(List<String> locations) {
         List<String> all = new ArrayList<>(migrations);
         all.addAll(locations);
-        return new BatonConfig(redisUri, jdbcUrl, schema, mode, queues, lease, idleThreshold, deliveryLimit,
-                retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, adminAddress, plugins, all);
+        return new BatonConfig(redisUri, redisClusterNodes, jdbcUrl, schema, mode, queues, lease, idleThreshold,
+                deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, adminAddress,
+                plugins, all);
     }
 
     /** Replaces every password of the configured endpoints in {@code text} (an exception message, say). */
@@ -95,6 +100,7 @@ public record BatonConfig(String redisUri, String jdbcUrl, String schema, Mode m
     public Map<String, String> describe() {
         Map<String, String> shown = new LinkedHashMap<>();
         shown.put(Setting.REDIS_URI.flagName(), Secrets.mask(redisUri));
+        shown.put(Setting.REDIS_CLUSTER_NODES.flagName(), String.join(",", redisClusterNodes));
         shown.put(Setting.JDBC_URL.flagName(), Secrets.mask(jdbcUrl));
         shown.put(Setting.SCHEMA.flagName(), schema);
         shown.put(Setting.MODE.flagName(), mode.label());

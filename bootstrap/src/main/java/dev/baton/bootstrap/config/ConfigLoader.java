@@ -75,6 +75,7 @@ public final class ConfigLoader {
                 new Backoff.Exponential(backoffInitial, 2.0, backoffMax), Jitter.EQUAL, Set.of());
         return new BatonConfig(
                 get(Setting.REDIS_URI, ConfigLoader::redisUri),
+                get(Setting.REDIS_CLUSTER_NODES, ConfigLoader::clusterNodes),
                 get(Setting.JDBC_URL, ConfigLoader::jdbcUrl),
                 get(Setting.SCHEMA, ConfigLoader::schema),
                 get(Setting.MODE, ConfigLoader::mode),
@@ -155,6 +156,25 @@ public final class ConfigLoader {
             throw new IllegalArgumentException("expected redis://[user:password@]host:port[/db] or rediss://...");
         }
         return text;
+    }
+
+    /** {@code host:port,host:port}; IPv6 hosts in brackets ({@code [::1]:7000}). */
+    static List<String> clusterNodes(String text) {
+        List<String> nodes = Arrays.stream(text.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+        for (String node : nodes) {
+            int colon = node.lastIndexOf(':');
+            String host = colon < 0 ? "" : node.substring(0, colon);
+            boolean bracketed = host.startsWith("[") && host.endsWith("]");
+            if (host.isEmpty() || (!bracketed && host.contains(":")) || host.matches(".*[\\s/@].*")) {
+                throw new IllegalArgumentException("expected comma-separated host:port, got '" + node + "'");
+            }
+            try {
+                intIn(node.substring(colon + 1), 1, 65_535);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("the port of '" + node + "' " + e.getMessage());
+            }
+        }
+        return nodes;
     }
 
     private static String jdbcUrl(String text) {

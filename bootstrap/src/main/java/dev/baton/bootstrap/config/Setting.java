@@ -8,6 +8,8 @@ import java.util.Locale;
  */
 public enum Setting {
     REDIS_URI("redis://127.0.0.1:6379", true, "Redis endpoint; rediss:// for TLS, redis://:password@host:port for auth"),
+    REDIS_CLUSTER_NODES("", false, "comma-separated host:port of Redis Cluster nodes (with the REDIS_URI host as "
+            + "seeds); empty = a single Redis"),
     JDBC_URL("jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres", true,
             "PostgreSQL JDBC URL of the execution ledger (password=... is masked in all output)"),
     SCHEMA("baton", false, "PostgreSQL schema of the ledger (and of the demo tables)"),

@@ -16,7 +16,9 @@ public final class RedisModule extends AbstractModule {
     @Provides
     @Singleton
     RedisAdapter redis(BatonConfig config, Clock clock, Closer closer) {
-        return closer.register(RedisAdapter.open(RedisAdapter.Config.of(config.redisUri()), clock));
+        RedisAdapter.Config redis = RedisAdapter.Config.of(config.redisUri())
+                .withClusterNodes(String.join(",", config.redisClusterNodes()));
+        return closer.register(RedisAdapter.open(redis, clock));
     }
 
     @Provides
