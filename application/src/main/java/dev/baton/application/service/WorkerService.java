@@ -178,6 +178,9 @@ public final class WorkerService implements RunWorkerUseCase {
                         pause = FIRST_PAUSE_MILLIS;
                     } catch (RuntimeException e) {
                         slots.release(wanted);
+                        if (!accepting.get()) {
+                            break; // stop() interrupted the blocking read
+                        }
                         LOG.warn("lease failed, retrying in {} ms consumer={} queue={}: {}", pause, consumer, queue,
                                 e.toString());
                         Thread.sleep(pause);

@@ -94,7 +94,7 @@ public final class Benchmark {
     private final ProgressListener progress;
     private final String run = UUID.randomUUID().toString().replace("-", "").substring(0, 10);
     private final QueueName queue = QueueName.of("bench-" + run);
-    private final QueueName warmupQueue = QueueName.of("bench-" + run + "-warmup");
+    private final QueueName warmupQueue = QueueName.of("warmup-" + run);
 
     private Benchmark(BatonConfig config, Options options, ProgressListener progress) {
         if (options.handler().equals(OrdersHandler.NAME) && config.mode() != Mode.EXACTLY_ONCE) {
