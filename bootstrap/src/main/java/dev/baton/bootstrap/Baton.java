@@ -4,7 +4,7 @@ import com.google.inject.Guice;
 import com.google.inject.Injector;
 import com.google.inject.Key;
 import com.google.inject.Module;
-import com.google.inject.TypeLiteral;
+import com.google.inject.ProvisionException;
 import dev.baton.application.handler.JobHandler;
 import dev.baton.application.handler.JobHandlers;
 import dev.baton.application.handler.NamedJobHandler;
@@ -103,9 +103,9 @@ public final class Baton implements AutoCloseable {
 
     /** Starts a worker; {@link #close()} stops it within the configured grace period. */
     public RunningWorker start(RunWorkerUseCase.Command command) {
-        injector.getInstance(KnownQueues.class).add(command.queues());
+        instance(KnownQueues.class).add(command.queues());
         RunningWorker worker = use(RunWorkerUseCase.class).start(command);
-        closer.register(new LedgerJanitor(injector.getInstance(ExecutionLedger.class), injector.getInstance(Clock.class),
+        closer.register(new LedgerJanitor(instance(ExecutionLedger.class), instance(Clock.class),
                 config.retention().maxAge(), JANITOR_INTERVAL));
         Duration grace = config.grace();
         closer.register(() -> worker.stop(grace));
@@ -114,17 +114,37 @@ public final class Baton implements AutoCloseable {
 
     /** Any inbound port (use case) of the application, e.g. {@code use(InspectQueueUseCase.class)}. */
     public <T> T use(Class<T> useCase) {
-        return injector.getInstance(useCase);
+        return instance(useCase);
+    }
+
+    private <T> T instance(Class<T> type) {
+        return instance(Key.get(type));
+    }
+
+    /** Guice wraps what a provider throws (an unreachable server, a bad handler name): callers get the cause. */
+    private <T> T instance(Key<T> key) {
+        try {
+            return injector.getInstance(key);
+        } catch (ProvisionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (cause instanceof Error error) {
+                throw error;
+            }
+            throw e;
+        }
     }
 
     /** The handlers this instance knows, by name. */
     public JobHandlers handlers() {
-        return injector.getInstance(JobHandlers.class);
+        return instance(JobHandlers.class);
     }
 
     /** Brings the ledger's schema up to date (opening the ledger, on first use, does it too). */
     public void migrate() {
-        injector.getInstance(Migrator.class).migrate();
+        instance(Migrator.class).migrate();
     }
 
     /**
@@ -133,17 +153,17 @@ public final class Baton implements AutoCloseable {
      * @return the bound address, empty when the admin address is {@code off}
      */
     public Optional<InetSocketAddress> startAdmin() {
-        closer.register(injector.getInstance(QueueGauges.class));
+        closer.register(instance(QueueGauges.class));
         return config.adminAddress().map(address -> closer.register(AdminServer.start(address, config,
-                injector.getInstance(Key.get(new TypeLiteral<Set<HealthCheck>>() { })),
-                injector.getInstance(PrometheusMeterRegistry.class), use(InspectQueueUseCase.class),
-                injector.getInstance(KnownQueues.class))).address());
+                instance(new Key<Set<HealthCheck>>() { }),
+                instance(PrometheusMeterRegistry.class), use(InspectQueueUseCase.class),
+                instance(KnownQueues.class))).address());
     }
 
     /** Whether each dependency (redis, postgres) answers now. */
     public Map<String, Boolean> health() {
         Map<String, Boolean> health = new LinkedHashMap<>();
-        injector.getInstance(Key.get(new TypeLiteral<Set<HealthCheck>>() { }))
+        instance(new Key<Set<HealthCheck>>() { })
                 .forEach(check -> health.put(check.name(), check.isUp()));
         return health;
     }

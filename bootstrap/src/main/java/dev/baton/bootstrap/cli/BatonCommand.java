@@ -4,10 +4,13 @@ import dev.baton.bootstrap.config.ConfigException;
 import dev.baton.domain.InvalidValueException;
 import java.io.PrintWriter;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 
 /** {@code baton}: the top-level command; every real command is a subcommand. */
 @Command(name = "baton", mixinStandardHelpOptions = true, version = "baton 0.1.0",
@@ -15,25 +18,31 @@ import picocli.CommandLine.Command;
         subcommands = {DevCommand.class, WorkerCommand.class, EnqueueCommand.class, StatsCommand.class,
                 JobCommand.class, DlqCommand.class, MigrateCommand.class, TrimCommand.class, ConfigCommand.class,
                 BenchCommand.class},
-        footer = {"", "Every setting is BATON_<NAME> in the environment, <name> in a properties file (--config FILE)",
-                "and --<name> as a flag of any command; flags win over the file, the file over the environment.",
-                "See `baton config` for the settings and their effective values.",
+        footer = {"", "Every setting is BATON_<NAME> in the environment, <name> in a properties file (--config FILE) "
+                + "and --<name> as a flag of any command; flags win over the file, the file over the environment. "
+                + "`baton config` lists the settings and their effective values.",
                 "Exit status: 0 ok, 1 runtime failure, 2 usage or configuration error."})
-final class BatonCommand implements Runnable {
+final class BatonCommand implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(BatonCommand.class);
+    private static final int USAGE_WIDTH = 110;
     private final Terminal terminal;
+    @Spec
+    CommandSpec spec;
 
     BatonCommand(Terminal terminal) {
         this.terminal = terminal;
     }
 
+    /** {@code baton} alone: the usage, as a usage error. */
     @Override
-    public void run() {
-        new CommandLine(this).usage(terminal.err());
+    public Integer call() {
+        spec.commandLine().usage(terminal.err());
+        return ExitCodes.USAGE;
     }
 
     static CommandLine commandLine(Terminal terminal) {
         CommandLine commandLine = new CommandLine(new BatonCommand(terminal), new Factory(terminal));
+        commandLine.setUsageHelpWidth(USAGE_WIDTH);
         addSettingFlags(commandLine);
         commandLine.setOut(new PrintWriter(terminal.out(), true));
         commandLine.setErr(new PrintWriter(terminal.err(), true));

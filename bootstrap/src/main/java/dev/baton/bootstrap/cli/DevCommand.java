@@ -34,9 +34,10 @@ import picocli.CommandLine.Option;
  * summary.
  */
 @Command(name = "dev", mixinStandardHelpOptions = true,
-        description = {"Runs Baton end to end on throwaway Redis and PostgreSQL servers (started on free ports,",
-                "removed afterwards; your own servers are never touched): enqueues demo orders, some failing",
-                "transiently, some poison, one malformed, runs them and prints a summary."})
+        description = {"The first run: demo orders end to end on throwaway Redis and PostgreSQL.",
+                "Starts Redis and PostgreSQL on free ports (removed afterwards; your own servers are never touched), "
+                + "enqueues demo orders (some fail transiently, some are poison, one is malformed), runs them with "
+                + "live progress and prints a summary."})
 final class DevCommand extends SessionCommand {
     private static final QueueName QUEUE = QueueName.of(OrdersHandler.NAME);
     private static final long TICK_MILLIS = 250;

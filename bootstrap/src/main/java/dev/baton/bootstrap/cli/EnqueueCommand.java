@@ -35,9 +35,10 @@ import picocli.CommandLine.Option;
  * the first job is sent, so a bad line (reported with its number, exit 2) enqueues nothing.
  */
 @Command(name = "enqueue", mixinStandardHelpOptions = true,
-        description = {"Enqueues one job (--job-id, --payload) or many (--file, one JSON object per line:",
-                "{\"job_id\": \"…\", \"payload\": \"text\" or any JSON value, \"type\": \"…\"}; '-' reads stdin).",
-                "A file is checked completely first: a bad line enqueues nothing (exit 2)."})
+        description = {"Enqueues one job, or many from a JSON-lines file.",
+                "One job: --job-id and --payload. Many: --file, one JSON object per line, {\"job_id\": \"…\", "
+                + "\"payload\": text or any JSON value, \"type\": \"…\"} ('-' reads stdin). A file is checked "
+                + "completely first: a bad line enqueues nothing (exit 2)."})
 final class EnqueueCommand extends SessionCommand {
     static final int BATCH = 500;
     private static final Set<String> LINE_FIELDS = Set.of("job_id", "payload", "type");

@@ -18,8 +18,9 @@ import picocli.CommandLine.Parameters;
 
 /** {@code baton job ID}: where a job is now. */
 @Command(name = "job", mixinStandardHelpOptions = true,
-        description = {"Tells where a job is now: completed (result, when, by whom), waiting, pending (consumer, idle,",
-                "deliveries), delayed (until when, attempt, last error), dead (reason, error), or unknown."})
+        description = {"Tells where a job is now.",
+                "Completed (result, when, by whom), waiting, pending (consumer, idle, deliveries), delayed (until "
+                + "when, attempt, last error), dead (reason, error) or unknown."})
 final class JobCommand extends SessionCommand {
     @Parameters(index = "0", paramLabel = "ID", description = "the job id")
     String id;

@@ -5,7 +5,7 @@ import picocli.CommandLine.Command;
 
 /** {@code baton migrate}: creates or updates the ledger's tables (workers also migrate when they start). */
 @Command(name = "migrate", mixinStandardHelpOptions = true,
-        description = "Creates or updates the ledger's tables in BATON_SCHEMA (workers also do this at start).")
+        description = "Creates or updates the ledger's tables in BATON_SCHEMA (any command opening the ledger does).")
 final class MigrateCommand extends SessionCommand {
     MigrateCommand(Terminal terminal) {
         super(terminal);

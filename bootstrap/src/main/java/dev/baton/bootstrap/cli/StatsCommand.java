@@ -15,9 +15,10 @@ import picocli.CommandLine.Option;
 
 /** {@code baton stats}: the numbers of each queue, once, as JSON, or refreshed until Ctrl-C. */
 @Command(name = "stats", mixinStandardHelpOptions = true,
-        description = {"Shows each queue: stream length, lag (not yet delivered), pending (delivered, not acknowledged),",
-                "oldest pending idle, consumers and their idle, delayed (retries and scheduled), dead, completed",
-                "(in the ledger). Queues: --queue, else BATON_QUEUES."})
+        description = {"Shows the numbers of queues.",
+                "Stream length, lag (not yet delivered), pending (delivered, not acknowledged), oldest pending idle, "
+                + "consumers and their idle, delayed (retries and scheduled), dead, completed (in the ledger). "
+                + "Queues: --queue, else BATON_QUEUES."})
 final class StatsCommand extends SessionCommand {
     @Option(names = "--queue", paramLabel = "QUEUE", description = "a queue to show (repeatable)")
     List<String> queue = new ArrayList<>();

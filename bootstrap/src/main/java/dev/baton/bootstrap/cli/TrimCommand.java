@@ -9,8 +9,9 @@ import picocli.CommandLine.Option;
 
 /** {@code baton trim}: removes acknowledged history older than the retention now (workers trim on a schedule). */
 @Command(name = "trim", mixinStandardHelpOptions = true,
-        description = {"Removes a queue's acknowledged history older than BATON_RETENTION; never pending or",
-                "undelivered work. Workers also trim on a schedule."})
+        description = {"Trims a queue's acknowledged history now.",
+                "Removes entries older than BATON_RETENTION, never pending or undelivered work. Workers also trim "
+                + "on a schedule."})
 final class TrimCommand extends SessionCommand {
     @Option(names = "--queue", required = true, paramLabel = "QUEUE")
     String queue;

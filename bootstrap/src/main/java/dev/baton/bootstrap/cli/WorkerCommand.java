@@ -29,10 +29,10 @@ import picocli.CommandLine.Option;
 
 /** {@code baton worker}: consumes queues until SIGTERM or Ctrl-C, then stops gracefully and exits 0. */
 @Command(name = "worker", mixinStandardHelpOptions = true,
-        description = {"Runs jobs from one or more queues until stopped (SIGTERM or Ctrl-C stop it gracefully: no new",
-                "jobs are leased, running jobs get the grace period to finish, the rest are left to other workers).",
-                "Handlers: the demo handlers (orders, documents, noop), handlers registered with ServiceLoader in",
-                "jars given with --classpath or found in the BATON_PLUGINS folder."})
+        description = {"Runs jobs from one or more queues until SIGTERM or Ctrl-C.",
+                "Stopping is graceful: no new jobs are leased, running jobs get BATON_GRACE to finish, the rest are "
+                + "left to other workers; then exit 0. Handlers: the demo handlers (orders, documents, noop) and "
+                + "NamedJobHandler services in the jars of --classpath or the BATON_PLUGINS folder."})
 final class WorkerCommand extends SessionCommand {
     private static final Logger LOG = LoggerFactory.getLogger(WorkerCommand.class);
 

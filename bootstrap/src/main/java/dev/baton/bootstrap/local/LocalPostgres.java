@@ -38,12 +38,14 @@ public final class LocalPostgres implements AutoCloseable {
     private final String origin;
     private final ServerProcess server;
     private final Path directory;
+    private final ExitGuard guard;
 
     private LocalPostgres(int port, String origin, ServerProcess server, Path directory) {
         this.port = port;
         this.origin = origin;
         this.server = server;
         this.directory = directory;
+        this.guard = ExitGuard.closeOnExit("postgres", this::stop);
     }
 
     /** Which binaries to run; {@code -Dbaton.dev.postgres=installed|bundled} forces one (default: installed first). */
@@ -112,6 +114,11 @@ public final class LocalPostgres implements AutoCloseable {
 
     @Override
     public void close() {
+        guard.release();
+        stop();
+    }
+
+    private void stop() {
         server.close();
         TempFiles.delete(directory);
     }

@@ -20,12 +20,14 @@ public final class LocalRedis implements AutoCloseable {
     private final String origin;
     private final AutoCloseable server;
     private final Path directory;
+    private final ExitGuard guard;
 
     private LocalRedis(int port, String origin, AutoCloseable server, Path directory) {
         this.port = port;
         this.origin = origin;
         this.server = server;
         this.directory = directory;
+        this.guard = ExitGuard.closeOnExit("redis", this::stop);
     }
 
     /** {@code -Dbaton.dev.redis=embedded} skips an installed redis-server. */
@@ -69,6 +71,11 @@ public final class LocalRedis implements AutoCloseable {
 
     @Override
     public void close() {
+        guard.release();
+        stop();
+    }
+
+    private void stop() {
         try {
             server.close();
         } catch (Exception e) {
