@@ -1,5 +1,6 @@
 package dev.baton.bootstrap.bench;
 
+import dev.baton.adapters.postgres.PostgresAdapter;
 import dev.baton.adapters.redis.RedisAdapter;
 import dev.baton.application.handler.JobHandlers;
 import dev.baton.application.port.in.EnqueueJobUseCase;
@@ -14,6 +15,7 @@ import dev.baton.application.service.WorkerSettings;
 import dev.baton.bootstrap.Baton;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.config.Mode;
+import dev.baton.bootstrap.demo.DemoShipments;
 import dev.baton.bootstrap.demo.NoopHandler;
 import dev.baton.bootstrap.demo.OrdersHandler;
 import dev.baton.bootstrap.wiring.DemoHandlersModule;
@@ -28,11 +30,6 @@ import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -121,18 +118,15 @@ public final class Benchmark {
                     + (transactions() + 1) + " (one connection per running transaction, one for lookups)");
         }
         BatonConfig benchConfig = ledger ? config.withSchema(schema) : config;
-        try {
-            try (Baton baton = Baton.builder().config(benchConfig).module(new DemoHandlersModule(false)).build()) {
-                try {
-                    return measure(baton, benchConfig, ledger ? Optional.of(schema) : Optional.empty());
-                } finally {
-                    baton.use(RedisAdapter.class).deleteQueue(queue);
-                    baton.use(RedisAdapter.class).deleteQueue(warmupQueue);
+        try (Baton baton = Baton.builder().config(benchConfig).module(new DemoHandlersModule(false)).build()) {
+            try {
+                return measure(baton, benchConfig, ledger ? Optional.of(schema) : Optional.empty());
+            } finally {
+                baton.use(RedisAdapter.class).deleteQueue(queue);
+                baton.use(RedisAdapter.class).deleteQueue(warmupQueue);
+                if (ledger) {
+                    baton.use(PostgresAdapter.class).dropSchema();
                 }
-            }
-        } finally {
-            if (ledger) {
-                sql(config.jdbcUrl(), "DROP SCHEMA IF EXISTS " + schema + " CASCADE");
             }
         }
     }
@@ -198,11 +192,13 @@ public final class Benchmark {
         boolean exactlyOnce;
         if (schema.isPresent()) {
             long ledgerRows = baton.use(ExecutionLedger.class).countCompleted(queue);
-            long[] demo = options.handler().equals(OrdersHandler.NAME)
-                    ? demoRows(schema.get()) : new long[] {jobs, jobs};
-            exactlyOnce = ranOnce && acknowledged && ledgerRows == jobs && demo[0] == jobs && demo[1] == jobs;
+            DemoShipments.Count demo = options.handler().equals(OrdersHandler.NAME)
+                    ? DemoShipments.count(config.jdbcUrl(), schema.get(), queue.value() + "-")
+                    : new DemoShipments.Count(jobs, jobs);
+            exactlyOnce = ranOnce && acknowledged && ledgerRows == jobs && demo.rows() == jobs
+                    && demo.distinctJobs() == jobs;
             check = "ledger rows " + ledgerRows + (options.handler().equals(OrdersHandler.NAME)
-                    ? ", demo_shipments rows " + demo[0] + " (" + demo[1] + " distinct jobs)" : "")
+                    ? ", demo_shipments rows " + demo.rows() + " (" + demo.distinctJobs() + " distinct jobs)" : "")
                     + ", each job committed once, none pending/delayed/dead";
         } else {
             exactlyOnce = ranOnce && acknowledged;
@@ -285,27 +281,6 @@ public final class Benchmark {
             }
         }
         progress.progress(phase, recorder.done(), jobs);
-    }
-
-    private long[] demoRows(String schema) {
-        try (Connection connection = DriverManager.getConnection(config.jdbcUrl());
-             Statement statement = connection.createStatement();
-             ResultSet rows = statement.executeQuery("SELECT count(*), count(DISTINCT job_id) FROM " + schema
-                     + ".demo_shipments WHERE job_id LIKE '" + queue.value() + "-%'")) {
-            rows.next();
-            return new long[] {rows.getLong(1), rows.getLong(2)};
-        } catch (SQLException e) {
-            throw new IllegalStateException("could not count the demo rows: " + e.getMessage(), e);
-        }
-    }
-
-    private static void sql(String jdbcUrl, String statement) {
-        try (Connection connection = DriverManager.getConnection(jdbcUrl);
-             Statement sql = connection.createStatement()) {
-            sql.execute(statement);
-        } catch (SQLException e) {
-            throw new IllegalStateException("could not run '" + statement + "': " + e.getMessage(), e);
-        }
     }
 
     private static double seconds(long nanos) {
