@@ -69,16 +69,6 @@ public record BatonConfig(String redisUri, String jdbcUrl, String schema, Mode m
                 jobTimeout, retention, concurrency, grace, poolSize, adminAddress, plugins, migrations);
     }
 
-    public BatonConfig withRetryPolicy(RetryPolicy policy) {
-        return new BatonConfig(redisUri, jdbcUrl, schema, mode, queues, lease, idleThreshold, deliveryLimit, policy,
-                jobTimeout, retention, concurrency, grace, poolSize, adminAddress, plugins, migrations);
-    }
-
-    public BatonConfig withQueues(List<QueueName> names) {
-        return new BatonConfig(redisUri, jdbcUrl, schema, mode, names, lease, idleThreshold, deliveryLimit,
-                retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, adminAddress, plugins, migrations);
-    }
-
     /** Adds Flyway locations of handlers' own tables, applied after the ledger's migrations. */
     public BatonConfig withMigrations(List<String> locations) {
         List<String> all = new ArrayList<>(migrations);

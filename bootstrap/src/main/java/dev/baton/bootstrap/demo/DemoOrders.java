@@ -23,11 +23,7 @@ public final class DemoOrders {
 
     /** What should become of an order. */
     public enum Kind {
-        SHIPS, SHIPS_AFTER_RETRIES, POISON, EXHAUSTS, MALFORMED;
-
-        public boolean dies() {
-            return this == POISON || this == EXHAUSTS || this == MALFORMED;
-        }
+        SHIPS, SHIPS_AFTER_RETRIES, POISON, EXHAUSTS, MALFORMED
     }
 
     public static List<Order> mix(int count) {
