@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Pattern;
 import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.JdbiException;
 import org.jdbi.v3.postgres.PostgresPlugin;
 import org.postgresql.Driver;
 import org.postgresql.ds.PGSimpleDataSource;
@@ -118,6 +119,19 @@ public final class PostgresAdapter implements AutoCloseable {
         dataSource.setURL(config.jdbcUrl());
         new Migrations(dataSource, config.schema(), config.extraMigrationLocations(),
                 JdbcUrls.masked(config.jdbcUrl())).apply();
+    }
+
+    /**
+     * Drops the configured schema with everything in it: the ledger, its history and the extra locations' tables.
+     * For throwaway schemas (benchmarks, tests), never for one that workers still use.
+     */
+    public void dropSchema() {
+        try {
+            jdbi.useHandle(handle -> handle.execute("DROP SCHEMA IF EXISTS " + config.schema() + " CASCADE"));
+        } catch (JdbiException e) {
+            throw new LedgerUnavailableException("could not drop schema " + config.schema() + ": "
+                    + JdbcUrls.masked(String.valueOf(e.getMessage())), e);
+        }
     }
 
     /** True when a pooled connection answers within a couple of seconds; for health checks. */

@@ -109,4 +109,23 @@ class PostgresAdapterTest {
         adapter.close();
         assertThat(adapter.isReachable()).isFalse();
     }
+
+    @Test
+    void dropSchemaRemovesTheSchemaWithItsTables() {
+        String throwaway = SCHEMA.name() + "_drop";
+        try (PostgresAdapter adapter = PostgresAdapter.open(SCHEMA.config().withSchema(throwaway), Clock.systemUTC())) {
+            adapter.migrate();
+            assertThat(schemaExists(throwaway)).isTrue();
+
+            adapter.dropSchema();
+        }
+
+        assertThat(schemaExists(throwaway)).isFalse();
+    }
+
+    private static boolean schemaExists(String name) {
+        return SCHEMA.jdbi().withHandle(handle -> handle
+                .createQuery("SELECT count(*) FROM pg_namespace WHERE nspname = :name").bind("name", name)
+                .mapTo(int.class).one()) == 1;
+    }
 }

@@ -1,5 +1,6 @@
 package dev.baton.bootstrap.bench;
 
+import dev.baton.adapters.postgres.PostgresAdapter;
 import dev.baton.adapters.redis.RedisAdapter;
 import dev.baton.application.handler.JobHandlers;
 import dev.baton.application.port.in.EnqueueJobUseCase;
@@ -14,7 +15,7 @@ import dev.baton.application.service.WorkerSettings;
 import dev.baton.bootstrap.Baton;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.config.Mode;
-import dev.baton.bootstrap.demo.DemoDatabase;
+import dev.baton.bootstrap.demo.DemoShipments;
 import dev.baton.bootstrap.demo.NoopHandler;
 import dev.baton.bootstrap.demo.OrdersHandler;
 import dev.baton.bootstrap.wiring.DemoHandlersModule;
@@ -56,9 +57,13 @@ public final class Benchmark {
      * @param handler     {@code noop} or {@code orders} (exactly-once only: it writes a demo row per job)
      * @param batchCommit jobs per ledger transaction
      * @param rate        jobs offered per second while the worker runs; empty: enqueue all first, then process
+     * @param warmup      jobs run first on a queue of their own, not measured: the JIT compiles the hot paths
      */
-    public record Options(int jobs, String handler, int batchCommit, OptionalDouble rate) {
+    public record Options(int jobs, String handler, int batchCommit, OptionalDouble rate, int warmup) {
         public Options {
+            if (warmup < 0 || warmup > 10_000_000) {
+                throw new InvalidValueException("--warmup must be 0..10000000, got " + warmup);
+            }
             if (jobs < 1 || jobs > 10_000_000) {
                 throw new InvalidValueException("--jobs must be 1..10000000, got " + jobs);
             }
@@ -86,6 +91,7 @@ public final class Benchmark {
     private final ProgressListener progress;
     private final String run = UUID.randomUUID().toString().replace("-", "").substring(0, 10);
     private final QueueName queue = QueueName.of("bench-" + run);
+    private final QueueName warmupQueue = QueueName.of("warmup-" + run);
 
     private Benchmark(BatonConfig config, Options options, ProgressListener progress) {
         if (options.handler().equals(OrdersHandler.NAME) && config.mode() != Mode.EXACTLY_ONCE) {
@@ -106,56 +112,73 @@ public final class Benchmark {
     private BenchResult run() throws InterruptedException {
         boolean ledger = config.mode() == Mode.EXACTLY_ONCE;
         String schema = "baton_bench_" + run;
-        BatonConfig benchConfig = ledger ? inSchema(config, schema, poolSize()) : config;
-        try {
-            try (Baton baton = Baton.builder().config(benchConfig).module(new DemoHandlersModule(false)).build()) {
-                try {
-                    return measure(baton, benchConfig, ledger ? Optional.of(schema) : Optional.empty());
-                } finally {
-                    baton.use(RedisAdapter.class).deleteQueue(queue);
+        if (ledger && config.poolSize() < transactions() + 1) {
+            throw new InvalidValueException("BATON_POOL_SIZE " + config.poolSize() + " is too small for concurrency "
+                    + config.concurrency() + " in batches of " + options.batchCommit() + ": use at least "
+                    + (transactions() + 1) + " (one connection per running transaction, one for lookups)");
+        }
+        BatonConfig benchConfig = ledger ? config.withSchema(schema) : config;
+        try (Baton baton = Baton.builder().config(benchConfig).module(new DemoHandlersModule(false)).build()) {
+            try {
+                return measure(baton, benchConfig, ledger ? Optional.of(schema) : Optional.empty());
+            } finally {
+                baton.use(RedisAdapter.class).deleteQueue(queue);
+                baton.use(RedisAdapter.class).deleteQueue(warmupQueue);
+                if (ledger) {
+                    baton.use(PostgresAdapter.class).dropSchema();
                 }
-            }
-        } finally {
-            if (ledger) {
-                DemoDatabase.dropSchema(config.jdbcUrl(), schema);
             }
         }
     }
 
-    /** One transaction per concurrent batch, plus a few for lookups. */
-    private int poolSize() {
-        int transactions = (config.concurrency() + options.batchCommit() - 1) / options.batchCommit();
-        return Math.max(config.poolSize(), transactions + 2);
+    /** How many ledger transactions the worker runs at once: one per batch. */
+    private int transactions() {
+        return transactionsAtOnce(config.concurrency(), options.batchCommit());
+    }
+
+    /** One transaction per batch of {@code batchCommit} of the {@code concurrency} running jobs. */
+    public static int transactionsAtOnce(int concurrency, int batchCommit) {
+        return (concurrency + batchCommit - 1) / batchCommit;
     }
 
     private BenchResult measure(Baton baton, BatonConfig benchConfig, Optional<String> schema)
             throws InterruptedException {
         baton.migrate();
+        String payload = payload();
+        if (options.warmup() > 0) {
+            LatencyRecorder warm = new LatencyRecorder(warmupQueue.value() + "-", options.warmup(),
+                    baton.use(WorkerObserver.class));
+            for (int from = 0; from < options.warmup(); from += ENQUEUE_BATCH) {
+                enqueue(baton, warmupQueue, warm, payload, from, Math.min(options.warmup(), from + ENQUEUE_BATCH));
+            }
+            RunningWorker worker = startWorker(baton, benchConfig, warm, warmupQueue);
+            try {
+                awaitAll(warm, "warmup", options.warmup());
+            } finally {
+                worker.stop(benchConfig.grace());
+            }
+        }
         resetPeaks();
         int jobs = options.jobs();
-        String prefix = queue.value() + "-";
-        LatencyRecorder recorder = new LatencyRecorder(prefix, jobs, baton.use(WorkerObserver.class));
-        String payload = payload();
-        StreamTransport transport = baton.use(StreamTransport.class);
-        transport.declare(queue);
+        LatencyRecorder recorder = new LatencyRecorder(queue.value() + "-", jobs, baton.use(WorkerObserver.class));
+        baton.use(StreamTransport.class).declare(queue);
         double enqueueRate = 0;
         double cpuPerJob = 0;
         if (options.rate().isEmpty()) {
             long began = System.nanoTime();
             for (int from = 0; from < jobs; from += ENQUEUE_BATCH) {
-                enqueue(baton, recorder, payload, from, Math.min(jobs, from + ENQUEUE_BATCH));
+                enqueue(baton, queue, recorder, payload, from, Math.min(jobs, from + ENQUEUE_BATCH));
                 progress.progress("enqueue", Math.min(jobs, from + ENQUEUE_BATCH), jobs);
             }
             enqueueRate = jobs / seconds(System.nanoTime() - began);
         }
         long cpuBefore = processCpuNanos();
-        RunningWorker worker = worker(baton, benchConfig, recorder).start(new RunWorkerUseCase.Command(List.of(queue),
-                ConsumerName.of("bench-" + run), benchConfig.concurrency(), Optional.of(options.handler())));
+        RunningWorker worker = startWorker(baton, benchConfig, recorder, queue);
         try {
             if (options.rate().isPresent()) {
                 enqueueRate = offer(baton, recorder, payload, options.rate().getAsDouble());
             }
-            awaitAll(recorder, options.rate().isPresent() ? "offer+process" : "process");
+            awaitAll(recorder, options.rate().isPresent() ? "offer+process" : "process", jobs);
             cpuPerJob = (processCpuNanos() - cpuBefore) / (double) jobs;
         } finally {
             worker.stop(benchConfig.grace());
@@ -169,9 +192,9 @@ public final class Benchmark {
         boolean exactlyOnce;
         if (schema.isPresent()) {
             long ledgerRows = baton.use(ExecutionLedger.class).countCompleted(queue);
-            DemoDatabase.ShipmentCount demo = options.handler().equals(OrdersHandler.NAME)
-                    ? DemoDatabase.shipments(config.jdbcUrl(), schema.get(), queue.value() + "-")
-                    : new DemoDatabase.ShipmentCount(jobs, jobs);
+            DemoShipments.Count demo = options.handler().equals(OrdersHandler.NAME)
+                    ? DemoShipments.count(config.jdbcUrl(), schema.get(), queue.value() + "-")
+                    : new DemoShipments.Count(jobs, jobs);
             exactlyOnce = ranOnce && acknowledged && ledgerRows == jobs && demo.rows() == jobs
                     && demo.distinctJobs() == jobs;
             check = "ledger rows " + ledgerRows + (options.handler().equals(OrdersHandler.NAME)
@@ -189,11 +212,14 @@ public final class Benchmark {
                 peakHeapMib(), status("VmHWM"), status("VmRSS"), exactlyOnce, check, loadAverage());
     }
 
-    private WorkerService worker(Baton baton, BatonConfig benchConfig, WorkerObserver observer) {
+    private RunningWorker startWorker(Baton baton, BatonConfig benchConfig, WorkerObserver observer,
+                                      QueueName consumed) {
         WorkerSettings settings = baton.use(WorkerSettings.class).withBatchCommit(options.batchCommit());
-        return new WorkerService(baton.use(StreamTransport.class), baton.use(ExecutionLedger.class),
+        WorkerService service = new WorkerService(baton.use(StreamTransport.class), baton.use(ExecutionLedger.class),
                 baton.use(JobHandlers.class), settings, baton.use(Clock.class),
                 () -> ThreadLocalRandom.current().nextDouble(), observer);
+        return service.start(new RunWorkerUseCase.Command(List.of(consumed), ConsumerName.of("bench-" + run),
+                benchConfig.concurrency(), Optional.of(options.handler())));
     }
 
     private String payload() {
@@ -201,10 +227,11 @@ public final class Benchmark {
                 ? "{\"orderId\":\"bench\",\"failTimes\":0,\"poison\":false,\"sleepMs\":0}" : "{}";
     }
 
-    private void enqueue(Baton baton, LatencyRecorder recorder, String payload, int from, int to) {
+    private static void enqueue(Baton baton, QueueName target, LatencyRecorder recorder, String payload, int from,
+                                int to) {
         List<EnqueueJobUseCase.Command> commands = new ArrayList<>(to - from);
         for (int i = from; i < to; i++) {
-            commands.add(EnqueueJobUseCase.Command.now(queue, JobId.of(recorder.jobId(i)), payload));
+            commands.add(EnqueueJobUseCase.Command.now(target, JobId.of(recorder.jobId(i)), payload));
         }
         long now = System.nanoTime();
         for (int i = from; i < to; i++) {
@@ -224,7 +251,7 @@ public final class Benchmark {
             int due = (int) Math.min(jobs, (long) ((now - began) / 1e9 * rate) + 1);
             if (due > sent) {
                 int to = Math.min(due, sent + ENQUEUE_BATCH);
-                enqueue(baton, recorder, payload, sent, to);
+                enqueue(baton, queue, recorder, payload, sent, to);
                 sent = to;
             } else {
                 LockSupport.parkNanos(TICK_NANOS / 4);
@@ -237,29 +264,23 @@ public final class Benchmark {
         return jobs / seconds(System.nanoTime() - began);
     }
 
-    private void awaitAll(LatencyRecorder recorder, String phase) throws InterruptedException {
+    private void awaitAll(LatencyRecorder recorder, String phase, int jobs) throws InterruptedException {
         long lastDone = -1;
         long lastChange = System.nanoTime();
-        while (recorder.done() < options.jobs()) {
+        while (recorder.done() < jobs) {
             Thread.sleep(50);
             long done = recorder.done();
-            progress.progress(phase, done, options.jobs());
+            progress.progress(phase, done, jobs);
             if (done != lastDone) {
                 lastDone = done;
                 lastChange = System.nanoTime();
             } else if (System.nanoTime() - lastChange > STALL.toNanos()) {
                 throw new IllegalStateException("no job completed for " + STALL.toSeconds() + " s: " + done + " of "
-                        + options.jobs() + " done, " + recorder.failures() + " failed attempts, "
+                        + jobs + " done, " + recorder.failures() + " failed attempts, "
                         + recorder.deadLettered() + " dead-lettered");
             }
         }
-        progress.progress(phase, recorder.done(), options.jobs());
-    }
-
-    private static BatonConfig inSchema(BatonConfig c, String schema, int poolSize) {
-        return new BatonConfig(c.redisUri(), c.redisClusterNodes(), c.jdbcUrl(), schema, c.mode(), c.queues(),
-                c.lease(), c.idleThreshold(), c.deliveryLimit(), c.retryPolicy(), c.jobTimeout(), c.retention(),
-                c.concurrency(), c.grace(), poolSize, c.adminAddress(), c.plugins(), c.migrations());
+        progress.progress(phase, recorder.done(), jobs);
     }
 
     private static double seconds(long nanos) {

@@ -14,11 +14,14 @@ import picocli.CommandLine.Option;
                 "exactly-once, a fresh schema), runs them with one worker, checks that every effect happened once,",
                 "reports rates, latencies and memory, and deletes what it created. Progress goes to stderr."})
 final class BenchCommand extends SessionCommand {
+    private static final int DEFAULT_CONCURRENCY = 64;
+
     @Option(names = "--jobs", paramLabel = "N", defaultValue = "100000", description = "jobs to run (100000)")
     int jobs;
 
     @Option(names = "--concurrency", paramLabel = "C",
-            description = "jobs the worker runs at once (BATON_CONCURRENCY; bench default 64)")
+            description = "jobs the worker runs at once (BATON_CONCURRENCY; bench default 64); the pool "
+                    + "size defaults to one connection per batch running at once")
     String concurrency;
 
     @Option(names = "--mode", paramLabel = "MODE",
@@ -37,6 +40,10 @@ final class BenchCommand extends SessionCommand {
             description = "offer R jobs/s while the worker runs (latency), instead of enqueuing all first")
     Double rate;
 
+    @Option(names = "--warmup", paramLabel = "W", defaultValue = "10000",
+            description = "jobs run first on a queue of their own and not measured, to warm up the JIT (10000)")
+    int warmup;
+
     @Option(names = "--json", description = "print one JSON object instead of a table")
     boolean json;
 
@@ -46,13 +53,21 @@ final class BenchCommand extends SessionCommand {
 
     @Override
     Map<String, String> defaultOverrides() {
-        return Map.of("concurrency", "64", "mode", "at-least-once", "admin-address", "off");
+        int running = DEFAULT_CONCURRENCY;
+        try {
+            running = concurrency == null ? DEFAULT_CONCURRENCY : Integer.parseInt(concurrency.trim());
+        } catch (NumberFormatException e) {
+            // the configuration reports the bad value with its source
+        }
+        int pool = Benchmark.transactionsAtOnce(Math.max(1, running), Math.max(1, batchCommit)) + 2;
+        return Map.of("concurrency", Integer.toString(DEFAULT_CONCURRENCY), "mode", "at-least-once",
+                "admin-address", "off", "pool-size", Integer.toString(Math.max(10, pool)));
     }
 
     @Override
     public Integer call() throws InterruptedException {
         Benchmark.Options options = new Benchmark.Options(jobs, handler, batchCommit,
-                rate == null ? OptionalDouble.empty() : OptionalDouble.of(rate));
+                rate == null ? OptionalDouble.empty() : OptionalDouble.of(rate), warmup);
         Progress[] bar = new Progress[1];
         String[] current = new String[1];
         BenchResult result = Benchmark.run(config(), options, (phase, done, total) -> {

@@ -22,7 +22,7 @@ class BenchSmokeTest {
 
     @Test
     void atLeastOnceRunsEveryJobOnceAndReportsAsJson() throws Exception {
-        JsonNode report = bench("--jobs", "3000", "--mode", "at-least-once", "--concurrency", "16", "--json");
+        JsonNode report = bench("--jobs", "3000", "--warmup", "500", "--mode", "at-least-once", "--concurrency", "16", "--json");
 
         assertThat(report.path("mode").asText()).isEqualTo("at-least-once");
         assertThat(report.path("handler").asText()).isEqualTo("noop");
@@ -30,7 +30,7 @@ class BenchSmokeTest {
 
     @Test
     void exactlyOnceBatchedOrdersCommitEveryEffectOnce() throws Exception {
-        JsonNode report = bench("--jobs", "2000", "--mode", "exactly-once", "--handler", "orders",
+        JsonNode report = bench("--jobs", "2000", "--warmup", "200", "--mode", "exactly-once", "--handler", "orders",
                 "--concurrency", "16", "--batch-commit", "8", "--json");
 
         assertThat(report.path("mode").asText()).isEqualTo("exactly-once");
@@ -40,7 +40,7 @@ class BenchSmokeTest {
 
     @Test
     void aSteadyRateIsOfferedAndTimed() throws Exception {
-        JsonNode report = bench("--jobs", "500", "--mode", "at-least-once", "--rate", "1000", "--json");
+        JsonNode report = bench("--jobs", "500", "--warmup", "0", "--mode", "at-least-once", "--rate", "1000", "--json");
 
         assertThat(report.path("rate").asDouble()).isEqualTo(1000.0);
         assertThat(report.path("latency_ms").path("complete_p99").asDouble())
