@@ -21,8 +21,8 @@ import java.util.Optional;
 public record BatonConfig(String redisUri, List<String> redisClusterNodes, String jdbcUrl, String schema, Mode mode,
                           List<QueueName> queues, Duration lease, Duration idleThreshold, DeliveryLimit deliveryLimit,
                           RetryPolicy retryPolicy, Duration jobTimeout, Retention retention, int concurrency,
-                          Duration grace, int poolSize, Optional<AdminAddress> adminAddress, Optional<Path> plugins,
-                          List<String> migrations) {
+                          Duration grace, int poolSize, int batchCommit, Optional<AdminAddress> adminAddress,
+                          Optional<Path> plugins, List<String> migrations) {
 
     public BatonConfig {
         Objects.requireNonNull(redisUri, "redis uri");
@@ -57,19 +57,22 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
 
     public BatonConfig withSchema(String newSchema) {
         return new BatonConfig(redisUri, redisClusterNodes, jdbcUrl, newSchema, mode, queues, lease, idleThreshold,
-                deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, adminAddress,
+                deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, batchCommit,
+                adminAddress,
                 plugins, migrations);
     }
 
     public BatonConfig withRedisUri(String uri) {
         return new BatonConfig(uri, redisClusterNodes, jdbcUrl, schema, mode, queues, lease, idleThreshold,
-                deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, adminAddress,
+                deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, batchCommit,
+                adminAddress,
                 plugins, migrations);
     }
 
     public BatonConfig withJdbcUrl(String url) {
         return new BatonConfig(redisUri, redisClusterNodes, url, schema, mode, queues, lease, idleThreshold,
-                deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, adminAddress,
+                deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, batchCommit,
+                adminAddress,
                 plugins, migrations);
     }
 
@@ -78,7 +81,8 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
         List<String> all = new ArrayList<>(migrations);
         all.addAll(locations);
         return new BatonConfig(redisUri, redisClusterNodes, jdbcUrl, schema, mode, queues, lease, idleThreshold,
-                deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, adminAddress,
+                deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, batchCommit,
+                adminAddress,
                 plugins, all);
     }
 
@@ -118,6 +122,7 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
         shown.put(Setting.CONCURRENCY.flagName(), Integer.toString(concurrency));
         shown.put(Setting.GRACE.flagName(), Durations.format(grace));
         shown.put(Setting.POOL_SIZE.flagName(), Integer.toString(poolSize));
+        shown.put(Setting.BATCH_COMMIT.flagName(), Integer.toString(batchCommit));
         shown.put(Setting.ADMIN_ADDRESS.flagName(), adminAddress.map(AdminAddress::toString).orElse("off"));
         shown.put(Setting.PLUGINS.flagName(), plugins.map(Path::toString).orElse(""));
         shown.put(Setting.MIGRATIONS.flagName(), String.join(",", migrations));

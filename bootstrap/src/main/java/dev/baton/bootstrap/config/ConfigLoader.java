@@ -90,6 +90,7 @@ public final class ConfigLoader {
                 get(Setting.GRACE, ConfigLoader::duration),
                 get(Setting.POOL_SIZE, text -> text.equalsIgnoreCase("auto") ? Math.min(1000, concurrency + 2)
                         : intIn(text, 1, 1000)),
+                get(Setting.BATCH_COMMIT, text -> intIn(text, 1, 1000)),
                 get(Setting.ADMIN_ADDRESS, ConfigLoader::adminAddress),
                 get(Setting.PLUGINS, text -> text.isBlank() ? Optional.empty() : Optional.of(Path.of(text))),
                 get(Setting.MIGRATIONS, ConfigLoader::locations));

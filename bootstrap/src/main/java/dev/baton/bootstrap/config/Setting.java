@@ -26,6 +26,7 @@ public enum Setting {
     CONCURRENCY("8", false, "jobs a worker runs at once"),
     GRACE("30s", false, "on shutdown, how long running jobs may finish before they are abandoned to other workers"),
     POOL_SIZE("auto", false, "PostgreSQL connections; auto = concurrency + 2 (each running job holds one)"),
+    BATCH_COMMIT("1", false, "jobs committed per ledger transaction, a savepoint each (1 = one job per transaction)"),
     ADMIN_ADDRESS("127.0.0.1:9400", false, "admin HTTP host:port (port 0 picks a free one), or off"),
     PLUGINS("", false, "a folder whose jars are searched for handlers (NamedJobHandler services)"),
     MIGRATIONS("", false, "comma-separated Flyway locations of your handlers' tables (filesystem:/path or "

@@ -54,7 +54,8 @@ final class ServicesModule extends AbstractModule {
                 .withRetryPolicy(config.retryPolicy())
                 .withJobTimeout(config.jobTimeout())
                 .withHousekeeping(WorkerSettings.DEFAULTS.trimInterval(), config.retention(), config.idleThreshold())
-                .withGrace(config.grace());
+                .withGrace(config.grace())
+                .withBatchCommit(config.batchCommit());
     }
 
     @Provides

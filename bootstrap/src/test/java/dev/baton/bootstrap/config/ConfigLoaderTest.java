@@ -97,6 +97,16 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void batchCommitReachesTheWorkerSettingsAndIsBounded() {
+        BatonConfig config = ConfigLoader.load(Map.of("BATON_BATCH_COMMIT", "20"), Optional.empty(), Map.of());
+
+        assertThat(config.batchCommit()).isEqualTo(20);
+        assertThat(BatonConfig.defaults().batchCommit()).isEqualTo(1);
+        assertThatThrownBy(() -> ConfigLoader.load(Map.of(), Optional.empty(), Map.of("batch-commit", "0")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("BATON_BATCH_COMMIT");
+    }
+
+    @Test
     void anUnknownSettingInTheFileIsAnError() throws IOException {
         Path file = write("leese=30s\n");
 
