@@ -56,10 +56,8 @@ final class PostgresExecutionLedger implements ExecutionLedger {
     private final Jdbi jdbi;
     private final Clock clock;
     private final int forgetBatchSize;
-    private final String claimSql;
-    private final String completeSql;
-    private final String savepointAndClaimSql;
-    private final String completeAndReleaseSql;
+    private final Statements single;
+    private final Statements inBatch;
     private final String findSql;
     private final String countSql;
     private final String forgetSql;
@@ -72,13 +70,16 @@ final class PostgresExecutionLedger implements ExecutionLedger {
         }
         this.forgetBatchSize = forgetBatchSize;
         String table = schema + "." + TABLE;
-        this.claimSql = "INSERT INTO " + table
+        String claimSql = "INSERT INTO " + table
                 + " (job_id, queue, type, attempt, consumer, message_id, completed_at)"
                 + " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (job_id) DO NOTHING";
-        this.completeSql = "UPDATE " + table + " SET result = ?, completed_at = ? WHERE job_id = ?";
-        // in a batch, the savepoint travels with the claim and its release with the result: no extra round trips
-        this.savepointAndClaimSql = "SAVEPOINT " + SAVEPOINT + "; " + claimSql;
-        this.completeAndReleaseSql = completeSql + "; RELEASE SAVEPOINT " + SAVEPOINT;
+        String completeSql = "UPDATE " + table + " SET result = ?, completed_at = ? WHERE job_id = ?";
+        // the ledger's statements ride along with the ones they follow or precede, so that one job costs two round
+        // trips besides its effect's: alone, the timeouts travel with the claim and the commit with the result; in a
+        // batch, the savepoint travels with the claim and its release with the result
+        this.single = new Statements(TIMEOUTS_SQL + "; " + claimSql, true, completeSql + "; COMMIT");
+        this.inBatch = new Statements("SAVEPOINT " + SAVEPOINT + "; " + claimSql, false,
+                completeSql + "; RELEASE SAVEPOINT " + SAVEPOINT);
         this.findSql = "SELECT " + CompletionMapper.COLUMNS + " FROM " + table + " WHERE job_id = :jobId";
         this.countSql = "SELECT count(*) FROM " + table + " WHERE queue = :queue";
         this.forgetSql = "DELETE FROM " + table + " WHERE job_id IN (SELECT job_id FROM " + table
@@ -92,10 +93,10 @@ final class PostgresExecutionLedger implements ExecutionLedger {
         JobId jobId = execution.job().id();
         Handle handle = open(jobId);
         try {
-            begin(handle, jobId, execution.deadline());
-            LedgerOutcome outcome = record(handle, execution, effect, false);
+            begin(handle, jobId);
+            LedgerOutcome outcome = record(handle, execution, effect, single);
             if (outcome instanceof Committed) {
-                commit(handle, jobId);
+                commit(handle, jobId); // committed already with the result: this only ends Jdbi's transaction
             } else {
                 rollbackQuietly(handle);
             }
@@ -128,7 +129,8 @@ final class PostgresExecutionLedger implements ExecutionLedger {
         StepOutcome[] outcomes = new StepOutcome[steps.size()];
         Handle handle = open(first.job().id());
         try {
-            begin(handle, first.job().id(), earliest);
+            begin(handle, first.job().id());
+            setTimeouts(handle, first.job().id(), earliest);
             for (int i : order) {
                 outcomes[i] = recordStep(handle, steps.get(i));
             }
@@ -146,7 +148,7 @@ final class PostgresExecutionLedger implements ExecutionLedger {
         JobId jobId = step.execution().job().id();
         StepOutcome outcome;
         try {
-            outcome = new StepOutcome.Recorded(record(handle, step.execution(), step.effect(), true));
+            outcome = new StepOutcome.Recorded(record(handle, step.execution(), step.effect(), inBatch));
         } catch (EffectFailedException e) {
             outcome = new StepOutcome.Failed(e);
         }
@@ -185,16 +187,16 @@ final class PostgresExecutionLedger implements ExecutionLedger {
      * {@link Committed} only once it has) or rolls back. Kept apart from the transaction so that a batch can call it
      * once per job between savepoints and commit many jobs at once.
      */
-    private LedgerOutcome record(Handle handle, Execution execution, Effect effect, boolean inBatch) {
+    private LedgerOutcome record(Handle handle, Execution execution, Effect effect, Statements statements) {
         JobId jobId = execution.job().id();
-        if (!claim(handle, execution, inBatch)) {
+        if (!claim(handle, execution, statements)) {
             // a new statement, so a new READ COMMITTED snapshot: it sees the row the claim waited for
             return new AlreadyCompleted(select(handle, jobId).orElseThrow(() -> new LedgerUnavailableException(
                     "the completion of job " + jobId + " vanished while claiming it (retention ran at the same time)",
                     null)));
         }
         Optional<String> result = run(effect, handle, jobId);
-        return new Committed(complete(handle, execution, result, inBatch));
+        return new Committed(complete(handle, execution, result, statements));
     }
 
     private Handle open(JobId jobId) {
@@ -205,37 +207,50 @@ final class PostgresExecutionLedger implements ExecutionLedger {
         }
     }
 
-    /** Starts the transaction; the server ends it (and frees its locks) once the attempt's deadline has passed. */
-    private void begin(Handle handle, JobId jobId, Instant deadline) {
-        Duration remaining = Duration.between(clock.instant(), deadline);
-        long timeoutMillis = remaining.compareTo(MAX_TIMEOUT) > 0 ? MAX_TIMEOUT.toMillis()
-                : Math.max(MIN_TIMEOUT.toMillis(), remaining.toMillis());
+    /** Starts the transaction (the driver sends {@code BEGIN} with its first statement). */
+    private static void begin(Handle handle, JobId jobId) {
         try {
             handle.begin();
         } catch (JdbiException e) {
             throw unavailable("could not start the ledger transaction of job " + jobId, e);
         }
+    }
+
+    /** The server ends the transaction (and frees its locks) once the attempt's deadline has passed. */
+    private void setTimeouts(Handle handle, JobId jobId, Instant deadline) {
         try (PreparedStatement statement = handle.getConnection().prepareStatement(TIMEOUTS_SQL)) {
-            statement.setString(1, Long.toString(timeoutMillis));
-            statement.setString(2, Long.toString(timeoutMillis));
+            bindTimeouts(statement, deadline);
             statement.executeQuery().close();
         } catch (SQLException e) {
             throw unavailable("could not start the ledger transaction of job " + jobId, e);
         }
     }
 
+    /** Binds the two parameters of {@link #TIMEOUTS_SQL}. */
+    private void bindTimeouts(PreparedStatement statement, Instant deadline) throws SQLException {
+        Duration remaining = Duration.between(clock.instant(), deadline);
+        String timeoutMillis = Long.toString(remaining.compareTo(MAX_TIMEOUT) > 0 ? MAX_TIMEOUT.toMillis()
+                : Math.max(MIN_TIMEOUT.toMillis(), remaining.toMillis()));
+        statement.setString(1, timeoutMillis);
+        statement.setString(2, timeoutMillis);
+    }
+
     /** The ledger's own statements go straight to JDBC: Jdbi's binding machinery cost more than the statements. */
-    private boolean claim(Handle handle, Execution execution, boolean inBatch) {
+    private boolean claim(Handle handle, Execution execution, Statements statements) {
         Job job = execution.job();
-        try (PreparedStatement statement = handle.getConnection().prepareStatement(
-                inBatch ? savepointAndClaimSql : claimSql)) {
-            statement.setString(1, job.id().value());
-            statement.setString(2, job.queue().value());
-            statement.setString(3, job.type().orElse(null));
-            statement.setInt(4, job.currentAttempt());
-            statement.setString(5, execution.consumer().value());
-            statement.setString(6, execution.deliveryId().value());
-            statement.setObject(7, utc(now()));
+        try (PreparedStatement statement = handle.getConnection().prepareStatement(statements.claim())) {
+            int at = 0;
+            if (statements.timeoutsFirst()) {
+                bindTimeouts(statement, execution.deadline());
+                at = 2;
+            }
+            statement.setString(at + 1, job.id().value());
+            statement.setString(at + 2, job.queue().value());
+            statement.setString(at + 3, job.type().orElse(null));
+            statement.setInt(at + 4, job.currentAttempt());
+            statement.setString(at + 5, execution.consumer().value());
+            statement.setString(at + 6, execution.deliveryId().value());
+            statement.setObject(at + 7, utc(now()));
             return lastUpdateCount(statement) == 1;
         } catch (SQLException e) {
             throw unavailable("could not claim job " + job.id(), e);
@@ -264,15 +279,14 @@ final class PostgresExecutionLedger implements ExecutionLedger {
         }
     }
 
-    private Completion complete(Handle handle, Execution execution, Optional<String> result, boolean inBatch) {
+    private Completion complete(Handle handle, Execution execution, Optional<String> result, Statements statements) {
         Job job = execution.job();
         Instant completedAt = now();
         if (!handle.isInTransaction()) {
             throw new EffectFailedException(new IllegalStateException(
                     "the effect of job " + job.id() + " committed or rolled back the ledger's transaction itself"));
         }
-        try (PreparedStatement statement = handle.getConnection().prepareStatement(
-                inBatch ? completeAndReleaseSql : completeSql)) {
+        try (PreparedStatement statement = handle.getConnection().prepareStatement(statements.complete())) {
             statement.setString(1, result.orElse(null));
             statement.setObject(2, utc(completedAt));
             statement.setString(3, job.id().value());
@@ -282,7 +296,12 @@ final class PostgresExecutionLedger implements ExecutionLedger {
                 throw new EffectFailedException(new IllegalStateException("the effect of job " + job.id()
                         + " left its transaction aborted: it caught an SQL error and returned normally", e));
             }
-            throw unavailable("could not record the completion of job " + job.id(), e);
+            if (SqlFailures.isIntegrityViolation(e)) {
+                // a deferred constraint on the effect's writes failed at the commit: the server rolled it all back
+                throw new EffectFailedException(e);
+            }
+            throw unavailable("the completion of job " + job.id() + " was not confirmed, it may or may not have"
+                    + " committed: its redelivery will find out", e);
         }
         return new Completion(job.id(), job.queue(), job.type(), job.currentAttempt(), execution.consumer(),
                 execution.deliveryId().value(), result, completedAt);
@@ -374,6 +393,13 @@ final class PostgresExecutionLedger implements ExecutionLedger {
         } catch (JdbiException e) {
             LOG.debug("closing the ledger connection failed", e);
         }
+    }
+
+    /**
+     * The ledger's statements around a job's effect: the claim (after the timeouts of {@link #TIMEOUTS_SQL} when
+     * {@code timeoutsFirst}) and the result.
+     */
+    private record Statements(String claim, boolean timeoutsFirst, String complete) {
     }
 
     private static LedgerUnavailableException unavailable(String message, Throwable cause) {

@@ -483,14 +483,14 @@ class PostgresExecutionLedgerTest {
 
     private static boolean isWaitingInCommit(int pid) {
         return SCHEMA.jdbi().withHandle(handle -> handle.createQuery("SELECT count(*) FROM pg_stat_activity"
-                        + " WHERE pid = :pid AND wait_event = 'advisory' AND query = 'COMMIT'")
+                        + " WHERE pid = :pid AND wait_event = 'advisory' AND query LIKE '%COMMIT'")
                 .bind("pid", pid).mapTo(int.class).one()) == 1;
     }
 
     private static int backendsWaitingOnATransaction() {
         return SCHEMA.jdbi().withHandle(handle -> handle.createQuery("SELECT count(*) FROM pg_stat_activity"
                         + " WHERE wait_event = 'transactionid' AND query LIKE :claim")
-                .bind("claim", "INSERT INTO " + SCHEMA.name() + ".job_completions%")
+                .bind("claim", "%INSERT INTO " + SCHEMA.name() + ".job_completions%")
                 .mapTo(int.class).one());
     }
 

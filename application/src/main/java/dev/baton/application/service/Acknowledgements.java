@@ -3,76 +3,114 @@ package dev.baton.application.service;
 import dev.baton.application.port.out.DeliveryId;
 import dev.baton.application.port.out.StreamTransport;
 import dev.baton.domain.QueueName;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Acknowledges for many job threads at once, like a group commit: while one thread sends an acknowledgement, the
- * others that finish add their ids to the next batch, and one of them sends that batch, one call per queue. A caller
- * returns once its own ids were acknowledged (or throws the transport's failure), so the worker still acknowledges
- * every job after its commit and before it counts the job as completed.
+ * Acknowledges finished jobs on a thread of its own, like a group commit: job threads hand over their committed
+ * deliveries and go on to the next job; the sender acknowledges whatever has gathered, one call per queue, then tells
+ * the {@link Listener} how it went. A job thread never waits for Redis, and a thousand jobs finishing together cost
+ * one round trip. The listener hears of a delivery only after its acknowledgement succeeded (or failed).
  */
-final class Acknowledgements {
-    private final StreamTransport transport;
-    private final Object lock = new Object();
-    private Batch collecting = new Batch();
-    private boolean sending;
+final class Acknowledgements<T extends Acknowledgements.Finished> {
+    /** At most this many ids per call, so that one call never grows without bound behind a slow Redis. */
+    static final int MAX_BATCH = 1_000;
+    private static final Logger LOG = LoggerFactory.getLogger(Acknowledgements.class);
 
-    Acknowledgements(StreamTransport transport) {
-        this.transport = transport;
+    private final StreamTransport transport;
+    private final Listener<T> listener;
+    private final Queue<T> waiting = new ConcurrentLinkedQueue<>();
+    private final Thread sender;
+    private volatile boolean closing;
+
+    /** A delivery whose effect committed: it is acknowledged next. */
+    interface Finished {
+        QueueName queue();
+
+        DeliveryId id();
     }
 
-    /**
-     * Acknowledges {@code ids} per queue, together with whatever other threads acknowledge meanwhile. A caller
-     * interrupted while it waits leaves its ids to the next sender (or, if none comes, pending for redelivery).
-     */
-    void acknowledge(Map<QueueName, List<DeliveryId>> ids) throws InterruptedException {
-        if (ids.isEmpty()) {
+    /** Hears, on the sender's thread, how each batch went. Must not block for long: the next batch waits. */
+    interface Listener<T> {
+        void acknowledged(List<T> finished);
+
+        void notAcknowledged(List<T> finished, RuntimeException failure);
+    }
+
+    Acknowledgements(StreamTransport transport, Listener<T> listener, String threadName) {
+        this.transport = transport;
+        this.listener = listener;
+        this.sender = new Thread(this::send, threadName);
+        sender.setDaemon(true);
+        sender.start();
+    }
+
+    void acknowledge(Collection<T> finished) {
+        if (finished.isEmpty()) {
             return;
         }
-        Batch mine;
-        boolean send;
-        synchronized (lock) {
-            mine = collecting;
-            ids.forEach((queue, list) -> mine.ids.computeIfAbsent(queue, q -> new ArrayList<>()).addAll(list));
-            while (!mine.done && sending) {
-                lock.wait();
-            }
-            // not done and nobody sending, so nobody took our batch yet: we send it, others collect the next one
-            send = !mine.done;
-            if (send) {
-                sending = true;
-                collecting = new Batch();
-            }
+        if (closing) {
+            throw new IllegalStateException("acknowledgements are closed");
         }
-        if (send) {
-            send(mine);
-        }
-        if (mine.failure != null) {
-            throw mine.failure;
+        waiting.addAll(finished);
+        LockSupport.unpark(sender);
+    }
+
+    /** Sends everything handed over before this call, then stops the sender; waits at most {@code wait}. */
+    void close(Duration wait) throws InterruptedException {
+        closing = true;
+        LockSupport.unpark(sender);
+        sender.join(Math.max(1, wait.toMillis()));
+    }
+
+    private void send() {
+        List<T> batch = new ArrayList<>();
+        while (true) {
+            T next = waiting.poll();
+            if (next == null) {
+                if (closing && waiting.isEmpty()) {
+                    return;
+                }
+                LockSupport.park(this);
+                continue;
+            }
+            do {
+                batch.add(next);
+            } while (batch.size() < MAX_BATCH && (next = waiting.poll()) != null);
+            sendBatch(batch);
+            batch.clear();
         }
     }
 
-    private void send(Batch batch) {
-        RuntimeException failure = null;
-        try {
-            batch.ids.forEach(transport::acknowledge);
-        } catch (RuntimeException e) {
-            failure = e;
-        }
-        synchronized (lock) {
-            batch.failure = failure;
-            batch.done = true;
-            sending = false;
-            lock.notifyAll();
-        }
-    }
-
-    private static final class Batch {
-        final Map<QueueName, List<DeliveryId>> ids = new LinkedHashMap<>();
-        boolean done;
-        RuntimeException failure;
+    private void sendBatch(List<T> batch) {
+        Map<QueueName, List<T>> byQueue = new LinkedHashMap<>();
+        batch.forEach(finished -> byQueue.computeIfAbsent(finished.queue(), queue -> new ArrayList<>()).add(finished));
+        byQueue.forEach((queue, finished) -> {
+            RuntimeException failure = null;
+            try {
+                transport.acknowledge(queue, finished.stream().map(Finished::id).toList());
+            } catch (RuntimeException e) {
+                failure = e;
+            }
+            try {
+                if (failure == null) {
+                    listener.acknowledged(finished);
+                } else {
+                    listener.notAcknowledged(finished, failure);
+                }
+            } catch (RuntimeException e) {
+                // the sender must outlive a faulty listener, or every later job would stay unacknowledged
+                LOG.warn("acknowledgement listener failed queue={} count={}", queue, finished.size(), e);
+            }
+        });
     }
 }

@@ -31,7 +31,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -42,8 +41,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -69,6 +66,8 @@ public final class WorkerService implements RunWorkerUseCase {
     private static final long FIRST_PAUSE_MILLIS = 100;
     private static final long MAX_PAUSE_MILLIS = 5_000;
     private static final Duration ABANDON_WAIT = Duration.ofSeconds(5);
+    private static final Duration MIN_TIMEOUT_TICK = Duration.ofMillis(5);
+    private static final Duration MAX_TIMEOUT_TICK = Duration.ofMillis(500);
 
     private final StreamTransport transport;
     private final ExecutionLedger ledger;
@@ -96,7 +95,7 @@ public final class WorkerService implements RunWorkerUseCase {
         return worker;
     }
 
-    private final class Worker implements RunningWorker {
+    private final class Worker implements RunningWorker, Acknowledgements.Listener<Done> {
         private final List<QueueName> queues;
         private final ConsumerName consumer;
         private final Optional<String> defaultHandler;
@@ -104,7 +103,7 @@ public final class WorkerService implements RunWorkerUseCase {
         private final Duration blockPerQueue;
         private final Semaphore slots;
         private final Map<Key, InFlight> inFlight = new ConcurrentHashMap<>();
-        private final Acknowledgements acknowledgements = new Acknowledgements(transport);
+        private final Acknowledgements<Done> acknowledgements;
         private final ExecutorService jobs;
         private final ScheduledExecutorService timers;
         private final ScheduledExecutorService loops;
@@ -130,17 +129,17 @@ public final class WorkerService implements RunWorkerUseCase {
             this.slots = new Semaphore(concurrency);
             String name = "baton-" + consumer;
             this.jobs = Executors.newFixedThreadPool(concurrency, threads(name + "-job"));
-            ScheduledThreadPoolExecutor timeouts = new ScheduledThreadPoolExecutor(1, threads(name + "-timeout"));
-            // a cancelled timeout must leave the queue at once: a fast worker cancels thousands a second
-            timeouts.setRemoveOnCancelPolicy(true);
-            this.timers = timeouts;
+            this.timers = Executors.newSingleThreadScheduledExecutor(threads(name + "-timeout"));
             // two threads, so that a slow reclaim or trim never delays the lease extension of running jobs
             this.loops = Executors.newScheduledThreadPool(2, threads(name + "-loop"));
             this.fetcher = threads(name + "-fetch").newThread(this::fetch);
+            this.acknowledgements = new Acknowledgements<>(transport, this, name + "-ack");
         }
 
         void start() {
             fetcher.start();
+            long tick = timeoutTick(settings.jobTimeout()).toNanos();
+            timers.scheduleAtFixedRate(this::timeOutOverdue, tick, tick, TimeUnit.NANOSECONDS);
             schedule("promotion", this::promote, Duration.ZERO, settings.promoteInterval());
             schedule("lease extension", this::extendLeases, settings.extendInterval(), settings.extendInterval());
             schedule("recovery", () -> recoveryDue.set(true), settings.recoveryInterval(), settings.recoveryInterval());
@@ -288,10 +287,15 @@ public final class WorkerService implements RunWorkerUseCase {
                 LOG.warn("could not finish deliveries, left pending for redelivery consumer={} count={}", consumer,
                         batch.size(), e);
             } finally {
-                batch.forEach(flight -> inFlight.remove(flight.key));
-                // all at once, so that the fetcher leases (and batches) them together rather than one by one
-                slots.release(batch.size());
+                // what was handed over for acknowledgement is released once acknowledged
+                release(batch.stream().filter(flight -> !flight.acknowledging).toList());
             }
+        }
+
+        /** Frees the slots all at once, so that the fetcher leases (and batches) them together, not one by one. */
+        private void release(List<InFlight> flights) {
+            flights.forEach(flight -> inFlight.remove(flight.key));
+            slots.release(flights.size());
         }
 
         private void leftPending(InFlight flight, Throwable e) {
@@ -331,10 +335,10 @@ public final class WorkerService implements RunWorkerUseCase {
         }
 
         /**
-         * Runs the jobs one after the other in one ledger call, sharing one deadline; then acknowledges what
-         * committed (after the commit, never before) and retries or dead-letters what failed, job by job.
+         * Runs the jobs one after the other in one ledger call, sharing one deadline; then hands what committed over
+         * for acknowledgement (after the commit, never before) and retries or dead-letters what failed, job by job.
          */
-        private void run(List<Ready> batch) throws InterruptedException {
+        private void run(List<Ready> batch) {
             Instant started = clock.instant();
             Instant deadline = started.plus(settings.jobTimeout());
             List<ExecutionLedger.Step> steps = new ArrayList<>(batch.size());
@@ -348,11 +352,8 @@ public final class WorkerService implements RunWorkerUseCase {
                         deadline), transaction -> ready.flight.runHandler(ready.handler,
                         new Context(job, job.currentAttempt(), consumer, deadline, transaction))));
             }
-            ScheduledFuture<?> timeout = timers.schedule(() -> {
-                // every job first, so that none starts its handler after the running one is interrupted
-                batch.forEach(ready -> ready.flight.timeOut());
-                batch.forEach(ready -> ready.flight.interruptHandler());
-            }, settings.jobTimeout().toNanos(), TimeUnit.NANOSECONDS);
+            long timeoutAt = System.nanoTime() + settings.jobTimeout().toNanos();
+            batch.forEach(ready -> ready.flight.timeoutAt = timeoutAt);
             List<StepOutcome> outcomes;
             try {
                 outcomes = ledger.executeAll(steps);
@@ -361,9 +362,9 @@ public final class WorkerService implements RunWorkerUseCase {
                         consumer, batch.size(), batch.get(0).delivery.job().id(), e.toString());
                 return;
             } finally {
-                timeout.cancel(false);
+                batch.forEach(ready -> ready.flight.timeoutAt = InFlight.NOT_RUNNING);
             }
-            Map<QueueName, List<DeliveryId>> acks = new HashMap<>();
+            Duration took = Duration.between(started, clock.instant());
             List<Done> done = new ArrayList<>(batch.size());
             for (int i = 0; i < batch.size(); i++) {
                 Ready ready = batch.get(i);
@@ -374,24 +375,34 @@ public final class WorkerService implements RunWorkerUseCase {
                         leftPending(ready.flight, e);
                     }
                 } else if (ready.flight.beginFinish()) {
-                    acks.computeIfAbsent(ready.delivery.queue(), queue -> new ArrayList<>())
-                            .add(ready.delivery.id());
-                    done.add(new Done(ready, ((StepOutcome.Recorded) outcomes.get(i)).outcome()));
+                    done.add(new Done(ready, ((StepOutcome.Recorded) outcomes.get(i)).outcome(), took));
                 }
             }
-            acknowledgements.acknowledge(acks);
-            Duration took = Duration.between(started, clock.instant());
-            for (Done finished : done) {
-                Job job = finished.ready.delivery.job();
-                DeliveryId id = finished.ready.delivery.id();
-                if (finished.outcome instanceof LedgerOutcome.Committed) {
+            acknowledgements.acknowledge(done);
+            done.forEach(finished -> finished.ready.flight.acknowledging = true);
+        }
+
+        @Override
+        public void acknowledged(List<Done> finished) {
+            for (Done one : finished) {
+                Job job = one.ready.delivery.job();
+                if (one.outcome instanceof LedgerOutcome.Committed) {
                     completed.incrementAndGet();
-                    observer.jobCompleted(job, took);
-                    LOG.debug("job completed queue={} job={} delivery={}", job.queue(), job.id(), id);
+                    observer.jobCompleted(job, one.took);
+                    LOG.debug("job completed queue={} job={} delivery={}", job.queue(), job.id(), one.id());
                 } else {
-                    skippedAsCompleted(finished.ready.delivery);
+                    skippedAsCompleted(one.ready.delivery);
                 }
             }
+            release(finished.stream().map(one -> one.ready.flight).toList());
+        }
+
+        @Override
+        public void notAcknowledged(List<Done> finished, RuntimeException failure) {
+            // committed, so a redelivery finds the completion (exactly-once) or runs again (at-least-once)
+            LOG.warn("could not acknowledge, left pending for redelivery consumer={} count={} first delivery={}: {}",
+                    consumer, finished.size(), finished.get(0).id(), failure.toString());
+            release(finished.stream().map(one -> one.ready.flight).toList());
         }
 
         /**
@@ -475,6 +486,18 @@ public final class WorkerService implements RunWorkerUseCase {
             transport.deadLetter(delivery, letter);
             deadLettered.incrementAndGet();
             observer.jobDeadLettered(delivery.queue(), letter.reason());
+        }
+
+        /**
+         * Times out the attempts past their deadline: a sweep over the running jobs instead of a timer per attempt,
+         * which cost a fast worker more than its jobs did. The jobs of one batch share a deadline, so they are all
+         * marked before any is interrupted, and none starts its handler after the running one was interrupted.
+         */
+        private void timeOutOverdue() {
+            long now = System.nanoTime();
+            List<InFlight> overdue = inFlight.values().stream().filter(flight -> flight.overdueAt(now)).toList();
+            overdue.forEach(InFlight::timeOut);
+            overdue.forEach(InFlight::interruptHandler);
         }
 
         // ---- background loops --------------------------------------------------------------------------------
@@ -596,6 +619,11 @@ public final class WorkerService implements RunWorkerUseCase {
                 left = (int) List.copyOf(inFlight.values()).stream().filter(InFlight::abandon).count();
                 jobs.shutdownNow();
             }
+            try {
+                acknowledgements.close(ABANDON_WAIT); // what finished in the grace period is acknowledged now
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
             loops.shutdownNow();
             timers.shutdownNow();
             inFlight.clear();
@@ -621,6 +649,13 @@ public final class WorkerService implements RunWorkerUseCase {
         }
     }
 
+    /** How often running attempts are checked against their deadline: a fiftieth of it, within 5 ms..500 ms. */
+    static Duration timeoutTick(Duration jobTimeout) {
+        Duration tick = jobTimeout.dividedBy(50);
+        return tick.compareTo(MIN_TIMEOUT_TICK) < 0 ? MIN_TIMEOUT_TICK
+                : tick.compareTo(MAX_TIMEOUT_TICK) > 0 ? MAX_TIMEOUT_TICK : tick;
+    }
+
     private static ThreadFactory threads(String prefix) {
         AtomicInteger count = new AtomicInteger();
         return runnable -> {
@@ -637,8 +672,17 @@ public final class WorkerService implements RunWorkerUseCase {
     private record Ready(Delivery.Leased delivery, InFlight flight, JobHandler handler) {
     }
 
-    /** A job whose outcome the ledger recorded and that is acknowledged. */
-    private record Done(Ready ready, LedgerOutcome outcome) {
+    /** A job whose outcome the ledger recorded, to be acknowledged. */
+    private record Done(Ready ready, LedgerOutcome outcome, Duration took) implements Acknowledgements.Finished {
+        @Override
+        public QueueName queue() {
+            return ready.delivery.queue();
+        }
+
+        @Override
+        public DeliveryId id() {
+            return ready.delivery.id();
+        }
     }
 
     /**
@@ -647,6 +691,7 @@ public final class WorkerService implements RunWorkerUseCase {
      * was lost to another consumer or the job was abandoned at stop.
      */
     private static final class InFlight {
+        static final long NOT_RUNNING = Long.MAX_VALUE;
         final Delivery delivery;
         final Key key;
         private Thread runner;
@@ -655,6 +700,10 @@ public final class WorkerService implements RunWorkerUseCase {
         private boolean leaseLost;
         private boolean abandoned;
         private boolean finishing;
+        /** Handed over for acknowledgement, which releases it; only the job's own thread reads and writes this. */
+        boolean acknowledging;
+        /** The {@link System#nanoTime()} at which the running attempt times out. */
+        volatile long timeoutAt = NOT_RUNNING;
 
         InFlight(Delivery delivery) {
             this.delivery = delivery;
@@ -687,6 +736,11 @@ public final class WorkerService implements RunWorkerUseCase {
                 }
             }
             return Objects.requireNonNullElse(result, Optional.empty());
+        }
+
+        boolean overdueAt(long nanoTime) {
+            long at = timeoutAt;
+            return at != NOT_RUNNING && nanoTime - at >= 0;
         }
 
         /** Marks the attempt as past its deadline: its handler may no longer start, and its effect not commit. */

@@ -444,6 +444,13 @@ class WorkerServiceTest {
     }
 
     @Test
+    void deadlinesAreCheckedAFiftiethOfTheTimeoutApartWithinBounds() {
+        assertThat(WorkerService.timeoutTick(Duration.ofSeconds(10))).isEqualTo(Duration.ofMillis(200));
+        assertThat(WorkerService.timeoutTick(Duration.ofMillis(100))).isEqualTo(Duration.ofMillis(5));
+        assertThat(WorkerService.timeoutTick(Duration.ofHours(1))).isEqualTo(Duration.ofMillis(500));
+    }
+
+    @Test
     void anAttemptPastItsTimeoutIsInterruptedRolledBackAndCountsAsAFailure() {
         settings = settings.withJobTimeout(Duration.ofMillis(100))
                 .withRetryPolicy(new RetryPolicy(1, new Backoff.Fixed(Duration.ZERO), Jitter.NONE, Set.of()));
