@@ -3,6 +3,7 @@ package dev.baton.bootstrap.faults;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.baton.adapters.redis.testing.TestCluster;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -16,12 +17,14 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Stream;
 import org.awaitility.core.ConditionTimeoutException;
 
 /**
- * One fault run: a queue of its own on some Redis, a ledger schema of its own on some PostgreSQL, the real CLI
- * configured for them through the environment, the workers, the jobs enqueued so far, the faults injected, and the
- * invariant check at the end. Closing it kills the workers and removes the queue's keys and the schema.
+ * One fault run: a queue of its own on some Redis (one server, or partitions on a cluster), a ledger schema of its
+ * own on some PostgreSQL, the real CLI configured for them through the environment, the workers, the jobs enqueued
+ * so far, the faults injected, and the invariant check at the end. Closing it kills the workers and removes the
+ * queue's keys and the schema.
  */
 final class Scenario implements AutoCloseable {
     static final int MAX_ATTEMPTS = 3;
@@ -36,24 +39,23 @@ final class Scenario implements AutoCloseable {
     private final List<JobSpec> jobs = new ArrayList<>();
     private final List<WorkerFleet> fleets = new ArrayList<>();
     private final boolean crashOnPoison;
+    private final KeyLayout keys;
     private BatonCli cli;
     private QueueProbe probe;
     private final LedgerProbe ledger;
     private int batches;
     private String acceptedLoss = "";
 
-    private Scenario(String name, String redisUri, String jdbcUrl, Map<String, String> overrides,
-                     boolean crashOnPoison) {
+    private Scenario(String name, String suffix, RedisTarget redis, int partitions, String jdbcUrl,
+                     Map<String, String> overrides, boolean crashOnPoison) {
         this.name = name;
         this.crashOnPoison = crashOnPoison;
-        String suffix = Long.toString(ThreadLocalRandom.current().nextLong(1L << 40), 36);
-        this.queue = "faults-" + name + "-" + suffix;
+        this.queue = queueName(name, suffix);
         String schema = ("faults_" + name + "_" + suffix).replace('-', '_').toLowerCase(Locale.ROOT);
         this.seed = SoakSize.seed();
         this.random = new Random(seed);
         this.dir = Path.of("target", "faults", queue);
-        Map<String, String> env = new LinkedHashMap<>();
-        env.put("BATON_REDIS_URI", redisUri);
+        Map<String, String> env = new LinkedHashMap<>(redis.environment());
         env.put("BATON_JDBC_URL", jdbcUrl);
         env.put("BATON_SCHEMA", schema);
         env.put("BATON_QUEUES", queue);
@@ -69,25 +71,57 @@ final class Scenario implements AutoCloseable {
         env.put("BATON_ADMIN_ADDRESS", "off");
         env.putAll(overrides);
         this.cli = BatonCli.fromBuild(env);
-        this.probe = new QueueProbe(redisUri, queue);
+        this.keys = new KeyLayout(queue, partitions);
+        this.probe = new QueueProbe(redis, keys);
         this.ledger = new LedgerProbe(jdbcUrl, schema);
     }
 
     /** A run on the shared servers. */
     static Scenario onSharedServers(String name, Map<String, String> overrides) {
         SharedServers shared = SharedServers.fromEnvironment();
-        return new Scenario(name, shared.redisUri(), shared.jdbcUrl(), overrides, false);
+        return on(name, shared.redisUri(), shared.jdbcUrl(), overrides);
     }
 
     /** A run on the given servers (private ones, for faults that restart them). */
     static Scenario on(String name, String redisUri, String jdbcUrl, Map<String, String> overrides) {
-        return new Scenario(name, redisUri, jdbcUrl, overrides, false);
+        return new Scenario(name, randomSuffix(), RedisTarget.server(redisUri), 1, jdbcUrl, overrides, false);
+    }
+
+    /**
+     * A run on a Redis Cluster: its queue has {@code partitions} partitions, declared with {@code baton queue
+     * declare}, and a name that puts some of them on every master.
+     */
+    static Scenario onCluster(String name, TestCluster cluster, int partitions, String jdbcUrl,
+                              Map<String, String> overrides) {
+        List<Integer> masters = cluster.masterPorts();
+        String suffix = Stream.generate(Scenario::randomSuffix).limit(100)
+                .filter(s -> Placement.of(cluster, new KeyLayout(queueName(name, s), partitions)).covers(masters))
+                .findFirst().orElseThrow(() -> new IllegalStateException("no queue name of 100 tried spreads "
+                        + partitions + " partitions over the masters " + masters));
+        Scenario scenario = new Scenario(name, suffix, RedisTarget.cluster(cluster), partitions, jdbcUrl, overrides,
+                false);
+        try {
+            scenario.cli.runOk("queue", "declare", scenario.queue, "--partitions", Integer.toString(partitions));
+        } catch (RuntimeException e) {
+            scenario.close();
+            throw e;
+        }
+        return scenario;
     }
 
     /** A run whose workers halt on poison jobs ({@code --demo-crash-on-poison}). */
     static Scenario crashingOnPoison(String name, Map<String, String> overrides) {
         SharedServers shared = SharedServers.fromEnvironment();
-        return new Scenario(name, shared.redisUri(), shared.jdbcUrl(), overrides, true);
+        return new Scenario(name, randomSuffix(), RedisTarget.server(shared.redisUri()), 1, shared.jdbcUrl(),
+                overrides, true);
+    }
+
+    private static String randomSuffix() {
+        return Long.toString(ThreadLocalRandom.current().nextLong(1L << 40), 36);
+    }
+
+    private static String queueName(String name, String suffix) {
+        return "faults-" + name + "-" + suffix;
     }
 
     String queue() {
@@ -122,7 +156,7 @@ final class Scenario implements AutoCloseable {
     void switchRedis(String redisUri) {
         cli = cli.with(Map.of("BATON_REDIS_URI", redisUri));
         probe.close();
-        probe = new QueueProbe(redisUri, queue);
+        probe = new QueueProbe(RedisTarget.server(redisUri), keys);
     }
 
     /** Generates {@code count} jobs of {@code mix} and enqueues them with {@code baton enqueue --file}. */
