@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.regex.Pattern;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.JdbiException;
@@ -76,7 +77,10 @@ public final class PostgresAdapter implements AutoCloseable {
         hikari.addDataSourceProperty("ApplicationName", "baton");
         // the Baton schema first (the ledger and the tables of extra migrations), then the server's usual path
         hikari.setConnectionInitSql("SELECT set_config('search_path', concat_ws(', ', '" + config.schema()
-                + "', nullif(current_setting('search_path'), '')), false)");
+                + "', nullif(current_setting('search_path'), '')), false)" + config.transactionTimeout()
+                .map(timeout -> ", set_config('statement_timeout', '" + timeout.toMillis() + "', false)"
+                        + ", set_config('idle_in_transaction_session_timeout', '" + timeout.toMillis() + "', false)")
+                .orElse(""));
         try {
             return new HikariDataSource(hikari);
         } catch (RuntimeException e) {
@@ -96,7 +100,8 @@ public final class PostgresAdapter implements AutoCloseable {
     }
 
     ExecutionLedger ledger(Clock clock, int forgetBatchSize) {
-        return new PostgresExecutionLedger(jdbi, config.schema(), clock, forgetBatchSize);
+        return new PostgresExecutionLedger(jdbi, config.schema(), clock, forgetBatchSize,
+                config.transactionTimeout());
     }
 
     /**
@@ -160,7 +165,7 @@ public final class PostgresAdapter implements AutoCloseable {
      *                                 applied after the ledger's into the same schema, each with its own history
      */
     public record Config(String jdbcUrl, String schema, int poolSize, boolean migrateOnStart, Retention retention,
-                         List<String> extraMigrationLocations) {
+                         List<String> extraMigrationLocations, Optional<Duration> transactionTimeout) {
         public static final String DEFAULT_SCHEMA = "baton";
         public static final int DEFAULT_POOL_SIZE = 10;
         public static final int MAX_POOL_SIZE = 1_000;
@@ -182,6 +187,17 @@ public final class PostgresAdapter implements AutoCloseable {
                 throw new InvalidValueException("the ledger retention is required");
             }
             extraMigrationLocations = requireLocations(extraMigrationLocations);
+            Objects.requireNonNull(transactionTimeout, "transaction timeout");
+            if (transactionTimeout.isPresent() && (transactionTimeout.get().toMillis() < 1
+                    || transactionTimeout.get().toMillis() > Integer.MAX_VALUE)) {
+                throw new InvalidValueException("the PostgreSQL transaction timeout must be between 1 and "
+                        + Integer.MAX_VALUE + " ms, got " + transactionTimeout.get());
+            }
+        }
+
+        public Config(String jdbcUrl, String schema, int poolSize, boolean migrateOnStart, Retention retention,
+                      List<String> extraMigrationLocations) {
+            this(jdbcUrl, schema, poolSize, migrateOnStart, retention, extraMigrationLocations, Optional.empty());
         }
 
         /** Defaults: schema {@code baton}, 10 connections, migrate on start, {@link Retention#DEFAULT}. */
@@ -190,23 +206,37 @@ public final class PostgresAdapter implements AutoCloseable {
         }
 
         public Config withSchema(String newSchema) {
-            return new Config(jdbcUrl, newSchema, poolSize, migrateOnStart, retention, extraMigrationLocations);
+            return new Config(jdbcUrl, newSchema, poolSize, migrateOnStart, retention, extraMigrationLocations,
+                    transactionTimeout);
         }
 
         public Config withPoolSize(int newPoolSize) {
-            return new Config(jdbcUrl, schema, newPoolSize, migrateOnStart, retention, extraMigrationLocations);
+            return new Config(jdbcUrl, schema, newPoolSize, migrateOnStart, retention, extraMigrationLocations,
+                    transactionTimeout);
         }
 
         public Config withMigrateOnStart(boolean migrate) {
-            return new Config(jdbcUrl, schema, poolSize, migrate, retention, extraMigrationLocations);
+            return new Config(jdbcUrl, schema, poolSize, migrate, retention, extraMigrationLocations,
+                    transactionTimeout);
         }
 
         public Config withRetention(Retention newRetention) {
-            return new Config(jdbcUrl, schema, poolSize, migrateOnStart, newRetention, extraMigrationLocations);
+            return new Config(jdbcUrl, schema, poolSize, migrateOnStart, newRetention, extraMigrationLocations,
+                    transactionTimeout);
+        }
+
+        /**
+         * The longest a job's transaction may run (the worker's job timeout): every pooled connection gets it as its
+         * {@code statement_timeout} and {@code idle_in_transaction_session_timeout}, so that a transaction whose
+         * deadline is that far needs no statement of its own to set them. Without it, each transaction sets both.
+         */
+        public Config withTransactionTimeout(Duration timeout) {
+            return new Config(jdbcUrl, schema, poolSize, migrateOnStart, retention, extraMigrationLocations,
+                    Optional.of(timeout));
         }
 
         public Config withExtraMigrationLocations(List<String> locations) {
-            return new Config(jdbcUrl, schema, poolSize, migrateOnStart, retention, locations);
+            return new Config(jdbcUrl, schema, poolSize, migrateOnStart, retention, locations, transactionTimeout);
         }
 
         /**

@@ -56,14 +56,19 @@ final class PostgresExecutionLedger implements ExecutionLedger {
     private final Jdbi jdbi;
     private final Clock clock;
     private final int forgetBatchSize;
+    /** The timeouts every pooled connection already has, if the pool sets them (see {@code Config}). */
+    private final Optional<Duration> sessionTimeout;
+    private final Statements claimOnly;
     private final Statements single;
     private final Statements inBatch;
     private final String findSql;
     private final String countSql;
     private final String forgetSql;
 
-    PostgresExecutionLedger(Jdbi jdbi, String schema, Clock clock, int forgetBatchSize) {
+    PostgresExecutionLedger(Jdbi jdbi, String schema, Clock clock, int forgetBatchSize,
+                            Optional<Duration> sessionTimeout) {
         this.jdbi = Objects.requireNonNull(jdbi, "jdbi");
+        this.sessionTimeout = Objects.requireNonNull(sessionTimeout, "session timeout");
         this.clock = Objects.requireNonNull(clock, "clock");
         if (forgetBatchSize < 1) {
             throw new IllegalArgumentException("forget batch size must be positive, got " + forgetBatchSize);
@@ -78,6 +83,7 @@ final class PostgresExecutionLedger implements ExecutionLedger {
         // trips besides its effect's: alone, the timeouts travel with the claim and the commit with the result; in a
         // batch, the savepoint travels with the claim and its release with the result
         this.single = new Statements(TIMEOUTS_SQL + "; " + claimSql, true, completeSql + "; COMMIT");
+        this.claimOnly = new Statements(claimSql, false, single.complete());
         this.inBatch = new Statements("SAVEPOINT " + SAVEPOINT + "; " + claimSql, false,
                 completeSql + "; RELEASE SAVEPOINT " + SAVEPOINT);
         this.findSql = "SELECT " + CompletionMapper.COLUMNS + " FROM " + table + " WHERE job_id = :jobId";
@@ -94,7 +100,8 @@ final class PostgresExecutionLedger implements ExecutionLedger {
         Handle handle = open(jobId);
         try {
             begin(handle, jobId);
-            LedgerOutcome outcome = record(handle, execution, effect, single);
+            LedgerOutcome outcome = record(handle, execution, effect,
+                    needsTimeouts(execution.deadline()) ? single : claimOnly);
             if (outcome instanceof Committed) {
                 commit(handle, jobId); // committed already with the result: this only ends Jdbi's transaction
             } else {
@@ -130,7 +137,9 @@ final class PostgresExecutionLedger implements ExecutionLedger {
         Handle handle = open(first.job().id());
         try {
             begin(handle, first.job().id());
-            setTimeouts(handle, first.job().id(), earliest);
+            if (needsTimeouts(earliest)) {
+                setTimeouts(handle, first.job().id(), earliest);
+            }
             for (int i : order) {
                 outcomes[i] = recordStep(handle, steps.get(i));
             }
@@ -214,6 +223,20 @@ final class PostgresExecutionLedger implements ExecutionLedger {
         } catch (JdbiException e) {
             throw unavailable("could not start the ledger transaction of job " + jobId, e);
         }
+    }
+
+    /**
+     * Whether the transaction must set its own timeouts: not when the connection's session timeouts are at least the
+     * time left and at most a tenth longer (a transaction usually starts a few milliseconds into its attempt, so one
+     * statement per job is saved); a deadline further out than the session's would otherwise be cut short.
+     */
+    private boolean needsTimeouts(Instant deadline) {
+        if (sessionTimeout.isEmpty()) {
+            return true;
+        }
+        Duration remaining = Duration.between(clock.instant(), deadline);
+        Duration session = sessionTimeout.get();
+        return remaining.compareTo(session) > 0 || remaining.compareTo(session.minus(session.dividedBy(10))) < 0;
     }
 
     /** The server ends the transaction (and frees its locks) once the attempt's deadline has passed. */

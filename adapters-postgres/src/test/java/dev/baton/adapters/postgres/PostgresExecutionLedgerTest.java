@@ -252,6 +252,28 @@ class PostgresExecutionLedgerTest {
     }
 
     @Test
+    void withSessionTimeoutsATransactionSetsItsOwnOnlyWhenTheDeadlineIsNotWithinATenthBelowThem() {
+        try (PostgresAdapter timed = PostgresAdapter.open(SCHEMA.config()
+                .withTransactionTimeout(Duration.ofSeconds(50)).withMigrateOnStart(false), Clock.systemUTC())) {
+            ExecutionLedger timedLedger = timed.ledger(clock);
+
+            assertThat(timeoutsSeenWithin(timedLedger, 46)).isEqualTo("50s 50s");
+            assertThat(timeoutsSeenWithin(timedLedger, 50)).isEqualTo("50s 50s");
+            assertThat(timeoutsSeenWithin(timedLedger, 44)).isEqualTo("44s 44s");
+            assertThat(timeoutsSeenWithin(timedLedger, 60)).isEqualTo("1min 1min");
+        }
+    }
+
+    private String timeoutsSeenWithin(ExecutionLedger timedLedger, int secondsToDeadline) {
+        Execution execution = new Execution(job(), CONSUMER, new DeliveryId("10-0"),
+                T0.plusSeconds(secondsToDeadline));
+        return timedLedger.execute(execution, transaction -> Optional.of(transaction.unwrap(Handle.class)
+                .createQuery("SELECT current_setting('statement_timeout') || ' '"
+                        + " || current_setting('idle_in_transaction_session_timeout')").mapTo(String.class).one()))
+                .completion().result().orElseThrow();
+    }
+
+    @Test
     void aHandlerStatementRunningPastTheDeadlineIsCancelledAndFailsTheJob() {
         Job job = job();
         String order = order();

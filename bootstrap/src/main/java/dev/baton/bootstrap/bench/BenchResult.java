@@ -11,6 +11,8 @@ import java.util.OptionalDouble;
  * @param processJobsPerS  jobs per second from the first start to the last acknowledgement, all jobs accounted for
  * @param cpuMicrosPerJob  CPU time of this process (all threads) per job while the worker ran: unlike the rates, it
  *                         hardly depends on what else the machine is doing
+ * @param warmupJobs       warm-up jobs run before the measurement (rounds until the JIT was quiet)
+ * @param jitMillis        milliseconds the JIT compiled during the measurement (part of {@code cpuMicrosPerJob})
  * @param peakHeapMib      the heap pools' peaks added up (garbage included: an upper bound)
  * @param rssMib           the process's peak resident set ({@code VmHWM})
  * @param rssNowMib        the resident set at the end ({@code VmRSS})
@@ -19,7 +21,8 @@ import java.util.OptionalDouble;
  */
 public record BenchResult(String mode, int jobs, int concurrency, String handler, int batchCommit, OptionalDouble rate,
                           double enqueueJobsPerS, double processJobsPerS, LatencyRecorder.Latencies latency,
-                          double cpuMicrosPerJob, double peakHeapMib, double rssMib, double rssNowMib,
+                          double cpuMicrosPerJob, int warmupJobs, long jitMillis, double peakHeapMib, double rssMib,
+                          double rssNowMib,
                           boolean exactlyOnce, String check, String loadAverage) {
 
     /** The {@code --json} object. */
@@ -41,6 +44,8 @@ public record BenchResult(String mode, int jobs, int concurrency, String handler
         latencies.put("max", latency.max());
         json.put("latency_ms", latencies);
         json.put("cpu_us_per_job", cpuMicrosPerJob);
+        json.put("warmup_jobs", warmupJobs);
+        json.put("jit_ms", jitMillis);
         json.put("peak_heap_mib", peakHeapMib);
         json.put("rss_mib", rssMib);
         json.put("rss_now_mib", rssNowMib);

@@ -25,6 +25,7 @@ import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
 import dev.baton.domain.QueueStats;
 import java.io.IOException;
+import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
@@ -51,13 +52,17 @@ public final class Benchmark {
     private static final long MIB = 1024 * 1024;
     private static final Duration STALL = Duration.ofSeconds(60);
     private static final long TICK_NANOS = 1_000_000;
+    /** Warm-up rounds go on until the JIT compiled for less than this share of a round, or {@link #MAX_ROUNDS}. */
+    private static final double JIT_QUIET_SHARE = 0.05;
+    private static final int MAX_ROUNDS = 8;
 
     /**
      * @param jobs        how many jobs
      * @param handler     {@code noop} or {@code orders} (exactly-once only: it writes a demo row per job)
      * @param batchCommit jobs per ledger transaction
      * @param rate        jobs offered per second while the worker runs; empty: enqueue all first, then process
-     * @param warmup      jobs run first on a queue of their own, not measured: the JIT compiles the hot paths
+     * @param warmup      jobs per warm-up round, run first on a queue of their own, not measured: rounds go on
+     *                    until the JIT is quiet (it compiled for under 5% of the last round), at most 8
      */
     public record Options(int jobs, String handler, int batchCommit, OptionalDouble rate, int warmup) {
         public Options {
@@ -145,25 +150,14 @@ public final class Benchmark {
             throws InterruptedException {
         baton.migrate();
         String payload = payload();
-        if (options.warmup() > 0) {
-            LatencyRecorder warm = new LatencyRecorder(warmupQueue.value() + "-", options.warmup(),
-                    baton.use(WorkerObserver.class));
-            for (int from = 0; from < options.warmup(); from += ENQUEUE_BATCH) {
-                enqueue(baton, warmupQueue, warm, payload, from, Math.min(options.warmup(), from + ENQUEUE_BATCH));
-            }
-            RunningWorker worker = startWorker(baton, benchConfig, warm, warmupQueue);
-            try {
-                awaitAll(warm, "warmup", options.warmup());
-            } finally {
-                worker.stop(benchConfig.grace());
-            }
-        }
+        int warmedUp = warmUp(baton, benchConfig, payload);
         resetPeaks();
         int jobs = options.jobs();
         LatencyRecorder recorder = new LatencyRecorder(queue.value() + "-", jobs, baton.use(WorkerObserver.class));
         baton.use(StreamTransport.class).declare(queue);
         double enqueueRate = 0;
         double cpuPerJob = 0;
+        long jitDuringRun = 0;
         if (options.rate().isEmpty()) {
             long began = System.nanoTime();
             for (int from = 0; from < jobs; from += ENQUEUE_BATCH) {
@@ -173,6 +167,7 @@ public final class Benchmark {
             enqueueRate = jobs / seconds(System.nanoTime() - began);
         }
         long cpuBefore = processCpuNanos();
+        long jitBefore = jitMillis();
         RunningWorker worker = startWorker(baton, benchConfig, recorder, queue);
         try {
             if (options.rate().isPresent()) {
@@ -180,6 +175,7 @@ public final class Benchmark {
             }
             awaitAll(recorder, options.rate().isPresent() ? "offer+process" : "process", jobs);
             cpuPerJob = (processCpuNanos() - cpuBefore) / (double) jobs;
+            jitDuringRun = jitMillis() - jitBefore;
         } finally {
             worker.stop(benchConfig.grace());
         }
@@ -209,7 +205,41 @@ public final class Benchmark {
         return new BenchResult(benchConfig.mode().label(), jobs, benchConfig.concurrency(), options.handler(),
                 options.batchCommit(), options.rate(), enqueueRate,
                 recorder.done() / seconds(recorder.processingNanos()), latencies, Math.round(cpuPerJob / 100) / 10.0,
-                peakHeapMib(), status("VmHWM"), status("VmRSS"), exactlyOnce, check, loadAverage());
+                warmedUp, jitDuringRun, peakHeapMib(), status("VmHWM"), status("VmRSS"), exactlyOnce, check,
+                loadAverage());
+    }
+
+    /**
+     * Runs rounds of {@code --warmup} jobs on the warm-up queue, unmeasured, until the JIT is quiet: on two cores a
+     * JIT still compiling takes a quarter of the CPU, and the measurement would be of the compiler.
+     *
+     * @return how many warm-up jobs ran
+     */
+    private int warmUp(Baton baton, BatonConfig benchConfig, String payload) throws InterruptedException {
+        int perRound = options.warmup();
+        if (perRound == 0) {
+            return 0;
+        }
+        for (int round = 1; round <= MAX_ROUNDS; round++) {
+            LatencyRecorder warm = new LatencyRecorder(warmupQueue.value() + "-" + round + "-", perRound,
+                    baton.use(WorkerObserver.class));
+            for (int from = 0; from < perRound; from += ENQUEUE_BATCH) {
+                enqueue(baton, warmupQueue, warm, payload, from, Math.min(perRound, from + ENQUEUE_BATCH));
+            }
+            long began = System.nanoTime();
+            long jitBefore = jitMillis();
+            RunningWorker worker = startWorker(baton, benchConfig, warm, warmupQueue);
+            try {
+                awaitAll(warm, "warmup " + round, perRound);
+            } finally {
+                worker.stop(benchConfig.grace());
+            }
+            double jitShare = (jitMillis() - jitBefore) / (seconds(System.nanoTime() - began) * 1_000);
+            if (jitShare < JIT_QUIET_SHARE) {
+                return round * perRound;
+            }
+        }
+        return MAX_ROUNDS * perRound;
     }
 
     private RunningWorker startWorker(Baton baton, BatonConfig benchConfig, WorkerObserver observer,
@@ -291,6 +321,12 @@ public final class Benchmark {
     private static long processCpuNanos() {
         return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
                 ? os.getProcessCpuTime() : -1;
+    }
+
+    /** Milliseconds the JIT compilers have spent so far (0 where the JVM does not tell). */
+    private static long jitMillis() {
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : 0;
     }
 
     private static void resetPeaks() {

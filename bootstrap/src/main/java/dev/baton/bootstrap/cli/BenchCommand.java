@@ -41,7 +41,8 @@ final class BenchCommand extends SessionCommand {
     Double rate;
 
     @Option(names = "--warmup", paramLabel = "W", defaultValue = "10000",
-            description = "jobs run first on a queue of their own and not measured, to warm up the JIT (10000)")
+            description = "jobs per warm-up round, run first on a queue of their own and not measured; rounds go on"
+                    + " until the JIT is quiet, at most 8 (10000)")
     int warmup;
 
     @Option(names = "--json", description = "print one JSON object instead of a table")

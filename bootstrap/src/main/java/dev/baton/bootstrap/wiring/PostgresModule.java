@@ -24,7 +24,9 @@ public final class PostgresModule extends AbstractModule {
     @Singleton
     PostgresAdapter postgres(BatonConfig config, Clock clock, Closer closer) {
         PostgresAdapter.Config adapterConfig = new PostgresAdapter.Config(config.jdbcUrl(), config.schema(),
-                config.poolSize(), true, config.retention(), locations(config));
+                config.poolSize(), true, config.retention(), locations(config))
+                // a job's transaction lives no longer than its attempt: set once per connection, not per job
+                .withTransactionTimeout(config.jobTimeout());
         return closer.register(PostgresAdapter.open(adapterConfig, clock));
     }
 
