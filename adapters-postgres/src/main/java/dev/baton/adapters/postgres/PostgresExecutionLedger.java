@@ -11,6 +11,7 @@ import dev.baton.domain.Completion;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -29,6 +30,9 @@ import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.HandleCallback;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.JdbiException;
+import org.postgresql.PGStatement;
+import org.postgresql.core.BaseConnection;
+import org.postgresql.core.TransactionState;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,7 +64,9 @@ final class PostgresExecutionLedger implements ExecutionLedger {
     private final Optional<Duration> sessionTimeout;
     private final Statements claimOnly;
     private final Statements single;
-    private final Statements inBatch;
+    private final Statements firstInBatch;
+    private final Statements nextInBatch;
+    private final String completeBatchSql;
     private final String findSql;
     private final String countSql;
     private final String forgetSql;
@@ -84,8 +90,14 @@ final class PostgresExecutionLedger implements ExecutionLedger {
         // batch, the savepoint travels with the claim and its release with the result
         this.single = new Statements(TIMEOUTS_SQL + "; " + claimSql, true, completeSql + "; COMMIT");
         this.claimOnly = new Statements(claimSql, false, single.complete());
-        this.inBatch = new Statements("SAVEPOINT " + SAVEPOINT + "; " + claimSql, false,
-                completeSql + "; RELEASE SAVEPOINT " + SAVEPOINT);
+        // in a batch, each claim releases the previous job's savepoint and sets its own; the results wait for the
+        // commit and go with it in one statement
+        this.firstInBatch = new Statements("SAVEPOINT " + SAVEPOINT + "; " + claimSql, false, null);
+        this.nextInBatch = new Statements("RELEASE SAVEPOINT " + SAVEPOINT + "; " + firstInBatch.claim(), false,
+                null);
+        this.completeBatchSql = "UPDATE " + table + " AS c SET result = r.result, completed_at = r.completed_at"
+                + "::timestamptz FROM unnest(?::text[], ?::text[], ?::text[]) AS r(job_id, result, completed_at)"
+                + " WHERE c.job_id = r.job_id; COMMIT";
         this.findSql = "SELECT " + CompletionMapper.COLUMNS + " FROM " + table + " WHERE job_id = :jobId";
         this.countSql = "SELECT count(*) FROM " + table + " WHERE queue = :queue";
         this.forgetSql = "DELETE FROM " + table + " WHERE job_id IN (SELECT job_id FROM " + table
@@ -119,7 +131,8 @@ final class PostgresExecutionLedger implements ExecutionLedger {
     /**
      * One transaction for the whole batch, one savepoint per job: a job whose effect fails, or that completed already,
      * is rolled back to its savepoint alone; the rest commit together (one WAL flush). Claims are taken in job-id
-     * order, so two batches sharing jobs wait for each other instead of deadlocking.
+     * order, so two batches sharing jobs wait for each other instead of deadlocking. A job costs one round trip
+     * besides its effect's (release, savepoint and claim together); the results travel with the commit.
      */
     @Override
     public List<StepOutcome> executeAll(List<Step> steps) {
@@ -140,8 +153,10 @@ final class PostgresExecutionLedger implements ExecutionLedger {
             if (needsTimeouts(earliest)) {
                 setTimeouts(handle, first.job().id(), earliest);
             }
+            Statements statements = firstInBatch;
             for (int i : order) {
-                outcomes[i] = recordStep(handle, steps.get(i));
+                outcomes[i] = recordStep(handle, steps.get(i), statements);
+                statements = nextInBatch;
             }
             commitBatch(handle, first.job().id(), outcomes);
             return List.of(outcomes);
@@ -153,17 +168,23 @@ final class PostgresExecutionLedger implements ExecutionLedger {
         }
     }
 
-    private StepOutcome recordStep(Handle handle, Step step) {
+    private StepOutcome recordStep(Handle handle, Step step, Statements statements) {
         JobId jobId = step.execution().job().id();
         StepOutcome outcome;
         try {
-            outcome = new StepOutcome.Recorded(record(handle, step.execution(), step.effect(), inBatch));
+            outcome = new StepOutcome.Recorded(record(handle, step.execution(), step.effect(), statements));
         } catch (EffectFailedException e) {
             outcome = new StepOutcome.Failed(e);
         }
-        if (!handle.isInTransaction()) {
+        TransactionState state = transactionState(handle, jobId);
+        if (!handle.isInTransaction() || state == TransactionState.IDLE) {
             throw new LedgerUnavailableException("the effect of job " + jobId + " ended the batch's transaction"
                     + " itself: the outcome of the jobs before it is unknown", null);
+        }
+        if (state == TransactionState.FAILED && outcome instanceof StepOutcome.Recorded) {
+            // no statement of its own follows this job's effect to find out: the driver knows
+            outcome = new StepOutcome.Failed(new EffectFailedException(new IllegalStateException("the effect of job "
+                    + jobId + " left its transaction aborted: it caught an SQL error and returned normally")));
         }
         if (!(outcome instanceof StepOutcome.Recorded recorded && recorded.outcome() instanceof Committed)) {
             try (Statement statement = handle.getConnection().createStatement()) {
@@ -181,7 +202,11 @@ final class PostgresExecutionLedger implements ExecutionLedger {
      */
     private void commitBatch(Handle handle, JobId firstJob, StepOutcome[] outcomes) {
         try {
-            commit(handle, firstJob);
+            completeAndCommit(handle, firstJob, Arrays.stream(outcomes)
+                    .filter(outcome -> outcome instanceof StepOutcome.Recorded recorded
+                            && recorded.outcome() instanceof Committed)
+                    .map(outcome -> ((StepOutcome.Recorded) outcome).outcome().completion())
+                    .toList());
         } catch (EffectFailedException e) {
             for (int i = 0; i < outcomes.length; i++) {
                 if (outcomes[i] instanceof StepOutcome.Recorded) {
@@ -191,10 +216,48 @@ final class PostgresExecutionLedger implements ExecutionLedger {
         }
     }
 
+    /** Records the batch's results and commits, in one round trip. */
+    private void completeAndCommit(Handle handle, JobId firstJob, List<Completion> completions) {
+        if (completions.isEmpty()) {
+            commit(handle, firstJob);
+            return;
+        }
+        Connection connection = handle.getConnection();
+        try (PreparedStatement statement = connection.prepareStatement(completeBatchSql)) {
+            // planned each time with its arrays: a cached generic plan, made while the table was small, would join
+            // with a sequential scan of the whole ledger for ever after
+            statement.unwrap(PGStatement.class).setPrepareThreshold(0);
+            statement.setArray(1, connection.createArrayOf("text",
+                    completions.stream().map(completion -> completion.jobId().value()).toArray()));
+            statement.setArray(2, connection.createArrayOf("text",
+                    completions.stream().map(completion -> completion.result().orElse(null)).toArray()));
+            statement.setArray(3, connection.createArrayOf("text",
+                    completions.stream().map(completion -> completion.completedAt().toString()).toArray()));
+            lastUpdateCount(statement);
+        } catch (SQLException e) {
+            if (SqlFailures.isIntegrityViolation(e)) {
+                // a deferred constraint on the effects' writes failed at the commit: the server rolled it all back
+                throw new EffectFailedException(e);
+            }
+            throw unavailable("the commit of the batch of job " + firstJob + " was not confirmed, it may or may not"
+                    + " have happened: the redeliveries will find out", e);
+        }
+        commit(handle, firstJob); // committed already: this only ends Jdbi's transaction
+    }
+
+    private static TransactionState transactionState(Handle handle, JobId jobId) {
+        try {
+            return handle.getConnection().unwrap(BaseConnection.class).getTransactionState();
+        } catch (SQLException e) {
+            throw unavailable("could not check the transaction after job " + jobId, e);
+        }
+    }
+
     /**
-     * Claims the job and runs its effect inside {@code handle}'s open transaction; the caller commits (the outcome is
-     * {@link Committed} only once it has) or rolls back. Kept apart from the transaction so that a batch can call it
-     * once per job between savepoints and commit many jobs at once.
+     * Claims the job and runs its effect inside {@code handle}'s open transaction, and writes its result if
+     * {@code statements} say how; the caller commits (the outcome is {@link Committed} only once it has) or rolls
+     * back. Kept apart from the transaction so that a batch can call it once per job between savepoints and commit
+     * many jobs at once.
      */
     private LedgerOutcome record(Handle handle, Execution execution, Effect effect, Statements statements) {
         JobId jobId = execution.job().id();
@@ -205,7 +268,17 @@ final class PostgresExecutionLedger implements ExecutionLedger {
                     null)));
         }
         Optional<String> result = run(effect, handle, jobId);
-        return new Committed(complete(handle, execution, result, statements));
+        Completion completion = completion(execution, result);
+        if (statements.complete() != null) {
+            complete(handle, completion, statements.complete());
+        }
+        return new Committed(completion);
+    }
+
+    private Completion completion(Execution execution, Optional<String> result) {
+        Job job = execution.job();
+        return new Completion(job.id(), job.queue(), job.type(), job.currentAttempt(), execution.consumer(),
+                execution.deliveryId().value(), result, now());
     }
 
     private Handle open(JobId jobId) {
@@ -302,32 +375,30 @@ final class PostgresExecutionLedger implements ExecutionLedger {
         }
     }
 
-    private Completion complete(Handle handle, Execution execution, Optional<String> result, Statements statements) {
-        Job job = execution.job();
-        Instant completedAt = now();
+    /** Writes the job's result with the statement that follows it (the commit, alone). */
+    private static void complete(Handle handle, Completion completion, String sql) {
+        JobId jobId = completion.jobId();
         if (!handle.isInTransaction()) {
             throw new EffectFailedException(new IllegalStateException(
-                    "the effect of job " + job.id() + " committed or rolled back the ledger's transaction itself"));
+                    "the effect of job " + jobId + " committed or rolled back the ledger's transaction itself"));
         }
-        try (PreparedStatement statement = handle.getConnection().prepareStatement(statements.complete())) {
-            statement.setString(1, result.orElse(null));
-            statement.setObject(2, utc(completedAt));
-            statement.setString(3, job.id().value());
+        try (PreparedStatement statement = handle.getConnection().prepareStatement(sql)) {
+            statement.setString(1, completion.result().orElse(null));
+            statement.setObject(2, utc(completion.completedAt()));
+            statement.setString(3, jobId.value());
             lastUpdateCount(statement);
         } catch (SQLException e) {
             if (SqlFailures.isAbortedTransaction(e)) {
-                throw new EffectFailedException(new IllegalStateException("the effect of job " + job.id()
+                throw new EffectFailedException(new IllegalStateException("the effect of job " + jobId
                         + " left its transaction aborted: it caught an SQL error and returned normally", e));
             }
             if (SqlFailures.isIntegrityViolation(e)) {
                 // a deferred constraint on the effect's writes failed at the commit: the server rolled it all back
                 throw new EffectFailedException(e);
             }
-            throw unavailable("the completion of job " + job.id() + " was not confirmed, it may or may not have"
+            throw unavailable("the completion of job " + jobId + " was not confirmed, it may or may not have"
                     + " committed: its redelivery will find out", e);
         }
-        return new Completion(job.id(), job.queue(), job.type(), job.currentAttempt(), execution.consumer(),
-                execution.deliveryId().value(), result, completedAt);
     }
 
     private void commit(Handle handle, JobId jobId) {
