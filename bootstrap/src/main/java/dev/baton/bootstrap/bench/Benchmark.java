@@ -49,25 +49,33 @@ import java.util.concurrent.locks.LockSupport;
 public final class Benchmark {
     /** Jobs per pipelined enqueue call. */
     static final int ENQUEUE_BATCH = 1_000;
+    private static final int WARMUP_LIMIT = 10_000_000;
     private static final long MIB = 1024 * 1024;
     private static final Duration STALL = Duration.ofSeconds(60);
     private static final long TICK_NANOS = 1_000_000;
-    /** Warm-up rounds go on until the JIT compiled for less than this share of a round, or {@link #MAX_ROUNDS}. */
+    /** Warm-up rounds go on until the JIT compiled for less than this share of a round, or for {@code maxWarmup}. */
     private static final double JIT_QUIET_SHARE = 0.05;
-    private static final int MAX_ROUNDS = 8;
+    /** After the first round, a round lasts about this long, so that a fast mode's rounds are not mere bursts. */
+    private static final Duration ROUND = Duration.ofSeconds(3);
 
     /**
      * @param jobs        how many jobs
      * @param handler     {@code noop} or {@code orders} (exactly-once only: it writes a demo row per job)
      * @param batchCommit jobs per ledger transaction
      * @param rate        jobs offered per second while the worker runs; empty: enqueue all first, then process
-     * @param warmup      jobs per warm-up round, run first on a queue of their own, not measured: rounds go on
-     *                    until the JIT is quiet (it compiled for under 5% of the last round), at most 8
+     * @param warmup      jobs of the first warm-up round, run first on a queue of their own, not measured: rounds
+     *                    (later ones of ~3 s) go on until the JIT is quiet (it compiled for under 5% of the last
+     *                    round)
+     * @param maxWarmup   no warm-up round starts after this long
      */
-    public record Options(int jobs, String handler, int batchCommit, OptionalDouble rate, int warmup) {
+    public record Options(int jobs, String handler, int batchCommit, OptionalDouble rate, int warmup,
+                          Duration maxWarmup) {
         public Options {
-            if (warmup < 0 || warmup > 10_000_000) {
-                throw new InvalidValueException("--warmup must be 0..10000000, got " + warmup);
+            if (maxWarmup.isNegative()) {
+                throw new InvalidValueException("--max-warmup must not be negative, got " + maxWarmup.toSeconds());
+            }
+            if (warmup < 0 || warmup > WARMUP_LIMIT) {
+                throw new InvalidValueException("--warmup must be 0.." + WARMUP_LIMIT + ", got " + warmup);
             }
             if (jobs < 1 || jobs > 10_000_000) {
                 throw new InvalidValueException("--jobs must be 1..10000000, got " + jobs);
@@ -210,17 +218,20 @@ public final class Benchmark {
     }
 
     /**
-     * Runs rounds of {@code --warmup} jobs on the warm-up queue, unmeasured, until the JIT is quiet: on two cores a
-     * JIT still compiling takes a quarter of the CPU, and the measurement would be of the compiler.
+     * Runs rounds of jobs on the warm-up queue, unmeasured, until the JIT is quiet: on two cores a JIT still compiling
+     * takes a quarter of the CPU, and the measurement would be of the compiler. The first round has {@code --warmup}
+     * jobs, later ones as many as ran in about {@link #ROUND} (at least {@code --warmup}).
      *
      * @return how many warm-up jobs ran
      */
     private int warmUp(Baton baton, BatonConfig benchConfig, String payload) throws InterruptedException {
-        int perRound = options.warmup();
-        if (perRound == 0) {
+        if (options.warmup() == 0) {
             return 0;
         }
-        for (int round = 1; round <= MAX_ROUNDS; round++) {
+        long deadline = System.nanoTime() + options.maxWarmup().toNanos();
+        int warmed = 0;
+        int perRound = options.warmup();
+        for (int round = 1; ; round++) {
             LatencyRecorder warm = new LatencyRecorder(warmupQueue.value() + "-" + round + "-", perRound,
                     baton.use(WorkerObserver.class));
             for (int from = 0; from < perRound; from += ENQUEUE_BATCH) {
@@ -234,12 +245,13 @@ public final class Benchmark {
             } finally {
                 worker.stop(benchConfig.grace());
             }
-            double jitShare = (jitMillis() - jitBefore) / (seconds(System.nanoTime() - began) * 1_000);
-            if (jitShare < JIT_QUIET_SHARE) {
-                return round * perRound;
+            warmed += perRound;
+            double took = seconds(System.nanoTime() - began);
+            if ((jitMillis() - jitBefore) / (took * 1_000) < JIT_QUIET_SHARE || System.nanoTime() - deadline > 0) {
+                return warmed;
             }
+            perRound = (int) Math.min(WARMUP_LIMIT, Math.max(options.warmup(), perRound / took * ROUND.toSeconds()));
         }
-        return MAX_ROUNDS * perRound;
     }
 
     private RunningWorker startWorker(Baton baton, BatonConfig benchConfig, WorkerObserver observer,

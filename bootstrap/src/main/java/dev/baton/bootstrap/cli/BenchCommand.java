@@ -3,6 +3,7 @@ package dev.baton.bootstrap.cli;
 import dev.baton.bootstrap.bench.BenchResult;
 import dev.baton.bootstrap.bench.Benchmark;
 import dev.baton.bootstrap.json.Json;
+import java.time.Duration;
 import java.util.Map;
 import java.util.OptionalDouble;
 import picocli.CommandLine.Command;
@@ -41,9 +42,13 @@ final class BenchCommand extends SessionCommand {
     Double rate;
 
     @Option(names = "--warmup", paramLabel = "W", defaultValue = "10000",
-            description = "jobs per warm-up round, run first on a queue of their own and not measured; rounds go on"
-                    + " until the JIT is quiet, at most 8 (10000)")
+            description = "jobs of the first warm-up round, run first on a queue of their own and not measured;"
+                    + " rounds of ~3 s go on until the JIT is quiet (10000)")
     int warmup;
+
+    @Option(names = "--max-warmup", paramLabel = "S", defaultValue = "90",
+            description = "seconds after which no further warm-up round starts, quiet JIT or not (90)")
+    int maxWarmup;
 
     @Option(names = "--json", description = "print one JSON object instead of a table")
     boolean json;
@@ -68,7 +73,8 @@ final class BenchCommand extends SessionCommand {
     @Override
     public Integer call() throws InterruptedException {
         Benchmark.Options options = new Benchmark.Options(jobs, handler, batchCommit,
-                rate == null ? OptionalDouble.empty() : OptionalDouble.of(rate), warmup);
+                rate == null ? OptionalDouble.empty() : OptionalDouble.of(rate), warmup,
+                Duration.ofSeconds(maxWarmup));
         Progress[] bar = new Progress[1];
         String[] current = new String[1];
         BenchResult result = Benchmark.run(config(), options, (phase, done, total) -> {

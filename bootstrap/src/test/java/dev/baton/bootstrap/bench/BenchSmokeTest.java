@@ -22,16 +22,20 @@ class BenchSmokeTest {
 
     @Test
     void atLeastOnceRunsEveryJobOnceAndReportsAsJson() throws Exception {
-        JsonNode report = bench("--jobs", "3000", "--warmup", "500", "--mode", "at-least-once", "--concurrency", "16", "--json");
+        JsonNode report = bench("--jobs", "3000", "--warmup", "500", "--max-warmup", "0", "--mode", "at-least-once",
+                "--concurrency", "16", "--json");
 
         assertThat(report.path("mode").asText()).isEqualTo("at-least-once");
         assertThat(report.path("handler").asText()).isEqualTo("noop");
+        // no second warm-up round may start once --max-warmup has passed
+        assertThat(report.path("warmup_jobs").asInt()).isEqualTo(500);
+        assertThat(report.path("jit_ms").isIntegralNumber()).isTrue();
     }
 
     @Test
     void exactlyOnceBatchedOrdersCommitEveryEffectOnce() throws Exception {
-        JsonNode report = bench("--jobs", "2000", "--warmup", "200", "--mode", "exactly-once", "--handler", "orders",
-                "--concurrency", "16", "--batch-commit", "8", "--json");
+        JsonNode report = bench("--jobs", "2000", "--warmup", "200", "--max-warmup", "0", "--mode", "exactly-once",
+                "--handler", "orders", "--concurrency", "16", "--batch-commit", "8", "--json");
 
         assertThat(report.path("mode").asText()).isEqualTo("exactly-once");
         assertThat(report.path("batch_commit").asInt()).isEqualTo(8);
