@@ -85,9 +85,8 @@ final class PostgresExecutionLedger implements ExecutionLedger {
                 + " (job_id, queue, type, attempt, consumer, message_id, completed_at)"
                 + " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (job_id) DO NOTHING";
         String completeSql = "UPDATE " + table + " SET result = ?, completed_at = ? WHERE job_id = ?";
-        // the ledger's statements ride along with the ones they follow or precede, so that one job costs two round
-        // trips besides its effect's: alone, the timeouts travel with the claim and the commit with the result; in a
-        // batch, the savepoint travels with the claim and its release with the result
+        // the ledger's statements ride along with the ones they follow or precede: a job alone costs two round trips
+        // besides its effect's, the timeouts (when needed) travelling with the claim and the commit with the result
         this.single = new Statements(TIMEOUTS_SQL + "; " + claimSql, true, completeSql + "; COMMIT");
         this.claimOnly = new Statements(claimSql, false, single.complete());
         // in a batch, each claim releases the previous job's savepoint and sets its own; the results wait for the
