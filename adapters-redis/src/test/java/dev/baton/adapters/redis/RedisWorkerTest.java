@@ -1,38 +1,9 @@
 package dev.baton.adapters.redis;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-
 import dev.baton.adapters.redis.testing.TestRedis;
-import dev.baton.application.handler.JobHandler;
-import dev.baton.application.handler.JobHandlers;
-import dev.baton.application.port.in.RunWorkerUseCase;
-import dev.baton.application.port.in.RunningWorker;
-import dev.baton.application.port.out.StreamTransport;
-import dev.baton.application.port.out.WorkerObserver;
-import dev.baton.application.service.WorkerService;
-import dev.baton.application.service.WorkerSettings;
-import dev.baton.application.testing.InMemoryExecutionLedger;
-import dev.baton.domain.Backoff;
-import dev.baton.domain.ConsumerName;
-import dev.baton.domain.Jitter;
-import dev.baton.domain.Job;
-import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
-import dev.baton.domain.QueueStats;
-import dev.baton.domain.RetryPolicy;
-import java.io.IOException;
 import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -57,47 +28,7 @@ class RedisWorkerTest {
 
     @Test
     void twoWorkersRunEveryJobOnceRetryingFailuresThroughTheDelayedSet() {
-        StreamTransport transport = adapter.transport();
-        InMemoryExecutionLedger ledger = new InMemoryExecutionLedger(Clock.systemUTC());
-        Map<String, AtomicInteger> attempts = new ConcurrentHashMap<>();
-        JobHandler flaky = context -> {
-            int attempt = attempts.computeIfAbsent(context.job().id().value(), id -> new AtomicInteger())
-                    .incrementAndGet();
-            if (attempt == 1 && context.job().payload().contains("flaky")) {
-                throw new IOException("first attempt fails");
-            }
-            return Optional.empty();
-        };
-        WorkerSettings settings = WorkerSettings.DEFAULTS
-                .withRetryPolicy(new RetryPolicy(3, new Backoff.Fixed(Duration.ofMillis(50)), Jitter.NONE, Set.of()))
-                .withIntervals(Duration.ofMillis(200), Duration.ofMillis(50), Duration.ofSeconds(5),
-                        Duration.ofSeconds(1));
-        RunWorkerUseCase workers = new WorkerService(transport, ledger, JobHandlers.of(Map.of(queue.value(), flaky)),
-                settings, Clock.systemUTC(), () -> 0.5, WorkerObserver.NONE);
-        int jobs = 200;
-        transport.publishAll(IntStream.range(0, jobs)
-                .mapToObj(i -> Job.create(JobId.of("job-" + i), queue, i % 5 == 0 ? "{\"flaky\":true}" : "{}",
-                        Instant.now()))
-                .toList());
-
-        try (RunningWorker first = workers.start(command("w1"));
-             RunningWorker second = workers.start(command("w2"))) {
-            await().atMost(Duration.ofSeconds(60)).until(() -> ledger.countCompleted(queue) == jobs);
-            await().atMost(Duration.ofSeconds(10)).until(() -> transport.stats(queue).pending() == 0);
-
-            assertThat(first.counters().completed() + second.counters().completed()).isEqualTo(jobs);
-            assertThat(first.counters().retried() + second.counters().retried()).isEqualTo(jobs / 5);
-        }
-        assertThat(attempts).hasSize(jobs);
-        assertThat(attempts.entrySet()).allSatisfy(entry -> assertThat(entry.getValue().get())
-                .isEqualTo(Integer.parseInt(entry.getKey().substring(4)) % 5 == 0 ? 2 : 1));
-        QueueStats stats = transport.stats(queue);
-        assertThat(stats.delayed()).isZero();
-        assertThat(stats.dead()).isZero();
+        FlakyJobsRun.runAndCheck(adapter.transport(), queue, 200);
         raw.forget(queue);
-    }
-
-    private RunWorkerUseCase.Command command(String consumer) {
-        return new RunWorkerUseCase.Command(List.of(queue), ConsumerName.of(consumer), 4, Optional.empty());
     }
 }
