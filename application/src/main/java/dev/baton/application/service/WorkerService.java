@@ -138,12 +138,14 @@ public final class WorkerService implements RunWorkerUseCase {
 
         void start() {
             fetcher.start();
-            long tick = timeoutTick(settings.jobTimeout()).toNanos();
-            timers.scheduleAtFixedRate(this::timeOutOverdue, tick, tick, TimeUnit.NANOSECONDS);
-            schedule("promotion", this::promote, Duration.ZERO, settings.promoteInterval());
-            schedule("lease extension", this::extendLeases, settings.extendInterval(), settings.extendInterval());
-            schedule("recovery", () -> recoveryDue.set(true), settings.recoveryInterval(), settings.recoveryInterval());
-            schedule("housekeeping", this::houseKeep, settings.trimInterval(), settings.trimInterval());
+            Duration tick = timeoutTick(settings.jobTimeout());
+            schedule(timers, "deadline sweep", this::timeOutOverdue, tick, tick);
+            schedule(loops, "promotion", this::promote, Duration.ZERO, settings.promoteInterval());
+            schedule(loops, "lease extension", this::extendLeases, settings.extendInterval(),
+                    settings.extendInterval());
+            schedule(loops, "recovery", () -> recoveryDue.set(true), settings.recoveryInterval(),
+                    settings.recoveryInterval());
+            schedule(loops, "housekeeping", this::houseKeep, settings.trimInterval(), settings.trimInterval());
             LOG.info("worker started consumer={} queues={} concurrency={} lease={} jobTimeout={} maxAttempts={}",
                     consumer, queues, concurrency, settings.lease(), settings.jobTimeout(),
                     settings.retryPolicy().maxAttempts());
@@ -502,8 +504,9 @@ public final class WorkerService implements RunWorkerUseCase {
 
         // ---- background loops --------------------------------------------------------------------------------
 
-        private void schedule(String name, Runnable loop, Duration initialDelay, Duration interval) {
-            loops.scheduleWithFixedDelay(() -> {
+        private void schedule(ScheduledExecutorService on, String name, Runnable loop, Duration initialDelay,
+                              Duration interval) {
+            on.scheduleWithFixedDelay(() -> {
                 try {
                     loop.run();
                 } catch (RuntimeException e) {
