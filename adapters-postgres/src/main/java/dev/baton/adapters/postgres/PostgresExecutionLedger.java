@@ -37,10 +37,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The execution ledger in PostgreSQL. One job, one READ COMMITTED transaction: claim the job id with
- * {@code INSERT ... ON CONFLICT DO NOTHING}, run the effect on the same connection, record its result, commit.
- * A second worker racing on the same job id blocks on the first one's uncommitted row, then finds it committed (and
- * reports {@link AlreadyCompleted}) or rolled back (and claims the job itself).
+ * The execution ledger in PostgreSQL. One job, one READ COMMITTED transaction, the effect on the same connection as
+ * the completion row, whose primary key is the job id:
+ * <ul>
+ *   <li>a redelivery claims the job id first with {@code INSERT ... ON CONFLICT DO NOTHING}, runs the effect, records
+ *       its result and commits: a job that completed does not run again;</li>
+ *   <li>a first delivery, rarely of a completed job, runs the effect first and inserts the completion with the
+ *       commit, in one round trip less; a key conflict on that insert means the job completed, and the transaction
+ *       rolls back.</li>
+ * </ul>
+ * A worker racing on the same job id blocks on the other one's uncommitted row, then finds it committed (and reports
+ * {@link AlreadyCompleted}) or rolled back (and goes on itself).
  */
 final class PostgresExecutionLedger implements ExecutionLedger {
     static final String TABLE = "job_completions";
@@ -65,6 +72,8 @@ final class PostgresExecutionLedger implements ExecutionLedger {
     private final Statements claimOnly;
     private final Statements single;
     private final Statements firstInBatch;
+    private final String schema;
+    private final String insertCompletedSql;
     private final Statements nextInBatch;
     private final String completeBatchSql;
     private final String findSql;
@@ -80,6 +89,7 @@ final class PostgresExecutionLedger implements ExecutionLedger {
             throw new IllegalArgumentException("forget batch size must be positive, got " + forgetBatchSize);
         }
         this.forgetBatchSize = forgetBatchSize;
+        this.schema = Objects.requireNonNull(schema, "schema");
         String table = schema + "." + TABLE;
         String claimSql = "INSERT INTO " + table
                 + " (job_id, queue, type, attempt, consumer, message_id, completed_at)"
@@ -89,6 +99,9 @@ final class PostgresExecutionLedger implements ExecutionLedger {
         // besides its effect's, the timeouts (when needed) travelling with the claim and the commit with the result
         this.single = new Statements(TIMEOUTS_SQL + "; " + claimSql, true, completeSql + "; COMMIT");
         this.claimOnly = new Statements(claimSql, false, single.complete());
+        this.insertCompletedSql = "INSERT INTO " + table
+                + " (job_id, queue, type, attempt, consumer, message_id, completed_at, result)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?); COMMIT";
         // in a batch, each claim releases the previous job's savepoint and sets its own; the results wait for the
         // commit and go with it in one statement
         this.firstInBatch = new Statements("SAVEPOINT " + SAVEPOINT + "; " + claimSql, false, null);
@@ -111,8 +124,9 @@ final class PostgresExecutionLedger implements ExecutionLedger {
         Handle handle = open(jobId);
         try {
             begin(handle, jobId);
-            LedgerOutcome outcome = record(handle, execution, effect,
-                    needsTimeouts(execution.deadline()) ? single : claimOnly);
+            LedgerOutcome outcome = execution.isRedelivery()
+                    ? record(handle, execution, effect, needsTimeouts(execution.deadline()) ? single : claimOnly)
+                    : recordLast(handle, execution, effect);
             if (outcome instanceof Committed) {
                 commit(handle, jobId); // committed already with the result: this only ends Jdbi's transaction
             } else {
@@ -201,7 +215,7 @@ final class PostgresExecutionLedger implements ExecutionLedger {
      */
     private void commitBatch(Handle handle, JobId firstJob, StepOutcome[] outcomes) {
         try {
-            completeAndCommit(handle, firstJob, Arrays.stream(outcomes)
+            completeAllAndCommit(handle, firstJob, Arrays.stream(outcomes)
                     .filter(outcome -> outcome instanceof StepOutcome.Recorded recorded
                             && recorded.outcome() instanceof Committed)
                     .map(outcome -> ((StepOutcome.Recorded) outcome).outcome().completion())
@@ -216,7 +230,7 @@ final class PostgresExecutionLedger implements ExecutionLedger {
     }
 
     /** Records the batch's results and commits, in one round trip. */
-    private void completeAndCommit(Handle handle, JobId firstJob, List<Completion> completions) {
+    private void completeAllAndCommit(Handle handle, JobId firstJob, List<Completion> completions) {
         if (completions.isEmpty()) {
             commit(handle, firstJob);
             return;
@@ -269,9 +283,44 @@ final class PostgresExecutionLedger implements ExecutionLedger {
         Optional<String> result = run(effect, handle, jobId);
         Completion completion = completion(execution, result);
         if (statements.complete() != null) {
-            complete(handle, completion, statements.complete());
+            completeAndCommit(handle, jobId, statements.complete(), statement -> {
+                statement.setString(1, completion.result().orElse(null));
+                statement.setObject(2, utc(completion.completedAt()));
+                statement.setString(3, jobId.value());
+            });
         }
         return new Committed(completion);
+    }
+
+    /**
+     * A first delivery: runs the effect, then inserts the completion and commits in one round trip. A key conflict
+     * (the job completed meanwhile, or before) rolls back and reports the completion; so does an effect failing on a
+     * completed job (on a unique key of its own, say), which is then no failure at all.
+     */
+    private LedgerOutcome recordLast(Handle handle, Execution execution, Effect effect) {
+        JobId jobId = execution.job().id();
+        if (needsTimeouts(execution.deadline())) {
+            setTimeouts(handle, jobId, execution.deadline());
+        }
+        Optional<String> result;
+        try {
+            result = run(effect, handle, jobId);
+        } catch (EffectFailedException e) {
+            rollbackQuietly(handle);
+            return select(handle, jobId).<LedgerOutcome>map(AlreadyCompleted::new).orElseThrow(() -> e);
+        }
+        Completion completion = completion(execution, result);
+        boolean inserted = completeAndCommit(handle, jobId, insertCompletedSql, statement -> {
+            bindClaim(statement, 0, execution, completion.completedAt());
+            statement.setString(8, completion.result().orElse(null));
+        });
+        if (inserted) {
+            return new Committed(completion);
+        }
+        rollbackQuietly(handle);
+        return new AlreadyCompleted(select(handle, jobId).orElseThrow(() -> new LedgerUnavailableException(
+                "the completion of job " + jobId + " vanished after a key conflict (retention ran at the same time)",
+                null)));
     }
 
     private Completion completion(Execution execution, Optional<String> result) {
@@ -339,17 +388,24 @@ final class PostgresExecutionLedger implements ExecutionLedger {
                 bindTimeouts(statement, execution.deadline());
                 at = 2;
             }
-            statement.setString(at + 1, job.id().value());
-            statement.setString(at + 2, job.queue().value());
-            statement.setString(at + 3, job.type().orElse(null));
-            statement.setInt(at + 4, job.currentAttempt());
-            statement.setString(at + 5, execution.consumer().value());
-            statement.setString(at + 6, execution.deliveryId().value());
-            statement.setObject(at + 7, utc(now()));
+            bindClaim(statement, at, execution, now());
             return lastUpdateCount(statement) == 1;
         } catch (SQLException e) {
             throw unavailable("could not claim job " + job.id(), e);
         }
+    }
+
+    /** Binds the seven columns of a claim (or a completion) from parameter {@code at + 1} on. */
+    private static void bindClaim(PreparedStatement statement, int at, Execution execution, Instant completedAt)
+            throws SQLException {
+        Job job = execution.job();
+        statement.setString(at + 1, job.id().value());
+        statement.setString(at + 2, job.queue().value());
+        statement.setString(at + 3, job.type().orElse(null));
+        statement.setInt(at + 4, job.currentAttempt());
+        statement.setString(at + 5, execution.consumer().value());
+        statement.setString(at + 6, execution.deliveryId().value());
+        statement.setObject(at + 7, utc(completedAt));
     }
 
     /** Runs the statement(s) and returns the update count of the last one. */
@@ -374,25 +430,30 @@ final class PostgresExecutionLedger implements ExecutionLedger {
         }
     }
 
-    /** Writes the job's result with the statement that follows it (the commit, alone). */
-    private static void complete(Handle handle, Completion completion, String sql) {
-        JobId jobId = completion.jobId();
+    /**
+     * Writes the job's completion with {@code sql}, which commits. @return false when the completion's insert found
+     * the job id taken: the transaction is then aborted, and nothing was committed
+     */
+    private boolean completeAndCommit(Handle handle, JobId jobId, String sql, Binder binder) {
         if (!handle.isInTransaction()) {
             throw new EffectFailedException(new IllegalStateException(
                     "the effect of job " + jobId + " committed or rolled back the ledger's transaction itself"));
         }
         try (PreparedStatement statement = handle.getConnection().prepareStatement(sql)) {
-            statement.setString(1, completion.result().orElse(null));
-            statement.setObject(2, utc(completion.completedAt()));
-            statement.setString(3, jobId.value());
+            binder.bind(statement);
             lastUpdateCount(statement);
+            return true;
         } catch (SQLException e) {
+            if (SqlFailures.isUniqueViolationOf(e, schema, TABLE + "_pkey")) {
+                return false;
+            }
             if (SqlFailures.isAbortedTransaction(e)) {
                 throw new EffectFailedException(new IllegalStateException("the effect of job " + jobId
                         + " left its transaction aborted: it caught an SQL error and returned normally", e));
             }
-            if (SqlFailures.isIntegrityViolation(e)) {
-                // a deferred constraint on the effect's writes failed at the commit: the server rolled it all back
+            if (SqlFailures.isIntegrityViolation(e) || SqlFailures.isDeadlock(e)) {
+                // a deferred constraint on the effect's writes failed at the commit, or the completion's insert
+                // waited in a deadlock with the effect's locks: the server rolled it all back
                 throw new EffectFailedException(e);
             }
             throw unavailable("the completion of job " + jobId + " was not confirmed, it may or may not have"
@@ -493,6 +554,12 @@ final class PostgresExecutionLedger implements ExecutionLedger {
      * {@code timeoutsFirst}) and the result.
      */
     private record Statements(String claim, boolean timeoutsFirst, String complete) {
+    }
+
+    /** Sets a statement's parameters. */
+    @FunctionalInterface
+    private interface Binder {
+        void bind(PreparedStatement statement) throws SQLException;
     }
 
     private static LedgerUnavailableException unavailable(String message, Throwable cause) {

@@ -2,6 +2,7 @@ package dev.baton.adapters.postgres;
 
 import java.sql.SQLException;
 import java.util.Optional;
+import org.postgresql.util.PSQLException;
 
 /** Reads PostgreSQL SQLSTATEs out of an exception chain (Jdbi and handlers wrap the driver's exceptions). */
 final class SqlFailures {
@@ -24,6 +25,21 @@ final class SqlFailures {
     /** True for an integrity constraint violation (class 23), for example a deferred constraint checked at commit. */
     static boolean isIntegrityViolation(Throwable failure) {
         return hasState(failure, "23");
+    }
+
+    /** True when the server broke a deadlock by rolling this transaction back (40P01). */
+    static boolean isDeadlock(Throwable failure) {
+        return hasState(failure, "40P01");
+    }
+
+    /** True for a unique violation (23505) of the constraint {@code schema.constraint}. */
+    static boolean isUniqueViolationOf(Throwable failure, String schema, String constraint) {
+        return sqlException(failure)
+                .filter(PSQLException.class::isInstance)
+                .map(sql -> ((PSQLException) sql).getServerErrorMessage())
+                .filter(server -> "23505".equals(server.getSQLState()) && schema.equals(server.getSchema())
+                        && constraint.equals(server.getConstraint()))
+                .isPresent();
     }
 
     /** The driver's exception inside {@code failure}, if any. */

@@ -65,7 +65,7 @@ final class LedgerThroughput {
                 workers.add(executor.submit(() -> {
                     while (System.nanoTime() < end) {
                         Job job = Job.create(JobId.of(UUID.randomUUID().toString()), queue, "{}", Instant.now());
-                        ledger.execute(new Execution(job, consumer, new DeliveryId("0-0"),
+                        ledger.execute(new Execution(job, consumer, new DeliveryId("0-0"), 1,
                                 Instant.now().plusSeconds(30)), transaction -> Optional.empty());
                         done.incrementAndGet();
                     }

@@ -100,7 +100,7 @@ class PostgresExecutionLedgerTest {
         };
         LedgerOutcome first = ledger.execute(execution(job, "10-0"), shipping);
 
-        LedgerOutcome redelivered = ledger.execute(execution(job, "11-0"), shipping);
+        LedgerOutcome redelivered = ledger.execute(redelivery(job, "11-0"), shipping);
 
         assertThat(redelivered).isEqualTo(new LedgerOutcome.AlreadyCompleted(first.completion()));
         assertThat(SHIPMENTS.count(order)).isEqualTo(1);
@@ -167,14 +167,14 @@ class PostgresExecutionLedgerTest {
         CountDownLatch releaseFirst = new CountDownLatch(1);
         AtomicInteger secondRuns = new AtomicInteger();
 
-        Future<LedgerOutcome> first = executor.submit(() -> ledger.execute(execution(job, "10-0"), transaction -> {
+        Future<LedgerOutcome> first = executor.submit(() -> ledger.execute(redelivery(job, "10-0"), transaction -> {
             DemoShipments.ship(transaction, order, job.id().value());
             firstShipped.countDown();
             releaseFirst.await();
             return Optional.of("first");
         }));
         assertThat(firstShipped.await(10, TimeUnit.SECONDS)).isTrue();
-        Future<LedgerOutcome> second = executor.submit(() -> ledger.execute(execution(job, "11-0"), transaction -> {
+        Future<LedgerOutcome> second = executor.submit(() -> ledger.execute(redelivery(job, "11-0"), transaction -> {
             secondRuns.incrementAndGet();
             DemoShipments.ship(transaction, order, job.id().value());
             return Optional.of("second");
@@ -189,6 +189,38 @@ class PostgresExecutionLedgerTest {
         assertThat(second.get(10, TimeUnit.SECONDS))
                 .isEqualTo(new LedgerOutcome.AlreadyCompleted(committed.completion()));
         assertThat(secondRuns).hasValue(0);
+        assertThat(SHIPMENTS.count(order)).isEqualTo(1);
+    }
+
+    @Test
+    void aFirstDeliveryRacingAClaimWaitsAtItsCompletionRowAndRollsBack() throws Exception {
+        Job job = job();
+        String order = order();
+        CountDownLatch firstShipped = new CountDownLatch(1);
+        CountDownLatch releaseFirst = new CountDownLatch(1);
+
+        Future<LedgerOutcome> claimed = executor.submit(() -> ledger.execute(redelivery(job, "10-0"),
+                transaction -> {
+                    DemoShipments.ship(transaction, order, job.id().value());
+                    firstShipped.countDown();
+                    releaseFirst.await();
+                    return Optional.of("first");
+                }));
+        assertThat(firstShipped.await(10, TimeUnit.SECONDS)).isTrue();
+        Future<LedgerOutcome> published = executor.submit(() -> ledger.execute(execution(job, "11-0"),
+                transaction -> {
+                    DemoShipments.ship(transaction, order, job.id().value());
+                    return Optional.of("second");
+                }));
+        // the second ships first, then its completion's insert blocks on the first one's uncommitted row
+        await().atMost(Duration.ofSeconds(10)).until(() -> backendsWaitingOnATransaction() == 1);
+        assertThat(published).isNotDone();
+        releaseFirst.countDown();
+
+        LedgerOutcome committed = claimed.get(10, TimeUnit.SECONDS);
+        assertThat(committed).isInstanceOf(LedgerOutcome.Committed.class);
+        assertThat(published.get(10, TimeUnit.SECONDS))
+                .isEqualTo(new LedgerOutcome.AlreadyCompleted(committed.completion()));
         assertThat(SHIPMENTS.count(order)).isEqualTo(1);
     }
 
@@ -239,7 +271,7 @@ class PostgresExecutionLedgerTest {
     @Test
     void theTransactionRunsReadCommittedWithTimeoutsFromTheDeadline() {
         Job job = job();
-        Execution execution = new Execution(job, CONSUMER, new DeliveryId("10-0"), T0.plusSeconds(45));
+        Execution execution = new Execution(job, CONSUMER, new DeliveryId("10-0"), 1, T0.plusSeconds(45));
 
         LedgerOutcome outcome = ledger.execute(execution, transaction -> {
             Handle handle = transaction.unwrap(Handle.class);
@@ -265,7 +297,7 @@ class PostgresExecutionLedgerTest {
     }
 
     private String timeoutsSeenWithin(ExecutionLedger timedLedger, int secondsToDeadline) {
-        Execution execution = new Execution(job(), CONSUMER, new DeliveryId("10-0"),
+        Execution execution = new Execution(job(), CONSUMER, new DeliveryId("10-0"), 1,
                 T0.plusSeconds(secondsToDeadline));
         return timedLedger.execute(execution, transaction -> Optional.of(transaction.unwrap(Handle.class)
                 .createQuery("SELECT current_setting('statement_timeout') || ' '"
@@ -277,7 +309,7 @@ class PostgresExecutionLedgerTest {
     void aHandlerStatementRunningPastTheDeadlineIsCancelledAndFailsTheJob() {
         Job job = job();
         String order = order();
-        Execution execution = new Execution(job, CONSUMER, new DeliveryId("10-0"), T0.plusSeconds(1));
+        Execution execution = new Execution(job, CONSUMER, new DeliveryId("10-0"), 1, T0.plusSeconds(1));
 
         assertThatThrownBy(() -> ledger.execute(execution, transaction -> {
             DemoShipments.ship(transaction, order, job.id().value());
@@ -344,7 +376,7 @@ class PostgresExecutionLedgerTest {
                 .hasMessageContaining("not confirmed");
         assertThat(SHIPMENTS.count(DemoShipments.HOLD_COMMIT)).isZero();
         assertThat(completionRows(job.id())).isZero();
-        assertThat(ledger.execute(execution(job, "11-0"), transaction -> Optional.empty()))
+        assertThat(ledger.execute(redelivery(job, "11-0"), transaction -> Optional.empty()))
                 .isInstanceOf(LedgerOutcome.Committed.class);
     }
 
@@ -468,7 +500,7 @@ class PostgresExecutionLedgerTest {
     }
 
     private void assertThatTheRedeliveryShipsOnce(Job job, String order) {
-        LedgerOutcome redelivered = ledger.execute(execution(job, "11-0"), transaction -> {
+        LedgerOutcome redelivered = ledger.execute(redelivery(job, "11-0"), transaction -> {
             DemoShipments.ship(transaction, order, job.id().value());
             return Optional.empty();
         });
@@ -488,8 +520,14 @@ class PostgresExecutionLedgerTest {
         return "order-" + UUID.randomUUID();
     }
 
+    /** The first delivery of a stream entry: the ledger runs the effect before it writes the completion. */
     private static Execution execution(Job job, String deliveryId) {
-        return new Execution(job, CONSUMER, new DeliveryId(deliveryId), T0.plusSeconds(60));
+        return new Execution(job, CONSUMER, new DeliveryId(deliveryId), 1, T0.plusSeconds(60));
+    }
+
+    /** An entry delivered before: the ledger claims the job before it runs the effect. */
+    private static Execution redelivery(Job job, String deliveryId) {
+        return new Execution(job, CONSUMER, new DeliveryId(deliveryId), 2, T0.plusSeconds(60));
     }
 
     private static int backendPid(LedgerTransaction transaction) {

@@ -350,8 +350,9 @@ public final class WorkerService implements RunWorkerUseCase {
                 observer.jobStarted(job, waited.isNegative() ? Duration.ZERO : waited);
                 LOG.debug("job started queue={} job={} attempt={} delivery={}", job.queue(), job.id(),
                         job.currentAttempt(), ready.delivery.id());
-                steps.add(new ExecutionLedger.Step(new ExecutionLedger.Execution(job, consumer, ready.delivery.id(),
-                        deadline), transaction -> ready.flight.runHandler(ready.handler,
+                ExecutionLedger.Execution execution = new ExecutionLedger.Execution(job, consumer,
+                        ready.delivery.id(), ready.delivery.deliveryCount(), deadline);
+                steps.add(new ExecutionLedger.Step(execution, transaction -> ready.flight.runHandler(ready.handler,
                         new Context(job, job.currentAttempt(), consumer, deadline, transaction))));
             }
             long timeoutAt = System.nanoTime() + settings.jobTimeout().toNanos();

@@ -119,6 +119,6 @@ class OperatorServicesTest {
 
     private void complete(String id) {
         ledger.execute(new ExecutionLedger.Execution(Job.create(JobId.of(id), queue, "{}", clock.instant()), worker,
-                new DeliveryId("1-0"), clock.instant()), transaction -> Optional.empty());
+                new DeliveryId("1-0"), 1, clock.instant()), transaction -> Optional.empty());
     }
 }

@@ -307,15 +307,18 @@ class WorkerServiceTest {
     }
 
     @Test
-    void aRedeliveredCompletedJobIsAcknowledgedWithoutRunningAgain() {
-        handlers.put("orders", counting("orders"));
+    void aCompletedJobPublishedAgainIsAcknowledgedAndItsWritesRollBack() {
+        handlers.put("orders", context -> {
+            context.unwrap(InMemoryEffects.class).put("shipped-again", "yes");
+            return Optional.empty();
+        });
         complete("done-before");
         RunningWorker worker = start("w1", 1);
 
         enqueue("done-before");
 
         await().atMost(WAIT).until(() -> worker.counters().duplicates() == 1);
-        assertThat(calls("orders")).hasValue(0);
+        assertThat(ledger.committedEffects()).doesNotContainKey("shipped-again");
         assertThat(worker.counters().completed()).isZero();
         assertThat(transport.stats(queue).pending()).isZero();
     }
@@ -323,6 +326,7 @@ class WorkerServiceTest {
     @Test
     void aCommitWhoseAcknowledgementWasLostCompletesOnRedeliveryWithoutRunningTwice() {
         handlers.put("orders", context -> {
+            calls("orders").incrementAndGet();
             context.unwrap(InMemoryEffects.class).increment("runs");
             return Optional.empty();
         });
@@ -336,6 +340,7 @@ class WorkerServiceTest {
         clock.advance(PAST_LEASE);
         await().atMost(WAIT).until(() -> worker.counters().duplicates() == 1);
         assertThat(ledger.committedEffects()).containsEntry("runs", "1");
+        assertThat(calls("orders")).as("the redelivery is checked before its handler runs").hasValue(1);
         assertThat(worker.counters().reclaimed()).isEqualTo(1);
         assertThat(transport.stats(queue).pending()).isZero();
     }
@@ -727,7 +732,7 @@ class WorkerServiceTest {
     private void complete(String id) {
         Job done = Job.create(JobId.of(id), queue, "{}", clock.instant());
         ledger.execute(new ExecutionLedger.Execution(done, ConsumerName.of("earlier"), new DeliveryId("1-0"),
-                clock.instant()), transaction -> Optional.empty());
+                1, clock.instant()), transaction -> Optional.empty());
     }
 
     private RunningWorker track(RunningWorker worker) {

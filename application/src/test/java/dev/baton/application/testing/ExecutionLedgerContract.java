@@ -35,6 +35,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The guarantees every {@link ExecutionLedger} gives, as tests. An adapter test extends this class, creates the
@@ -89,17 +91,78 @@ public abstract class ExecutionLedgerContract {
     }
 
     @Test
-    void aCompletedJobIsReportedAndItsEffectDoesNotRunAgain() {
+    void aRedeliveredCompletedJobIsReportedAndItsEffectDoesNotRunAgain() {
         Job job = job();
         AtomicInteger runs = new AtomicInteger();
         LedgerOutcome first = ledger.execute(execution(job, "1-0"), counting(runs));
         clock.advance(Duration.ofMinutes(5));
 
-        LedgerOutcome second = ledger.execute(execution(job.retriedAfter(
+        LedgerOutcome second = ledger.execute(redelivery(job.retriedAfter(
                 JobError.retryable("x", "y"), T0), "2-0"), counting(runs));
 
         assertThat(second).isEqualTo(new LedgerOutcome.AlreadyCompleted(first.completion()));
         assertThat(runs).hasValue(1);
+    }
+
+    @Test
+    void aFirstDeliveryOfACompletedJobIsReportedAndItsWritesRollBack() {
+        Job job = job();
+        LedgerOutcome first = ledger.execute(execution(job, "1-0"), transaction -> Optional.empty());
+        String marker = marker();
+
+        LedgerOutcome published = ledger.execute(execution(job, "2-0"), transaction -> {
+            recordEffect(transaction, marker);
+            return Optional.of("again");
+        });
+
+        assertThat(published).isEqualTo(new LedgerOutcome.AlreadyCompleted(first.completion()));
+        assertThat(effectRecorded(marker)).isFalse();
+        assertThat(ledger.find(job.id())).contains(first.completion());
+    }
+
+    @Test
+    void aFirstDeliveryOfACompletedJobIsReportedEvenWhenItsEffectFails() {
+        Job job = job();
+        LedgerOutcome first = ledger.execute(execution(job, "1-0"), transaction -> Optional.empty());
+        String marker = marker();
+
+        LedgerOutcome published = ledger.execute(execution(job, "2-0"), transaction -> {
+            recordEffect(transaction, marker);
+            throw new IOException("duplicate key on the handler's own table");
+        });
+
+        assertThat(published).isEqualTo(new LedgerOutcome.AlreadyCompleted(first.completion()));
+        assertThat(effectRecorded(marker)).isFalse();
+    }
+
+    @Test
+    void aFirstDeliveryLosesToARedeliveryThatCommitsWhileItsEffectRuns() throws Exception {
+        Job job = job();
+        String stalledMarker = marker();
+        String takenOverMarker = marker();
+        CountDownLatch stalledInside = new CountDownLatch(1);
+        CountDownLatch releaseStalled = new CountDownLatch(1);
+        executor = Executors.newFixedThreadPool(2);
+        Future<LedgerOutcome> stalled = executor.submit(() -> ledger.execute(execution(job, "1-0"), transaction -> {
+            recordEffect(transaction, stalledMarker);
+            stalledInside.countDown();
+            releaseStalled.await();
+            return Optional.of("stalled");
+        }));
+        assertThat(stalledInside.await(10, TimeUnit.SECONDS)).isTrue();
+
+        // taken over while the first delivery's effect still runs: it holds no claim, so nothing waits for it
+        LedgerOutcome takenOver = executor.submit(() -> ledger.execute(redelivery(job, "1-0"), transaction -> {
+            recordEffect(transaction, takenOverMarker);
+            return Optional.of("taken over");
+        })).get(10, TimeUnit.SECONDS);
+        releaseStalled.countDown();
+
+        assertThat(takenOver).isInstanceOf(LedgerOutcome.Committed.class);
+        assertThat(stalled.get(10, TimeUnit.SECONDS))
+                .isEqualTo(new LedgerOutcome.AlreadyCompleted(takenOver.completion()));
+        assertThat(effectRecorded(takenOverMarker)).isTrue();
+        assertThat(effectRecorded(stalledMarker)).isFalse();
     }
 
     @Test
@@ -157,14 +220,14 @@ public abstract class ExecutionLedgerContract {
         AtomicInteger runs = new AtomicInteger();
         executor = Executors.newFixedThreadPool(2);
 
-        Future<LedgerOutcome> first = executor.submit(() -> ledger.execute(execution(job, "1-0"), transaction -> {
+        Future<LedgerOutcome> first = executor.submit(() -> ledger.execute(redelivery(job, "1-0"), transaction -> {
             runs.incrementAndGet();
             firstInside.countDown();
             releaseFirst.await();
             return Optional.empty();
         }));
         assertThat(firstInside.await(10, TimeUnit.SECONDS)).isTrue();
-        Future<LedgerOutcome> second = executor.submit(() -> ledger.execute(execution(job, "2-0"), counting(runs)));
+        Future<LedgerOutcome> second = executor.submit(() -> ledger.execute(redelivery(job, "2-0"), counting(runs)));
         await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(2)).until(() -> !second.isDone());
         releaseFirst.countDown();
 
@@ -181,13 +244,13 @@ public abstract class ExecutionLedgerContract {
         CountDownLatch releaseFirst = new CountDownLatch(1);
         executor = Executors.newFixedThreadPool(2);
 
-        Future<LedgerOutcome> first = executor.submit(() -> ledger.execute(execution(job, "1-0"), transaction -> {
+        Future<LedgerOutcome> first = executor.submit(() -> ledger.execute(redelivery(job, "1-0"), transaction -> {
             firstInside.countDown();
             releaseFirst.await();
             throw new IOException("first attempt fails");
         }));
         assertThat(firstInside.await(10, TimeUnit.SECONDS)).isTrue();
-        Future<LedgerOutcome> second = executor.submit(() -> ledger.execute(execution(job, "2-0"), transaction -> {
+        Future<LedgerOutcome> second = executor.submit(() -> ledger.execute(redelivery(job, "2-0"), transaction -> {
             recordEffect(transaction, marker);
             return Optional.of("second");
         }));
@@ -200,19 +263,28 @@ public abstract class ExecutionLedgerContract {
         assertThat(effectRecorded(marker)).isTrue();
     }
 
-    @Test
-    void manyThreadsRacingOnOneJobCommitExactlyOnce() throws Exception {
+    @ParameterizedTest(name = "delivery count {0}")
+    @ValueSource(longs = {1, 2})
+    void manyThreadsRacingOnOneJobCommitExactlyOnce(long deliveryCount) throws Exception {
         Job job = job();
         int racers = 8;
         AtomicInteger runs = new AtomicInteger();
+        List<String> markers = new ArrayList<>();
         CountDownLatch start = new CountDownLatch(1);
         executor = Executors.newFixedThreadPool(racers);
         List<Future<LedgerOutcome>> outcomes = new ArrayList<>();
         for (int i = 0; i < racers; i++) {
-            String deliveryId = (i + 1) + "-0";
+            ExecutionLedger.Execution execution = new ExecutionLedger.Execution(job, CONSUMER,
+                    new DeliveryId((i + 1) + "-0"), deliveryCount, T0.plusSeconds(60));
+            String marker = marker();
+            markers.add(marker);
             outcomes.add(executor.submit(() -> {
                 start.await();
-                return ledger.execute(execution(job, deliveryId), counting(runs));
+                return ledger.execute(execution, transaction -> {
+                    runs.incrementAndGet();
+                    recordEffect(transaction, marker);
+                    return Optional.empty();
+                });
             }));
         }
         start.countDown();
@@ -224,7 +296,10 @@ public abstract class ExecutionLedgerContract {
         assertThat(results).filteredOn(LedgerOutcome.Committed.class::isInstance).hasSize(1);
         assertThat(results).filteredOn(LedgerOutcome.AlreadyCompleted.class::isInstance).hasSize(racers - 1);
         assertThat(results).extracting(LedgerOutcome::completion).containsOnly(results.get(0).completion());
-        assertThat(runs).hasValue(1);
+        assertThat(markers).filteredOn(this::effectRecorded).hasSize(1);
+        if (deliveryCount > 1) {
+            assertThat(runs).as("a redelivery's effect waits for the claim").hasValue(1);
+        }
     }
 
     @Test
@@ -243,7 +318,7 @@ public abstract class ExecutionLedgerContract {
                     recordEffect(transaction, failedMarker);
                     throw failure;
                 }),
-                new ExecutionLedger.Step(execution(done, "3-0"), counting(runs)),
+                new ExecutionLedger.Step(redelivery(done, "3-0"), counting(runs)),
                 new ExecutionLedger.Step(execution(fine, "4-0"), transaction -> {
                     recordEffect(transaction, fineMarker);
                     return Optional.of("fine");
@@ -271,7 +346,7 @@ public abstract class ExecutionLedgerContract {
 
         List<StepOutcome> outcomes = ledger.executeAll(List.of(
                 new ExecutionLedger.Step(execution(job, "1-0"), counting(runs)),
-                new ExecutionLedger.Step(execution(job, "2-0"), counting(runs))));
+                new ExecutionLedger.Step(redelivery(job, "2-0"), counting(runs))));
 
         assertThat(outcomes).extracting(outcome -> ((StepOutcome.Recorded) outcome).outcome().getClass().getSimpleName())
                 .containsExactly("Committed", "AlreadyCompleted");
@@ -300,7 +375,7 @@ public abstract class ExecutionLedgerContract {
             batches.add(executor.submit(() -> {
                 start.await();
                 return ledger.executeAll(order.stream()
-                        .map(job -> new ExecutionLedger.Step(execution(job, "1-0"), counting(runs))).toList());
+                        .map(job -> new ExecutionLedger.Step(redelivery(job, "1-0"), counting(runs))).toList());
             }));
         }
         start.countDown();
@@ -359,8 +434,14 @@ public abstract class ExecutionLedgerContract {
         return Job.create(JobId.of("job-" + UUID.randomUUID()), queue, "{\"n\":1}", T0);
     }
 
-    private ExecutionLedger.Execution execution(Job job, String deliveryId) {
-        return new ExecutionLedger.Execution(job, CONSUMER, new DeliveryId(deliveryId), T0.plusSeconds(60));
+    /** The first delivery of a stream entry. */
+    private static ExecutionLedger.Execution execution(Job job, String deliveryId) {
+        return new ExecutionLedger.Execution(job, CONSUMER, new DeliveryId(deliveryId), 1, T0.plusSeconds(60));
+    }
+
+    /** A stream entry delivered before (reclaimed from a worker that stalled or died). */
+    private static ExecutionLedger.Execution redelivery(Job job, String deliveryId) {
+        return new ExecutionLedger.Execution(job, CONSUMER, new DeliveryId(deliveryId), 2, T0.plusSeconds(60));
     }
 
     private static String marker() {

@@ -18,9 +18,10 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * An {@link ExecutionLedger} in memory that behaves like the PostgreSQL one: {@code execute} claims the job id like
- * {@code INSERT ... ON CONFLICT DO NOTHING} on a primary key, so a second caller on the same id waits until the first
- * commits (then it sees {@link LedgerOutcome.AlreadyCompleted}) or rolls back (then it runs the effect itself).
+ * An {@link ExecutionLedger} in memory that behaves like the PostgreSQL one: for a redelivery, {@code execute} claims
+ * the job id like {@code INSERT ... ON CONFLICT DO NOTHING} on a primary key, so a second caller on the same id waits
+ * until the first commits (then it sees {@link LedgerOutcome.AlreadyCompleted}) or rolls back (then it runs the
+ * effect itself); for a first delivery, it runs the effect first and inserts the completion with the commit.
  * Handlers write to an {@link InMemoryEffects} table that commits with the completion, or not at all.
  *
  * <p>Test hooks simulate an unreachable ledger and a connection lost right after a commit.
@@ -63,17 +64,15 @@ public final class InMemoryExecutionLedger implements ExecutionLedger {
         if (unavailable.get()) {
             throw new LedgerUnavailableException("in-memory ledger is down (test hook)", null);
         }
+        return execution.isRedelivery() ? claimFirst(execution, effect) : completeLast(execution, effect);
+    }
+
+    /** A redelivery: claims the job id first, waiting for a claim in flight, so a completed job's effect never runs. */
+    private LedgerOutcome claimFirst(Execution execution, Effect effect) {
         JobId id = execution.job().id();
         InMemoryEffects transaction;
         synchronized (lock) {
-            while (claimed.contains(id)) {
-                try {
-                    lock.wait();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new EffectFailedException(e);
-                }
-            }
+            awaitNoClaim(id);
             Completion existing = completions.get(id);
             if (existing != null) {
                 return new LedgerOutcome.AlreadyCompleted(existing);
@@ -93,19 +92,64 @@ public final class InMemoryExecutionLedger implements ExecutionLedger {
                 release(id);
             }
         }
-        Completion completion = new Completion(id, execution.job().queue(), execution.job().type(),
-                execution.job().currentAttempt(), execution.consumer(), execution.deliveryId().value(),
-                result, clock.instant());
         synchronized (lock) {
-            effects.putAll(transaction.written());
-            completions.put(id, completion);
             claimed.remove(id);
             lock.notifyAll();
+            return commit(execution, transaction, result);
         }
+    }
+
+    /**
+     * A first delivery, like the PostgreSQL ledger's: the effect runs unclaimed and the completion is inserted with
+     * the commit, waiting for a claim in flight; a job found completed then (or after its effect failed) is reported
+     * completed and the effect's writes are thrown away.
+     */
+    private LedgerOutcome completeLast(Execution execution, Effect effect) {
+        JobId id = execution.job().id();
+        InMemoryEffects transaction;
+        synchronized (lock) {
+            transaction = new InMemoryEffects(effects);
+        }
+        Optional<String> result;
+        try {
+            result = effect.run(new Transaction(transaction));
+        } catch (Exception e) {
+            return find(id).<LedgerOutcome>map(LedgerOutcome.AlreadyCompleted::new)
+                    .orElseThrow(() -> new EffectFailedException(e));
+        }
+        synchronized (lock) {
+            awaitNoClaim(id);
+            Completion existing = completions.get(id);
+            if (existing != null) {
+                return new LedgerOutcome.AlreadyCompleted(existing);
+            }
+            return commit(execution, transaction, result);
+        }
+    }
+
+    /** Commits the effect's writes with the job's completion; the caller holds {@link #lock}. */
+    private LedgerOutcome commit(Execution execution, InMemoryEffects transaction, Optional<String> result) {
+        Completion completion = new Completion(execution.job().id(), execution.job().queue(), execution.job().type(),
+                execution.job().currentAttempt(), execution.consumer(), execution.deliveryId().value(),
+                result, clock.instant());
+        effects.putAll(transaction.written());
+        completions.put(completion.jobId(), completion);
         if (crashAfterNextCommit.compareAndSet(true, false)) {
             throw new LedgerUnavailableException("connection lost after commit (test hook)", null);
         }
         return new LedgerOutcome.Committed(completion);
+    }
+
+    /** Waits, holding {@link #lock}, until no other caller has claimed {@code id}. */
+    private void awaitNoClaim(JobId id) {
+        while (claimed.contains(id)) {
+            try {
+                lock.wait();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new EffectFailedException(e);
+            }
+        }
     }
 
     private void release(JobId id) {

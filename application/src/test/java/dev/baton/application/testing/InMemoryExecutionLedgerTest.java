@@ -88,6 +88,6 @@ class InMemoryExecutionLedgerTest extends ExecutionLedgerContract {
 
     private static ExecutionLedger.Execution execution(String id) {
         Job job = Job.create(JobId.of(id), QueueName.of("effects"), "{}", NOW);
-        return new ExecutionLedger.Execution(job, ConsumerName.of("w"), new DeliveryId("1-0"), NOW);
+        return new ExecutionLedger.Execution(job, ConsumerName.of("w"), new DeliveryId("1-0"), 1, NOW);
     }
 }

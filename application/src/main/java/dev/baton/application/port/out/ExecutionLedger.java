@@ -18,9 +18,15 @@ import java.util.Optional;
 public interface ExecutionLedger {
 
     /**
-     * Claims the job id, runs {@code effect} in the claiming transaction and commits both, or reports that the job
-     * already completed without running {@code effect}. When two callers race on one job id, exactly one commits; the
-     * other gets {@link LedgerOutcome.AlreadyCompleted} and its writes are rolled back.
+     * Runs {@code effect} and records the job's completion in one transaction and commits both, or reports that the
+     * job already completed. When two callers race on one job id, exactly one commits; the other gets
+     * {@link LedgerOutcome.AlreadyCompleted} and its writes are rolled back.
+     *
+     * <p>A {@linkplain Execution#isRedelivery() redelivery} is checked first: the effect of a job that completed does
+     * not run again. A first delivery is rarely of a completed job (a producer publishing a job id again, a retry
+     * racing its own attempt's commit), so the ledger may run its effect first and find out with the completion
+     * record, in one round trip less; the effect's writes then roll back, and the outcome is
+     * {@link LedgerOutcome.AlreadyCompleted} even if the effect failed (on a unique key of its own, say).
      *
      * @throws EffectFailedException       the effect threw: nothing was committed
      * @throws LedgerUnavailableException  the ledger failed or the commit's outcome is unknown
@@ -56,13 +62,24 @@ public interface ExecutionLedger {
     /** Deletes completion records older than {@code cutoff}. @return how many were deleted */
     long forgetCompletedBefore(Instant cutoff);
 
-    /** A job's attempt as the ledger records it. */
-    record Execution(Job job, ConsumerName consumer, DeliveryId deliveryId, Instant deadline) {
+    /**
+     * A job's attempt as the ledger records it. {@code deliveryCount} is the stream entry's delivery counter, this
+     * delivery included.
+     */
+    record Execution(Job job, ConsumerName consumer, DeliveryId deliveryId, long deliveryCount, Instant deadline) {
         public Execution {
             Objects.requireNonNull(job, "job");
             Objects.requireNonNull(consumer, "consumer");
             Objects.requireNonNull(deliveryId, "delivery id");
             Objects.requireNonNull(deadline, "deadline");
+            if (deliveryCount < 1) {
+                throw new IllegalArgumentException("delivery count must be at least 1, got " + deliveryCount);
+            }
+        }
+
+        /** True when the entry was delivered before: a worker may have completed the job and died before its ack. */
+        public boolean isRedelivery() {
+            return deliveryCount > 1;
         }
     }
 
