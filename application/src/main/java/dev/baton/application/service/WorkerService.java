@@ -462,7 +462,7 @@ public final class WorkerService implements RunWorkerUseCase {
             Job job = delivery.job();
             duplicates.incrementAndGet();
             observer.duplicateSkipped(job);
-            LOG.debug("job already completed, acknowledged without running queue={} job={} delivery={}",
+            LOG.debug("job already completed, acknowledged without committing again queue={} job={} delivery={}",
                     job.queue(), job.id(), delivery.id());
         }
 

@@ -147,7 +147,7 @@ final class DevCommand extends SessionCommand {
         table.row("dead-lettered", counters.deadLettered(), "see `baton dlq list --queue " + QUEUE + "`");
         reasons.forEach((reason, count) -> table.row("  " + reason.name().toLowerCase(Locale.ROOT),
                 count, abbreviate(examples.get(reason))));
-        table.row("duplicates skipped", counters.duplicates(), "redeliveries acknowledged without running again");
+        table.row("duplicates skipped", counters.duplicates(), "completed jobs delivered again, not committed twice");
         table.row("throughput", String.format("%.0f jobs/s", jobs / seconds), "");
         table.print(terminal.out());
         terminal.out().println();

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  *
  * <p>Replication is asynchronous: the replica lacks whatever the master had not yet sent it when it died. For the
  * workers' writes (leases, acknowledgements, retries, dead letters) that is a rollback the ledger makes harmless: a
- * completed job whose acknowledgement is gone is delivered again and acknowledged without running. A lost enqueue
+ * completed job whose acknowledgement is gone is delivered again and acknowledged, not committed twice. A lost enqueue
  * would be a lost job; the jobs here are all enqueued, and replicated, before the workers start, so there is no
  * enqueue left to lose, and the test checks that precisely: every job has a trace in Redis after the failover.
  */
@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 class ClusterMasterKillIT {
     private static final int PARTITIONS = 6;
     /** What a worker logs (at DEBUG) when the ledger turns a second delivery of a completed job into an ack. */
-    private static final String ABSORBED = "job already completed, acknowledged without running";
+    private static final String ABSORBED = "job already completed, acknowledged without committing again";
 
     @Test
     void aKilledMastersReplicaTakesOverAndNoJobIsLostOrRunTwice() {
@@ -75,7 +75,7 @@ class ClusterMasterKillIT {
             scenario.note("killed master :" + victim + " with partitions " + victimPartitions + " of " + PARTITIONS
                     + " and " + leftOnVictim + " of their jobs not yet settled; replica promoted after "
                     + failoverMillis + " ms; jobs lost with the master: " + lostWithTheMaster.size()
-                    + "; completed jobs delivered again and acknowledged without running: " + logLines(fleet));
+                    + "; completed jobs delivered again and acknowledged: " + logLines(fleet));
         }
     }
 

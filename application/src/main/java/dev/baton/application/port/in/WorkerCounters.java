@@ -4,7 +4,7 @@ package dev.baton.application.port.in;
  * What a worker did since it started.
  *
  * @param completed    effects committed (or jobs finished, without a ledger) and acknowledged
- * @param duplicates   redeliveries of jobs that had already completed: acknowledged without running again
+ * @param duplicates   deliveries of jobs that had already completed: acknowledged without committing again
  * @param retried      failed attempts scheduled to run again
  * @param deadLettered jobs moved to the dead letters (malformed entries and poison included)
  * @param reclaimed    entries taken over from consumers that went silent

@@ -13,7 +13,7 @@ import java.util.Optional;
 
 /**
  * Makes a job's effect happen once: the effect's writes and the job's completion record (keyed by the job id) commit
- * in one transaction, and a job that already completed is reported, not run again.
+ * in one transaction, and a job that already completed is reported, not committed again.
  */
 public interface ExecutionLedger {
 

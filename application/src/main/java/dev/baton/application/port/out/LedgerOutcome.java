@@ -15,7 +15,7 @@ public sealed interface LedgerOutcome {
         }
     }
 
-    /** The job had already completed (a redelivery): the effect did not run again. */
+    /** The job had already completed: the effect did not run again (a redelivery), or its writes rolled back. */
     record AlreadyCompleted(Completion completion) implements LedgerOutcome {
         public AlreadyCompleted {
             Objects.requireNonNull(completion, "completion");

@@ -32,7 +32,7 @@ public interface WorkerObserver {
     default void jobCompleted(Job job, Duration processing) {
     }
 
-    /** A redelivered job had already completed: acknowledged without running again. */
+    /** A delivered job had already completed: acknowledged without committing again. */
     default void duplicateSkipped(Job job) {
     }
 
