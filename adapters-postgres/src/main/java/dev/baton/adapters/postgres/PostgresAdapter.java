@@ -41,7 +41,7 @@ public final class PostgresAdapter implements AutoCloseable {
         this.config = config;
         this.pool = pool;
         this.clock = clock;
-        this.jdbi = Jdbi.create(pool).installPlugin(new PostgresPlugin());
+        this.jdbi = Jdbi.create(new GuardedConnections(pool)).installPlugin(new PostgresPlugin());
         this.ledger = ledger(clock);
     }
 

@@ -189,8 +189,9 @@ final class PostgresExecutionLedger implements ExecutionLedger {
         } catch (EffectFailedException e) {
             outcome = new StepOutcome.Failed(e);
         }
+        // the driver's state, not Jdbi's: a handler's refused Handle.rollback() leaves Jdbi believing it ended
         TransactionState state = transactionState(handle, jobId);
-        if (!handle.isInTransaction() || state == TransactionState.IDLE) {
+        if (state == TransactionState.IDLE) {
             throw new LedgerUnavailableException("the effect of job " + jobId + " ended the batch's transaction"
                     + " itself: the outcome of the jobs before it is unknown", null);
         }
@@ -420,7 +421,9 @@ final class PostgresExecutionLedger implements ExecutionLedger {
 
     private Optional<String> run(Effect effect, Handle handle, JobId jobId) {
         try {
-            return Objects.requireNonNullElse(effect.run(new JdbiLedgerTransaction(handle)), Optional.empty());
+            return Objects.requireNonNullElse(
+                    GuardedConnections.whileEffectRuns(() -> effect.run(new JdbiLedgerTransaction(handle))),
+                    Optional.empty());
         } catch (Exception e) {
             // an InterruptedException stays the cause only: the worker owns its thread's interrupt status
             if (SqlFailures.isConnectionLoss(e)) {
@@ -530,12 +533,17 @@ final class PostgresExecutionLedger implements ExecutionLedger {
         return instant.atOffset(ZoneOffset.UTC);
     }
 
+    /**
+     * Rolls back on the connection itself: a handler's refused {@code Handle.commit()} or {@code rollback()} leaves
+     * Jdbi believing the transaction ended, and closing the handle would then restore auto-commit, which commits.
+     */
     private static void rollbackQuietly(Handle handle) {
         try {
-            if (handle.isInTransaction()) {
-                handle.rollback();
+            Connection connection = handle.getConnection();
+            if (!connection.getAutoCommit()) {
+                connection.rollback();
             }
-        } catch (JdbiException e) {
+        } catch (SQLException e) {
             // the connection is gone: the server has rolled back already
             LOG.debug("rollback failed", e);
         }

@@ -2,6 +2,7 @@ package dev.baton.adapters.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.adapters.postgres.testing.TestSchema;
@@ -42,6 +43,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -217,19 +219,64 @@ class PostgresExecutionLedgerTest {
         assertThat(completionRows(job.id())).isZero();
     }
 
-    @Test
-    void aHandlerThatEndsTheTransactionItselfFailsTheJob() {
+    /** The ways a handler could end the ledger's transaction through Jdbi or JDBC, all refused while it runs. */
+    enum Ending {
+        HANDLE_COMMIT(transaction -> transaction.unwrap(Handle.class).commit()),
+        HANDLE_ROLLBACK(transaction -> transaction.unwrap(Handle.class).rollback()),
+        CONNECTION_COMMIT(transaction -> transaction.unwrap(Connection.class).commit()),
+        CONNECTION_ROLLBACK(transaction -> transaction.unwrap(Connection.class).rollback()),
+        CONNECTION_AUTO_COMMIT(transaction -> transaction.unwrap(Connection.class).setAutoCommit(true)),
+        CONNECTION_CLOSE(transaction -> transaction.unwrap(Connection.class).close());
+
+        private final Attempt attempt;
+
+        Ending(Attempt attempt) {
+            this.attempt = attempt;
+        }
+
+        interface Attempt {
+            void end(LedgerTransaction transaction) throws SQLException;
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Ending.class)
+    void aHandlerCannotEndTheLedgersTransactionAndFailsWhenItTries(Ending ending) {
         Job job = job();
         String order = order();
 
         assertThatThrownBy(() -> ledger.execute(execution(job, "10-0"), transaction -> {
             DemoShipments.ship(transaction, order, job.id().value());
-            transaction.unwrap(Handle.class).rollback();
+            ending.attempt.end(transaction);
             return Optional.empty();
-        })).isInstanceOf(EffectFailedException.class).hasMessageContaining("committed or rolled back");
+        })).isInstanceOf(EffectFailedException.class).rootCause().hasMessageContaining("must not");
 
         assertThat(SHIPMENTS.count(order)).isZero();
         assertThat(completionRows(job.id())).isZero();
+        assertThatTheRedeliveryShipsOnce(job, order);
+    }
+
+    /**
+     * A handler that catches the refusal goes on in its transaction: the job commits with its rows, or (where Jdbi
+     * believes its transaction ended) fails and commits nothing; never the rows without the completion.
+     */
+    @ParameterizedTest
+    @EnumSource(Ending.class)
+    void aHandlerThatCatchesTheRefusalCommitsAllOrNothing(Ending ending) {
+        Job job = job();
+        String order = order();
+
+        Throwable failure = catchThrowable(() -> ledger.execute(execution(job, "10-0"), transaction -> {
+            DemoShipments.ship(transaction, order, job.id().value());
+            assertThatThrownBy(() -> ending.attempt.end(transaction)).hasStackTraceContaining("a handler must not");
+            return Optional.empty();
+        }));
+
+        int committed = failure == null ? 1 : 0;
+        assertThat(failure).satisfiesAnyOf(none -> assertThat(none).isNull(),
+                failed -> assertThat(failed).isInstanceOf(EffectFailedException.class));
+        assertThat(SHIPMENTS.count(order)).isEqualTo(committed);
+        assertThat(completionRows(job.id())).isEqualTo(committed);
     }
 
     @Test
@@ -455,13 +502,31 @@ class PostgresExecutionLedgerTest {
     }
 
     @Test
-    void aHandlerThatEndsTheBatchTransactionMakesTheWholeBatchUnknown() {
+    void inABatchAHandlerTryingToEndTheTransactionFailsAloneAndTheOthersCommit() {
+        List<Job> jobs = List.of(job(), job());
+        String order = order();
+
+        List<StepOutcome> outcomes = ledger.executeAll(List.of(shipping(jobs.get(0), order),
+                new Step(execution(jobs.get(1), "2-0"), transaction -> {
+                    transaction.unwrap(Handle.class).rollback();
+                    return Optional.empty();
+                })));
+
+        assertThat(outcomes.get(0)).isInstanceOf(StepOutcome.Recorded.class);
+        assertThat(outcomes.get(1)).isInstanceOfSatisfying(StepOutcome.Failed.class,
+                failed -> assertThat(failed.failure()).rootCause().hasMessageContaining("must not"));
+        assertThat(SHIPMENTS.count(order)).isEqualTo(1);
+        assertThat(completionRows(jobs.get(1).id())).isZero();
+    }
+
+    @Test
+    void aHandlerThatEndsTheBatchTransactionWithSqlMakesTheWholeBatchUnknown() {
         List<Job> jobs = List.of(job(), job());
         String order = order();
 
         assertThatThrownBy(() -> ledger.executeAll(List.of(shipping(jobs.get(0), order),
                 new Step(execution(jobs.get(1), "2-0"), transaction -> {
-                    transaction.unwrap(Handle.class).rollback();
+                    transaction.unwrap(Handle.class).execute("ROLLBACK");
                     return Optional.empty();
                 })))).isInstanceOf(LedgerUnavailableException.class).hasMessageContaining("ended the batch");
 
