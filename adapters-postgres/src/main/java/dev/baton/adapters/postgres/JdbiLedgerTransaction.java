@@ -13,7 +13,7 @@ record JdbiLedgerTransaction(Handle handle) implements LedgerTransaction {
             return type.cast(handle);
         }
         if (type == Connection.class) {
-            return type.cast(handle.getConnection());
+            return type.cast(EffectGuard.guarded(handle.getConnection()));
         }
         throw new UnsupportedOperationException("the PostgreSQL ledger's transaction unwraps to "
                 + Handle.class.getName() + " or " + Connection.class.getName() + ", not "

@@ -41,7 +41,8 @@ public final class PostgresAdapter implements AutoCloseable {
         this.config = config;
         this.pool = pool;
         this.clock = clock;
-        this.jdbi = Jdbi.create(new GuardedConnections(pool)).installPlugin(new PostgresPlugin());
+        this.jdbi = Jdbi.create(pool).installPlugin(new PostgresPlugin());
+        jdbi.setTransactionHandler(new EffectGuard.Transactions(jdbi.getTransactionHandler()));
         this.ledger = ledger(clock);
     }
 

@@ -189,7 +189,7 @@ final class PostgresExecutionLedger implements ExecutionLedger {
         } catch (EffectFailedException e) {
             outcome = new StepOutcome.Failed(e);
         }
-        // the driver's state, not Jdbi's: a handler's refused Handle.rollback() leaves Jdbi believing it ended
+        // the driver's state, not Jdbi's: a ROLLBACK sent as SQL does not end Jdbi's transaction
         TransactionState state = transactionState(handle, jobId);
         if (state == TransactionState.IDLE) {
             throw new LedgerUnavailableException("the effect of job " + jobId + " ended the batch's transaction"
@@ -422,7 +422,7 @@ final class PostgresExecutionLedger implements ExecutionLedger {
     private Optional<String> run(Effect effect, Handle handle, JobId jobId) {
         try {
             return Objects.requireNonNullElse(
-                    GuardedConnections.whileEffectRuns(() -> effect.run(new JdbiLedgerTransaction(handle))),
+                    EffectGuard.whileEffectRuns(() -> effect.run(new JdbiLedgerTransaction(handle))),
                     Optional.empty());
         } catch (Exception e) {
             // an InterruptedException stays the cause only: the worker owns its thread's interrupt status
@@ -534,8 +534,9 @@ final class PostgresExecutionLedger implements ExecutionLedger {
     }
 
     /**
-     * Rolls back on the connection itself: a handler's refused {@code Handle.commit()} or {@code rollback()} leaves
-     * Jdbi believing the transaction ended, and closing the handle would then restore auto-commit, which commits.
+     * Rolls back on the connection itself, whatever Jdbi believes: should a handler have ended Jdbi's transaction
+     * (through the raw connection of its {@code Handle}, which is not guarded), closing the handle would restore
+     * auto-commit, which commits.
      */
     private static void rollbackQuietly(Handle handle) {
         try {

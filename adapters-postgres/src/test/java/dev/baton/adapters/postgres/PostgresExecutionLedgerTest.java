@@ -144,8 +144,12 @@ class PostgresExecutionLedgerTest {
 
         ledger.execute(execution(job, "11-0"), transaction -> {
             DemoShipments.ship(transaction, order, job.id().value());
-            assertThat(transaction.unwrap(Connection.class))
-                    .isSameAs(transaction.unwrap(Handle.class).getConnection());
+            try (var statement = transaction.unwrap(Connection.class).createStatement();
+                 var xid = statement.executeQuery("SELECT txid_current()")) {
+                xid.next();
+                assertThat(xid.getLong(1)).isEqualTo(transaction.unwrap(Handle.class)
+                        .createQuery("SELECT txid_current()").mapTo(long.class).one());
+            }
             return Optional.empty();
         });
         assertThat(SHIPMENTS.count(order)).isEqualTo(1);
