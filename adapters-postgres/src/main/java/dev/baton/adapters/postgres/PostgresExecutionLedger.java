@@ -72,9 +72,9 @@ final class PostgresExecutionLedger implements ExecutionLedger {
     private final Statements claimOnly;
     private final Statements single;
     private final Statements firstInBatch;
+    private final Statements nextInBatch;
     private final String schema;
     private final String insertCompletedSql;
-    private final Statements nextInBatch;
     private final String completeBatchSql;
     private final String findSql;
     private final String countSql;
@@ -534,17 +534,20 @@ final class PostgresExecutionLedger implements ExecutionLedger {
     }
 
     /**
-     * Rolls back on the connection itself, whatever Jdbi believes: should a handler have ended Jdbi's transaction
-     * (through the raw connection of its {@code Handle}, which is not guarded), closing the handle would restore
-     * auto-commit, which commits.
+     * Ends Jdbi's transaction, then rolls back on the connection itself whatever Jdbi believed: should a handler have
+     * ended Jdbi's transaction (through its {@code Handle}'s raw connection, which is not guarded), closing the handle
+     * would restore auto-commit, which commits. The driver sends nothing when no transaction is open.
      */
     private static void rollbackQuietly(Handle handle) {
         try {
+            if (handle.isInTransaction()) {
+                handle.rollback();
+            }
             Connection connection = handle.getConnection();
             if (!connection.getAutoCommit()) {
                 connection.rollback();
             }
-        } catch (SQLException e) {
+        } catch (JdbiException | SQLException e) {
             // the connection is gone: the server has rolled back already
             LOG.debug("rollback failed", e);
         }
