@@ -42,10 +42,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -128,11 +126,11 @@ public final class WorkerService implements RunWorkerUseCase {
             this.blockPerQueue = split.isZero() ? Duration.ofMillis(1) : split;
             this.slots = new Semaphore(concurrency);
             String name = "baton-" + consumer;
-            this.jobs = Executors.newFixedThreadPool(concurrency, threads(name + "-job"));
-            this.timers = Executors.newSingleThreadScheduledExecutor(threads(name + "-timeout"));
+            this.jobs = settings.jobThreads().executor(concurrency, name + "-job");
+            this.timers = Executors.newSingleThreadScheduledExecutor(JobThreads.platformThreads(name + "-timeout"));
             // two threads, so that a slow reclaim or trim never delays the lease extension of running jobs
-            this.loops = Executors.newScheduledThreadPool(2, threads(name + "-loop"));
-            this.fetcher = threads(name + "-fetch").newThread(this::fetch);
+            this.loops = Executors.newScheduledThreadPool(2, JobThreads.platformThreads(name + "-loop"));
+            this.fetcher = JobThreads.platformThreads(name + "-fetch").newThread(this::fetch);
             this.acknowledgements = new Acknowledgements<>(transport, this, name + "-ack");
         }
 
@@ -146,9 +144,9 @@ public final class WorkerService implements RunWorkerUseCase {
             schedule(loops, "recovery", () -> recoveryDue.set(true), settings.recoveryInterval(),
                     settings.recoveryInterval());
             schedule(loops, "housekeeping", this::houseKeep, settings.trimInterval(), settings.trimInterval());
-            LOG.info("worker started consumer={} queues={} concurrency={} lease={} jobTimeout={} maxAttempts={}",
-                    consumer, queues, concurrency, settings.lease(), settings.jobTimeout(),
-                    settings.retryPolicy().maxAttempts());
+            LOG.info("worker started consumer={} queues={} concurrency={} threads={} lease={} jobTimeout={}"
+                    + " maxAttempts={}", consumer, queues, concurrency, settings.jobThreads().resolve().label(),
+                    settings.lease(), settings.jobTimeout(), settings.retryPolicy().maxAttempts());
         }
 
         // ---- leasing ------------------------------------------------------------------------------------------
@@ -361,6 +359,12 @@ public final class WorkerService implements RunWorkerUseCase {
             try {
                 outcomes = ledger.executeAll(steps);
             } catch (LedgerUnavailableException e) {
+                if (batch.stream().anyMatch(ready -> ready.flight.interruptedAtDeadline())) {
+                    // the deadline's interrupt closes the socket a virtual thread waits on: the transaction died
+                    // with its connection while a handler ran, before any commit, so this is the timeout it was
+                    batch.forEach(ready -> failOrLeavePending(ready, e));
+                    return;
+                }
                 LOG.warn("ledger unavailable, jobs left pending for redelivery consumer={} count={} first job={}: {}",
                         consumer, batch.size(), batch.get(0).delivery.job().id(), e.toString());
                 return;
@@ -372,17 +376,21 @@ public final class WorkerService implements RunWorkerUseCase {
             for (int i = 0; i < batch.size(); i++) {
                 Ready ready = batch.get(i);
                 if (outcomes.get(i) instanceof StepOutcome.Failed failed) {
-                    try {
-                        fail(ready.delivery, ready.flight, errorOf(ready.flight, failed.failure().getCause()));
-                    } catch (RuntimeException e) {
-                        leftPending(ready.flight, e);
-                    }
+                    failOrLeavePending(ready, failed.failure().getCause());
                 } else if (ready.flight.beginFinish()) {
                     done.add(new Done(ready, ((StepOutcome.Recorded) outcomes.get(i)).outcome(), took));
                 }
             }
             acknowledgements.acknowledge(done);
             done.forEach(finished -> finished.ready.flight.acknowledging = true);
+        }
+
+        private void failOrLeavePending(Ready ready, Throwable failure) {
+            try {
+                fail(ready.delivery, ready.flight, errorOf(ready.flight, failure));
+            } catch (RuntimeException e) {
+                leftPending(ready.flight, e);
+            }
         }
 
         @Override
@@ -660,15 +668,6 @@ public final class WorkerService implements RunWorkerUseCase {
                 : tick.compareTo(MAX_TIMEOUT_TICK) > 0 ? MAX_TIMEOUT_TICK : tick;
     }
 
-    private static ThreadFactory threads(String prefix) {
-        AtomicInteger count = new AtomicInteger();
-        return runnable -> {
-            Thread thread = new Thread(runnable, prefix + "-" + count.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        };
-    }
-
     private record Key(QueueName queue, DeliveryId id) {
     }
 
@@ -701,6 +700,7 @@ public final class WorkerService implements RunWorkerUseCase {
         private Thread runner;
         private boolean inHandler;
         private boolean timedOut;
+        private boolean interruptedAtDeadline;
         private boolean leaseLost;
         private boolean abandoned;
         private boolean finishing;
@@ -752,10 +752,16 @@ public final class WorkerService implements RunWorkerUseCase {
             timedOut = true;
         }
 
+        /** Interrupts the handler of an attempt past its deadline, if it is still running. */
         synchronized void interruptHandler() {
             if (inHandler) {
+                interruptedAtDeadline = true;
                 runner.interrupt();
             }
+        }
+
+        synchronized boolean interruptedAtDeadline() {
+            return interruptedAtDeadline;
         }
 
         synchronized boolean timedOut() {

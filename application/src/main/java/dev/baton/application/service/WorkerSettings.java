@@ -28,23 +28,27 @@ import java.util.Objects;
  * @param batchCommit         up to this many leased jobs run one after the other on one thread and commit in one
  *                            ledger transaction (a savepoint each); they share one deadline, {@code jobTimeout} from
  *                            the start of the batch. 1 (the default) commits every job on its own
+ * @param jobThreads          what runs the jobs: platform or virtual threads ({@link JobThreads#AUTO} by default);
+ *                            checked against the running JVM here, so a choice it cannot honour fails at once
  */
 public record WorkerSettings(Duration lease, DeliveryLimit deliveryLimit, RetryPolicy retryPolicy, Duration jobTimeout,
                              Duration block, Duration promoteInterval, Duration extendInterval,
                              Duration recoveryInterval, Duration trimInterval, Retention retention,
-                             Duration consumerIdleRemoval, Duration grace, int batchCommit) {
+                             Duration consumerIdleRemoval, Duration grace, int batchCommit,
+                             JobThreads jobThreads) {
     /** The most jobs one ledger transaction may hold. */
     public static final int MAX_BATCH_COMMIT = 1_000;
 
     public static final WorkerSettings DEFAULTS = new WorkerSettings(Duration.ofSeconds(30), DeliveryLimit.DEFAULT,
             RetryPolicy.DEFAULT, Duration.ofSeconds(60), Duration.ofSeconds(1), Duration.ofMillis(250),
             Duration.ofSeconds(10), Duration.ofSeconds(15), Duration.ofMinutes(1), Retention.DEFAULT,
-            Duration.ofHours(1), Duration.ofSeconds(30), 1);
+            Duration.ofHours(1), Duration.ofSeconds(30), 1, JobThreads.AUTO);
 
     public WorkerSettings {
         Objects.requireNonNull(deliveryLimit, "delivery limit");
         Objects.requireNonNull(retryPolicy, "retry policy");
         Objects.requireNonNull(retention, "retention");
+        Objects.requireNonNull(jobThreads, "job threads").resolve();
         positive(lease, "lease");
         positive(jobTimeout, "job timeout");
         positive(block, "block");
@@ -82,43 +86,50 @@ public record WorkerSettings(Duration lease, DeliveryLimit deliveryLimit, RetryP
         Duration recovery = recoveryInterval.compareTo(newLease) > 0 ? newLease : recoveryInterval;
         return new WorkerSettings(newLease, deliveryLimit, retryPolicy, jobTimeout, block, promoteInterval,
                 newLease.dividedBy(3), recovery, trimInterval, retention, consumerIdleRemoval, grace,
-                batchCommit);
+                batchCommit, jobThreads);
     }
 
     public WorkerSettings withDeliveryLimit(DeliveryLimit limit) {
         return new WorkerSettings(lease, limit, retryPolicy, jobTimeout, block, promoteInterval, extendInterval,
-                recoveryInterval, trimInterval, retention, consumerIdleRemoval, grace, batchCommit);
+                recoveryInterval, trimInterval, retention, consumerIdleRemoval, grace, batchCommit, jobThreads);
     }
 
     public WorkerSettings withRetryPolicy(RetryPolicy policy) {
         return new WorkerSettings(lease, deliveryLimit, policy, jobTimeout, block, promoteInterval, extendInterval,
-                recoveryInterval, trimInterval, retention, consumerIdleRemoval, grace, batchCommit);
+                recoveryInterval, trimInterval, retention, consumerIdleRemoval, grace, batchCommit, jobThreads);
     }
 
     public WorkerSettings withJobTimeout(Duration timeout) {
         return new WorkerSettings(lease, deliveryLimit, retryPolicy, timeout, block, promoteInterval, extendInterval,
-                recoveryInterval, trimInterval, retention, consumerIdleRemoval, grace, batchCommit);
+                recoveryInterval, trimInterval, retention, consumerIdleRemoval, grace, batchCommit, jobThreads);
     }
 
     /** The same settings with new loop timings: blocking read, promotion, lease extension and recovery. */
     public WorkerSettings withIntervals(Duration newBlock, Duration promote, Duration extend, Duration recovery) {
         return new WorkerSettings(lease, deliveryLimit, retryPolicy, jobTimeout, newBlock, promote, extend, recovery,
-                trimInterval, retention, consumerIdleRemoval, grace, batchCommit);
+                trimInterval, retention, consumerIdleRemoval, grace, batchCommit, jobThreads);
     }
 
     public WorkerSettings withHousekeeping(Duration trim, Retention newRetention, Duration idleRemoval) {
         return new WorkerSettings(lease, deliveryLimit, retryPolicy, jobTimeout, block, promoteInterval,
-                extendInterval, recoveryInterval, trim, newRetention, idleRemoval, grace, batchCommit);
+                extendInterval, recoveryInterval, trim, newRetention, idleRemoval, grace, batchCommit, jobThreads);
     }
 
     public WorkerSettings withGrace(Duration newGrace) {
         return new WorkerSettings(lease, deliveryLimit, retryPolicy, jobTimeout, block, promoteInterval,
                 extendInterval, recoveryInterval, trimInterval, retention, consumerIdleRemoval, newGrace,
-                batchCommit);
+                batchCommit, jobThreads);
     }
 
     public WorkerSettings withBatchCommit(int jobs) {
         return new WorkerSettings(lease, deliveryLimit, retryPolicy, jobTimeout, block, promoteInterval,
-                extendInterval, recoveryInterval, trimInterval, retention, consumerIdleRemoval, grace, jobs);
+                extendInterval, recoveryInterval, trimInterval, retention, consumerIdleRemoval, grace, jobs,
+                jobThreads);
+    }
+
+    public WorkerSettings withJobThreads(JobThreads threads) {
+        return new WorkerSettings(lease, deliveryLimit, retryPolicy, jobTimeout, block, promoteInterval,
+                extendInterval, recoveryInterval, trimInterval, retention, consumerIdleRemoval, grace, batchCommit,
+                threads);
     }
 }

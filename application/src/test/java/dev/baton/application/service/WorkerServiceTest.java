@@ -38,6 +38,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,8 +52,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** The worker on the in-memory adapters: each scenario asserts where jobs end up, not how the worker got there. */
 class WorkerServiceTest {
@@ -101,6 +105,34 @@ class WorkerServiceTest {
         });
         assertThat(transport.stats(queue).pending()).isZero();
         assertThat(calls.values()).allSatisfy(count -> assertThat(count).hasValue(1));
+    }
+
+    /** Every choice this runtime can honour: virtual threads only on Java 21+ (CI runs the suite on 17 and 25). */
+    static Stream<JobThreads> jobThreadsOfThisRuntime() {
+        return Arrays.stream(JobThreads.values())
+                .filter(choice -> choice != JobThreads.VIRTUAL
+                        || Runtime.version().feature() >= JobThreads.VIRTUAL_SINCE);
+    }
+
+    @ParameterizedTest
+    @MethodSource("jobThreadsOfThisRuntime")
+    void handlersRunOnTheConfiguredJobThreads(JobThreads choice) throws Exception {
+        settings = settings.withJobThreads(choice);
+        List<Thread> ranOn = new CopyOnWriteArrayList<>();
+        handlers.put("orders", context -> {
+            ranOn.add(Thread.currentThread());
+            return Optional.empty();
+        });
+        RunningWorker worker = start("w1", 4);
+
+        List.of("o-1", "o-2", "o-3").forEach(this::enqueue);
+
+        await().atMost(WAIT).until(() -> worker.counters().completed() == 3);
+        assertThat(ranOn).hasSize(3).allSatisfy(thread ->
+                assertThat(thread.getName()).startsWith("baton-w1-job-"));
+        for (Thread thread : ranOn) {
+            assertThat(JobThreadsTest.isVirtual(thread)).isEqualTo(choice.resolve() == JobThreads.VIRTUAL);
+        }
     }
 
     @Test
@@ -479,6 +511,59 @@ class WorkerServiceTest {
         assertThat(letter.lastError().type()).isEqualTo("timeout");
         assertThat(interrupted.get()).isTrue();
         assertThat(ledger.committedEffects()).isEmpty();
+    }
+
+    /** On a virtual thread the deadline's interrupt closes the socket the handler waits on: still a timeout. */
+    @Test
+    void aConnectionLostToTheDeadlinesInterruptIsATimeoutRetriedNotAnOutage() {
+        settings = settings.withJobTimeout(Duration.ofMillis(100))
+                .withRetryPolicy(new RetryPolicy(2, new Backoff.Fixed(Duration.ZERO), Jitter.NONE, Set.of()));
+        handlers.put("orders", context -> {
+            InMemoryEffects effects = context.unwrap(InMemoryEffects.class);
+            effects.put("attempt-" + context.attempt(), "written");
+            if (context.attempt() == 1) {
+                try {
+                    never.await();
+                } catch (InterruptedException e) {
+                    effects.loseConnection();
+                    throw new IOException("Closed by interrupt", e);
+                }
+            }
+            return Optional.empty();
+        });
+        RunningWorker worker = start("w1", 1);
+
+        enqueue("stuck");
+
+        await().atMost(WAIT).until(() -> worker.counters().completed() == 1);
+        assertThat(worker.counters().retried()).isEqualTo(1);
+        assertThat(worker.counters().reclaimed()).isZero(); // retried at once, not left to wait for the lease
+        assertThat(ledger.committedEffects()).containsOnlyKeys("attempt-2");
+        assertThat(ledger.find(JobId.of("stuck"))).hasValueSatisfying(c -> assertThat(c.attempt()).isEqualTo(2));
+    }
+
+    @Test
+    void aConnectionLostWithoutADeadlineStillLeavesTheJobPending() {
+        CountDownLatch running = new CountDownLatch(1);
+        handlers.put("orders", context -> {
+            calls("orders").incrementAndGet();
+            if (context.attempt() == 1 && calls("orders").get() == 1) {
+                context.unwrap(InMemoryEffects.class).loseConnection();
+                running.countDown();
+            }
+            return Optional.empty();
+        });
+        RunningWorker worker = start("w1", 1);
+
+        enqueue("outage");
+
+        await().atMost(WAIT).until(() -> running.getCount() == 0 && worker.counters().running() == 0
+                && transport.find(queue, JobId.of("outage")).filter(JobSighting.Pending.class::isInstance)
+                .isPresent());
+        assertThat(worker.counters().retried()).isZero();
+        clock.advance(PAST_LEASE);
+        await().atMost(WAIT).until(() -> worker.counters().completed() == 1);
+        assertThat(worker.counters().reclaimed()).isEqualTo(1);
     }
 
     @Test

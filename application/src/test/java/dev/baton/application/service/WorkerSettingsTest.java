@@ -21,6 +21,19 @@ class WorkerSettingsTest {
         assertThat(defaults.extendInterval()).isEqualTo(Duration.ofSeconds(10));
         assertThat(defaults.recoveryInterval()).isEqualTo(Duration.ofSeconds(15));
         assertThat(defaults.grace()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(defaults.jobThreads()).isEqualTo(JobThreads.AUTO);
+    }
+
+    @Test
+    void virtualJobThreadsAreCheckedAgainstTheRunningJvm() {
+        if (Runtime.version().feature() >= JobThreads.VIRTUAL_SINCE) {
+            assertThat(WorkerSettings.DEFAULTS.withJobThreads(JobThreads.VIRTUAL).jobThreads())
+                    .isEqualTo(JobThreads.VIRTUAL);
+        } else {
+            assertThatThrownBy(() -> WorkerSettings.DEFAULTS.withJobThreads(JobThreads.VIRTUAL))
+                    .isInstanceOf(InvalidValueException.class)
+                    .hasMessageContaining("this runtime is Java " + Runtime.version().feature());
+        }
     }
 
     @Test

@@ -12,6 +12,7 @@ import java.util.Optional;
 public final class InMemoryEffects {
     private final Map<String, String> committed;
     private final Map<String, String> written = new HashMap<>();
+    private volatile boolean connectionLost;
 
     InMemoryEffects(Map<String, String> committed) {
         this.committed = Map.copyOf(committed);
@@ -31,6 +32,19 @@ public final class InMemoryEffects {
         long next = get(key).map(Long::parseLong).orElse(0L) + 1;
         put(key, Long.toString(next));
         return next;
+    }
+
+    /**
+     * Test hook: the connection under this transaction is gone, as when the JDK closes the socket of a virtual thread
+     * interrupted while it waits for PostgreSQL. Nothing commits, and the ledger reports
+     * {@code LedgerUnavailableException}, as the PostgreSQL ledger does for a lost connection.
+     */
+    public void loseConnection() {
+        connectionLost = true;
+    }
+
+    boolean connectionLost() {
+        return connectionLost;
     }
 
     Map<String, String> written() {

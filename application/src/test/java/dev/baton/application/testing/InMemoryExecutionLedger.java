@@ -86,11 +86,15 @@ public final class InMemoryExecutionLedger implements ExecutionLedger {
             result = effect.run(new Transaction(transaction));
             ran = true;
         } catch (Exception e) {
-            throw new EffectFailedException(e);
+            throw failure(id, transaction, e);
         } finally {
             if (!ran) {
                 release(id);
             }
+        }
+        if (transaction.connectionLost()) {
+            release(id);
+            throw failure(id, transaction, null);
         }
         synchronized (lock) {
             claimed.remove(id);
@@ -114,8 +118,14 @@ public final class InMemoryExecutionLedger implements ExecutionLedger {
         try {
             result = effect.run(new Transaction(transaction));
         } catch (Exception e) {
+            if (transaction.connectionLost()) {
+                throw failure(id, transaction, e);
+            }
             return find(id).<LedgerOutcome>map(LedgerOutcome.AlreadyCompleted::new)
                     .orElseThrow(() -> new EffectFailedException(e));
+        }
+        if (transaction.connectionLost()) {
+            throw failure(id, transaction, null);
         }
         synchronized (lock) {
             awaitNoClaim(id);
@@ -125,6 +135,15 @@ public final class InMemoryExecutionLedger implements ExecutionLedger {
             }
             return commit(execution, transaction, result);
         }
+    }
+
+    /** What an effect's failure means: the job failed, or, with the connection lost, the ledger is unavailable. */
+    private static RuntimeException failure(JobId id, InMemoryEffects transaction, Exception cause) {
+        if (transaction.connectionLost()) {
+            return new LedgerUnavailableException("lost the ledger connection while job " + id
+                    + " ran; nothing was committed (test hook)", cause);
+        }
+        return new EffectFailedException(cause);
     }
 
     /** Commits the effect's writes with the job's completion; the caller holds {@link #lock}. */

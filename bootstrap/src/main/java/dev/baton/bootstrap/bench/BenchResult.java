@@ -7,6 +7,8 @@ import java.util.OptionalDouble;
 /**
  * What one benchmark run measured.
  *
+ * @param jobThreads       what ran the jobs ({@code platform} or {@code virtual})
+ * @param java             the runtime's version
  * @param enqueueJobsPerS  jobs per second enqueued in pipelined batches (with a rate: the rate achieved)
  * @param processJobsPerS  jobs per second from the first start to the last acknowledgement, all jobs accounted for
  * @param cpuMicrosPerJob  CPU time of this process (all threads) per job while the worker ran: unlike the rates, it
@@ -20,6 +22,7 @@ import java.util.OptionalDouble;
  * @param loadAverage      {@code /proc/loadavg} at the end: the 1, 5 and 15 minute load averages
  */
 public record BenchResult(String mode, int jobs, int concurrency, String handler, int batchCommit, OptionalDouble rate,
+                          String jobThreads, String java,
                           double enqueueJobsPerS, double processJobsPerS, LatencyRecorder.Latencies latency,
                           double cpuMicrosPerJob, int warmupJobs, long jitMillis, double peakHeapMib, double rssMib,
                           double rssNowMib,
@@ -34,6 +37,8 @@ public record BenchResult(String mode, int jobs, int concurrency, String handler
         json.put("handler", handler);
         json.put("batch_commit", batchCommit);
         json.put("rate", rate.isPresent() ? rate.getAsDouble() : null);
+        json.put("job_threads", jobThreads);
+        json.put("java", java);
         json.put("enqueue_jobs_per_s", Math.round(enqueueJobsPerS));
         json.put("process_jobs_per_s", Math.round(processJobsPerS));
         Map<String, Object> latencies = new LinkedHashMap<>();

@@ -8,6 +8,7 @@ import java.util.Map;
 /** The {@code baton} command's entry point: {@code java -jar baton.jar <command> ...}. */
 public final class Main {
     private static final String LOG_LEVEL = "BATON_LOG_LEVEL";
+    private static final String GUICE_BYTECODE_GEN = "guice_bytecode_gen_option";
 
     private Main() {
     }
@@ -16,6 +17,11 @@ public final class Main {
         // dev's live progress and summary are its output, on throwaway servers: only errors may interrupt them
         if (args.length > 0 && "dev".equals(args[0]) && System.getenv(LOG_LEVEL) == null) {
             System.setProperty(LOG_LEVEL, "ERROR");
+        }
+        // Guice's class generation (for method interception, which Baton has none of) calls sun.misc.Unsafe, and Java
+        // 24+ warns about that on stderr, the CLI's error channel: reflection does as well for Baton's bindings
+        if (System.getProperty(GUICE_BYTECODE_GEN) == null) {
+            System.setProperty(GUICE_BYTECODE_GEN, "DISABLED");
         }
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         PrintStream err = new PrintStream(System.err, true, StandardCharsets.UTF_8);

@@ -1,5 +1,6 @@
 package dev.baton.bootstrap.config;
 
+import dev.baton.application.service.JobThreads;
 import dev.baton.domain.Backoff;
 import dev.baton.domain.DeliveryLimit;
 import dev.baton.domain.QueueName;
@@ -21,7 +22,8 @@ import java.util.Optional;
 public record BatonConfig(String redisUri, List<String> redisClusterNodes, String jdbcUrl, String schema, Mode mode,
                           List<QueueName> queues, Duration lease, Duration idleThreshold, DeliveryLimit deliveryLimit,
                           RetryPolicy retryPolicy, Duration jobTimeout, Retention retention, int concurrency,
-                          Duration grace, int poolSize, int batchCommit, Optional<AdminAddress> adminAddress,
+                          Duration grace, int poolSize, int batchCommit, JobThreads jobThreads,
+                          Optional<AdminAddress> adminAddress,
                           Optional<Path> plugins, List<String> migrations) {
 
     public BatonConfig {
@@ -38,6 +40,7 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
         Objects.requireNonNull(jobTimeout, "job timeout");
         Objects.requireNonNull(retention, "retention");
         Objects.requireNonNull(grace, "grace");
+        Objects.requireNonNull(jobThreads, "job threads");
         Objects.requireNonNull(adminAddress, "admin address");
         Objects.requireNonNull(plugins, "plugins");
         migrations = List.copyOf(migrations);
@@ -58,21 +61,21 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
     public BatonConfig withSchema(String newSchema) {
         return new BatonConfig(redisUri, redisClusterNodes, jdbcUrl, newSchema, mode, queues, lease, idleThreshold,
                 deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, batchCommit,
-                adminAddress,
+                jobThreads, adminAddress,
                 plugins, migrations);
     }
 
     public BatonConfig withRedisUri(String uri) {
         return new BatonConfig(uri, redisClusterNodes, jdbcUrl, schema, mode, queues, lease, idleThreshold,
                 deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, batchCommit,
-                adminAddress,
+                jobThreads, adminAddress,
                 plugins, migrations);
     }
 
     public BatonConfig withJdbcUrl(String url) {
         return new BatonConfig(redisUri, redisClusterNodes, url, schema, mode, queues, lease, idleThreshold,
                 deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, batchCommit,
-                adminAddress,
+                jobThreads, adminAddress,
                 plugins, migrations);
     }
 
@@ -82,7 +85,7 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
         all.addAll(locations);
         return new BatonConfig(redisUri, redisClusterNodes, jdbcUrl, schema, mode, queues, lease, idleThreshold,
                 deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, batchCommit,
-                adminAddress,
+                jobThreads, adminAddress,
                 plugins, all);
     }
 
@@ -123,6 +126,7 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
         shown.put(Setting.GRACE.flagName(), Durations.format(grace));
         shown.put(Setting.POOL_SIZE.flagName(), Integer.toString(poolSize));
         shown.put(Setting.BATCH_COMMIT.flagName(), Integer.toString(batchCommit));
+        shown.put(Setting.JOB_THREADS.flagName(), jobThreads.label());
         shown.put(Setting.ADMIN_ADDRESS.flagName(), adminAddress.map(AdminAddress::toString).orElse("off"));
         shown.put(Setting.PLUGINS.flagName(), plugins.map(Path::toString).orElse(""));
         shown.put(Setting.MIGRATIONS.flagName(), String.join(",", migrations));

@@ -1,5 +1,6 @@
 package dev.baton.bootstrap.config;
 
+import dev.baton.application.service.JobThreads;
 import dev.baton.domain.Backoff;
 import dev.baton.domain.BatonException;
 import dev.baton.domain.DeliveryLimit;
@@ -91,6 +92,7 @@ public final class ConfigLoader {
                 get(Setting.POOL_SIZE, text -> text.equalsIgnoreCase("auto") ? Math.min(1000, concurrency + 2)
                         : intIn(text, 1, 1000)),
                 get(Setting.BATCH_COMMIT, text -> intIn(text, 1, 1000)),
+                get(Setting.JOB_THREADS, ConfigLoader::jobThreads),
                 get(Setting.ADMIN_ADDRESS, ConfigLoader::adminAddress),
                 get(Setting.PLUGINS, text -> text.isBlank() ? Optional.empty() : Optional.of(Path.of(text))),
                 get(Setting.MIGRATIONS, ConfigLoader::locations));
@@ -190,6 +192,13 @@ public final class ConfigLoader {
             throw new IllegalArgumentException("expected a lower-case SQL identifier (letters, digits, _)");
         }
         return text;
+    }
+
+    /** Checked against the running JVM now, so that {@code virtual} on Java 17 fails at start-up, not at the first job. */
+    private static JobThreads jobThreads(String text) {
+        JobThreads threads = JobThreads.parse(text);
+        threads.resolve();
+        return threads;
     }
 
     private static Mode mode(String text) {

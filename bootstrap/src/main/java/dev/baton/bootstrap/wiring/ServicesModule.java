@@ -55,7 +55,8 @@ final class ServicesModule extends AbstractModule {
                 .withJobTimeout(config.jobTimeout())
                 .withHousekeeping(WorkerSettings.DEFAULTS.trimInterval(), config.retention(), config.idleThreshold())
                 .withGrace(config.grace())
-                .withBatchCommit(config.batchCommit());
+                .withBatchCommit(config.batchCommit())
+                .withJobThreads(config.jobThreads());
     }
 
     @Provides

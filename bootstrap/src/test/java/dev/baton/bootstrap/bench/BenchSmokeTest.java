@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.baton.application.service.JobThreads;
 import dev.baton.bootstrap.cli.Main;
 import dev.baton.bootstrap.testing.TestEndpoints;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -30,14 +32,18 @@ class BenchSmokeTest {
         // no second warm-up round may start once --max-warmup has passed
         assertThat(report.path("warmup_jobs").asInt()).isEqualTo(500);
         assertThat(report.path("jit_ms").isIntegralNumber()).isTrue();
+        assertThat(report.path("job_threads").asText()).isEqualTo(JobThreads.AUTO.resolve().label());
+        assertThat(report.path("java").asText()).isEqualTo(Runtime.version().toString());
     }
 
     @Test
     void exactlyOnceBatchedOrdersCommitEveryEffectOnce() throws Exception {
-        JsonNode report = bench("--jobs", "2000", "--warmup", "200", "--max-warmup", "0", "--mode", "exactly-once",
-                "--handler", "orders", "--concurrency", "16", "--batch-commit", "8", "--json");
+        JsonNode report = bench(Map.of("BATON_JOB_THREADS", "platform"), "--jobs", "2000", "--warmup", "200",
+                "--max-warmup", "0", "--mode", "exactly-once", "--handler", "orders", "--concurrency", "16",
+                "--batch-commit", "8", "--json");
 
         assertThat(report.path("mode").asText()).isEqualTo("exactly-once");
+        assertThat(report.path("job_threads").asText()).isEqualTo("platform");
         assertThat(report.path("batch_commit").asInt()).isEqualTo(8);
         assertThat(report.path("checked").asText()).contains("ledger rows 2000", "demo_shipments rows 2000");
     }
@@ -52,13 +58,19 @@ class BenchSmokeTest {
     }
 
     private static JsonNode bench(String... args) throws Exception {
+        return bench(Map.of(), args);
+    }
+
+    private static JsonNode bench(Map<String, String> settings, String... args) throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         String[] command = new String[args.length + 1];
         command[0] = "bench";
         System.arraycopy(args, 0, command, 1, args.length);
-        int exit = Main.run(command, Map.of("BATON_REDIS_URI", TestEndpoints.redisUri(),
-                        "BATON_JDBC_URL", TestEndpoints.jdbcUrl()), new ByteArrayInputStream(new byte[0]),
+        Map<String, String> env = new HashMap<>(settings);
+        env.put("BATON_REDIS_URI", TestEndpoints.redisUri());
+        env.put("BATON_JDBC_URL", TestEndpoints.jdbcUrl());
+        int exit = Main.run(command, env, new ByteArrayInputStream(new byte[0]),
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
         String stdout = out.toString(StandardCharsets.UTF_8);
         String stderr = err.toString(StandardCharsets.UTF_8);

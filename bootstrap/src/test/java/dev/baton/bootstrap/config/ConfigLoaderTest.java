@@ -3,6 +3,7 @@ package dev.baton.bootstrap.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.baton.application.service.JobThreads;
 import dev.baton.domain.Backoff;
 import dev.baton.domain.QueueName;
 import java.io.IOException;
@@ -104,6 +105,30 @@ class ConfigLoaderTest {
         assertThat(BatonConfig.defaults().batchCommit()).isEqualTo(1);
         assertThatThrownBy(() -> ConfigLoader.load(Map.of(), Optional.empty(), Map.of("batch-commit", "0")))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("BATON_BATCH_COMMIT");
+    }
+
+    @Test
+    void jobThreadsAreAutoByDefaultAndParsedStrictly() {
+        BatonConfig config = ConfigLoader.load(Map.of("BATON_JOB_THREADS", "Platform"), Optional.empty(), Map.of());
+
+        assertThat(config.jobThreads()).isEqualTo(JobThreads.PLATFORM);
+        assertThat(config.describe()).containsEntry("job-threads", "platform");
+        assertThat(BatonConfig.defaults().jobThreads()).isEqualTo(JobThreads.AUTO);
+        assertThatThrownBy(() -> ConfigLoader.load(Map.of(), Optional.empty(), Map.of("job-threads", "fibers")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("BATON_JOB_THREADS")
+                .hasMessageContaining("auto, platform or virtual");
+    }
+
+    @Test
+    void virtualJobThreadsOnARuntimeWithoutThemFailAtStartUp() {
+        Map<String, String> env = Map.of("BATON_JOB_THREADS", "virtual");
+        if (Runtime.version().feature() >= 21) {
+            assertThat(ConfigLoader.load(env, Optional.empty(), Map.of()).jobThreads()).isEqualTo(JobThreads.VIRTUAL);
+        } else {
+            assertThatThrownBy(() -> ConfigLoader.load(env, Optional.empty(), Map.of()))
+                    .isInstanceOf(ConfigException.class).hasMessageContaining("BATON_JOB_THREADS")
+                    .hasMessageContaining("need Java 21");
+        }
     }
 
     @Test

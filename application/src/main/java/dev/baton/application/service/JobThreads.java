@@ -1,0 +1,101 @@
+package dev.baton.application.service;
+
+import dev.baton.domain.InvalidValueException;
+import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * What runs a worker's jobs. A job spends most of its time waiting for PostgreSQL and Redis; a platform thread per
+ * job wakes the operating system's scheduler for every one of those waits, where virtual threads park on the JDK's
+ * poller and share a few carrier threads (measured in docs/BENCHMARKS.md). Baton is built for Java 17, so virtual
+ * threads are reached reflectively and only where the runtime has them.
+ */
+public enum JobThreads {
+    /** Virtual threads on Java 24 and later, platform threads before (see {@link #resolve(int)}). */
+    AUTO,
+    /** A fixed pool of platform threads, one per unit of concurrency. */
+    PLATFORM,
+    /** One virtual thread per job (or batch); needs Java 21 or later. */
+    VIRTUAL;
+
+    /** The first Java release with virtual threads (JEP 444). */
+    static final int VIRTUAL_SINCE = 21;
+    /**
+     * The first Java release where a {@code synchronized} block no longer pins a virtual thread to its carrier
+     * (JEP 491). Before it, a handler's library blocking inside {@code synchronized} could hold every carrier and
+     * stall the worker, so {@link #AUTO} chooses virtual threads only from here on.
+     */
+    static final int UNPINNED_SINCE = 24;
+
+    /** {@code auto}, {@code platform} or {@code virtual}, case-insensitive. */
+    public static JobThreads parse(String text) {
+        return switch (text.trim().toLowerCase(Locale.ROOT)) {
+            case "auto" -> AUTO;
+            case "platform" -> PLATFORM;
+            case "virtual" -> VIRTUAL;
+            default -> throw new InvalidValueException("job threads must be auto, platform or virtual, got '" + text
+                    + "'");
+        };
+    }
+
+    public String label() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** What this choice means on the running JVM: {@link #PLATFORM} or {@link #VIRTUAL}. */
+    public JobThreads resolve() {
+        return resolve(Runtime.version().feature());
+    }
+
+    /** What this choice means on a Java of the given feature release; fails for virtual threads before Java 21. */
+    JobThreads resolve(int javaRelease) {
+        return switch (this) {
+            case AUTO -> javaRelease >= UNPINNED_SINCE ? VIRTUAL : PLATFORM;
+            case PLATFORM -> PLATFORM;
+            case VIRTUAL -> {
+                if (javaRelease < VIRTUAL_SINCE) {
+                    throw new InvalidValueException("virtual job threads need Java " + VIRTUAL_SINCE
+                            + " or later; this runtime is Java " + javaRelease + " (use auto or platform)");
+                }
+                yield VIRTUAL;
+            }
+        };
+    }
+
+    /**
+     * The executor for a worker's jobs: at most {@code concurrency} run at once either way, because the worker
+     * submits only jobs that hold one of its slots. Threads are named {@code prefix-N}.
+     */
+    ExecutorService executor(int concurrency, String prefix) {
+        if (resolve() == PLATFORM) {
+            return Executors.newFixedThreadPool(concurrency, platformThreads(prefix));
+        }
+        return virtualThreadPerTask(prefix);
+    }
+
+    static ThreadFactory platformThreads(String prefix) {
+        AtomicInteger count = new AtomicInteger();
+        return runnable -> {
+            Thread thread = new Thread(runnable, prefix + "-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+
+    /** {@code Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name(prefix + "-", 1).factory())}, Java 21+. */
+    private static ExecutorService virtualThreadPerTask(String prefix) {
+        try {
+            Class<?> builder = Class.forName("java.lang.Thread$Builder");
+            Object virtual = Thread.class.getMethod("ofVirtual").invoke(null);
+            Object named = builder.getMethod("name", String.class, long.class).invoke(virtual, prefix + "-", 1L);
+            ThreadFactory factory = (ThreadFactory) builder.getMethod("factory").invoke(named);
+            return (ExecutorService) Executors.class.getMethod("newThreadPerTaskExecutor", ThreadFactory.class)
+                    .invoke(null, factory);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("this runtime has no virtual threads", e);
+        }
+    }
+}

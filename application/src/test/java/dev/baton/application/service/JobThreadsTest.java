@@ -1,0 +1,76 @@
+package dev.baton.application.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.baton.domain.InvalidValueException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class JobThreadsTest {
+
+    @ParameterizedTest
+    @CsvSource({"auto, AUTO", "Platform, PLATFORM", " VIRTUAL , VIRTUAL"})
+    void parsesTheThreeChoicesInAnyCase(String text, JobThreads expected) {
+        assertThat(JobThreads.parse(text)).isEqualTo(expected);
+        assertThat(JobThreads.parse(expected.label())).isEqualTo(expected);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "fibers", "virtual threads"})
+    void anythingElseIsRejectedWithTheChoices(String text) {
+        assertThatThrownBy(() -> JobThreads.parse(text)).isInstanceOf(InvalidValueException.class)
+                .hasMessageContaining("auto, platform or virtual").hasMessageContaining("'" + text + "'");
+    }
+
+    @ParameterizedTest
+    @CsvSource({"17, PLATFORM", "21, PLATFORM", "23, PLATFORM", "24, VIRTUAL", "25, VIRTUAL"})
+    void autoChoosesVirtualThreadsOnlyWhereSynchronizedNoLongerPins(int javaRelease, JobThreads expected) {
+        assertThat(JobThreads.AUTO.resolve(javaRelease)).isEqualTo(expected);
+        assertThat(JobThreads.PLATFORM.resolve(javaRelease)).isEqualTo(JobThreads.PLATFORM);
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {17, 20})
+    void virtualThreadsBeforeJava21AreRefusedWithTheRuntimeNamed(int javaRelease) {
+        assertThatThrownBy(() -> JobThreads.VIRTUAL.resolve(javaRelease)).isInstanceOf(InvalidValueException.class)
+                .hasMessageContaining("need Java 21").hasMessageContaining("Java " + javaRelease);
+        assertThat(JobThreads.VIRTUAL.resolve(21)).isEqualTo(JobThreads.VIRTUAL);
+    }
+
+    /** On Java 17 this runs the platform and auto choices; on 21+ the virtual one too (CI runs both). */
+    @ParameterizedTest
+    @EnumSource(JobThreads.class)
+    void theExecutorRunsJobsOnTheThreadsTheChoiceResolvesTo(JobThreads choice) throws Exception {
+        int release = Runtime.version().feature();
+        if (choice == JobThreads.VIRTUAL && release < JobThreads.VIRTUAL_SINCE) {
+            assertThatThrownBy(choice::resolve).isInstanceOf(InvalidValueException.class);
+            return;
+        }
+        ExecutorService executor = choice.executor(2, "w-job");
+        try {
+            Thread first = executor.submit(Thread::currentThread).get(10, TimeUnit.SECONDS);
+            Thread second = CompletableFuture.supplyAsync(Thread::currentThread, executor).get(10, TimeUnit.SECONDS);
+
+            assertThat(first.getName()).startsWith("w-job-");
+            assertThat(second.getName()).startsWith("w-job-");
+            assertThat(isVirtual(first)).isEqualTo(choice.resolve() == JobThreads.VIRTUAL);
+            assertThat(first.isDaemon()).isTrue(); // a forgotten worker never keeps the JVM alive
+        } finally {
+            executor.shutdownNow();
+        }
+        assertThat(executor.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+    }
+
+    static boolean isVirtual(Thread thread) throws ReflectiveOperationException {
+        if (Runtime.version().feature() < JobThreads.VIRTUAL_SINCE) {
+            return false;
+        }
+        return (boolean) Thread.class.getMethod("isVirtual").invoke(thread);
+    }
+}
