@@ -75,7 +75,7 @@ class JobThreadsEndToEndTest {
             assertThat(baton.use(LocateJobUseCase.class).locate(new LocateJobUseCase.Command(queue,
                     JobId.of("stuck")))).isInstanceOfSatisfying(Whereabouts.Completed.class, completed ->
                     assertThat(completed.completion().attempt()).isEqualTo(2));
-            boolean virtual = JobThreads.parse(threads).resolve() == JobThreads.VIRTUAL;
+            boolean virtual = JobThreads.parse(threads).resolve(1) == JobThreads.VIRTUAL;
             // Thread.toString() names a virtual thread "VirtualThread[#id,name]/..."
             assertThat(ranOn).hasSize(2 + AFTER).allSatisfy(thread -> {
                 assertThat(thread).contains("baton-");

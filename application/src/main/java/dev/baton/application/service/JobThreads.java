@@ -8,13 +8,18 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * What runs a worker's jobs. A job spends most of its time waiting for PostgreSQL and Redis; a platform thread per
- * job wakes the operating system's scheduler for every one of those waits, where virtual threads park on the JDK's
- * poller and share a few carrier threads (measured in docs/BENCHMARKS.md). Baton is built for Java 17, so virtual
- * threads are reached reflectively and only where the runtime has them.
+ * What runs a worker's jobs. Baton is built for Java 17, so virtual threads are reached reflectively and only where
+ * the runtime has them. Measured side by side on Java 25 (docs/BENCHMARKS.md): with one transaction per job, virtual
+ * threads moved 1.15x the jobs at 0.8x the CPU per job, because a job waiting for PostgreSQL parks on the JDK's
+ * poller instead of putting an OS thread to sleep; with batched commits, where a few threads each run hundreds of
+ * round trips one after the other, every round trip then wakes the poller and a carrier, and platform threads moved
+ * 1.6x the jobs. {@link #AUTO} follows those measurements.
  */
 public enum JobThreads {
-    /** Virtual threads on Java 24 and later, platform threads before (see {@link #resolve(int)}). */
+    /**
+     * Virtual threads on Java 24 and later when every job commits on its own ({@code batchCommit} 1); platform
+     * threads before Java 24 and for batched commits.
+     */
     AUTO,
     /** A fixed pool of platform threads, one per unit of concurrency. */
     PLATFORM,
@@ -45,15 +50,17 @@ public enum JobThreads {
         return name().toLowerCase(Locale.ROOT);
     }
 
-    /** What this choice means on the running JVM: {@link #PLATFORM} or {@link #VIRTUAL}. */
-    public JobThreads resolve() {
-        return resolve(Runtime.version().feature());
+    /**
+     * What this choice means, {@link #PLATFORM} or {@link #VIRTUAL}, for a worker committing {@code batchCommit} jobs
+     * per transaction on the running JVM; fails for virtual threads before Java 21.
+     */
+    public JobThreads resolve(int batchCommit) {
+        return resolve(Runtime.version().feature(), batchCommit);
     }
 
-    /** What this choice means on a Java of the given feature release; fails for virtual threads before Java 21. */
-    JobThreads resolve(int javaRelease) {
+    JobThreads resolve(int javaRelease, int batchCommit) {
         return switch (this) {
-            case AUTO -> javaRelease >= UNPINNED_SINCE ? VIRTUAL : PLATFORM;
+            case AUTO -> javaRelease >= UNPINNED_SINCE && batchCommit == 1 ? VIRTUAL : PLATFORM;
             case PLATFORM -> PLATFORM;
             case VIRTUAL -> {
                 if (javaRelease < VIRTUAL_SINCE) {
@@ -69,8 +76,8 @@ public enum JobThreads {
      * The executor for a worker's jobs: at most {@code concurrency} run at once either way, because the worker
      * submits only jobs that hold one of its slots. Threads are named {@code prefix-N}.
      */
-    ExecutorService executor(int concurrency, String prefix) {
-        if (resolve() == PLATFORM) {
+    ExecutorService executor(int concurrency, int batchCommit, String prefix) {
+        if (resolve(batchCommit) == PLATFORM) {
             return Executors.newFixedThreadPool(concurrency, platformThreads(prefix));
         }
         return virtualThreadPerTask(prefix);

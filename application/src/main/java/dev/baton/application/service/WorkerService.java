@@ -126,7 +126,7 @@ public final class WorkerService implements RunWorkerUseCase {
             this.blockPerQueue = split.isZero() ? Duration.ofMillis(1) : split;
             this.slots = new Semaphore(concurrency);
             String name = "baton-" + consumer;
-            this.jobs = settings.jobThreads().executor(concurrency, name + "-job");
+            this.jobs = settings.jobThreads().executor(concurrency, settings.batchCommit(), name + "-job");
             this.timers = Executors.newSingleThreadScheduledExecutor(JobThreads.platformThreads(name + "-timeout"));
             // two threads, so that a slow reclaim or trim never delays the lease extension of running jobs
             this.loops = Executors.newScheduledThreadPool(2, JobThreads.platformThreads(name + "-loop"));
@@ -145,7 +145,7 @@ public final class WorkerService implements RunWorkerUseCase {
                     settings.recoveryInterval());
             schedule(loops, "housekeeping", this::houseKeep, settings.trimInterval(), settings.trimInterval());
             LOG.info("worker started consumer={} queues={} concurrency={} threads={} lease={} jobTimeout={}"
-                    + " maxAttempts={}", consumer, queues, concurrency, settings.jobThreads().resolve().label(),
+                    + " maxAttempts={}", consumer, queues, concurrency, settings.runsJobsOn().label(),
                     settings.lease(), settings.jobTimeout(), settings.retryPolicy().maxAttempts());
         }
 

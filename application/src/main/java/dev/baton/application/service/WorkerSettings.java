@@ -28,8 +28,9 @@ import java.util.Objects;
  * @param batchCommit         up to this many leased jobs run one after the other on one thread and commit in one
  *                            ledger transaction (a savepoint each); they share one deadline, {@code jobTimeout} from
  *                            the start of the batch. 1 (the default) commits every job on its own
- * @param jobThreads          what runs the jobs: platform or virtual threads ({@link JobThreads#AUTO} by default);
- *                            checked against the running JVM here, so a choice it cannot honour fails at once
+ * @param jobThreads          what runs the jobs: platform or virtual threads ({@link JobThreads#AUTO} by default,
+ *                            see {@link #runsJobsOn()}); checked against the running JVM here, so a choice it cannot
+ *                            honour fails at once
  */
 public record WorkerSettings(Duration lease, DeliveryLimit deliveryLimit, RetryPolicy retryPolicy, Duration jobTimeout,
                              Duration block, Duration promoteInterval, Duration extendInterval,
@@ -48,7 +49,6 @@ public record WorkerSettings(Duration lease, DeliveryLimit deliveryLimit, RetryP
         Objects.requireNonNull(deliveryLimit, "delivery limit");
         Objects.requireNonNull(retryPolicy, "retry policy");
         Objects.requireNonNull(retention, "retention");
-        Objects.requireNonNull(jobThreads, "job threads").resolve();
         positive(lease, "lease");
         positive(jobTimeout, "job timeout");
         positive(block, "block");
@@ -64,6 +64,7 @@ public record WorkerSettings(Duration lease, DeliveryLimit deliveryLimit, RetryP
         if (batchCommit < 1 || batchCommit > MAX_BATCH_COMMIT) {
             throw new InvalidValueException("batch commit must be 1.." + MAX_BATCH_COMMIT + ", got " + batchCommit);
         }
+        Objects.requireNonNull(jobThreads, "job threads").resolve(batchCommit); // refused here if it cannot run
         // two extensions must fit into one lease, or a slow round trip lets another consumer steal a running job
         if (extendInterval.multipliedBy(2).compareTo(lease) > 0) {
             throw new InvalidValueException("extend interval " + extendInterval + " must be at most half the lease "
@@ -131,5 +132,10 @@ public record WorkerSettings(Duration lease, DeliveryLimit deliveryLimit, RetryP
         return new WorkerSettings(lease, deliveryLimit, retryPolicy, jobTimeout, block, promoteInterval,
                 extendInterval, recoveryInterval, trimInterval, retention, consumerIdleRemoval, grace, batchCommit,
                 threads);
+    }
+
+    /** What runs the jobs on this JVM with these settings: {@link JobThreads#PLATFORM} or {@link JobThreads#VIRTUAL}. */
+    public JobThreads runsJobsOn() {
+        return jobThreads.resolve(batchCommit);
     }
 }

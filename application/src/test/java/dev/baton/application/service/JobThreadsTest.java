@@ -29,18 +29,21 @@ class JobThreadsTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"17, PLATFORM", "21, PLATFORM", "23, PLATFORM", "24, VIRTUAL", "25, VIRTUAL"})
-    void autoChoosesVirtualThreadsOnlyWhereSynchronizedNoLongerPins(int javaRelease, JobThreads expected) {
-        assertThat(JobThreads.AUTO.resolve(javaRelease)).isEqualTo(expected);
-        assertThat(JobThreads.PLATFORM.resolve(javaRelease)).isEqualTo(JobThreads.PLATFORM);
+    @CsvSource({"17, 1, PLATFORM", "21, 1, PLATFORM", "23, 1, PLATFORM", "24, 1, VIRTUAL", "25, 1, VIRTUAL",
+            "25, 2, PLATFORM", "25, 256, PLATFORM"})
+    void autoChoosesVirtualThreadsWhereSynchronizedNoLongerPinsAndJobsCommitAlone(int javaRelease, int batchCommit,
+                                                                                  JobThreads expected) {
+        assertThat(JobThreads.AUTO.resolve(javaRelease, batchCommit)).isEqualTo(expected);
+        assertThat(JobThreads.PLATFORM.resolve(javaRelease, batchCommit)).isEqualTo(JobThreads.PLATFORM);
     }
 
     @ParameterizedTest
     @ValueSource(ints = {17, 20})
     void virtualThreadsBeforeJava21AreRefusedWithTheRuntimeNamed(int javaRelease) {
-        assertThatThrownBy(() -> JobThreads.VIRTUAL.resolve(javaRelease)).isInstanceOf(InvalidValueException.class)
+        assertThatThrownBy(() -> JobThreads.VIRTUAL.resolve(javaRelease, 1)).isInstanceOf(InvalidValueException.class)
                 .hasMessageContaining("need Java 21").hasMessageContaining("Java " + javaRelease);
-        assertThat(JobThreads.VIRTUAL.resolve(21)).isEqualTo(JobThreads.VIRTUAL);
+        assertThat(JobThreads.VIRTUAL.resolve(21, 1)).isEqualTo(JobThreads.VIRTUAL);
+        assertThat(JobThreads.VIRTUAL.resolve(25, 256)).isEqualTo(JobThreads.VIRTUAL); // asked for: even batched
     }
 
     /** On Java 17 this runs the platform and auto choices; on 21+ the virtual one too (CI runs both). */
@@ -49,17 +52,17 @@ class JobThreadsTest {
     void theExecutorRunsJobsOnTheThreadsTheChoiceResolvesTo(JobThreads choice) throws Exception {
         int release = Runtime.version().feature();
         if (choice == JobThreads.VIRTUAL && release < JobThreads.VIRTUAL_SINCE) {
-            assertThatThrownBy(choice::resolve).isInstanceOf(InvalidValueException.class);
+            assertThatThrownBy(() -> choice.resolve(1)).isInstanceOf(InvalidValueException.class);
             return;
         }
-        ExecutorService executor = choice.executor(2, "w-job");
+        ExecutorService executor = choice.executor(2, 1, "w-job");
         try {
             Thread first = executor.submit(Thread::currentThread).get(10, TimeUnit.SECONDS);
             Thread second = CompletableFuture.supplyAsync(Thread::currentThread, executor).get(10, TimeUnit.SECONDS);
 
             assertThat(first.getName()).startsWith("w-job-");
             assertThat(second.getName()).startsWith("w-job-");
-            assertThat(isVirtual(first)).isEqualTo(choice.resolve() == JobThreads.VIRTUAL);
+            assertThat(isVirtual(first)).isEqualTo(choice.resolve(1) == JobThreads.VIRTUAL);
             assertThat(first.isDaemon()).isTrue(); // a forgotten worker never keeps the JVM alive
         } finally {
             executor.shutdownNow();

@@ -131,7 +131,7 @@ class WorkerServiceTest {
         assertThat(ranOn).hasSize(3).allSatisfy(thread ->
                 assertThat(thread.getName()).startsWith("baton-w1-job-"));
         for (Thread thread : ranOn) {
-            assertThat(JobThreadsTest.isVirtual(thread)).isEqualTo(choice.resolve() == JobThreads.VIRTUAL);
+            assertThat(JobThreadsTest.isVirtual(thread)).isEqualTo(choice.resolve(1) == JobThreads.VIRTUAL);
         }
     }
 

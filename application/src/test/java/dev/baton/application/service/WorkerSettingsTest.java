@@ -25,6 +25,15 @@ class WorkerSettingsTest {
     }
 
     @Test
+    void batchedCommitsRunOnPlatformThreadsUnlessVirtualOnesAreAskedFor() {
+        WorkerSettings batched = WorkerSettings.DEFAULTS.withBatchCommit(32);
+
+        assertThat(batched.runsJobsOn()).isEqualTo(JobThreads.PLATFORM);
+        assertThat(WorkerSettings.DEFAULTS.runsJobsOn()).isEqualTo(Runtime.version().feature() >= 24
+                ? JobThreads.VIRTUAL : JobThreads.PLATFORM);
+    }
+
+    @Test
     void virtualJobThreadsAreCheckedAgainstTheRunningJvm() {
         if (Runtime.version().feature() >= JobThreads.VIRTUAL_SINCE) {
             assertThat(WorkerSettings.DEFAULTS.withJobThreads(JobThreads.VIRTUAL).jobThreads())

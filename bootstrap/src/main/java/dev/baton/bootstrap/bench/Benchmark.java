@@ -211,7 +211,7 @@ public final class Benchmark {
         }
         LatencyRecorder.Latencies latencies = recorder.latencies();
         return new BenchResult(benchConfig.mode().label(), jobs, benchConfig.concurrency(), options.handler(),
-                options.batchCommit(), options.rate(), benchConfig.jobThreads().resolve().label(),
+                options.batchCommit(), options.rate(), benchConfig.jobThreads().resolve(options.batchCommit()).label(),
                 Runtime.version().toString(), enqueueRate,
                 recorder.done() / seconds(recorder.processingNanos()), latencies, Math.round(cpuPerJob / 100) / 10.0,
                 warmedUp, jitDuringRun, peakHeapMib(), status("VmHWM"), status("VmRSS"), exactlyOnce, check,

@@ -197,7 +197,7 @@ public final class ConfigLoader {
     /** Checked against the running JVM now, so that {@code virtual} on Java 17 fails at start-up, not at the first job. */
     private static JobThreads jobThreads(String text) {
         JobThreads threads = JobThreads.parse(text);
-        threads.resolve();
+        threads.resolve(1); // refused or not, whatever the batch size
         return threads;
     }
 

@@ -28,7 +28,7 @@ public enum Setting {
     POOL_SIZE("auto", false, "PostgreSQL connections; auto = concurrency + 2 (each running job holds one)"),
     BATCH_COMMIT("1", false, "jobs committed per ledger transaction, a savepoint each (1 = one job per transaction)"),
     JOB_THREADS("auto", false, "what runs the jobs: platform threads, virtual threads (Java 21+), or auto = virtual "
-            + "on Java 24+ (no pinning by synchronized), platform before"),
+            + "on Java 24+ (no pinning by synchronized) with one transaction per job, platform otherwise"),
     ADMIN_ADDRESS("127.0.0.1:9400", false, "admin HTTP host:port (port 0 picks a free one), or off"),
     PLUGINS("", false, "a folder whose jars are searched for handlers (NamedJobHandler services)"),
     MIGRATIONS("", false, "comma-separated Flyway locations of your handlers' tables (filesystem:/path or "
