@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,11 +47,10 @@ final class Acknowledgements<T extends Acknowledgements.Finished> {
         void notAcknowledged(List<T> finished, RuntimeException failure);
     }
 
-    Acknowledgements(StreamTransport transport, Listener<T> listener, String threadName) {
+    Acknowledgements(StreamTransport transport, Listener<T> listener, ThreadFactory threads) {
         this.transport = transport;
         this.listener = listener;
-        this.sender = new Thread(this::send, threadName);
-        sender.setDaemon(true);
+        this.sender = threads.newThread(this::send);
         sender.start();
     }
 

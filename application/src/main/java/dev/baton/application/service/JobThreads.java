@@ -77,10 +77,24 @@ public enum JobThreads {
      * submits only jobs that hold one of its slots. Threads are named {@code prefix-N}.
      */
     ExecutorService executor(int concurrency, int batchCommit, String prefix) {
+        ThreadFactory threads = threads(batchCommit, prefix);
         if (resolve(batchCommit) == PLATFORM) {
-            return Executors.newFixedThreadPool(concurrency, platformThreads(prefix));
+            return Executors.newFixedThreadPool(concurrency, threads);
         }
-        return virtualThreadPerTask(prefix);
+        try {
+            return (ExecutorService) Executors.class.getMethod("newThreadPerTaskExecutor", ThreadFactory.class)
+                    .invoke(null, threads);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("this runtime has no virtual threads", e);
+        }
+    }
+
+    /**
+     * Daemon threads named {@code prefix-N} of the kind this choice resolves to: the worker's fetcher and
+     * acknowledgement sender trade hand-overs with its jobs, which are cheaper between threads of one kind.
+     */
+    ThreadFactory threads(int batchCommit, String prefix) {
+        return resolve(batchCommit) == PLATFORM ? platformThreads(prefix) : virtualThreads(prefix);
     }
 
     static ThreadFactory platformThreads(String prefix) {
@@ -92,15 +106,13 @@ public enum JobThreads {
         };
     }
 
-    /** {@code Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name(prefix + "-", 1).factory())}, Java 21+. */
-    private static ExecutorService virtualThreadPerTask(String prefix) {
+    /** {@code Thread.ofVirtual().name(prefix + "-", 1).factory()}, Java 21+; virtual threads are daemons. */
+    private static ThreadFactory virtualThreads(String prefix) {
         try {
             Class<?> builder = Class.forName("java.lang.Thread$Builder");
             Object virtual = Thread.class.getMethod("ofVirtual").invoke(null);
             Object named = builder.getMethod("name", String.class, long.class).invoke(virtual, prefix + "-", 1L);
-            ThreadFactory factory = (ThreadFactory) builder.getMethod("factory").invoke(named);
-            return (ExecutorService) Executors.class.getMethod("newThreadPerTaskExecutor", ThreadFactory.class)
-                    .invoke(null, factory);
+            return (ThreadFactory) builder.getMethod("factory").invoke(named);
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("this runtime has no virtual threads", e);
         }

@@ -130,8 +130,9 @@ public final class WorkerService implements RunWorkerUseCase {
             this.timers = Executors.newSingleThreadScheduledExecutor(JobThreads.platformThreads(name + "-timeout"));
             // two threads, so that a slow reclaim or trim never delays the lease extension of running jobs
             this.loops = Executors.newScheduledThreadPool(2, JobThreads.platformThreads(name + "-loop"));
-            this.fetcher = JobThreads.platformThreads(name + "-fetch").newThread(this::fetch);
-            this.acknowledgements = new Acknowledgements<>(transport, this, name + "-ack");
+            this.fetcher = settings.jobThreads().threads(settings.batchCommit(), name + "-fetch").newThread(this::fetch);
+            this.acknowledgements = new Acknowledgements<>(transport, this,
+                    settings.jobThreads().threads(settings.batchCommit(), name + "-ack"));
         }
 
         void start() {

@@ -64,6 +64,11 @@ class JobThreadsTest {
             assertThat(second.getName()).startsWith("w-job-");
             assertThat(isVirtual(first)).isEqualTo(choice.resolve(1) == JobThreads.VIRTUAL);
             assertThat(first.isDaemon()).isTrue(); // a forgotten worker never keeps the JVM alive
+            // the worker's fetcher and acknowledgement sender are of the same kind as its jobs
+            Thread sender = choice.threads(1, "w-ack").newThread(() -> { });
+            assertThat(sender.getName()).isEqualTo("w-ack-1");
+            assertThat(isVirtual(sender)).isEqualTo(isVirtual(first));
+            assertThat(sender.isDaemon()).isTrue();
         } finally {
             executor.shutdownNow();
         }
