@@ -78,6 +78,8 @@ final class RedisStreamTransport implements StreamTransport {
     private static final Logger LOG = LoggerFactory.getLogger(RedisStreamTransport.class);
     /** Ids per XACK / XDEL / redrive script call: keeps each command, and the time Redis spends in it, small. */
     private static final int BATCH = 200;
+    /** How often a pipelined batch still waiting for replies is flushed again (see {@code get}). */
+    private static final long REFLUSH_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
     /** How many entries {@link #find} looks at per place (stream, delayed set, dead letters) and partition. */
     static final int FIND_SCAN_LIMIT = 10_000;
     /** Pending entries looked at for the oldest pending idle time in {@link #stats}. */
@@ -299,12 +301,33 @@ final class RedisStreamTransport implements StreamTransport {
                 pipeline.stateful().flushCommands();
             }
             long deadline = System.nanoTime() + commandTimeout.toNanos();
-            futures.forEach(future -> get(future, deadline));
+            futures.forEach(future -> getPipelined(future, deadline));
             return null;
         });
     }
 
-    /** Waits for a pipelined reply, at most until {@code deadline} ({@link System#nanoTime()}). */
+    /**
+     * Waits for a pipelined reply like {@link #get(RedisFuture, long)}, flushing the pipeline again every
+     * {@link #REFLUSH_NANOS} meanwhile. On a cluster, a command for a node whose connection is still being opened can
+     * reach that connection after the flush meant for it, and would wait there unsent (Lettuce issue 2420: a fresh
+     * {@code baton enqueue}'s first batch then failed with "no reply"); flushing an empty buffer costs nothing.
+     */
+    private <T> T getPipelined(RedisFuture<T> future, long deadline) {
+        try {
+            while (!future.await(Math.min(REFLUSH_NANOS, Math.max(0, deadline - System.nanoTime())),
+                    TimeUnit.NANOSECONDS) && deadline - System.nanoTime() > 0) {
+                synchronized (pipeline) {
+                    pipeline.stateful().flushCommands();
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RedisCommandInterruptedException(e);
+        }
+        return get(future, deadline);
+    }
+
+    /** Waits for a reply, at most until {@code deadline} ({@link System#nanoTime()}). */
     private <T> T get(RedisFuture<T> future, long deadline) {
         try {
             return future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
