@@ -78,7 +78,7 @@ final class RedisStreamTransport implements StreamTransport {
     private static final Logger LOG = LoggerFactory.getLogger(RedisStreamTransport.class);
     /** Ids per XACK / XDEL / redrive script call: keeps each command, and the time Redis spends in it, small. */
     private static final int BATCH = 200;
-    /** How often a pipelined batch still waiting for replies is flushed again (see {@code get}). */
+    /** How often a pipelined batch still waiting for replies is flushed again (see {@code getPipelined}). */
     private static final long REFLUSH_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
     /** How many entries {@link #find} looks at per place (stream, delayed set, dead letters) and partition. */
     static final int FIND_SCAN_LIMIT = 10_000;
