@@ -1,5 +1,6 @@
 package dev.baton.adapters.postgres;
 
+import dev.baton.application.handler.NonRetryableException;
 import dev.baton.application.port.out.EffectFailedException;
 import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.application.port.out.LedgerOutcome;
@@ -441,6 +442,13 @@ final class PostgresExecutionLedger implements ExecutionLedger {
         if (!handle.isInTransaction()) {
             throw new EffectFailedException(new IllegalStateException(
                     "the effect of job " + jobId + " committed or rolled back the ledger's transaction itself"));
+        }
+        if (transactionState(handle, jobId) == TransactionState.IDLE) {
+            // COMMIT or ROLLBACK sent as SQL: the effect's writes committed, or are gone, without the completion;
+            // recording it now would claim an effect that may not exist, and a retry could write one twice
+            throw new EffectFailedException(new NonRetryableException("the effect of job " + jobId + " ended the"
+                    + " ledger's transaction itself (COMMIT or ROLLBACK sent as SQL): its writes may have committed"
+                    + " without the job's completion, so it is not retried"));
         }
         try (PreparedStatement statement = handle.getConnection().prepareStatement(sql)) {
             binder.bind(statement);

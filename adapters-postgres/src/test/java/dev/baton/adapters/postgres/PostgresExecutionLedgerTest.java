@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.adapters.postgres.testing.TestSchema;
+import dev.baton.application.handler.NonRetryableException;
 import dev.baton.application.port.out.DeliveryId;
 import dev.baton.application.port.out.EffectFailedException;
 import dev.baton.application.port.out.ExecutionLedger;
@@ -43,6 +44,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -281,6 +283,35 @@ class PostgresExecutionLedgerTest {
                 failed -> assertThat(failed).isInstanceOf(EffectFailedException.class));
         assertThat(SHIPMENTS.count(order)).isEqualTo(committed);
         assertThat(completionRows(job.id())).isEqualTo(committed);
+    }
+
+    /**
+     * {@code COMMIT} or {@code ROLLBACK} sent as SQL cannot be refused, but the ledger sees that the transaction ended
+     * and fails the job for good: a completion is never recorded for an effect rolled back (nor in a transaction of
+     * its own after one committed), and a retry would write a committed effect again. What stays is what the server
+     * did: a committed effect, with the claim when the claim came first (a redelivery), which then counts as done.
+     */
+    @ParameterizedTest
+    @CsvSource({
+            "1, COMMIT, 1, 0",
+            "1, ROLLBACK, 0, 0",
+            "2, COMMIT, 1, 1",
+            "2, ROLLBACK, 0, 0"})
+    void aHandlerThatEndsTheTransactionWithSqlFailsTheJobForGood(int deliveryCount, String sql, int shipped,
+                                                                  int completed) {
+        Job job = job();
+        String order = order();
+        Execution execution = new Execution(job, CONSUMER, new DeliveryId("10-0"), deliveryCount, T0.plusSeconds(60));
+
+        assertThatThrownBy(() -> ledger.execute(execution, transaction -> {
+            DemoShipments.ship(transaction, order, job.id().value());
+            transaction.unwrap(Handle.class).execute(sql);
+            return Optional.of("shipped");
+        })).isInstanceOf(EffectFailedException.class).cause().isInstanceOf(NonRetryableException.class)
+                .hasMessageContaining("ended the ledger's transaction itself");
+
+        assertThat(SHIPMENTS.count(order)).isEqualTo(shipped);
+        assertThat(completionRows(job.id())).isEqualTo(completed);
     }
 
     @Test
