@@ -264,7 +264,7 @@ final class PostgresExecutionLedger implements ExecutionLedger {
         try {
             return handle.getConnection().unwrap(BaseConnection.class).getTransactionState();
         } catch (SQLException e) {
-            throw unavailable("could not check the transaction after job " + jobId, e);
+            throw unavailable("could not check the transaction of job " + jobId, e);
         }
     }
 
@@ -420,7 +420,25 @@ final class PostgresExecutionLedger implements ExecutionLedger {
         return count;
     }
 
+    /**
+     * Runs the effect. A transaction open before it (the claim, or the timeouts, went first) and closed after it was
+     * ended by the handler with {@code COMMIT} or {@code ROLLBACK} sent as SQL: its writes committed, or are gone,
+     * without the completion. Recording the completion now could claim an effect that never committed, and a retry
+     * could write a committed one twice, so the job fails for good. (Before the ledger's first statement, the driver
+     * has not even begun the transaction, so an ending there cannot be told from a handler that wrote nothing.)
+     */
     private Optional<String> run(Effect effect, Handle handle, JobId jobId) {
+        boolean begun = transactionState(handle, jobId) != TransactionState.IDLE;
+        Optional<String> result = runGuarded(effect, handle, jobId);
+        if (begun && transactionState(handle, jobId) == TransactionState.IDLE) {
+            throw new EffectFailedException(new NonRetryableException("the effect of job " + jobId + " ended the"
+                    + " ledger's transaction itself (COMMIT or ROLLBACK sent as SQL): its writes may have committed"
+                    + " without the job's completion, so it is not retried"));
+        }
+        return result;
+    }
+
+    private Optional<String> runGuarded(Effect effect, Handle handle, JobId jobId) {
         try {
             return Objects.requireNonNullElse(
                     EffectGuard.whileEffectRuns(() -> effect.run(new JdbiLedgerTransaction(handle))),
@@ -442,13 +460,6 @@ final class PostgresExecutionLedger implements ExecutionLedger {
         if (!handle.isInTransaction()) {
             throw new EffectFailedException(new IllegalStateException(
                     "the effect of job " + jobId + " committed or rolled back the ledger's transaction itself"));
-        }
-        if (transactionState(handle, jobId) == TransactionState.IDLE) {
-            // COMMIT or ROLLBACK sent as SQL: the effect's writes committed, or are gone, without the completion;
-            // recording it now would claim an effect that may not exist, and a retry could write one twice
-            throw new EffectFailedException(new NonRetryableException("the effect of job " + jobId + " ended the"
-                    + " ledger's transaction itself (COMMIT or ROLLBACK sent as SQL): its writes may have committed"
-                    + " without the job's completion, so it is not retried"));
         }
         try (PreparedStatement statement = handle.getConnection().prepareStatement(sql)) {
             binder.bind(statement);

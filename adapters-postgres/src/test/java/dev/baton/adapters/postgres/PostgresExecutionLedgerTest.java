@@ -286,10 +286,11 @@ class PostgresExecutionLedgerTest {
     }
 
     /**
-     * {@code COMMIT} or {@code ROLLBACK} sent as SQL cannot be refused, but the ledger sees that the transaction ended
-     * and fails the job for good: a completion is never recorded for an effect rolled back (nor in a transaction of
-     * its own after one committed), and a retry would write a committed effect again. What stays is what the server
-     * did: a committed effect, with the claim when the claim came first (a redelivery), which then counts as done.
+     * {@code COMMIT} or {@code ROLLBACK} sent as SQL cannot be refused, but once the ledger's own first statement has
+     * begun the transaction (here the timeouts, or the claim of a redelivery) it sees that the transaction ended and
+     * fails the job for good: a completion is never recorded for an effect rolled back (nor in a transaction of its
+     * own after one committed), and a retry would write a committed effect again. What stays is what the server did:
+     * a committed effect, with the claim when the claim came first (a redelivery), which then counts as done.
      */
     @ParameterizedTest
     @CsvSource({
@@ -312,6 +313,21 @@ class PostgresExecutionLedgerTest {
 
         assertThat(SHIPMENTS.count(order)).isEqualTo(shipped);
         assertThat(completionRows(job.id())).isEqualTo(completed);
+    }
+
+    /** With session timeouts, nothing precedes a first delivery's effect: no transaction has begun when it ends. */
+    @Test
+    void aHandlerThatWritesNothingCompletesWhenNoStatementPrecedesIt() {
+        try (PostgresAdapter timed = PostgresAdapter.open(SCHEMA.config()
+                .withTransactionTimeout(Duration.ofSeconds(60)).withMigrateOnStart(false), Clock.systemUTC())) {
+            Job job = job();
+
+            LedgerOutcome outcome = timed.ledger(clock).execute(execution(job, "10-0"),
+                    transaction -> Optional.of("nothing to write"));
+
+            assertThat(outcome).isInstanceOf(LedgerOutcome.Committed.class);
+            assertThat(completionRows(job.id())).isEqualTo(1);
+        }
     }
 
     @Test

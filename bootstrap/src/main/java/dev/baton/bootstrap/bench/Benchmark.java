@@ -297,7 +297,7 @@ public final class Benchmark {
                 enqueue(baton, queue, recorder, payload, sent, to);
                 sent = to;
             } else {
-                // asleep until the next job is due: polling a few times per job cost half a core at 1 000 jobs/s
+                // asleep until the next job is due: polling four times per job took CPU from the worker measured
                 LockSupport.parkNanos(began + (long) (sent / rate * 1e9) - now);
             }
             if (now - lastReport > PROGRESS_EVERY_NANOS) {
