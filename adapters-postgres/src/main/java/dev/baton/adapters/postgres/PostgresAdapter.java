@@ -18,6 +18,7 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.JdbiException;
+import org.jdbi.v3.core.statement.SqlStatements;
 import org.jdbi.v3.postgres.PostgresPlugin;
 import org.postgresql.Driver;
 import org.postgresql.ds.PGSimpleDataSource;
@@ -43,6 +44,7 @@ public final class PostgresAdapter implements AutoCloseable {
         this.clock = clock;
         this.jdbi = Jdbi.create(pool).installPlugin(new PostgresPlugin());
         jdbi.setTransactionHandler(new EffectGuard.Transactions(jdbi.getTransactionHandler()));
+        jdbi.getConfig(SqlStatements.class).addCustomizer(EffectGuard.COUNTING);
         this.ledger = ledger(clock);
     }
 

@@ -421,16 +421,17 @@ final class PostgresExecutionLedger implements ExecutionLedger {
     }
 
     /**
-     * Runs the effect. A transaction open before it (the claim, or the timeouts, went first) and closed after it was
-     * ended by the handler with {@code COMMIT} or {@code ROLLBACK} sent as SQL: its writes committed, or are gone,
-     * without the completion. Recording the completion now could claim an effect that never committed, and a retry
-     * could write a committed one twice, so the job fails for good. (Before the ledger's first statement, the driver
-     * has not even begun the transaction, so an ending there cannot be told from a handler that wrote nothing.)
+     * Runs the effect. A transaction that was open before it (the claim, or the timeouts, went first), or that the
+     * effect's statements began, and that is closed after it, was ended by the handler with {@code COMMIT} or
+     * {@code ROLLBACK} sent as SQL: its writes committed, or are gone, without the completion. Recording the
+     * completion now could claim an effect that never committed, and a retry could write a committed one twice, so
+     * the job fails for good. (An effect that sent nothing leaves the driver's transaction unbegun: that is no ending.)
      */
     private Optional<String> run(Effect effect, Handle handle, JobId jobId) {
         boolean begun = transactionState(handle, jobId) != TransactionState.IDLE;
-        Optional<String> result = runGuarded(effect, handle, jobId);
-        if (begun && transactionState(handle, jobId) == TransactionState.IDLE) {
+        EffectGuard.Run run = new EffectGuard.Run();
+        Optional<String> result = runGuarded(effect, handle, jobId, run);
+        if ((begun || run.sentStatements()) && transactionState(handle, jobId) == TransactionState.IDLE) {
             throw new EffectFailedException(new NonRetryableException("the effect of job " + jobId + " ended the"
                     + " ledger's transaction itself (COMMIT or ROLLBACK sent as SQL): its writes may have committed"
                     + " without the job's completion, so it is not retried"));
@@ -438,10 +439,10 @@ final class PostgresExecutionLedger implements ExecutionLedger {
         return result;
     }
 
-    private Optional<String> runGuarded(Effect effect, Handle handle, JobId jobId) {
+    private Optional<String> runGuarded(Effect effect, Handle handle, JobId jobId, EffectGuard.Run run) {
         try {
             return Objects.requireNonNullElse(
-                    EffectGuard.whileEffectRuns(() -> effect.run(new JdbiLedgerTransaction(handle))),
+                    EffectGuard.whileEffectRuns(run, () -> effect.run(new JdbiLedgerTransaction(handle))),
                     Optional.empty());
         } catch (Exception e) {
             // an InterruptedException stays the cause only: the worker owns its thread's interrupt status

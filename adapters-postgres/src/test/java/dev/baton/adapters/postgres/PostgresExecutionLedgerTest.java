@@ -26,6 +26,7 @@ import dev.baton.domain.Retention;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -315,11 +316,49 @@ class PostgresExecutionLedgerTest {
         assertThat(completionRows(job.id())).isEqualTo(completed);
     }
 
-    /** With session timeouts, nothing precedes a first delivery's effect: no transaction has begun when it ends. */
+    /**
+     * With session timeouts nothing precedes a first delivery's effect, so the driver begins the transaction with the
+     * handler's first statement: an ending is still seen, through Jdbi or through the JDBC connection.
+     */
+    @ParameterizedTest
+    @CsvSource({
+            "COMMIT, HANDLE, 1",
+            "ROLLBACK, HANDLE, 0",
+            "COMMIT, CONNECTION, 1",
+            "ROLLBACK, CONNECTION, 0"})
+    void withNothingBeforeTheHandlerItsOwnEndingIsStillSeen(String sql, String through, int shipped) {
+        try (PostgresAdapter timed = withSessionTimeouts()) {
+            Job job = job();
+            String order = order();
+
+            assertThatThrownBy(() -> timed.ledger(clock).execute(execution(job, "10-0"), transaction -> {
+                if (through.equals("HANDLE")) {
+                    DemoShipments.ship(transaction, order, job.id().value());
+                    transaction.unwrap(Handle.class).execute(sql);
+                } else {
+                    Connection connection = transaction.unwrap(Connection.class);
+                    try (PreparedStatement ship = connection.prepareStatement("INSERT INTO demo_shipments"
+                            + " (order_id, job_id, shipped_at) VALUES (?, ?, now())")) {
+                        ship.setString(1, order);
+                        ship.setString(2, job.id().value());
+                        ship.executeUpdate();
+                    }
+                    try (Statement end = connection.createStatement()) {
+                        end.execute(sql);
+                    }
+                }
+                return Optional.of("shipped");
+            })).isInstanceOf(EffectFailedException.class).cause().isInstanceOf(NonRetryableException.class);
+
+            assertThat(SHIPMENTS.count(order)).isEqualTo(shipped);
+            assertThat(completionRows(job.id())).isZero();
+        }
+    }
+
+    /** Nor is a handler that sends nothing, and so never begins the driver's transaction, taken for one ending it. */
     @Test
     void aHandlerThatWritesNothingCompletesWhenNoStatementPrecedesIt() {
-        try (PostgresAdapter timed = PostgresAdapter.open(SCHEMA.config()
-                .withTransactionTimeout(Duration.ofSeconds(60)).withMigrateOnStart(false), Clock.systemUTC())) {
+        try (PostgresAdapter timed = withSessionTimeouts()) {
             Job job = job();
 
             LedgerOutcome outcome = timed.ledger(clock).execute(execution(job, "10-0"),
@@ -328,6 +367,12 @@ class PostgresExecutionLedgerTest {
             assertThat(outcome).isInstanceOf(LedgerOutcome.Committed.class);
             assertThat(completionRows(job.id())).isEqualTo(1);
         }
+    }
+
+    /** A ledger whose pooled connections carry the timeouts of a 60 s deadline: it sends nothing before an effect. */
+    private static PostgresAdapter withSessionTimeouts() {
+        return PostgresAdapter.open(SCHEMA.config().withTransactionTimeout(Duration.ofSeconds(60))
+                .withMigrateOnStart(false), Clock.systemUTC());
     }
 
     @Test
