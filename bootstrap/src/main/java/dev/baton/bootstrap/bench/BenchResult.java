@@ -15,7 +15,9 @@ import java.util.OptionalDouble;
  *                         hardly depends on what else the machine is doing
  * @param warmupJobs       warm-up jobs run before the measurement (rounds until the JIT was quiet)
  * @param jitMillis        milliseconds the JIT compiled during the measurement (part of {@code cpuMicrosPerJob})
- * @param peakHeapMib      the heap pools' peaks added up (garbage included: an upper bound)
+ * @param peakHeapMib      the heap pools' peaks added up (garbage included, peaks of different moments: an upper
+ *                         bound that can exceed {@code -Xmx})
+ * @param heapAfterGcMib   the most heap in use just after a collection: what the process kept at its fullest
  * @param rssMib           the process's peak resident set ({@code VmHWM})
  * @param rssNowMib        the resident set at the end ({@code VmRSS})
  * @param exactlyOnce      every job's effect happened once (see {@code check} for what was counted)
@@ -24,7 +26,8 @@ import java.util.OptionalDouble;
 public record BenchResult(String mode, int jobs, int concurrency, String handler, int batchCommit, OptionalDouble rate,
                           String jobThreads, String java,
                           double enqueueJobsPerS, double processJobsPerS, LatencyRecorder.Latencies latency,
-                          double cpuMicrosPerJob, int warmupJobs, long jitMillis, double peakHeapMib, double rssMib,
+                          double cpuMicrosPerJob, int warmupJobs, long jitMillis, double peakHeapMib, double heapAfterGcMib,
+                          double rssMib,
                           double rssNowMib,
                           boolean exactlyOnce, String check, String loadAverage) {
 
@@ -52,6 +55,7 @@ public record BenchResult(String mode, int jobs, int concurrency, String handler
         json.put("warmup_jobs", warmupJobs);
         json.put("jit_ms", jitMillis);
         json.put("peak_heap_mib", peakHeapMib);
+        json.put("heap_after_gc_mib", heapAfterGcMib);
         json.put("rss_mib", rssMib);
         json.put("rss_now_mib", rssNowMib);
         json.put("exactly_once", exactlyOnce);

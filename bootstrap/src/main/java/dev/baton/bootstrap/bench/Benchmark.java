@@ -159,7 +159,14 @@ public final class Benchmark {
         baton.migrate();
         String payload = payload();
         int warmedUp = warmUp(baton, benchConfig, payload);
-        resetPeaks();
+        try (HeapAfterGc heapAfterGc = new HeapAfterGc()) {
+            resetPeaks();
+            return measured(baton, benchConfig, schema, payload, warmedUp, heapAfterGc);
+        }
+    }
+
+    private BenchResult measured(Baton baton, BatonConfig benchConfig, Optional<String> schema, String payload,
+                                 int warmedUp, HeapAfterGc heapAfterGc) throws InterruptedException {
         int jobs = options.jobs();
         LatencyRecorder recorder = new LatencyRecorder(queue.value() + "-", jobs, baton.use(WorkerObserver.class));
         baton.use(StreamTransport.class).declare(queue);
@@ -187,6 +194,7 @@ public final class Benchmark {
         } finally {
             worker.stop(benchConfig.grace());
         }
+        double keptHeapMib = mib(heapAfterGc.maxBytes()); // before the report's own arrays below
         QueueStats stats = baton.use(InspectQueueUseCase.class).inspect(new InspectQueueUseCase.Command(queue))
                 .stats();
         boolean acknowledged = stats.pending() == 0 && stats.lag().orElse(0) == 0 && stats.dead() == 0
@@ -214,7 +222,7 @@ public final class Benchmark {
                 options.batchCommit(), options.rate(), benchConfig.jobThreads().resolve(options.batchCommit()).label(),
                 Runtime.version().toString(), enqueueRate,
                 recorder.done() / seconds(recorder.processingNanos()), latencies, Math.round(cpuPerJob / 100) / 10.0,
-                warmedUp, jitDuringRun, peakHeapMib(), status("VmHWM"), status("VmRSS"), exactlyOnce, check,
+                warmedUp, jitDuringRun, peakHeapMib(), keptHeapMib, status("VmHWM"), status("VmRSS"), exactlyOnce, check,
                 loadAverage());
     }
 
@@ -353,6 +361,10 @@ public final class Benchmark {
                 .filter(pool -> pool.getType() == MemoryType.HEAP)
                 .mapToLong(pool -> pool.getPeakUsage().getUsed())
                 .sum();
+        return mib(bytes);
+    }
+
+    private static double mib(long bytes) {
         return Math.round(bytes * 10.0 / MIB) / 10.0;
     }
 

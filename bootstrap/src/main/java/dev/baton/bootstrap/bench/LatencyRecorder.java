@@ -88,34 +88,44 @@ final class LatencyRecorder implements WorkerObserver {
         return first == Long.MAX_VALUE ? 1 : Math.max(1, last - first);
     }
 
-    /** Offer-to-start and offer-to-completion latencies of the completed jobs, in milliseconds. */
+    /**
+     * Offer-to-start and offer-to-completion latencies of the completed jobs, in milliseconds. One array serves both
+     * in turn: with a million jobs, the report must not need more heap than the worker it measures.
+     */
     Latencies latencies() {
-        long[] start = new long[offered.length()];
-        long[] complete = new long[offered.length()];
-        int n = 0;
-        for (int i = 0; i < offered.length(); i++) {
-            if (completed.get(i) != 0) {
-                start[n] = started.get(i) - offered.get(i);
-                complete[n] = completed.get(i) - offered.get(i);
-                n++;
-            }
-        }
+        long[] sorted = new long[offered.length()];
+        int n = offeredUntil(started, sorted);
         if (n == 0) {
             return new Latencies(0, 0, 0, 0, 0);
         }
-        start = Arrays.copyOf(start, n);
-        complete = Arrays.copyOf(complete, n);
-        Arrays.sort(start);
-        Arrays.sort(complete);
-        return new Latencies(millis(percentile(start, 0.50)), millis(percentile(start, 0.99)),
-                millis(percentile(complete, 0.50)), millis(percentile(complete, 0.99)), millis(complete[n - 1]));
+        double startP50 = millis(percentile(sorted, n, 0.50));
+        double startP99 = millis(percentile(sorted, n, 0.99));
+        offeredUntil(completed, sorted);
+        return new Latencies(startP50, startP99, millis(percentile(sorted, n, 0.50)),
+                millis(percentile(sorted, n, 0.99)), millis(sorted[n - 1]));
+    }
+
+    /**
+     * Puts the time from offer to {@code event} of each completed job into the first slots of {@code into}, sorted.
+     *
+     * @return how many jobs completed
+     */
+    private int offeredUntil(AtomicLongArray event, long[] into) {
+        int n = 0;
+        for (int i = 0; i < offered.length(); i++) {
+            if (completed.get(i) != 0) {
+                into[n++] = event.get(i) - offered.get(i);
+            }
+        }
+        Arrays.sort(into, 0, n);
+        return n;
     }
 
     record Latencies(double startP50, double startP99, double completeP50, double completeP99, double max) {
     }
 
-    private static long percentile(long[] sorted, double p) {
-        return sorted[Math.min(sorted.length - 1, (int) Math.ceil(p * sorted.length) - 1)];
+    private static long percentile(long[] sorted, int n, double p) {
+        return sorted[Math.min(n - 1, (int) Math.ceil(p * n) - 1)];
     }
 
     private static double millis(long nanos) {

@@ -79,7 +79,8 @@ class BenchSmokeTest {
         assertThat(exit).as("exit status\nstdout:\n%s\nstderr:\n%s", stdout, stderr).isZero();
         JsonNode report = JSON.readTree(stdout);
         assertThat(report.fieldNames()).toIterable().contains("mode", "jobs", "concurrency", "enqueue_jobs_per_s",
-                "process_jobs_per_s", "latency_ms", "peak_heap_mib", "rss_mib", "exactly_once");
+                "process_jobs_per_s", "latency_ms", "peak_heap_mib", "heap_after_gc_mib", "rss_mib",
+                "exactly_once");
         assertThat(report.path("latency_ms").fieldNames()).toIterable()
                 .containsExactly("start_p50", "start_p99", "complete_p50", "complete_p99", "max");
         int jobs = report.path("jobs").asInt();
