@@ -22,6 +22,8 @@ import org.jdbi.v3.core.statement.SqlStatements;
 import org.jdbi.v3.postgres.PostgresPlugin;
 import org.postgresql.Driver;
 import org.postgresql.ds.PGSimpleDataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Baton's PostgreSQL adapter: the {@link ExecutionLedger} over a HikariCP pool, and the Flyway migrations of its
@@ -29,6 +31,7 @@ import org.postgresql.ds.PGSimpleDataSource;
  * {@code context.unwrap(java.sql.Connection.class)}; unqualified table names resolve in the Baton schema first.
  */
 public final class PostgresAdapter implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(PostgresAdapter.class);
     private static final Duration CONNECTION_TIMEOUT = Duration.ofSeconds(5);
     private static final int VALIDATION_TIMEOUT_SECONDS = 2;
 
@@ -60,6 +63,7 @@ public final class PostgresAdapter implements AutoCloseable {
         HikariDataSource pool = createPool(config);
         try {
             PostgresAdapter adapter = new PostgresAdapter(config, pool, clock);
+            adapter.warnWhenThePoolCannotFill();
             if (config.migrateOnStart()) {
                 adapter.migrate();
             }
@@ -89,6 +93,16 @@ public final class PostgresAdapter implements AutoCloseable {
         } catch (RuntimeException e) {
             throw new LedgerUnavailableException("cannot connect to PostgreSQL at " + JdbcUrls.masked(config.jdbcUrl())
                     + " (BATON_JDBC_URL): " + JdbcUrls.masked(e.getMessage()), e);
+        }
+    }
+
+    /** Warns rather than refusing to start: such a pool still runs jobs on the connections it gets. */
+    private void warnWhenThePoolCannotFill() {
+        try {
+            jdbi.withHandle(ServerConnections::read).refusing(config.poolSize())
+                    .ifPresent(problem -> LOG.warn("{} (at {})", problem, JdbcUrls.masked(config.jdbcUrl())));
+        } catch (JdbiException e) {
+            LOG.debug("could not read max_connections; the pool size was not checked", e);
         }
     }
 
