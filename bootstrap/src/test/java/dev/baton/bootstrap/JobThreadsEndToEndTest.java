@@ -14,12 +14,10 @@ import dev.baton.bootstrap.testing.TestEndpoints;
 import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.stream.Stream;
 import org.jdbi.v3.core.Handle;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -27,24 +25,18 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The job threads on real Redis and PostgreSQL. A virtual thread interrupted at the deadline has its blocked socket
  * closed by the JDK, a platform thread waits for {@code statement_timeout}: either way the attempt must time out
- * without committing, and the pool (one connection here) must go on serving the next jobs. The suite runs on Java 17 and on Java 25 in CI,
- * so both kinds are exercised.
+ * without committing, and the pool (one connection here) must go on serving the next jobs. The suite runs on Java 17
+ * and on Java 25 in CI, so both kinds are exercised.
  */
 class JobThreadsEndToEndTest {
     private static final int AFTER = 20;
 
-    static Stream<String> jobThreadsOfThisRuntime() {
-        return Arrays.stream(JobThreads.values())
-                .filter(choice -> choice != JobThreads.VIRTUAL || Runtime.version().feature() >= 21)
-                .map(JobThreads::label);
-    }
-
     @ParameterizedTest
-    @MethodSource("jobThreadsOfThisRuntime")
-    void anAttemptBlockedInPostgresPastItsDeadlineTimesOutUncommittedAndThePoolServesTheNextJobs(String threads) {
+    @MethodSource("dev.baton.application.testing.JobThreadChoices#ofThisRuntime")
+    void anAttemptBlockedInPostgresPastItsDeadlineTimesOutUncommittedAndThePoolServesTheNextJobs(JobThreads threads) {
         QueueName queue = QueueName.of(TestEndpoints.unique("threads").replace('_', '-'));
         BatonConfig config = ConfigLoader.load(Map.of("BATON_SCHEMA", TestEndpoints.unique("threads"),
-                "BATON_JOB_THREADS", threads, "BATON_JOB_TIMEOUT", "1s", "BATON_CONCURRENCY", "1",
+                "BATON_JOB_THREADS", threads.label(), "BATON_JOB_TIMEOUT", "1s", "BATON_CONCURRENCY", "1",
                 "BATON_POOL_SIZE", "1", "BATON_BACKOFF_INITIAL", "50ms", "BATON_BACKOFF_MAX", "50ms",
                 "BATON_ADMIN_ADDRESS", "off"), Optional.empty(), Map.of());
         List<String> ranOn = new CopyOnWriteArrayList<>();
@@ -75,7 +67,7 @@ class JobThreadsEndToEndTest {
             assertThat(baton.use(LocateJobUseCase.class).locate(new LocateJobUseCase.Command(queue,
                     JobId.of("stuck")))).isInstanceOfSatisfying(Whereabouts.Completed.class, completed ->
                     assertThat(completed.completion().attempt()).isEqualTo(2));
-            boolean virtual = JobThreads.parse(threads).resolve(1) == JobThreads.VIRTUAL;
+            boolean virtual = threads.resolve(1) == JobThreads.VIRTUAL;
             // Thread.toString() names a virtual thread "VirtualThread[#id,name]/..."
             assertThat(ranOn).hasSize(2 + AFTER).allSatisfy(thread -> {
                 assertThat(thread).contains("baton-");

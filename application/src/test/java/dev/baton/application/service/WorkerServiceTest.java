@@ -38,7 +38,6 @@ import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,7 +51,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -107,15 +105,8 @@ class WorkerServiceTest {
         assertThat(calls.values()).allSatisfy(count -> assertThat(count).hasValue(1));
     }
 
-    /** Every choice this runtime can honour: virtual threads only on Java 21+ (CI runs the suite on 17 and 25). */
-    static Stream<JobThreads> jobThreadsOfThisRuntime() {
-        return Arrays.stream(JobThreads.values())
-                .filter(choice -> choice != JobThreads.VIRTUAL
-                        || Runtime.version().feature() >= JobThreads.VIRTUAL_SINCE);
-    }
-
     @ParameterizedTest
-    @MethodSource("jobThreadsOfThisRuntime")
+    @MethodSource("dev.baton.application.testing.JobThreadChoices#ofThisRuntime")
     void handlersRunOnTheConfiguredJobThreads(JobThreads choice) throws Exception {
         settings = settings.withJobThreads(choice);
         List<Thread> ranOn = new CopyOnWriteArrayList<>();
