@@ -26,9 +26,8 @@ import java.util.OptionalDouble;
 public record BenchResult(String mode, int jobs, int concurrency, String handler, int batchCommit, OptionalDouble rate,
                           String jobThreads, String java,
                           double enqueueJobsPerS, double processJobsPerS, LatencyRecorder.Latencies latency,
-                          double cpuMicrosPerJob, int warmupJobs, long jitMillis, double peakHeapMib, double heapAfterGcMib,
-                          double rssMib,
-                          double rssNowMib,
+                          double cpuMicrosPerJob, int warmupJobs, long jitMillis, double peakHeapMib,
+                          double heapAfterGcMib, double rssMib, double rssNowMib,
                           boolean exactlyOnce, String check, String loadAverage) {
 
     /** The {@code --json} object. */

@@ -222,8 +222,8 @@ public final class Benchmark {
                 options.batchCommit(), options.rate(), benchConfig.jobThreads().resolve(options.batchCommit()).label(),
                 Runtime.version().toString(), enqueueRate,
                 recorder.done() / seconds(recorder.processingNanos()), latencies, Math.round(cpuPerJob / 100) / 10.0,
-                warmedUp, jitDuringRun, peakHeapMib(), keptHeapMib, status("VmHWM"), status("VmRSS"), exactlyOnce, check,
-                loadAverage());
+                warmedUp, jitDuringRun, peakHeapMib(), keptHeapMib, status("VmHWM"), status("VmRSS"), exactlyOnce,
+                check, loadAverage());
     }
 
     /**
