@@ -19,7 +19,7 @@ public sealed interface DeadLetterSelection {
     }
 
     /** The dead letters with these ids. */
-    record ByIds(List<String> ids) implements DeadLetterSelection {
+    record ByIds(List<DeadLetterId> ids) implements DeadLetterSelection {
         public ByIds {
             ids = List.copyOf(notNull(ids, "ids"));
             require(!ids.isEmpty(), "select at least one dead letter id");

@@ -162,14 +162,14 @@ class ValueObjectTest {
     void deadLetterSelectionsMatchByIdReasonOrAll() {
         QueueName queue = QueueName.of("q");
         Job job = Job.create(JobId.of("j"), queue, "{}", NOW);
-        StoredDeadLetter exhausted = new StoredDeadLetter("1-0",
+        StoredDeadLetter exhausted = new StoredDeadLetter(DeadLetterId.of("1-0"),
                 DeadLetter.of(job, DeadLetterReason.EXHAUSTED, JobError.permanent("t", "m"), 3, NOW));
-        StoredDeadLetter poison = new StoredDeadLetter("2-0",
+        StoredDeadLetter poison = new StoredDeadLetter(DeadLetterId.of("2-0"),
                 DeadLetter.of(job, DeadLetterReason.POISON, JobError.permanent("t", "m"), 6, NOW));
 
         assertThat(new DeadLetterSelection.All().matches(poison)).isTrue();
-        assertThat(new DeadLetterSelection.ByIds(List.of("2-0")).matches(poison)).isTrue();
-        assertThat(new DeadLetterSelection.ByIds(List.of("2-0")).matches(exhausted)).isFalse();
+        assertThat(new DeadLetterSelection.ByIds(List.of(DeadLetterId.of("2-0"))).matches(poison)).isTrue();
+        assertThat(new DeadLetterSelection.ByIds(List.of(DeadLetterId.of("2-0"))).matches(exhausted)).isFalse();
         assertThat(new DeadLetterSelection.ByReason(DeadLetterReason.EXHAUSTED).matches(exhausted)).isTrue();
         assertThat(new DeadLetterSelection.ByReason(DeadLetterReason.EXHAUSTED).matches(poison)).isFalse();
         assertThatThrownBy(() -> new DeadLetterSelection.ByIds(List.of())).isInstanceOf(InvalidValueException.class);
@@ -177,17 +177,17 @@ class ValueObjectTest {
 
     @Test
     void collectionsInValuesAreCopiesThatCannotChange() {
-        List<String> ids = new ArrayList<>(List.of("1-0"));
+        List<DeadLetterId> ids = new ArrayList<>(List.of(DeadLetterId.of("1-0")));
         DeadLetterSelection.ByIds selection = new DeadLetterSelection.ByIds(ids);
         List<ConsumerStats> consumers = new ArrayList<>();
         QueueStats stats = new QueueStats(QueueName.of("q"), 0, OptionalLong.empty(), 0, Duration.ZERO, consumers,
                 0, 0);
 
-        ids.add("2-0");
+        ids.add(DeadLetterId.of("2-0"));
         consumers.add(new ConsumerStats("w", 0, Duration.ZERO));
 
-        assertThat(selection.ids()).containsExactly("1-0");
+        assertThat(selection.ids()).containsExactly(DeadLetterId.of("1-0"));
         assertThat(stats.consumers()).isEmpty();
-        assertThatThrownBy(() -> selection.ids().add("3-0")).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> selection.ids().add(DeadLetterId.of("3-0"))).isInstanceOf(UnsupportedOperationException.class);
     }
 }

@@ -1,13 +1,11 @@
 package dev.baton.adapters.postgres;
 
 import dev.baton.application.handler.NonRetryableException;
-import dev.baton.application.port.out.EffectFailedException;
 import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.application.port.out.LedgerOutcome;
 import dev.baton.application.port.out.LedgerOutcome.AlreadyCompleted;
 import dev.baton.application.port.out.LedgerOutcome.Committed;
 import dev.baton.application.port.out.LedgerUnavailableException;
-import dev.baton.application.port.out.StepOutcome;
 import dev.baton.domain.Completion;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
@@ -121,6 +119,16 @@ final class PostgresExecutionLedger implements ExecutionLedger {
     public LedgerOutcome execute(Execution execution, Effect effect) {
         Objects.requireNonNull(execution, "execution");
         Objects.requireNonNull(effect, "effect");
+        try {
+            return executeOne(execution, effect);
+        } catch (EffectFailedException e) {
+            return new LedgerOutcome.EffectFailed(e.getCause());
+        } catch (LedgerUnavailableException e) {
+            return new LedgerOutcome.Unknown(e);
+        }
+    }
+
+    private LedgerOutcome executeOne(Execution execution, Effect effect) {
         JobId jobId = execution.job().id();
         Handle handle = open(jobId);
         try {
@@ -149,18 +157,27 @@ final class PostgresExecutionLedger implements ExecutionLedger {
      * besides its effect's (release, savepoint and claim together); the results travel with the commit.
      */
     @Override
-    public List<StepOutcome> executeAll(List<Step> steps) {
+    public List<LedgerOutcome> executeAll(List<Step> steps) {
         Objects.requireNonNull(steps, "steps");
         if (steps.size() <= 1) {
             return ExecutionLedger.super.executeAll(steps); // no savepoint round trips for a batch of one
         }
+        try {
+            return executeBatch(steps);
+        } catch (LedgerUnavailableException e) {
+            LedgerOutcome unknown = new LedgerOutcome.Unknown(e);
+            return steps.stream().map(step -> unknown).toList();
+        }
+    }
+
+    private List<LedgerOutcome> executeBatch(List<Step> steps) {
         Integer[] order = new Integer[steps.size()];
         Arrays.setAll(order, i -> i);
         Arrays.sort(order, Comparator.comparing(i -> steps.get(i).execution().job().id().value()));
         Execution first = steps.get(order[0]).execution();
         Instant earliest = steps.stream().map(step -> step.execution().deadline()).min(Comparator.naturalOrder())
                 .orElseThrow();
-        StepOutcome[] outcomes = new StepOutcome[steps.size()];
+        LedgerOutcome[] outcomes = new LedgerOutcome[steps.size()];
         Handle handle = open(first.job().id());
         try {
             begin(handle, first.job().id());
@@ -182,13 +199,13 @@ final class PostgresExecutionLedger implements ExecutionLedger {
         }
     }
 
-    private StepOutcome recordStep(Handle handle, Step step, Statements statements) {
+    private LedgerOutcome recordStep(Handle handle, Step step, Statements statements) {
         JobId jobId = step.execution().job().id();
-        StepOutcome outcome;
+        LedgerOutcome outcome;
         try {
-            outcome = new StepOutcome.Recorded(record(handle, step.execution(), step.effect(), statements));
+            outcome = record(handle, step.execution(), step.effect(), statements);
         } catch (EffectFailedException e) {
-            outcome = new StepOutcome.Failed(e);
+            outcome = new LedgerOutcome.EffectFailed(e.getCause());
         }
         // the driver's state, not Jdbi's: a ROLLBACK sent as SQL does not end Jdbi's transaction
         TransactionState state = transactionState(handle, jobId);
@@ -196,12 +213,12 @@ final class PostgresExecutionLedger implements ExecutionLedger {
             throw new LedgerUnavailableException("the effect of job " + jobId + " ended the batch's transaction"
                     + " itself: the outcome of the jobs before it is unknown", null);
         }
-        if (state == TransactionState.FAILED && outcome instanceof StepOutcome.Recorded) {
+        if (state == TransactionState.FAILED && !(outcome instanceof LedgerOutcome.EffectFailed)) {
             // no statement of its own follows this job's effect to find out: the driver knows
-            outcome = new StepOutcome.Failed(new EffectFailedException(new IllegalStateException("the effect of job "
-                    + jobId + " left its transaction aborted: it caught an SQL error and returned normally")));
+            outcome = new LedgerOutcome.EffectFailed(new IllegalStateException("the effect of job " + jobId
+                    + " left its transaction aborted: it caught an SQL error and returned normally"));
         }
-        if (!(outcome instanceof StepOutcome.Recorded recorded && recorded.outcome() instanceof Committed)) {
+        if (!(outcome instanceof Committed)) {
             try (Statement statement = handle.getConnection().createStatement()) {
                 statement.execute("ROLLBACK TO SAVEPOINT " + SAVEPOINT);
             } catch (SQLException e) {
@@ -215,17 +232,16 @@ final class PostgresExecutionLedger implements ExecutionLedger {
      * A deferred constraint failing at commit rolls back every job: each of them failed and will be retried (a
      * duplicate too: it may have been a duplicate of a job of this very batch, which did not commit after all).
      */
-    private void commitBatch(Handle handle, JobId firstJob, StepOutcome[] outcomes) {
+    private void commitBatch(Handle handle, JobId firstJob, LedgerOutcome[] outcomes) {
         try {
             completeAllAndCommit(handle, firstJob, Arrays.stream(outcomes)
-                    .filter(outcome -> outcome instanceof StepOutcome.Recorded recorded
-                            && recorded.outcome() instanceof Committed)
-                    .map(outcome -> ((StepOutcome.Recorded) outcome).outcome().completion())
+                    .filter(outcome -> outcome instanceof Committed)
+                    .map(outcome -> ((Committed) outcome).completion())
                     .toList());
         } catch (EffectFailedException e) {
             for (int i = 0; i < outcomes.length; i++) {
-                if (outcomes[i] instanceof StepOutcome.Recorded) {
-                    outcomes[i] = new StepOutcome.Failed(e);
+                if (!(outcomes[i] instanceof LedgerOutcome.EffectFailed)) {
+                    outcomes[i] = new LedgerOutcome.EffectFailed(e.getCause());
                 }
             }
         }
@@ -446,7 +462,7 @@ final class PostgresExecutionLedger implements ExecutionLedger {
                     Optional.empty());
         } catch (Exception e) {
             // an InterruptedException stays the cause only: the worker owns its thread's interrupt status
-            if (SqlFailures.isConnectionLoss(e)) {
+            if (SqlFailures.isConnectionLoss(e) && !SqlFailures.isInterruption(e)) {
                 throw unavailable("lost the ledger connection while job " + jobId + " ran; nothing was committed", e);
             }
             throw new EffectFailedException(e);

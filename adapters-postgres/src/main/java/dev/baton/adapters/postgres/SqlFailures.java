@@ -1,5 +1,8 @@
 package dev.baton.adapters.postgres;
 
+import java.io.InterruptedIOException;
+import java.net.SocketException;
+import java.nio.channels.ClosedByInterruptException;
 import java.sql.SQLException;
 import java.util.Optional;
 import org.postgresql.util.PSQLException;
@@ -15,6 +18,22 @@ final class SqlFailures {
      */
     static boolean isConnectionLoss(Throwable failure) {
         return hasState(failure, "08") || hasState(failure, "57P0");
+    }
+
+    /**
+     * True when the failure comes from an interruption of the thread: on a virtual thread, interrupting a read closes
+     * the socket the driver waits on, so the worker's deadline (or its stop) shows up as a lost connection. Such a
+     * transaction died before any commit was sent: its outcome is known, and the attempt failed.
+     */
+    static boolean isInterruption(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof InterruptedException || cause instanceof InterruptedIOException
+                    || cause instanceof ClosedByInterruptException
+                    || cause instanceof SocketException && "Closed by interrupt".equals(cause.getMessage())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** True when a statement failed because the transaction was already aborted by an earlier error (25P02). */

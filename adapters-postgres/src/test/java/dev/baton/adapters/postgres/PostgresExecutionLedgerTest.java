@@ -2,20 +2,18 @@ package dev.baton.adapters.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.catchThrowable;
+import static dev.baton.application.testing.ExecutionLedgerContract.completionOf;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.adapters.postgres.testing.TestSchema;
 import dev.baton.application.handler.NonRetryableException;
 import dev.baton.application.port.out.DeliveryId;
-import dev.baton.application.port.out.EffectFailedException;
 import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.application.port.out.ExecutionLedger.Execution;
 import dev.baton.application.port.out.ExecutionLedger.Step;
 import dev.baton.application.port.out.LedgerOutcome;
 import dev.baton.application.port.out.LedgerTransaction;
 import dev.baton.application.port.out.LedgerUnavailableException;
-import dev.baton.application.port.out.StepOutcome;
 import dev.baton.application.testing.MutableClock;
 import dev.baton.domain.Completion;
 import dev.baton.domain.ConsumerName;
@@ -109,7 +107,7 @@ class PostgresExecutionLedgerTest {
 
         LedgerOutcome redelivered = ledger.execute(redelivery(job, "11-0"), shipping);
 
-        assertThat(redelivered).isEqualTo(new LedgerOutcome.AlreadyCompleted(first.completion()));
+        assertThat(redelivered).isEqualTo(new LedgerOutcome.AlreadyCompleted(completionOf(first)));
         assertThat(SHIPMENTS.count(order)).isEqualTo(1);
     }
 
@@ -119,10 +117,10 @@ class PostgresExecutionLedgerTest {
         String order = order();
         IllegalStateException failure = new IllegalStateException("payment declined");
 
-        assertThatThrownBy(() -> ledger.execute(execution(job, "10-0"), transaction -> {
+        assertThat(effectFailure(ledger.execute(execution(job, "10-0"), transaction -> {
             DemoShipments.ship(transaction, order, job.id().value());
             throw failure;
-        })).isInstanceOf(EffectFailedException.class).hasCause(failure);
+        }))).isSameAs(failure);
 
         assertThat(SHIPMENTS.count(order)).isZero();
         assertThat(completionRows(job.id())).isZero();
@@ -133,7 +131,7 @@ class PostgresExecutionLedgerTest {
         Job job = job();
         String order = order();
 
-        assertThatThrownBy(() -> ledger.execute(execution(job, "10-0"), transaction -> {
+        assertThat(effectFailure(ledger.execute(execution(job, "10-0"), transaction -> {
             Connection connection = transaction.unwrap(Connection.class);
             try (PreparedStatement insert = connection.prepareStatement(
                     "INSERT INTO demo_shipments (order_id, job_id, shipped_at) VALUES (?, ?, now())")) {
@@ -142,7 +140,7 @@ class PostgresExecutionLedgerTest {
                 insert.executeUpdate();
             }
             throw new IllegalStateException("fails after the JDBC write");
-        })).isInstanceOf(EffectFailedException.class);
+        })));
         assertThat(SHIPMENTS.count(order)).isZero();
 
         ledger.execute(execution(job, "11-0"), transaction -> {
@@ -205,7 +203,7 @@ class PostgresExecutionLedgerTest {
         LedgerOutcome committed = first.get(10, TimeUnit.SECONDS);
         assertThat(committed).isInstanceOf(LedgerOutcome.Committed.class);
         assertThat(second.get(10, TimeUnit.SECONDS))
-                .isEqualTo(new LedgerOutcome.AlreadyCompleted(committed.completion()));
+                .isEqualTo(new LedgerOutcome.AlreadyCompleted(completionOf(committed)));
         assertThat(secondRuns).hasValue(racing.isRedelivery() ? 0 : 1);
         assertThat(SHIPMENTS.count(order)).isEqualTo(1);
     }
@@ -214,14 +212,14 @@ class PostgresExecutionLedgerTest {
     void aHandlerThatSwallowsAnSqlErrorFailsTheJob() {
         Job job = job();
 
-        assertThatThrownBy(() -> ledger.execute(execution(job, "10-0"), transaction -> {
+        assertThat(effectFailure(ledger.execute(execution(job, "10-0"), transaction -> {
             try {
                 transaction.unwrap(Handle.class).execute("INSERT INTO no_such_table VALUES (1)");
             } catch (RuntimeException ignored) {
                 // the transaction is now aborted
             }
             return Optional.empty();
-        })).isInstanceOf(EffectFailedException.class).hasMessageContaining("aborted");
+        }))).hasMessageContaining("aborted");
 
         assertThat(completionRows(job.id())).isZero();
     }
@@ -252,11 +250,11 @@ class PostgresExecutionLedgerTest {
         Job job = job();
         String order = order();
 
-        assertThatThrownBy(() -> ledger.execute(execution(job, "10-0"), transaction -> {
+        assertThat(rootCause(effectFailure(ledger.execute(execution(job, "10-0"), transaction -> {
             DemoShipments.ship(transaction, order, job.id().value());
             ending.attempt.end(transaction);
             return Optional.empty();
-        })).isInstanceOf(EffectFailedException.class).rootCause().hasMessageContaining("must not");
+        })))).hasMessageContaining("must not");
 
         assertThat(SHIPMENTS.count(order)).isZero();
         assertThat(completionRows(job.id())).isZero();
@@ -273,15 +271,14 @@ class PostgresExecutionLedgerTest {
         Job job = job();
         String order = order();
 
-        Throwable failure = catchThrowable(() -> ledger.execute(execution(job, "10-0"), transaction -> {
+        LedgerOutcome outcome = ledger.execute(execution(job, "10-0"), transaction -> {
             DemoShipments.ship(transaction, order, job.id().value());
             assertThatThrownBy(() -> ending.attempt.end(transaction)).hasStackTraceContaining("a handler must not");
             return Optional.empty();
-        }));
+        });
 
-        int committed = failure == null ? 1 : 0;
-        assertThat(failure).satisfiesAnyOf(none -> assertThat(none).isNull(),
-                failed -> assertThat(failed).isInstanceOf(EffectFailedException.class));
+        int committed = outcome instanceof LedgerOutcome.Committed ? 1 : 0;
+        assertThat(outcome).isInstanceOfAny(LedgerOutcome.Committed.class, LedgerOutcome.EffectFailed.class);
         assertThat(SHIPMENTS.count(order)).isEqualTo(committed);
         assertThat(completionRows(job.id())).isEqualTo(committed);
     }
@@ -305,11 +302,11 @@ class PostgresExecutionLedgerTest {
         String order = order();
         Execution execution = new Execution(job, CONSUMER, new DeliveryId("10-0"), deliveryCount, T0.plusSeconds(60));
 
-        assertThatThrownBy(() -> ledger.execute(execution, transaction -> {
+        assertThat(effectFailure(ledger.execute(execution, transaction -> {
             DemoShipments.ship(transaction, order, job.id().value());
             transaction.unwrap(Handle.class).execute(sql);
             return Optional.of("shipped");
-        })).isInstanceOf(EffectFailedException.class).cause().isInstanceOf(NonRetryableException.class)
+        }))).isInstanceOf(NonRetryableException.class)
                 .hasMessageContaining("ended the ledger's transaction itself");
 
         assertThat(SHIPMENTS.count(order)).isEqualTo(shipped);
@@ -331,7 +328,7 @@ class PostgresExecutionLedgerTest {
             Job job = job();
             String order = order();
 
-            assertThatThrownBy(() -> timed.ledger(clock).execute(execution(job, "10-0"), transaction -> {
+            assertThat(effectFailure(timed.ledger(clock).execute(execution(job, "10-0"), transaction -> {
                 if (through.equals("HANDLE")) {
                     DemoShipments.ship(transaction, order, job.id().value());
                     transaction.unwrap(Handle.class).execute(sql);
@@ -348,7 +345,7 @@ class PostgresExecutionLedgerTest {
                     }
                 }
                 return Optional.of("shipped");
-            })).isInstanceOf(EffectFailedException.class).cause().isInstanceOf(NonRetryableException.class);
+            }))).isInstanceOf(NonRetryableException.class);
 
             assertThat(SHIPMENTS.count(order)).isEqualTo(shipped);
             assertThat(completionRows(job.id())).isZero();
@@ -379,10 +376,10 @@ class PostgresExecutionLedgerTest {
     void aConstraintFailingAtCommitFailsTheJobAndCommitsNothing() {
         Job job = job();
 
-        assertThatThrownBy(() -> ledger.execute(execution(job, "10-0"), transaction -> {
+        assertThat(effectFailure(ledger.execute(execution(job, "10-0"), transaction -> {
             DemoShipments.ship(transaction, DemoShipments.REJECT_AT_COMMIT, job.id().value());
             return Optional.empty();
-        })).isInstanceOf(EffectFailedException.class).hasMessageContaining("cannot ship");
+        }))).hasMessageContaining("cannot ship");
 
         assertThat(SHIPMENTS.count(DemoShipments.REJECT_AT_COMMIT)).isZero();
         assertThat(completionRows(job.id())).isZero();
@@ -400,7 +397,7 @@ class PostgresExecutionLedgerTest {
                     + " || current_setting('idle_in_transaction_session_timeout')").mapTo(String.class).one());
         });
 
-        assertThat(outcome.completion().result()).contains("read committed 45s 45s");
+        assertThat(completionOf(outcome).result()).contains("read committed 45s 45s");
     }
 
     @Test
@@ -419,10 +416,10 @@ class PostgresExecutionLedgerTest {
     private String timeoutsSeenWithin(ExecutionLedger timedLedger, int secondsToDeadline) {
         Execution execution = new Execution(job(), CONSUMER, new DeliveryId("10-0"), 1,
                 T0.plusSeconds(secondsToDeadline));
-        return timedLedger.execute(execution, transaction -> Optional.of(transaction.unwrap(Handle.class)
-                .createQuery("SELECT current_setting('statement_timeout') || ' '"
-                        + " || current_setting('idle_in_transaction_session_timeout')").mapTo(String.class).one()))
-                .completion().result().orElseThrow();
+        LedgerOutcome outcome = timedLedger.execute(execution, transaction -> Optional.of(
+                transaction.unwrap(Handle.class).createQuery("SELECT current_setting('statement_timeout') || ' '"
+                        + " || current_setting('idle_in_transaction_session_timeout')").mapTo(String.class).one()));
+        return completionOf(outcome).result().orElseThrow();
     }
 
     @Test
@@ -431,11 +428,11 @@ class PostgresExecutionLedgerTest {
         String order = order();
         Execution execution = new Execution(job, CONSUMER, new DeliveryId("10-0"), 1, T0.plusSeconds(1));
 
-        assertThatThrownBy(() -> ledger.execute(execution, transaction -> {
+        assertThat(rootCause(effectFailure(ledger.execute(execution, transaction -> {
             DemoShipments.ship(transaction, order, job.id().value());
             transaction.unwrap(Handle.class).createQuery("SELECT pg_sleep(30)").mapTo(String.class).one();
             return Optional.empty();
-        })).isInstanceOf(EffectFailedException.class).rootCause().isInstanceOfSatisfying(SQLException.class,
+        })))).isInstanceOfSatisfying(SQLException.class,
                 cancelled -> assertThat(cancelled.getSQLState()).isEqualTo("57014"));
 
         assertThat(SHIPMENTS.count(order)).isZero();
@@ -447,12 +444,12 @@ class PostgresExecutionLedgerTest {
         Job job = job();
         String order = order();
 
-        assertThatThrownBy(() -> ledger.execute(execution(job, "10-0"), transaction -> {
+        assertThat(unknown(ledger.execute(execution(job, "10-0"), transaction -> {
             DemoShipments.ship(transaction, order, job.id().value());
             terminate(backendPid(transaction));
             DemoShipments.ship(transaction, order, job.id().value());
             return Optional.empty();
-        })).isInstanceOf(LedgerUnavailableException.class).hasMessageContaining(job.id().value());
+        }))).hasMessageContaining(job.id().value());
 
         assertThat(SHIPMENTS.count(order)).isZero();
         assertThat(completionRows(job.id())).isZero();
@@ -464,11 +461,11 @@ class PostgresExecutionLedgerTest {
         Job job = job();
         String order = order();
 
-        assertThatThrownBy(() -> ledger.execute(execution(job, "10-0"), transaction -> {
+        assertThat(unknown(ledger.execute(execution(job, "10-0"), transaction -> {
             DemoShipments.ship(transaction, order, job.id().value());
             terminate(backendPid(transaction));
             return Optional.of("done");
-        })).isInstanceOf(LedgerUnavailableException.class);
+        })));
 
         assertThat(SHIPMENTS.count(order)).isZero();
         assertThat(completionRows(job.id())).isZero();
@@ -491,9 +488,7 @@ class PostgresExecutionLedgerTest {
             terminate(pid.get());
         }
 
-        assertThatThrownBy(() -> execution.get(10, TimeUnit.SECONDS))
-                .hasCauseInstanceOf(LedgerUnavailableException.class)
-                .hasMessageContaining("not confirmed");
+        assertThat(unknown(execution.get(10, TimeUnit.SECONDS))).hasMessageContaining("not confirmed");
         assertThat(SHIPMENTS.count(DemoShipments.HOLD_COMMIT)).isZero();
         assertThat(completionRows(job.id())).isZero();
         assertThat(ledger.execute(redelivery(job, "11-0"), transaction -> Optional.empty()))
@@ -544,7 +539,7 @@ class PostgresExecutionLedgerTest {
         List<Job> jobs = List.of(job(), job(), job());
         List<String> orders = List.of(order(), order(), order());
 
-        List<StepOutcome> outcomes = ledger.executeAll(List.of(
+        List<LedgerOutcome> outcomes = ledger.executeAll(List.of(
                 shipping(jobs.get(0), orders.get(0)),
                 new Step(execution(jobs.get(1), "2-0"), transaction -> {
                     DemoShipments.ship(transaction, orders.get(1), jobs.get(1).id().value());
@@ -557,10 +552,10 @@ class PostgresExecutionLedgerTest {
                 }),
                 shipping(jobs.get(2), orders.get(2))));
 
-        assertThat(outcomes.get(0)).isInstanceOf(StepOutcome.Recorded.class);
-        assertThat(outcomes.get(1)).isInstanceOfSatisfying(StepOutcome.Failed.class,
-                failed -> assertThat(failed.failure()).hasMessageContaining("aborted"));
-        assertThat(outcomes.get(2)).isInstanceOf(StepOutcome.Recorded.class);
+        assertThat(outcomes.get(0)).isInstanceOf(LedgerOutcome.Committed.class);
+        assertThat(outcomes.get(1)).isInstanceOfSatisfying(LedgerOutcome.EffectFailed.class,
+                failed -> assertThat(failed.cause()).hasMessageContaining("aborted"));
+        assertThat(outcomes.get(2)).isInstanceOf(LedgerOutcome.Committed.class);
         assertThat(List.of(SHIPMENTS.count(orders.get(0)), SHIPMENTS.count(orders.get(1)),
                 SHIPMENTS.count(orders.get(2)))).containsExactly(1, 0, 1);
         assertThat(jobs.stream().map(job -> completionRows(job.id())).toList()).containsExactly(1, 0, 1);
@@ -571,13 +566,13 @@ class PostgresExecutionLedgerTest {
         List<Job> jobs = List.of(job(), job(), job());
         List<String> orders = List.of(order(), order(), order());
 
-        assertThatThrownBy(() -> ledger.executeAll(List.of(shipping(jobs.get(0), orders.get(0)),
+        assertThat(unknownBatch(ledger.executeAll(List.of(shipping(jobs.get(0), orders.get(0)),
                 shipping(jobs.get(1), orders.get(1)),
                 new Step(execution(jobs.get(2), "3-0"), transaction -> {
                     DemoShipments.ship(transaction, orders.get(2), jobs.get(2).id().value());
                     terminate(backendPid(transaction));
                     return Optional.empty();
-                })))).isInstanceOf(LedgerUnavailableException.class);
+                })))));
 
         assertThat(orders).allSatisfy(order -> assertThat(SHIPMENTS.count(order)).isZero());
         assertThat(jobs).allSatisfy(job -> assertThat(completionRows(job.id())).isZero());
@@ -589,10 +584,10 @@ class PostgresExecutionLedgerTest {
         List<Job> jobs = List.of(job(), job());
         String order = order();
 
-        List<StepOutcome> outcomes = ledger.executeAll(List.of(shipping(jobs.get(0), order),
+        List<LedgerOutcome> outcomes = ledger.executeAll(List.of(shipping(jobs.get(0), order),
                 shipping(jobs.get(1), DemoShipments.REJECT_AT_COMMIT)));
 
-        assertThat(outcomes).allSatisfy(outcome -> assertThat(outcome).isInstanceOf(StepOutcome.Failed.class));
+        assertThat(outcomes).allSatisfy(outcome -> assertThat(outcome).isInstanceOf(LedgerOutcome.EffectFailed.class));
         assertThat(SHIPMENTS.count(order)).isZero();
         assertThat(jobs).allSatisfy(job -> assertThat(completionRows(job.id())).isZero());
     }
@@ -602,15 +597,15 @@ class PostgresExecutionLedgerTest {
         List<Job> jobs = List.of(job(), job());
         String order = order();
 
-        List<StepOutcome> outcomes = ledger.executeAll(List.of(shipping(jobs.get(0), order),
+        List<LedgerOutcome> outcomes = ledger.executeAll(List.of(shipping(jobs.get(0), order),
                 new Step(execution(jobs.get(1), "2-0"), transaction -> {
                     transaction.unwrap(Handle.class).rollback();
                     return Optional.empty();
                 })));
 
-        assertThat(outcomes.get(0)).isInstanceOf(StepOutcome.Recorded.class);
-        assertThat(outcomes.get(1)).isInstanceOfSatisfying(StepOutcome.Failed.class,
-                failed -> assertThat(failed.failure()).rootCause().hasMessageContaining("must not"));
+        assertThat(outcomes.get(0)).isInstanceOf(LedgerOutcome.Committed.class);
+        assertThat(outcomes.get(1)).isInstanceOfSatisfying(LedgerOutcome.EffectFailed.class,
+                failed -> assertThat(rootCause(failed.cause())).hasMessageContaining("must not"));
         assertThat(SHIPMENTS.count(order)).isEqualTo(1);
         assertThat(completionRows(jobs.get(1).id())).isZero();
     }
@@ -620,11 +615,11 @@ class PostgresExecutionLedgerTest {
         List<Job> jobs = List.of(job(), job());
         String order = order();
 
-        assertThatThrownBy(() -> ledger.executeAll(List.of(shipping(jobs.get(0), order),
+        assertThat(unknownBatch(ledger.executeAll(List.of(shipping(jobs.get(0), order),
                 new Step(execution(jobs.get(1), "2-0"), transaction -> {
                     transaction.unwrap(Handle.class).execute("ROLLBACK");
                     return Optional.empty();
-                })))).isInstanceOf(LedgerUnavailableException.class).hasMessageContaining("ended the batch");
+                }))))).hasMessageContaining("ended the batch");
 
         assertThat(SHIPMENTS.count(order)).isZero();
         assertThat(jobs).allSatisfy(job -> assertThat(completionRows(job.id())).isZero());
@@ -696,5 +691,32 @@ class PostgresExecutionLedgerTest {
         return SCHEMA.jdbi().withHandle(handle -> handle
                 .createQuery("SELECT count(*) FROM " + SCHEMA.name() + ".job_completions WHERE job_id = :id")
                 .bind("id", id.value()).mapTo(int.class).one());
+    }
+
+    /** What the effect failed with: the outcome must be {@link LedgerOutcome.EffectFailed}. */
+    private static Throwable effectFailure(LedgerOutcome outcome) {
+        assertThat(outcome).isInstanceOf(LedgerOutcome.EffectFailed.class);
+        return ((LedgerOutcome.EffectFailed) outcome).cause();
+    }
+
+    /** Why the outcome is unknown: it must be {@link LedgerOutcome.Unknown}. */
+    private static LedgerUnavailableException unknown(LedgerOutcome outcome) {
+        assertThat(outcome).isInstanceOf(LedgerOutcome.Unknown.class);
+        return ((LedgerOutcome.Unknown) outcome).failure();
+    }
+
+    /** Why a batch's outcome is unknown: every job's outcome must be {@link LedgerOutcome.Unknown}. */
+    private static LedgerUnavailableException unknownBatch(List<LedgerOutcome> outcomes) {
+        assertThat(outcomes).isNotEmpty().allSatisfy(outcome -> assertThat(outcome)
+                .isInstanceOf(LedgerOutcome.Unknown.class));
+        return unknown(outcomes.get(0));
+    }
+
+    private static Throwable rootCause(Throwable failure) {
+        Throwable root = failure;
+        while (root.getCause() != null) {
+            root = root.getCause();
+        }
+        return root;
     }
 }

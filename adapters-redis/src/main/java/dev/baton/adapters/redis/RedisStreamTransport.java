@@ -14,6 +14,7 @@ import dev.baton.application.port.out.TrimOutcome;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.ConsumerStats;
 import dev.baton.domain.DeadLetter;
+import dev.baton.domain.DeadLetterId;
 import dev.baton.domain.DeadLetterSelection;
 import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.Job;
@@ -754,26 +755,24 @@ final class RedisStreamTransport implements StreamTransport {
         QueueLayout layout = layout("trim", queue);
         long cutoffMs = now.toEpochMilli() - retention.maxAge().toMillis();
         if (cutoffMs <= 0) {
-            return new TrimOutcome(0, false, "");
+            return TrimOutcome.NOTHING;
         }
         EntryId cutoff = new EntryId(cutoffMs, 0);
         return call("trim", queue, () -> {
             long removed = 0;
-            List<String> bounds = new ArrayList<>();
+            List<DeliveryId> keptFrom = new ArrayList<>();
             for (QueueKeys keys : layout.all()) {
                 TrimOutcome outcome = trim(keys, cutoff);
                 removed += outcome.removed();
-                if (outcome.heldBack()) {
-                    bounds.add(outcome.safeBound());
-                }
+                keptFrom.addAll(outcome.keptFrom());
             }
-            return new TrimOutcome(removed, !bounds.isEmpty(), String.join(",", bounds));
+            return new TrimOutcome(removed, keptFrom);
         });
     }
 
     private TrimOutcome trim(QueueKeys keys, EntryId cutoff) {
         if (redis.exists(keys.stream()) == 0) {
-            return new TrimOutcome(0, false, "");
+            return TrimOutcome.NOTHING;
         }
         EntryId needed = null;
         boolean ownGroup = false;
@@ -793,7 +792,7 @@ final class RedisStreamTransport implements StreamTransport {
                 Range.Boundary.excluding(cutoff.toString()));
         boolean heldBack = needed.compareTo(cutoff) < 0
                 && !redis.xrange(keys.stream(), keptByGroups, Limit.from(1)).isEmpty();
-        return new TrimOutcome(removed, heldBack, heldBack ? keys.idOf(needed.toString()) : "");
+        return new TrimOutcome(removed, heldBack ? List.of(new DeliveryId(keys.idOf(needed.toString()))) : List.of());
     }
 
     /** The lowest id that {@code group} still needs: its oldest pending entry, and the first undelivered one. */
@@ -807,7 +806,7 @@ final class RedisStreamTransport implements StreamTransport {
     }
 
     @Override
-    public List<String> removeIdleConsumers(QueueName queue, Duration idle) {
+    public List<ConsumerName> removeIdleConsumers(QueueName queue, Duration idle) {
         QueueLayout layout = layout("remove idle consumers", queue);
         return call("remove idle consumers", queue, () -> {
             Set<String> removed = new LinkedHashSet<>();
@@ -826,16 +825,16 @@ final class RedisStreamTransport implements StreamTransport {
             }
             // a consumer still holding entries in some partition is kept there: it is not gone
             removed.removeAll(remaining);
-            return List.copyOf(removed);
+            return removed.stream().map(ConsumerName::of).toList();
         });
     }
 
     @Override
-    public List<StoredDeadLetter> deadLetters(QueueName queue, Optional<String> after, int limit) {
+    public List<StoredDeadLetter> deadLetters(QueueName queue, Optional<DeadLetterId> after, int limit) {
         requirePositive(limit);
         QueueLayout layout = layout("list dead letters", queue);
         // partition by partition: a cursor names its partition and the entry after which to go on
-        Optional<Located> cursor = after.map(id -> layout.locate(id).orElseThrow(() -> new InvalidValueException(
+        Optional<Located> cursor = after.map(id -> layout.locate(id.value()).orElseThrow(() -> new InvalidValueException(
                 "'" + id + "' is not a dead letter id of queue " + queue)));
         int first = cursor.map(located -> located.keys().partition()).orElse(0);
         return call("list dead letters", queue, () -> {
@@ -855,7 +854,7 @@ final class RedisStreamTransport implements StreamTransport {
         List<StoredDeadLetter> letters = new ArrayList<>();
         for (StreamMessage<byte[], byte[]> message : redis.xrange(keys.dead(), range, Limit.from(limit))) {
             StoredDeadLetter stored = wire.deadLetter(keys.queue(), message.getId(), fields(message));
-            letters.add(new StoredDeadLetter(keys.idOf(stored.id()), stored.letter()));
+            letters.add(new StoredDeadLetter(DeadLetterId.of(keys.idOf(stored.id().value())), stored.letter()));
         }
         return letters;
     }
@@ -1085,8 +1084,8 @@ final class RedisStreamTransport implements StreamTransport {
     }
 
     /** The entry id in an id of the port ({@code <partition>/<entry id>}, or the entry id alone). */
-    private static String entryId(String id) {
-        return id.substring(id.indexOf('/') + 1);
+    private static String entryId(DeadLetterId id) {
+        return id.value().substring(id.value().indexOf('/') + 1);
     }
 
     private static byte[] number(long value) {

@@ -3,6 +3,7 @@ package dev.baton.adapters.redis;
 import dev.baton.application.port.out.Delivery;
 import dev.baton.application.port.out.DeliveryId;
 import dev.baton.domain.DeadLetter;
+import dev.baton.domain.DeadLetterId;
 import dev.baton.domain.DeadLetterReason;
 import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.Job;
@@ -269,7 +270,7 @@ final class WireMapping {
             letter = new DeadLetter(queue, Optional.empty(), raw, DeadLetterReason.MALFORMED, error, attempts,
                     deadAt);
         }
-        return new StoredDeadLetter(deadId, letter);
+        return new StoredDeadLetter(DeadLetterId.of(deadId), letter);
     }
 
     private static Optional<DeadLetterReason> reason(String text) {

@@ -56,7 +56,7 @@ final class FlakyJobsRun {
                 .withRetryPolicy(new RetryPolicy(3, new Backoff.Fixed(Duration.ofMillis(50)), Jitter.NONE, Set.of()))
                 .withIntervals(Duration.ofMillis(200), Duration.ofMillis(50), Duration.ofSeconds(5),
                         Duration.ofSeconds(1));
-        RunWorkerUseCase workers = new WorkerService(transport, ledger, JobHandlers.of(Map.of(queue.value(), flaky)),
+        RunWorkerUseCase workers = new WorkerService(transport, transport, ledger, JobHandlers.of(Map.of(queue.value(), flaky)),
                 settings, Clock.systemUTC(), () -> 0.5, WorkerObserver.NONE);
         transport.publishAll(IntStream.range(0, jobs)
                 .mapToObj(i -> Job.create(JobId.of("job-" + i), queue, i % 5 == 0 ? "{\"flaky\":true}" : "{}",

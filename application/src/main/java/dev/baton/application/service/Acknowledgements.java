@@ -1,7 +1,7 @@
 package dev.baton.application.service;
 
 import dev.baton.application.port.out.DeliveryId;
-import dev.baton.application.port.out.StreamTransport;
+import dev.baton.application.port.out.JobLeases;
 import dev.baton.domain.QueueName;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,7 +27,7 @@ final class Acknowledgements<T extends Acknowledgements.Finished> {
     static final int MAX_BATCH = 1_000;
     private static final Logger LOG = LoggerFactory.getLogger(Acknowledgements.class);
 
-    private final StreamTransport transport;
+    private final JobLeases leases;
     private final Listener<T> listener;
     private final Queue<T> waiting = new ConcurrentLinkedQueue<>();
     private final Thread sender;
@@ -47,8 +47,8 @@ final class Acknowledgements<T extends Acknowledgements.Finished> {
         void notAcknowledged(List<T> finished, RuntimeException failure);
     }
 
-    Acknowledgements(StreamTransport transport, Listener<T> listener, ThreadFactory threads) {
-        this.transport = transport;
+    Acknowledgements(JobLeases leases, Listener<T> listener, ThreadFactory threads) {
+        this.leases = leases;
         this.listener = listener;
         this.sender = threads.newThread(this::send);
         sender.start();
@@ -97,7 +97,7 @@ final class Acknowledgements<T extends Acknowledgements.Finished> {
         byQueue.forEach((queue, finished) -> {
             RuntimeException failure = null;
             try {
-                transport.acknowledge(queue, finished.stream().map(Finished::id).toList());
+                leases.acknowledge(queue, finished.stream().map(Finished::id).toList());
             } catch (RuntimeException e) {
                 failure = e;
             }

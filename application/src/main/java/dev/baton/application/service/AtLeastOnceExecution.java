@@ -1,6 +1,5 @@
 package dev.baton.application.service;
 
-import dev.baton.application.port.out.EffectFailedException;
 import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.application.port.out.LedgerOutcome;
 import dev.baton.application.port.out.LedgerTransaction;
@@ -36,7 +35,7 @@ public final class AtLeastOnceExecution implements ExecutionLedger {
         try {
             result = effect.run(NO_TRANSACTION);
         } catch (Exception e) {
-            throw new EffectFailedException(e);
+            return new LedgerOutcome.EffectFailed(e);
         }
         return new LedgerOutcome.Committed(new Completion(execution.job().id(), execution.job().queue(),
                 execution.job().type(), execution.job().currentAttempt(), execution.consumer(),

@@ -3,7 +3,7 @@ package dev.baton.application.service;
 import dev.baton.application.port.in.ListDeadLettersUseCase;
 import dev.baton.application.port.in.PurgeDeadLettersUseCase;
 import dev.baton.application.port.in.RedriveDeadLettersUseCase;
-import dev.baton.application.port.out.StreamTransport;
+import dev.baton.application.port.out.QueueAdministration;
 import dev.baton.domain.StoredDeadLetter;
 import java.util.List;
 import org.slf4j.Logger;
@@ -14,27 +14,27 @@ public final class DeadLetterService
         implements ListDeadLettersUseCase, RedriveDeadLettersUseCase, PurgeDeadLettersUseCase {
     private static final Logger LOG = LoggerFactory.getLogger(DeadLetterService.class);
 
-    private final StreamTransport transport;
+    private final QueueAdministration queues;
 
-    public DeadLetterService(StreamTransport transport) {
-        this.transport = transport;
+    public DeadLetterService(QueueAdministration queues) {
+        this.queues = queues;
     }
 
     @Override
     public List<StoredDeadLetter> list(ListDeadLettersUseCase.Command command) {
-        return transport.deadLetters(command.queue(), command.after(), command.limit());
+        return queues.deadLetters(command.queue(), command.after(), command.limit());
     }
 
     @Override
     public int redrive(RedriveDeadLettersUseCase.Command command) {
-        int moved = transport.redrive(command.queue(), command.selection());
+        int moved = queues.redrive(command.queue(), command.selection());
         LOG.info("dead letters redriven queue={} selection={} moved={}", command.queue(), command.selection(), moved);
         return moved;
     }
 
     @Override
     public int purge(PurgeDeadLettersUseCase.Command command) {
-        int deleted = transport.purgeDeadLetters(command.queue(), command.selection());
+        int deleted = queues.purgeDeadLetters(command.queue(), command.selection());
         LOG.info("dead letters purged queue={} selection={} deleted={}", command.queue(), command.selection(),
                 deleted);
         return deleted;

@@ -2,7 +2,7 @@ package dev.baton.application.service;
 
 import dev.baton.application.port.in.EnqueueJobUseCase;
 import dev.baton.application.port.in.EnqueueJobsUseCase;
-import dev.baton.application.port.out.StreamTransport;
+import dev.baton.application.port.out.JobPublisher;
 import dev.baton.application.port.out.WorkerObserver;
 import dev.baton.domain.Job;
 import dev.baton.domain.PayloadLimit;
@@ -13,27 +13,27 @@ import java.util.Optional;
 
 /** Turns enqueue commands into jobs stamped with the clock and publishes them. */
 public final class EnqueueService implements EnqueueJobUseCase, EnqueueJobsUseCase {
-    private final StreamTransport transport;
+    private final JobPublisher publisher;
     private final Clock clock;
     private final PayloadLimit payloadLimit;
     private final WorkerObserver observer;
 
-    public EnqueueService(StreamTransport transport, Clock clock, PayloadLimit payloadLimit,
+    public EnqueueService(JobPublisher publisher, Clock clock, PayloadLimit payloadLimit,
                           WorkerObserver observer) {
-        this.transport = transport;
+        this.publisher = publisher;
         this.clock = clock;
         this.payloadLimit = payloadLimit;
         this.observer = observer;
     }
 
-    public EnqueueService(StreamTransport transport, Clock clock, PayloadLimit payloadLimit) {
-        this(transport, clock, payloadLimit, WorkerObserver.NONE);
+    public EnqueueService(JobPublisher publisher, Clock clock, PayloadLimit payloadLimit) {
+        this(publisher, clock, payloadLimit, WorkerObserver.NONE);
     }
 
     @Override
     public Job enqueue(EnqueueJobUseCase.Command command) {
         Job job = toJob(command, clock.instant());
-        transport.publish(job);
+        publisher.publish(job);
         observer.jobEnqueued(job);
         return job;
     }
@@ -43,7 +43,7 @@ public final class EnqueueService implements EnqueueJobUseCase, EnqueueJobsUseCa
         Instant now = clock.instant();
         // validate every job before publishing any, so a bad one does not leave half a batch behind
         List<Job> jobs = command.jobs().stream().map(job -> toJob(job, now)).toList();
-        transport.publishAll(jobs);
+        publisher.publishAll(jobs);
         jobs.forEach(observer::jobEnqueued);
         return jobs;
     }

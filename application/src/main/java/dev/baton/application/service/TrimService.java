@@ -1,7 +1,7 @@
 package dev.baton.application.service;
 
 import dev.baton.application.port.in.TrimQueueUseCase;
-import dev.baton.application.port.out.StreamTransport;
+import dev.baton.application.port.out.QueueMaintenance;
 import dev.baton.application.port.out.TrimOutcome;
 import dev.baton.domain.Retention;
 import java.time.Clock;
@@ -12,21 +12,21 @@ import org.slf4j.LoggerFactory;
 public final class TrimService implements TrimQueueUseCase {
     private static final Logger LOG = LoggerFactory.getLogger(TrimService.class);
 
-    private final StreamTransport transport;
+    private final QueueMaintenance maintenance;
     private final Retention retention;
     private final Clock clock;
 
-    public TrimService(StreamTransport transport, Retention retention, Clock clock) {
-        this.transport = transport;
+    public TrimService(QueueMaintenance maintenance, Retention retention, Clock clock) {
+        this.maintenance = maintenance;
         this.retention = retention;
         this.clock = clock;
     }
 
     @Override
     public TrimReport trim(TrimQueueUseCase.Command command) {
-        TrimOutcome outcome = transport.trim(command.queue(), retention, clock.instant());
-        LOG.info("queue trimmed queue={} removed={} heldBack={} safeBound={}", command.queue(), outcome.removed(),
-                outcome.heldBack(), outcome.safeBound());
+        TrimOutcome outcome = maintenance.trim(command.queue(), retention, clock.instant());
+        LOG.info("queue trimmed queue={} removed={} heldBack={} keptFrom={}", command.queue(), outcome.removed(),
+                outcome.heldBack(), outcome.keptFrom());
         return new TrimReport(outcome.removed(), outcome.heldBack());
     }
 }

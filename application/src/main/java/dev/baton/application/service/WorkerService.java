@@ -12,10 +12,9 @@ import dev.baton.application.port.out.DeliveryId;
 import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.application.port.out.LedgerOutcome;
 import dev.baton.application.port.out.LedgerTransaction;
-import dev.baton.application.port.out.LedgerUnavailableException;
 import dev.baton.application.port.out.Reclaimed;
-import dev.baton.application.port.out.StepOutcome;
-import dev.baton.application.port.out.StreamTransport;
+import dev.baton.application.port.out.JobLeases;
+import dev.baton.application.port.out.QueueMaintenance;
 import dev.baton.application.port.out.TrimOutcome;
 import dev.baton.application.port.out.WorkerObserver;
 import dev.baton.domain.AttemptOutcome;
@@ -67,7 +66,8 @@ public final class WorkerService implements RunWorkerUseCase {
     private static final Duration MIN_TIMEOUT_TICK = Duration.ofMillis(5);
     private static final Duration MAX_TIMEOUT_TICK = Duration.ofMillis(500);
 
-    private final StreamTransport transport;
+    private final JobLeases leases;
+    private final QueueMaintenance maintenance;
     private final ExecutionLedger ledger;
     private final JobHandlers handlers;
     private final WorkerSettings settings;
@@ -75,9 +75,10 @@ public final class WorkerService implements RunWorkerUseCase {
     private final RandomSource random;
     private final WorkerObserver observer;
 
-    public WorkerService(StreamTransport transport, ExecutionLedger ledger, JobHandlers handlers,
+    public WorkerService(JobLeases leases, QueueMaintenance maintenance, ExecutionLedger ledger, JobHandlers handlers,
                          WorkerSettings settings, Clock clock, RandomSource random, WorkerObserver observer) {
-        this.transport = transport;
+        this.leases = leases;
+        this.maintenance = maintenance;
         this.ledger = ledger;
         this.handlers = handlers;
         this.settings = settings;
@@ -131,7 +132,7 @@ public final class WorkerService implements RunWorkerUseCase {
             // two threads, so that a slow reclaim or trim never delays the lease extension of running jobs
             this.loops = Executors.newScheduledThreadPool(2, JobThreads.platformThreads(name + "-loop"));
             this.fetcher = settings.jobThreads().threads(settings.batchCommit(), name + "-fetch").newThread(this::fetch);
-            this.acknowledgements = new Acknowledgements<>(transport, this,
+            this.acknowledgements = new Acknowledgements<>(leases, this,
                     settings.jobThreads().threads(settings.batchCommit(), name + "-ack"));
         }
 
@@ -155,7 +156,7 @@ public final class WorkerService implements RunWorkerUseCase {
         private void fetch() {
             try {
                 for (QueueName queue : queues) {
-                    retrying("declare " + queue, () -> transport.declare(queue));
+                    retrying("declare " + queue, () -> leases.declare(queue));
                 }
                 for (QueueName queue : queues) {
                     resumeOwnPending(queue);
@@ -172,7 +173,7 @@ public final class WorkerService implements RunWorkerUseCase {
                     }
                     QueueName queue = queues.get(turn % queues.size());
                     try {
-                        List<Delivery> leased = transport.lease(queue, consumer, wanted, blockPerQueue);
+                        List<Delivery> leased = leases.lease(queue, consumer, wanted, blockPerQueue);
                         slots.release(wanted - leased.size());
                         dispatch(leased);
                         pause = FIRST_PAUSE_MILLIS;
@@ -209,7 +210,7 @@ public final class WorkerService implements RunWorkerUseCase {
         /** Runs what this consumer held when it last stopped, before leasing anything new. */
         private void resumeOwnPending(QueueName queue) throws InterruptedException {
             List<Delivery> own = new ArrayList<>();
-            retrying("resume pending of " + queue, () -> own.addAll(transport.leaseOwnPending(queue, consumer,
+            retrying("resume pending of " + queue, () -> own.addAll(leases.leaseOwnPending(queue, consumer,
                     concurrency)));
             if (!own.isEmpty()) {
                 LOG.info("resuming own pending entries consumer={} queue={} count={}", consumer, queue, own.size());
@@ -356,30 +357,25 @@ public final class WorkerService implements RunWorkerUseCase {
             }
             long timeoutAt = System.nanoTime() + settings.jobTimeout().toNanos();
             batch.forEach(ready -> ready.flight.timeoutAt = timeoutAt);
-            List<StepOutcome> outcomes;
+            List<LedgerOutcome> outcomes;
             try {
                 outcomes = ledger.executeAll(steps);
-            } catch (LedgerUnavailableException e) {
-                if (batch.stream().anyMatch(ready -> ready.flight.interruptedAtDeadline())) {
-                    // the deadline's interrupt closes the socket a virtual thread waits on: the transaction died
-                    // with its connection while a handler ran, before any commit, so this is the timeout it was
-                    batch.forEach(ready -> failOrLeavePending(ready, e));
-                    return;
-                }
-                LOG.warn("ledger unavailable, jobs left pending for redelivery consumer={} count={} first job={}: {}",
-                        consumer, batch.size(), batch.get(0).delivery.job().id(), e.toString());
-                return;
             } finally {
                 batch.forEach(ready -> ready.flight.timeoutAt = InFlight.NOT_RUNNING);
+            }
+            if (outcomes.get(0) instanceof LedgerOutcome.Unknown unknown) {
+                LOG.warn("ledger unavailable, jobs left pending for redelivery consumer={} count={} first job={}: {}",
+                        consumer, batch.size(), batch.get(0).delivery.job().id(), unknown.failure().toString());
+                return;
             }
             Duration took = Duration.between(started, clock.instant());
             List<Done> done = new ArrayList<>(batch.size());
             for (int i = 0; i < batch.size(); i++) {
                 Ready ready = batch.get(i);
-                if (outcomes.get(i) instanceof StepOutcome.Failed failed) {
-                    failOrLeavePending(ready, failed.failure().getCause());
+                if (outcomes.get(i) instanceof LedgerOutcome.EffectFailed failed) {
+                    failOrLeavePending(ready, failed.cause());
                 } else if (ready.flight.beginFinish()) {
-                    done.add(new Done(ready, ((StepOutcome.Recorded) outcomes.get(i)).outcome(), took));
+                    done.add(new Done(ready, outcomes.get(i), took));
                 }
             }
             acknowledgements.acknowledge(done);
@@ -447,7 +443,7 @@ public final class WorkerService implements RunWorkerUseCase {
             Instant now = clock.instant();
             RetryDecision decision = settings.retryPolicy().decide(job, error, now, random);
             if (decision instanceof RetryDecision.RetryAt retry) {
-                transport.retryLater(delivery, job.retriedAfter(error, retry.at()));
+                leases.retryLater(delivery, job.retriedAfter(error, retry.at()));
                 retried.incrementAndGet();
                 observer.jobRetried(job, retry.at());
                 LOG.debug("job failed, retry at {} queue={} job={} attempt={} error={}", retry.at(), job.queue(),
@@ -462,7 +458,7 @@ public final class WorkerService implements RunWorkerUseCase {
 
         private void acknowledgeCompleted(Delivery.Leased delivery, InFlight flight) {
             if (flight.beginFinish()) {
-                transport.acknowledge(delivery.queue(), List.of(delivery.id()));
+                leases.acknowledge(delivery.queue(), List.of(delivery.id()));
                 skippedAsCompleted(delivery);
             }
         }
@@ -495,7 +491,7 @@ public final class WorkerService implements RunWorkerUseCase {
         }
 
         private void finishDead(Delivery delivery, DeadLetter letter) {
-            transport.deadLetter(delivery, letter);
+            leases.deadLetter(delivery, letter);
             deadLettered.incrementAndGet();
             observer.jobDeadLettered(delivery.queue(), letter.reason());
         }
@@ -532,7 +528,7 @@ public final class WorkerService implements RunWorkerUseCase {
             }
             Instant now = clock.instant();
             for (QueueName queue : queues) {
-                while (transport.promoteDue(queue, now, PROMOTE_BATCH) == PROMOTE_BATCH) {
+                while (maintenance.promoteDue(queue, now, PROMOTE_BATCH) == PROMOTE_BATCH) {
                     LOG.debug("promoted a full batch, promoting more queue={}", queue);
                 }
             }
@@ -543,7 +539,7 @@ public final class WorkerService implements RunWorkerUseCase {
             Map<QueueName, List<DeliveryId>> running = inFlight.keySet().stream()
                     .collect(Collectors.groupingBy(Key::queue, Collectors.mapping(Key::id, Collectors.toList())));
             running.forEach((queue, ids) -> {
-                Set<DeliveryId> lost = transport.extendLeases(queue, consumer, ids);
+                Set<DeliveryId> lost = leases.extendLeases(queue, consumer, ids);
                 for (DeliveryId id : lost) {
                     InFlight flight = inFlight.get(new Key(queue, id));
                     if (flight != null && flight.loseLease()) {
@@ -568,7 +564,7 @@ public final class WorkerService implements RunWorkerUseCase {
                     break;
                 }
                 try {
-                    Reclaimed taken = transport.reclaimAbandoned(queue, consumer, settings.lease(), available - used);
+                    Reclaimed taken = maintenance.reclaimAbandoned(queue, consumer, settings.lease(), available - used);
                     if (!taken.vanished().isEmpty()) {
                         observer.vanished(queue, taken.vanished().size());
                         LOG.warn("pending entries had lost their data and were dropped consumer={} queue={} ids={}",
@@ -595,10 +591,10 @@ public final class WorkerService implements RunWorkerUseCase {
                 return;
             }
             for (QueueName queue : queues) {
-                TrimOutcome trimmed = transport.trim(queue, settings.retention(), clock.instant());
+                TrimOutcome trimmed = maintenance.trim(queue, settings.retention(), clock.instant());
                 observer.trimmed(queue, trimmed);
                 LOG.debug("trimmed queue={} removed={} heldBack={}", queue, trimmed.removed(), trimmed.heldBack());
-                List<String> removed = transport.removeIdleConsumers(queue, settings.consumerIdleRemoval());
+                List<ConsumerName> removed = maintenance.removeIdleConsumers(queue, settings.consumerIdleRemoval());
                 if (!removed.isEmpty()) {
                     LOG.info("removed idle consumers queue={} consumers={}", queue, removed);
                 }

@@ -12,7 +12,6 @@ import dev.baton.application.port.in.RunningWorker;
 import dev.baton.application.port.out.DeliveryId;
 import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.application.port.out.LedgerOutcome;
-import dev.baton.application.port.out.StepOutcome;
 import dev.baton.application.port.out.Reclaimed;
 import dev.baton.application.port.out.WorkerObserver;
 import dev.baton.application.testing.InMemoryEffects;
@@ -770,7 +769,7 @@ class WorkerServiceTest {
     }
 
     private WorkerService service(ExecutionLedger executionLedger, WorkerObserver observer) {
-        return new WorkerService(transport, executionLedger, JobHandlers.of(handlers), settings, clock, () -> 0.5,
+        return new WorkerService(transport, transport, executionLedger, JobHandlers.of(handlers), settings, clock, () -> 0.5,
                 observer);
     }
 
@@ -783,7 +782,7 @@ class WorkerServiceTest {
             }
 
             @Override
-            public List<StepOutcome> executeAll(List<Step> steps) {
+            public List<LedgerOutcome> executeAll(List<Step> steps) {
                 sizes.add(steps.size());
                 return ledger.executeAll(steps);
             }

@@ -1,6 +1,5 @@
 package dev.baton.application.testing;
 
-import dev.baton.application.port.out.EffectFailedException;
 import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.application.port.out.LedgerOutcome;
 import dev.baton.application.port.out.LedgerTransaction;
@@ -62,9 +61,16 @@ public final class InMemoryExecutionLedger implements ExecutionLedger {
     @Override
     public LedgerOutcome execute(Execution execution, Effect effect) {
         if (unavailable.get()) {
-            throw new LedgerUnavailableException("in-memory ledger is down (test hook)", null);
+            return new LedgerOutcome.Unknown(new LedgerUnavailableException("in-memory ledger is down (test hook)",
+                    null));
         }
-        return execution.isRedelivery() ? claimFirst(execution, effect) : completeLast(execution, effect);
+        try {
+            return execution.isRedelivery() ? claimFirst(execution, effect) : completeLast(execution, effect);
+        } catch (EffectFailed e) {
+            return new LedgerOutcome.EffectFailed(e.getCause());
+        } catch (LedgerUnavailableException e) {
+            return new LedgerOutcome.Unknown(e);
+        }
     }
 
     /** A redelivery: claims the job id first, waiting for a claim in flight, so a completed job's effect never runs. */
@@ -122,7 +128,7 @@ public final class InMemoryExecutionLedger implements ExecutionLedger {
                 throw failure(id, transaction, e);
             }
             return find(id).<LedgerOutcome>map(LedgerOutcome.AlreadyCompleted::new)
-                    .orElseThrow(() -> new EffectFailedException(e));
+                    .orElseThrow(() -> new EffectFailed(e));
         }
         if (transaction.connectionLost()) {
             throw failure(id, transaction, null);
@@ -137,13 +143,25 @@ public final class InMemoryExecutionLedger implements ExecutionLedger {
         }
     }
 
-    /** What an effect's failure means: the job failed, or, with the connection lost, the ledger is unavailable. */
+    /**
+     * What an effect's failure means: the job failed, or, with the connection lost, the ledger is unavailable; unless
+     * the thread's interruption closed the connection (as on a virtual thread), which is the attempt's failure.
+     */
     private static RuntimeException failure(JobId id, InMemoryEffects transaction, Exception cause) {
-        if (transaction.connectionLost()) {
+        if (transaction.connectionLost() && !interrupted(cause)) {
             return new LedgerUnavailableException("lost the ledger connection while job " + id
                     + " ran; nothing was committed (test hook)", cause);
         }
-        return new EffectFailedException(cause);
+        return new EffectFailed(cause);
+    }
+
+    private static boolean interrupted(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof InterruptedException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Commits the effect's writes with the job's completion; the caller holds {@link #lock}. */
@@ -166,7 +184,7 @@ public final class InMemoryExecutionLedger implements ExecutionLedger {
                 lock.wait();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new EffectFailedException(e);
+                throw new EffectFailed(e);
             }
         }
     }
@@ -210,6 +228,13 @@ public final class InMemoryExecutionLedger implements ExecutionLedger {
             throw new UnsupportedOperationException(
                     "the in-memory ledger supports only " + InMemoryEffects.class.getName() + ", not "
                             + type.getName());
+        }
+    }
+
+    /** Inside this ledger: the effect failed; leaves {@link #execute} as {@link LedgerOutcome.EffectFailed}. */
+    private static final class EffectFailed extends RuntimeException {
+        EffectFailed(Throwable cause) {
+            super(cause);
         }
     }
 }

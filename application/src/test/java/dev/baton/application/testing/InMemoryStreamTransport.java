@@ -9,6 +9,7 @@ import dev.baton.application.port.out.TrimOutcome;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.ConsumerStats;
 import dev.baton.domain.DeadLetter;
+import dev.baton.domain.DeadLetterId;
 import dev.baton.domain.DeadLetterSelection;
 import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.Job;
@@ -274,20 +275,20 @@ public final class InMemoryStreamTransport implements StreamTransport {
         NavigableMap<EntryId, Map<String, String>> removable = state.stream.headMap(minId, false);
         long removed = removable.size();
         removable.clear();
-        return new TrimOutcome(removed, bound.filter(b -> b.compareTo(cutoff) < 0).isPresent(),
-                bound.map(EntryId::toString).orElse(""));
+        return new TrimOutcome(removed, bound.filter(b -> b.compareTo(cutoff) < 0)
+                .map(b -> List.of(new DeliveryId(b.toString()))).orElse(List.of()));
     }
 
     @Override
-    public synchronized List<String> removeIdleConsumers(QueueName queue, Duration idle) {
+    public synchronized List<ConsumerName> removeIdleConsumers(QueueName queue, Duration idle) {
         QueueState state = state(queue);
         Instant now = clock.instant();
-        List<String> removed = new ArrayList<>();
+        List<ConsumerName> removed = new ArrayList<>();
         state.consumers.entrySet().removeIf(consumer -> {
             boolean remove = Duration.between(consumer.getValue(), now).compareTo(idle) > 0
                     && state.ownedBy(consumer.getKey()) == 0;
             if (remove) {
-                removed.add(consumer.getKey());
+                removed.add(ConsumerName.of(consumer.getKey()));
             }
             return remove;
         });
@@ -295,14 +296,14 @@ public final class InMemoryStreamTransport implements StreamTransport {
     }
 
     @Override
-    public synchronized List<StoredDeadLetter> deadLetters(QueueName queue, Optional<String> after, int limit) {
+    public synchronized List<StoredDeadLetter> deadLetters(QueueName queue, Optional<DeadLetterId> after, int limit) {
         QueueState state = state(queue);
         NavigableMap<EntryId, DeadLetter> page = after
-                .map(id -> state.dead.tailMap(EntryId.parse(id), false))
+                .map(id -> state.dead.tailMap(EntryId.parse(id.value()), false))
                 .orElse(state.dead);
         return page.entrySet().stream()
                 .limit(limit)
-                .map(entry -> new StoredDeadLetter(entry.getKey().toString(), entry.getValue()))
+                .map(entry -> new StoredDeadLetter(DeadLetterId.of(entry.getKey().toString()), entry.getValue()))
                 .toList();
     }
 
@@ -314,7 +315,7 @@ public final class InMemoryStreamTransport implements StreamTransport {
             DeadLetter letter = stored.letter();
             Map<String, String> fields = letter.job().map(job -> fieldsOf(job.redriven())).orElse(letter.rawFields());
             state.append(fields, clock.instant());
-            state.dead.remove(EntryId.parse(stored.id()));
+            state.dead.remove(EntryId.parse(stored.id().value()));
         }
         if (!selected.isEmpty()) {
             notifyAll();
@@ -326,7 +327,7 @@ public final class InMemoryStreamTransport implements StreamTransport {
     public synchronized int purgeDeadLetters(QueueName queue, DeadLetterSelection selection) {
         QueueState state = state(queue);
         List<StoredDeadLetter> selected = state.selectDead(selection);
-        selected.forEach(stored -> state.dead.remove(EntryId.parse(stored.id())));
+        selected.forEach(stored -> state.dead.remove(EntryId.parse(stored.id().value())));
         return selected.size();
     }
 
@@ -357,7 +358,7 @@ public final class InMemoryStreamTransport implements StreamTransport {
         return state.dead.entrySet().stream()
                 .filter(entry -> entry.getValue().jobId().filter(id.value()::equals).isPresent())
                 .findFirst()
-                .map(entry -> new JobSighting.Dead(new StoredDeadLetter(entry.getKey().toString(), entry.getValue())));
+                .map(entry -> new JobSighting.Dead(new StoredDeadLetter(DeadLetterId.of(entry.getKey().toString()), entry.getValue())));
     }
 
     private Optional<Job> jobWithId(QueueName queue, Map<String, String> fields, JobId id) {
@@ -500,7 +501,7 @@ public final class InMemoryStreamTransport implements StreamTransport {
 
         List<StoredDeadLetter> selectDead(DeadLetterSelection selection) {
             return dead.entrySet().stream()
-                    .map(entry -> new StoredDeadLetter(entry.getKey().toString(), entry.getValue()))
+                    .map(entry -> new StoredDeadLetter(DeadLetterId.of(entry.getKey().toString()), entry.getValue()))
                     .filter(selection::matches)
                     .toList();
         }

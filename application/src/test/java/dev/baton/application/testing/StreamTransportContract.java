@@ -10,6 +10,7 @@ import dev.baton.application.port.out.TrimOutcome;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.ConsumerStats;
 import dev.baton.domain.DeadLetter;
+import dev.baton.domain.DeadLetterId;
 import dev.baton.domain.DeadLetterReason;
 import dev.baton.domain.DeadLetterSelection;
 import dev.baton.domain.Job;
@@ -390,7 +391,7 @@ public abstract class StreamTransportContract {
 
         assertThat(heldByPending.removed()).isEqualTo(2);
         assertThat(heldByPending.heldBack()).isTrue();
-        assertThat(heldByPending.safeBound()).isEqualTo(leased.get(2).id().value());
+        assertThat(heldByPending.keptFrom()).containsExactly(leased.get(2).id());
         assertThat(transport().stats(queue).length()).isEqualTo(3);
 
         transport().acknowledge(queue, List.of(leased.get(2).id()));
@@ -429,9 +430,9 @@ public abstract class StreamTransportContract {
         assertThat(transport().removeIdleConsumers(queue, MIN_IDLE)).isEmpty();
         elapse(MIN_IDLE.plusMillis(100));
 
-        List<String> removed = transport().removeIdleConsumers(queue, MIN_IDLE);
+        List<ConsumerName> removed = transport().removeIdleConsumers(queue, MIN_IDLE);
 
-        assertThat(removed).containsExactly(alice.value());
+        assertThat(removed).containsExactly(alice);
         assertThat(transport().stats(queue).consumers()).extracting(ConsumerStats::name)
                 .containsExactly(bob.value());
         assertThat(transport().stats(queue).pending()).isEqualTo(1);
@@ -441,7 +442,7 @@ public abstract class StreamTransportContract {
 
     @Test
     void deadLettersAreListedInDeathOrderAPageAtATime() {
-        List<String> dead = deadLetter(DeadLetterReason.EXHAUSTED, "p0", "p1", "p2", "p3", "p4");
+        List<DeadLetterId> dead = deadLetter(DeadLetterReason.EXHAUSTED, "p0", "p1", "p2", "p3", "p4");
 
         List<StoredDeadLetter> first = transport().deadLetters(queue, Optional.empty(), 2);
         List<StoredDeadLetter> second = transport().deadLetters(queue, Optional.of(first.get(1).id()), 2);
@@ -461,8 +462,8 @@ public abstract class StreamTransportContract {
         Delivery delivery = single(transport().lease(queue, alice, 1, SHORT_BLOCK));
         Job tired = leased(delivery).job().retriedAfter(ERROR, BASE).retriedAfter(ERROR, BASE);
         transport().deadLetter(delivery, DeadLetter.of(tired, DeadLetterReason.EXHAUSTED, ERROR, 3, BASE));
-        List<String> others = deadLetter(DeadLetterReason.NON_RETRYABLE, "other");
-        String tiredId = transport().deadLetters(queue, Optional.empty(), 10).get(0).id();
+        List<DeadLetterId> others = deadLetter(DeadLetterReason.NON_RETRYABLE, "other");
+        DeadLetterId tiredId = transport().deadLetters(queue, Optional.empty(), 10).get(0).id();
 
         int moved = transport().redrive(queue, new DeadLetterSelection.ByIds(List.of(tiredId)));
 
@@ -491,7 +492,7 @@ public abstract class StreamTransportContract {
 
     @Test
     void purgeDeletesSelectedLettersForGood() {
-        List<String> ids = deadLetter(DeadLetterReason.EXHAUSTED, "x1", "x2", "x3");
+        List<DeadLetterId> ids = deadLetter(DeadLetterReason.EXHAUSTED, "x1", "x2", "x3");
         deadLetter(DeadLetterReason.NON_RETRYABLE, "n1", "n2");
 
         assertThat(transport().purgeDeadLetters(queue, new DeadLetterSelection.ByIds(List.of(ids.get(1)))))
@@ -614,7 +615,7 @@ public abstract class StreamTransportContract {
     }
 
     /** Publishes, leases and dead-letters one job per id. @return the dead letters' ids, in order */
-    private List<String> deadLetter(DeadLetterReason reason, String... ids) {
+    private List<DeadLetterId> deadLetter(DeadLetterReason reason, String... ids) {
         publish(ids);
         for (Delivery delivery : transport().lease(queue, alice, ids.length, SHORT_BLOCK)) {
             transport().deadLetter(delivery, DeadLetter.of(leased(delivery).job(), reason, ERROR.asPermanent(), 1,

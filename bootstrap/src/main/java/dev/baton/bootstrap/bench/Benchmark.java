@@ -266,7 +266,8 @@ public final class Benchmark {
     private RunningWorker startWorker(Baton baton, BatonConfig benchConfig, WorkerObserver observer,
                                       QueueName consumed) {
         WorkerSettings settings = baton.use(WorkerSettings.class).withBatchCommit(options.batchCommit());
-        WorkerService service = new WorkerService(baton.use(StreamTransport.class), baton.use(ExecutionLedger.class),
+        StreamTransport transport = baton.use(StreamTransport.class);
+        WorkerService service = new WorkerService(transport, transport, baton.use(ExecutionLedger.class),
                 baton.use(JobHandlers.class), settings, baton.use(Clock.class),
                 () -> ThreadLocalRandom.current().nextDouble(), observer);
         return service.start(new RunWorkerUseCase.Command(List.of(consumed), ConsumerName.of("bench-" + run),

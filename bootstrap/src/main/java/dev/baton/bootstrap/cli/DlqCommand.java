@@ -5,6 +5,7 @@ import dev.baton.application.port.in.PurgeDeadLettersUseCase;
 import dev.baton.application.port.in.RedriveDeadLettersUseCase;
 import dev.baton.bootstrap.Baton;
 import dev.baton.bootstrap.json.Json;
+import dev.baton.domain.DeadLetterId;
 import dev.baton.domain.DeadLetterReason;
 import dev.baton.domain.DeadLetterSelection;
 import dev.baton.domain.QueueName;
@@ -38,7 +39,7 @@ final class DlqCommand implements Runnable {
     static List<StoredDeadLetter> all(Baton baton, QueueName queue, DeadLetterSelection selection) {
         ListDeadLettersUseCase list = baton.use(ListDeadLettersUseCase.class);
         List<StoredDeadLetter> letters = new ArrayList<>();
-        Optional<String> after = Optional.empty();
+        Optional<DeadLetterId> after = Optional.empty();
         List<StoredDeadLetter> page;
         do {
             page = list.list(new ListDeadLettersUseCase.Command(queue, after, PAGE));
@@ -74,7 +75,7 @@ final class DlqCommand implements Runnable {
             if (reason != null) {
                 return new DeadLetterSelection.ByReason(reason(reason));
             }
-            return new DeadLetterSelection.ByIds(ids);
+            return new DeadLetterSelection.ByIds(ids.stream().map(DeadLetterId::of).toList());
         }
     }
 
@@ -141,7 +142,7 @@ final class DlqCommand implements Runnable {
         public Integer call() {
             List<StoredDeadLetter> letters;
             try (Baton baton = batonBuilder().build()) {
-                letters = all(baton, QueueName.of(queue), new DeadLetterSelection.ByIds(List.of(id)));
+                letters = all(baton, QueueName.of(queue), new DeadLetterSelection.ByIds(List.of(DeadLetterId.of(id))));
             }
             if (letters.isEmpty()) {
                 throw new UsageException("no dead letter " + id + " in queue " + queue);

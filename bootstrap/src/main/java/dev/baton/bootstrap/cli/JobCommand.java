@@ -93,7 +93,7 @@ final class JobCommand extends SessionCommand {
         } else if (sighting instanceof JobSighting.Dead dead) {
             DeadLetter letter = dead.deadLetter().letter();
             report.put("state", "dead");
-            report.put("dead_letter_id", dead.deadLetter().id());
+            report.put("dead_letter_id", dead.deadLetter().id().value());
             report.put("reason", letter.reason().name());
             report.put("error", letter.lastError().type() + ": " + letter.lastError().message());
             report.put("attempts", letter.attempts());

@@ -56,7 +56,7 @@ public final class Json {
     public static Map<String, Object> deadLetter(StoredDeadLetter stored) {
         DeadLetter letter = stored.letter();
         Map<String, Object> json = new LinkedHashMap<>();
-        json.put("id", stored.id());
+        json.put("id", stored.id().value());
         json.put("job_id", letter.jobId().orElse(null));
         json.put("reason", letter.reason().name());
         json.put("error", error(letter.lastError()));

@@ -69,7 +69,7 @@ final class ServicesModule extends AbstractModule {
     @Singleton
     WorkerService worker(StreamTransport transport, ExecutionLedger ledger, JobHandlers handlers,
                          WorkerSettings settings, Clock clock, WorkerObserver observer) {
-        return new WorkerService(transport, ledger, handlers, settings, clock,
+        return new WorkerService(transport, transport, ledger, handlers, settings, clock,
                 () -> ThreadLocalRandom.current().nextDouble(), observer);
     }
 

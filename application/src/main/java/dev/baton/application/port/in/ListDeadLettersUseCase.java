@@ -1,5 +1,6 @@
 package dev.baton.application.port.in;
 
+import dev.baton.domain.DeadLetterId;
 import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.QueueName;
 import dev.baton.domain.StoredDeadLetter;
@@ -13,7 +14,7 @@ public interface ListDeadLettersUseCase {
     List<StoredDeadLetter> list(Command command);
 
     /** @param after the id of the last dead letter of the previous page */
-    record Command(QueueName queue, Optional<String> after, int limit) {
+    record Command(QueueName queue, Optional<DeadLetterId> after, int limit) {
         public Command {
             Objects.requireNonNull(queue, "queue");
             Objects.requireNonNull(after, "after");

@@ -28,27 +28,23 @@ public interface ExecutionLedger {
      * record, in one round trip less; the effect's writes then roll back, and the outcome is
      * {@link LedgerOutcome.AlreadyCompleted} even if the effect failed (on a unique key of its own, say).
      *
-     * @throws EffectFailedException       the effect threw: nothing was committed
-     * @throws LedgerUnavailableException  the ledger failed or the commit's outcome is unknown
+     * <p>Every end arrives as the returned outcome, never as an exception: {@link LedgerOutcome.EffectFailed} when the
+     * effect threw (nothing was committed), {@link LedgerOutcome.Unknown} when the ledger failed or the commit's
+     * outcome is unknown.
      */
     LedgerOutcome execute(Execution execution, Effect effect);
 
     /**
      * Runs many jobs, each with the guarantees of {@link #execute}, committing them together where the ledger can
      * (PostgreSQL: one transaction, a savepoint per job, so that one job's failure rolls back only its own effect).
-     * Returns one outcome per step, in the order of {@code steps}. This default runs and commits them one by one.
-     *
-     * @throws LedgerUnavailableException the ledger failed or the commit's outcome is unknown: no outcome of the batch
-     *                                    is known (some jobs may have committed), so none may be acknowledged
+     * Returns one outcome per step, in the order of {@code steps}. When the batch's commit failed or its outcome is
+     * unknown, every step's outcome is {@link LedgerOutcome.Unknown} (some jobs may have committed), so none may be
+     * acknowledged. This default runs and commits them one by one.
      */
-    default List<StepOutcome> executeAll(List<Step> steps) {
-        List<StepOutcome> outcomes = new ArrayList<>(steps.size());
+    default List<LedgerOutcome> executeAll(List<Step> steps) {
+        List<LedgerOutcome> outcomes = new ArrayList<>(steps.size());
         for (Step step : steps) {
-            try {
-                outcomes.add(new StepOutcome.Recorded(execute(step.execution(), step.effect())));
-            } catch (EffectFailedException e) {
-                outcomes.add(new StepOutcome.Failed(e));
-            }
+            outcomes.add(execute(step.execution(), step.effect()));
         }
         return outcomes;
     }

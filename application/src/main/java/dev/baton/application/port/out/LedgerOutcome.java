@@ -3,10 +3,12 @@ package dev.baton.application.port.out;
 import dev.baton.domain.Completion;
 import java.util.Objects;
 
-/** What the execution ledger did with one job. */
+/**
+ * What the execution ledger did with one job: the one channel through which a job's end reaches the worker. A
+ * recorded outcome ({@link Committed}, {@link AlreadyCompleted}) is acknowledged; a failed effect is retried or
+ * dead-lettered; an unknown outcome is left pending, so that its redelivery asks the ledger again.
+ */
 public sealed interface LedgerOutcome {
-
-    Completion completion();
 
     /** The effect ran and committed together with {@code completion}. */
     record Committed(Completion completion) implements LedgerOutcome {
@@ -19,6 +21,26 @@ public sealed interface LedgerOutcome {
     record AlreadyCompleted(Completion completion) implements LedgerOutcome {
         public AlreadyCompleted {
             Objects.requireNonNull(completion, "completion");
+        }
+    }
+
+    /**
+     * The effect failed and nothing of it was committed. {@code cause} is what the handler threw, or what cut the
+     * attempt short (its deadline's interruption included): the attempt counts as failed.
+     */
+    record EffectFailed(Throwable cause) implements LedgerOutcome {
+        public EffectFailed {
+            Objects.requireNonNull(cause, "cause");
+        }
+    }
+
+    /**
+     * The ledger failed, or the commit's outcome is unknown (the connection dropped after {@code COMMIT} was sent):
+     * the job may or may not have committed, so it must not be acknowledged.
+     */
+    record Unknown(LedgerUnavailableException failure) implements LedgerOutcome {
+        public Unknown {
+            Objects.requireNonNull(failure, "failure");
         }
     }
 }

@@ -1,0 +1,57 @@
+package dev.baton.application.port.out;
+
+import dev.baton.domain.ConsumerName;
+import dev.baton.domain.DeadLetter;
+import dev.baton.domain.Job;
+import dev.baton.domain.QueueName;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * What a worker leases jobs from and reports their end to, with at-least-once delivery: a queue is a stream read by
+ * one consumer group (named by the transport's configuration, {@code <queue>-workers} by default). A leased entry
+ * stays pending for its consumer until it is acknowledged, retried, dead-lettered or reclaimed by another consumer.
+ *
+ * <p>Every move between the stream, the delayed set and the dead letters is atomic: a job is in exactly one place at
+ * any moment an observer can see. Implementations translate their client's exceptions into
+ * {@link TransportException}.
+ */
+public interface JobLeases {
+
+    /** Creates the queue's consumer group (and stream) if missing. Idempotent; safe from many workers at once. */
+    void declare(QueueName queue);
+
+    /**
+     * Leases up to {@code max} new entries (never delivered to the group before) to {@code consumer}, waiting up to
+     * {@code block} when none is there. Malformed entries are leased as {@link Delivery.Malformed}.
+     */
+    List<Delivery> lease(QueueName queue, ConsumerName consumer, int max, Duration block);
+
+    /**
+     * Leases again up to {@code max} entries already pending for {@code consumer} (what it held when it last
+     * stopped), oldest first; each counts as one more delivery. Used once when a consumer starts.
+     */
+    List<Delivery> leaseOwnPending(QueueName queue, ConsumerName consumer, int max);
+
+    /**
+     * Resets the idle time of entries that {@code consumer} still owns, so no other consumer reclaims a job that is
+     * still running. Never takes an entry from another consumer.
+     *
+     * @return the ids that {@code consumer} no longer owns (its lease was lost: reclaimed by another, or gone)
+     */
+    Set<DeliveryId> extendLeases(QueueName queue, ConsumerName consumer, Collection<DeliveryId> ids);
+
+    /** Acknowledges finished entries: they leave the pending list. Unknown or already acknowledged ids are ignored. */
+    void acknowledge(QueueName queue, Collection<DeliveryId> ids);
+
+    /**
+     * Atomically acknowledges {@code delivery} and puts {@code retried} into the delayed set, due at its
+     * {@code notBefore}.
+     */
+    void retryLater(Delivery delivery, Job retried);
+
+    /** Atomically acknowledges {@code delivery} and appends {@code letter} to the queue's dead letters. */
+    void deadLetter(Delivery delivery, DeadLetter letter);
+}

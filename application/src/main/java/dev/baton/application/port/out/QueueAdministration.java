@@ -1,0 +1,39 @@
+package dev.baton.application.port.out;
+
+import dev.baton.domain.DeadLetterId;
+import dev.baton.domain.DeadLetterSelection;
+import dev.baton.domain.Job;
+import dev.baton.domain.JobId;
+import dev.baton.domain.JobSighting;
+import dev.baton.domain.QueueName;
+import dev.baton.domain.QueueStats;
+import dev.baton.domain.StoredDeadLetter;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What an operator reads and changes in a queue: its numbers, where a job is, and the dead letters. These calls may
+ * scan; they are for people and tools, not for the worker's hot path. Implementations translate their client's
+ * exceptions into {@link TransportException}.
+ */
+public interface QueueAdministration {
+
+    QueueStats stats(QueueName queue);
+
+    /** Where the job with {@code id} is held now, if the transport still holds it. */
+    Optional<JobSighting> find(QueueName queue, JobId id);
+
+    /** Dead letters in the order they died, starting after {@code after} (exclusive) when given. */
+    List<StoredDeadLetter> deadLetters(QueueName queue, Optional<DeadLetterId> after, int limit);
+
+    /**
+     * Atomically moves the selected dead letters back into the stream with their attempts reset
+     * ({@link Job#redriven()}). Malformed entries are moved back verbatim.
+     *
+     * @return how many moved
+     */
+    int redrive(QueueName queue, DeadLetterSelection selection);
+
+    /** Deletes the selected dead letters for good. @return how many were deleted */
+    int purgeDeadLetters(QueueName queue, DeadLetterSelection selection);
+}
