@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.adapters.redis.testing.TestCluster;
+import dev.baton.bootstrap.testing.BatonCli;
 import dev.baton.bootstrap.testing.TestEndpoints;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -71,7 +72,7 @@ final class Scenario implements AutoCloseable {
         env.put("BATON_POOL_SIZE", "5");
         env.put("BATON_ADMIN_ADDRESS", "off");
         env.putAll(overrides);
-        this.cli = BatonCli.fromBuild(env);
+        this.cli = new BatonCli(env, dir);
         this.keys = new KeyLayout(queue, partitions);
         this.probe = new QueueProbe(redis, keys);
         this.ledger = new LedgerProbe(jdbcUrl, schema);
