@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.adapters.redis.testing.TestCluster;
+import dev.baton.bootstrap.testing.TestEndpoints;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -31,10 +32,9 @@ class ClusterMasterKillIT {
 
     @Test
     void aKilledMastersReplicaTakesOverAndNoJobIsLostOrRunTwice() {
-        SharedServers shared = SharedServers.fromEnvironment();
         try (TestCluster cluster = TestCluster.start();
              // DEBUG: so that the workers' logs tell which deliveries the ledger absorbed
-             Scenario scenario = Scenario.onCluster("cluster-kill", cluster, PARTITIONS, shared.jdbcUrl(),
+             Scenario scenario = Scenario.onCluster("cluster-kill", cluster, PARTITIONS, TestEndpoints.jdbcUrl(),
                      Map.of("BATON_LOG_LEVEL", "DEBUG"))) {
             List<JobSpec> jobs = scenario.enqueue(new JobMix(0.1, 0.01, 0.01, 10), SoakSize.scaled(3000));
             await("every enqueue on a replica").atMost(Duration.ofSeconds(60)).until(cluster::replicated);

@@ -2,6 +2,7 @@ package dev.baton.bootstrap.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.bootstrap.testing.TestEndpoints;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
@@ -37,10 +38,9 @@ class GroupRollbackIT {
      */
     @Test
     void aPromotedStaleReplicaRedeliversWhatTheOldPrimaryCompletedAndNoEffectDoubles() {
-        SharedServers shared = SharedServers.fromEnvironment();
         try (PrivateRedis primary = PrivateRedis.start(PrivateRedis.Persistence.NONE);
              PrivateRedis replica = PrivateRedis.replicaOf(primary);
-             Scenario scenario = Scenario.on("replica", primary.uri(), shared.jdbcUrl(), Map.of())) {
+             Scenario scenario = Scenario.on("replica", primary.uri(), TestEndpoints.jdbcUrl(), Map.of())) {
             scenario.enqueue(new JobMix(0.1, 0.01, 0.01, 20), SoakSize.scaled(400));
             scenario.probe().awaitReplicated(1);
             WorkerFleet onPrimary = scenario.startWorkers(3);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.baton.bootstrap.testing.TestEndpoints;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -26,13 +27,12 @@ class HarnessIT {
 
     @Test
     void invariantCheckerFlagsLostDoubledAndContradictoryJobs() throws SQLException {
-        SharedServers shared = SharedServers.fromEnvironment();
         String suffix = Long.toString(ThreadLocalRandom.current().nextLong(1L << 40), 36);
         String queue = "faults-bite-" + suffix;
         String schema = ("faults_bite_" + suffix).toLowerCase(Locale.ROOT);
-        LedgerProbe ledger = new LedgerProbe(shared.jdbcUrl(), schema);
-        try (QueueProbe probe = new QueueProbe(shared.redisUri(), queue);
-             Connection connection = DriverManager.getConnection(shared.jdbcUrl());
+        LedgerProbe ledger = new LedgerProbe(TestEndpoints.jdbcUrl(), schema);
+        try (QueueProbe probe = new QueueProbe(TestEndpoints.redisUri(), queue);
+             Connection connection = DriverManager.getConnection(TestEndpoints.jdbcUrl());
              Statement sql = connection.createStatement()) {
             sql.execute("create schema " + schema);
             sql.execute("create table " + schema + "." + LedgerProbe.COMPLETIONS + " (job_id text primary key)");
@@ -64,7 +64,7 @@ class HarnessIT {
             assertThat(verdict.holds()).isFalse();
         } finally {
             ledger.dropSchema();
-            try (QueueProbe probe = new QueueProbe(shared.redisUri(), queue)) {
+            try (QueueProbe probe = new QueueProbe(TestEndpoints.redisUri(), queue)) {
                 probe.redis().del(QueueProbe.bytes("baton:{" + queue + "}:dead"));
             }
         }

@@ -2,6 +2,7 @@ package dev.baton.bootstrap.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.bootstrap.testing.TestEndpoints;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
@@ -16,9 +17,8 @@ class PostgresFaultsIT {
 
     @Test
     void terminatedBackendsDuringHandlersAndCommitsLoseAndDoubleNothing() {
-        SharedServers shared = SharedServers.fromEnvironment();
         try (PrivatePostgres postgres = PrivatePostgres.start();
-             Scenario scenario = Scenario.on("pg-terminate", shared.redisUri(), postgres.jdbcUrl(),
+             Scenario scenario = Scenario.on("pg-terminate", TestEndpoints.redisUri(), postgres.jdbcUrl(),
                      Map.of("BATON_DELIVERY_LIMIT", "10"))) {
             scenario.enqueue(new JobMix(0.1, 0, 0, 40), SoakSize.scaled(500));
             WorkerFleet fleet = scenario.startWorkers(3);
@@ -36,9 +36,8 @@ class PostgresFaultsIT {
 
     @Test
     void aCrashedAndRestartedLedgerLosesAndDoublesNothing() {
-        SharedServers shared = SharedServers.fromEnvironment();
         try (PrivatePostgres postgres = PrivatePostgres.start();
-             Scenario scenario = Scenario.on("pg-restart", shared.redisUri(), postgres.jdbcUrl(),
+             Scenario scenario = Scenario.on("pg-restart", TestEndpoints.redisUri(), postgres.jdbcUrl(),
                      Map.of("BATON_DELIVERY_LIMIT", "10"))) {
             scenario.enqueue(new JobMix(0.1, 0, 0, 20), SoakSize.scaled(400));
             WorkerFleet fleet = scenario.startWorkers(3);

@@ -2,6 +2,7 @@ package dev.baton.bootstrap.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.bootstrap.testing.TestEndpoints;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -21,10 +22,9 @@ class RedisRestartIT {
     @ParameterizedTest
     @EnumSource(value = PrivateRedis.Persistence.class, names = {"AOF_ALWAYS", "AOF_EVERYSEC"})
     void withAnAppendOnlyFileNothingIsLost(PrivateRedis.Persistence persistence) {
-        SharedServers shared = SharedServers.fromEnvironment();
         try (PrivateRedis redis = PrivateRedis.start(persistence);
              Scenario scenario = Scenario.on("redis-" + persistence.name().toLowerCase(Locale.ROOT)
-                     .replace('_', '-'), redis.uri(), shared.jdbcUrl(), Map.of())) {
+                     .replace('_', '-'), redis.uri(), TestEndpoints.jdbcUrl(), Map.of())) {
             scenario.enqueue(new JobMix(0.1, 0.01, 0.01, 20), SoakSize.scaled(400));
             WorkerFleet fleet = scenario.startWorkers(2);
             Chaos chaos = new Chaos(scenario);
@@ -44,9 +44,8 @@ class RedisRestartIT {
      */
     @Test
     void withoutPersistenceTheBacklogIsLostButWorkersComeBack() {
-        SharedServers shared = SharedServers.fromEnvironment();
         try (PrivateRedis redis = PrivateRedis.start(PrivateRedis.Persistence.NONE);
-             Scenario scenario = Scenario.on("redis-none", redis.uri(), shared.jdbcUrl(), Map.of())) {
+             Scenario scenario = Scenario.on("redis-none", redis.uri(), TestEndpoints.jdbcUrl(), Map.of())) {
             List<JobSpec> before = scenario.enqueue(JobMix.plain().sleepingUpTo(20), SoakSize.scaled(400));
             WorkerFleet fleet = scenario.startWorkers(2);
             Chaos chaos = new Chaos(scenario);

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.adapters.redis.testing.TestCluster;
+import dev.baton.bootstrap.testing.BatonCli;
+import dev.baton.bootstrap.testing.TestEndpoints;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -70,7 +72,7 @@ final class Scenario implements AutoCloseable {
         env.put("BATON_POOL_SIZE", "5");
         env.put("BATON_ADMIN_ADDRESS", "off");
         env.putAll(overrides);
-        this.cli = BatonCli.fromBuild(env);
+        this.cli = new BatonCli(env, dir);
         this.keys = new KeyLayout(queue, partitions);
         this.probe = new QueueProbe(redis, keys);
         this.ledger = new LedgerProbe(jdbcUrl, schema);
@@ -78,8 +80,7 @@ final class Scenario implements AutoCloseable {
 
     /** A run on the shared servers. */
     static Scenario onSharedServers(String name, Map<String, String> overrides) {
-        SharedServers shared = SharedServers.fromEnvironment();
-        return on(name, shared.redisUri(), shared.jdbcUrl(), overrides);
+        return on(name, TestEndpoints.redisUri(), TestEndpoints.jdbcUrl(), overrides);
     }
 
     /** A run on the given servers (private ones, for faults that restart them). */
@@ -111,9 +112,8 @@ final class Scenario implements AutoCloseable {
 
     /** A run whose workers halt on poison jobs ({@code --demo-crash-on-poison}). */
     static Scenario crashingOnPoison(String name, Map<String, String> overrides) {
-        SharedServers shared = SharedServers.fromEnvironment();
-        return new Scenario(name, randomSuffix(), RedisTarget.server(shared.redisUri()), 1, shared.jdbcUrl(),
-                overrides, true);
+        return new Scenario(name, randomSuffix(), RedisTarget.server(TestEndpoints.redisUri()), 1,
+                TestEndpoints.jdbcUrl(), overrides, true);
     }
 
     private static String randomSuffix() {

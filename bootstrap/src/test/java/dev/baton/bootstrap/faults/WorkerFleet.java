@@ -1,5 +1,6 @@
 package dev.baton.bootstrap.faults;
 
+import dev.baton.bootstrap.testing.BatonCli;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

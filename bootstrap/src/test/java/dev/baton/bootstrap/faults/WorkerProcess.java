@@ -1,6 +1,7 @@
 package dev.baton.bootstrap.faults;
 
 import dev.baton.bootstrap.demo.OrdersHandler;
+import dev.baton.bootstrap.testing.BatonCli;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -48,7 +49,7 @@ final class WorkerProcess {
             throw new IllegalStateException(consumer + " is already running");
         }
         logOffset = log.toFile().length();
-        process = cli.start(args, log);
+        process = Processes.reaped(cli.startAppendingTo(log, args));
     }
 
     synchronized boolean isAlive() {

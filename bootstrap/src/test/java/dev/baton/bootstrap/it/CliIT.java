@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.baton.bootstrap.testing.BatonCli;
 import dev.baton.bootstrap.testing.TestEndpoints;
 import java.io.IOException;
 import java.net.URI;

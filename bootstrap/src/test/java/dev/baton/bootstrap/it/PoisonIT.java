@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.baton.bootstrap.demo.OrdersHandler;
+import dev.baton.bootstrap.testing.BatonCli;
 import dev.baton.bootstrap.testing.TestEndpoints;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.baton.bootstrap.testing.BatonCli;
 import dev.baton.bootstrap.testing.TestEndpoints;
 import java.nio.file.Files;
 import java.nio.file.Path;

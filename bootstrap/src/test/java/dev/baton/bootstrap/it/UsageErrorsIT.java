@@ -2,6 +2,7 @@ package dev.baton.bootstrap.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.bootstrap.testing.BatonCli;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

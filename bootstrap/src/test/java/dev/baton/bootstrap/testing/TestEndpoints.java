@@ -6,9 +6,15 @@ import java.util.Locale;
 import java.util.UUID;
 
 /**
- * Real servers for bootstrap's tests: {@code BATON_TEST_REDIS_URI} and {@code BATON_TEST_JDBC_URL} when set (CI sets
- * both), else throwaway servers started by {@code baton dev}'s own launchers (once per test JVM). If neither works
- * the test fails with a message saying how to provide one; it never skips.
+ * Real servers for bootstrap's tests, the CLI and fault-injection ITs included: {@code BATON_TEST_REDIS_URI} and
+ * {@code BATON_TEST_JDBC_URL} when set (CI sets both), else throwaway servers started by {@code baton dev}'s own
+ * launchers ({@link LocalRedis}, {@link LocalPostgres}: installed binaries, else the bundled ones; as root, PostgreSQL
+ * runs as the {@code postgres} user), once per test JVM. If neither works the test fails with a message saying how to
+ * provide one; it never skips.
+ *
+ * <p>The servers are shared: tests isolate themselves with {@link #unique} queue names and schemas and never restart
+ * or stop them. A test that needs to restart a server starts a private one (the fault suite's {@code PrivateRedis} and
+ * {@code PrivatePostgres}).
  */
 public final class TestEndpoints {
     private static String redisUri;
@@ -19,7 +25,7 @@ public final class TestEndpoints {
 
     public static synchronized String redisUri() {
         if (redisUri == null) {
-            redisUri = System.getenv("BATON_TEST_REDIS_URI");
+            redisUri = configured("BATON_TEST_REDIS_URI");
             if (redisUri == null) {
                 redisUri = start("Redis", "BATON_TEST_REDIS_URI=redis://127.0.0.1:6379", () -> {
                     LocalRedis redis = LocalRedis.start();
@@ -33,7 +39,7 @@ public final class TestEndpoints {
 
     public static synchronized String jdbcUrl() {
         if (jdbcUrl == null) {
-            jdbcUrl = System.getenv("BATON_TEST_JDBC_URL");
+            jdbcUrl = configured("BATON_TEST_JDBC_URL");
             if (jdbcUrl == null) {
                 jdbcUrl = start("PostgreSQL", "BATON_TEST_JDBC_URL='jdbc:postgresql://127.0.0.1:5432/test?user=postgres'",
                         () -> {
@@ -49,6 +55,12 @@ public final class TestEndpoints {
     /** A fresh name for a queue or schema, so that test classes never see each other's state. */
     public static String unique(String prefix) {
         return prefix + "_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10).toLowerCase(Locale.ROOT);
+    }
+
+    /** The variable's value; {@code null} when it is unset or blank. */
+    private static String configured(String variable) {
+        String value = System.getenv(variable);
+        return value == null || value.isBlank() ? null : value;
     }
 
     private interface Starter {
