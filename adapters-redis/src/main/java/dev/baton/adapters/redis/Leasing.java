@@ -46,7 +46,7 @@ final class Leasing {
     private final Replies replies;
     private final Duration commandTimeout;
     private final LeaseSurplus surplus = new LeaseSurplus();
-    /** Where the next lease on several partitions starts, so that no partition is always asked last. */
+    /** Which partition the next lease on several partitions asks first: the remainder of a share goes round. */
     private final AtomicInteger rotation = new AtomicInteger();
 
     Leasing(Link connection, BlockingReads blockingReads, LuaScripts scripts, Partitions partitions,

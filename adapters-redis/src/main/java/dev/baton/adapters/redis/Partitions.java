@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
 final class Partitions {
     private static final Logger LOG = LoggerFactory.getLogger(Partitions.class);
     /** The most partitions a queue may have. */
-    static final int MAX_PARTITIONS = 1024;
+    private static final int MAX_PARTITIONS = 1024;
 
     private final RedisClusterCommands<byte[], byte[]> redis;
     private final LuaScripts scripts;
