@@ -3,7 +3,11 @@ package dev.baton.adapters.redis;
 import dev.baton.domain.Job;
 import dev.baton.domain.QueueName;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.IntStream;
 import java.util.zip.CRC32;
@@ -56,6 +60,16 @@ record QueueLayout(QueueName queue, String groupSuffix, int partitions) {
         } catch (NumberFormatException e) {
             return Optional.empty();
         }
+    }
+
+    /** Entry ids grouped by partition, in the order given; ids that are not of this queue's layout are left out. */
+    Map<QueueKeys, List<String>> byPartition(Collection<?> ids) {
+        Map<QueueKeys, List<String>> byPartition = new LinkedHashMap<>();
+        for (Object id : ids) {
+            locate(id.toString()).ifPresent(located ->
+                    byPartition.computeIfAbsent(located.keys(), k -> new ArrayList<>()).add(located.entryId()));
+        }
+        return byPartition;
     }
 
     record Located(QueueKeys keys, String entryId) {

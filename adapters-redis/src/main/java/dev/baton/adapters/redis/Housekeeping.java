@@ -1,0 +1,106 @@
+package dev.baton.adapters.redis;
+
+import static dev.baton.adapters.redis.Calls.call;
+import static dev.baton.adapters.redis.RedisValues.info;
+import static dev.baton.adapters.redis.RedisValues.number;
+import static dev.baton.adapters.redis.RedisValues.text;
+
+import dev.baton.adapters.redis.LuaScripts.Script;
+import dev.baton.application.port.out.DeliveryId;
+import dev.baton.application.port.out.TrimOutcome;
+import dev.baton.domain.ConsumerName;
+import dev.baton.domain.QueueName;
+import dev.baton.domain.Retention;
+import io.lettuce.core.Limit;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.XTrimArgs;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Keeps a queue's keys from growing without bound: trims acknowledged history past the retention (never work a
+ * group still needs, see {@link TrimBound}) and removes consumers that have been idle, holding nothing, too long.
+ */
+final class Housekeeping {
+    private final RedisClusterCommands<byte[], byte[]> redis;
+    private final LuaScripts scripts;
+    private final Partitions partitions;
+    private final Groups groups;
+
+    Housekeeping(RedisClusterCommands<byte[], byte[]> redis, LuaScripts scripts, Partitions partitions,
+                 Groups groups) {
+        this.redis = redis;
+        this.scripts = scripts;
+        this.partitions = partitions;
+        this.groups = groups;
+    }
+
+    TrimOutcome trim(QueueName queue, Retention retention, Instant now) {
+        QueueLayout layout = partitions.layout("trim", queue);
+        Optional<EntryId> cutoff = TrimBound.cutoff(retention, now);
+        if (cutoff.isEmpty()) {
+            return TrimOutcome.NOTHING;
+        }
+        return call("trim", queue, () -> {
+            long removed = 0;
+            List<DeliveryId> keptFrom = new ArrayList<>();
+            for (QueueKeys keys : layout.all()) {
+                TrimOutcome outcome = trim(keys, cutoff.get());
+                removed += outcome.removed();
+                keptFrom.addAll(outcome.keptFrom());
+            }
+            return new TrimOutcome(removed, keptFrom);
+        });
+    }
+
+    private TrimOutcome trim(QueueKeys keys, EntryId cutoff) {
+        if (redis.exists(keys.stream()) == 0) {
+            return TrimOutcome.NOTHING;
+        }
+        List<EntryId> neededByGroups = new ArrayList<>();
+        boolean ownGroup = false;
+        for (Object item : redis.xinfoGroups(keys.stream())) {
+            Map<String, Object> group = info(item);
+            ownGroup |= keys.groupName().equals(text(group.get("name")));
+            neededByGroups.add(groups.needed(keys, group));
+        }
+        TrimBound bound = TrimBound.of(cutoff, ownGroup, neededByGroups);
+        long removed = redis.xtrim(keys.stream(), XTrimArgs.Builder.minId(bound.minId().toString()));
+        // held back when entries that the retention would drop are still needed
+        boolean heldBack = bound.keptByGroups()
+                .map(kept -> !redis.xrange(keys.stream(), kept, Limit.from(1)).isEmpty())
+                .orElse(false);
+        return new TrimOutcome(removed, heldBack ? List.of(new DeliveryId(keys.idOf(bound.needed().toString())))
+                : List.of());
+    }
+
+    List<ConsumerName> removeIdleConsumers(QueueName queue, Duration idle) {
+        QueueLayout layout = partitions.layout("remove idle consumers", queue);
+        return call("remove idle consumers", queue, () -> {
+            Set<String> removed = new LinkedHashSet<>();
+            Set<String> remaining = new LinkedHashSet<>();
+            for (QueueKeys keys : layout.all()) {
+                if (groups.read(keys).isEmpty()) {
+                    continue;
+                }
+                List<Object> names = scripts.run(Script.REMOVE_IDLE_CONSUMERS, ScriptOutputType.MULTI,
+                        new byte[][] {keys.stream()}, keys.group(), number(idle.toMillis()));
+                names.forEach(name -> removed.add(text(name)));
+                if (layout.partitions() > 1) {
+                    redis.xinfoConsumers(keys.stream(), keys.group()).forEach(c -> remaining.add(text(info(c)
+                            .get("name"))));
+                }
+            }
+            // a consumer still holding entries in some partition is kept there: it is not gone
+            removed.removeAll(remaining);
+            return removed.stream().map(ConsumerName::of).toList();
+        });
+    }
+}

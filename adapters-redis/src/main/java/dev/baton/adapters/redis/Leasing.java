@@ -1,0 +1,202 @@
+package dev.baton.adapters.redis;
+
+import static dev.baton.adapters.redis.RedisValues.number;
+import static dev.baton.adapters.redis.Utf8.bytes;
+
+import dev.baton.adapters.redis.LuaScripts.Script;
+import dev.baton.application.port.out.Delivery;
+import dev.baton.domain.ConsumerName;
+import dev.baton.domain.QueueName;
+import io.lettuce.core.Consumer;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.StreamMessage;
+import io.lettuce.core.XReadArgs;
+import io.lettuce.core.XReadArgs.StreamOffset;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Hands out entries to a consumer: new ones with XREADGROUP (blocking on a connection of the calling thread's own),
+ * and, when a consumer starts, those still pending for it with a script.
+ */
+final class Leasing {
+    private static final Logger LOG = LoggerFactory.getLogger(Leasing.class);
+    /**
+     * A blocking lease on several partitions waits on all of them side by side, in rounds of at most this long: a
+     * round ends when every read has answered, so this bounds the extra wait after the first job arrives.
+     */
+    private static final Duration BLOCK_ROUND = Duration.ofMillis(100);
+
+    private final Link connection;
+    private final BlockingReads blockingReads;
+    private final LuaScripts scripts;
+    private final Partitions partitions;
+    private final Deliveries deliveries;
+    private final Replies replies;
+    private final Duration commandTimeout;
+    private final LeaseSurplus surplus = new LeaseSurplus();
+    /** Which partition the next lease on several partitions asks first: the remainder of a share goes round. */
+    private final AtomicInteger rotation = new AtomicInteger();
+
+    Leasing(Link connection, BlockingReads blockingReads, LuaScripts scripts, Partitions partitions,
+            Deliveries deliveries, Replies replies, Duration commandTimeout) {
+        this.connection = connection;
+        this.blockingReads = blockingReads;
+        this.scripts = scripts;
+        this.partitions = partitions;
+        this.deliveries = deliveries;
+        this.replies = replies;
+        this.commandTimeout = commandTimeout;
+    }
+
+    List<Delivery> lease(QueueName queue, ConsumerName consumer, int max, Duration block) {
+        QueueLayout layout = partitions.layout("lease", queue);
+        if (layout.partitions() == 1) {
+            return partitions.withGroup("lease", queue,
+                    () -> blockingRead(layout.partition(0), consumer, max, block).get());
+        }
+        return partitions.withGroup("lease", queue, () -> leasePartitioned(layout, consumer, max, block));
+    }
+
+    /**
+     * Starts a blocking read of new entries on the calling thread's connection for the partition; the supplier waits
+     * for its reply.
+     */
+    private Supplier<List<Delivery>> blockingRead(QueueKeys keys, ConsumerName consumer, int count, Duration block) {
+        XReadArgs args = XReadArgs.Builder.count(count);
+        if (!block.isZero()) {
+            args.block(Math.max(1, block.toMillis()));
+        }
+        Link reader = blockingReads.forCurrentThread(keys.partition());
+        // longer than BLOCK: a read cut short by the client would still deliver, into the pending list only
+        Duration timeout = commandTimeout.plus(block);
+        reader.stateful().setTimeout(timeout);
+        RedisFuture<List<StreamMessage<byte[], byte[]>>> read = readNew(reader.async(), keys, consumer, args);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        return () -> deliveries.firstDeliveries(keys, replies.get(read, deadline));
+    }
+
+    /**
+     * Leases from several partitions: non-blocking reads first, on all partitions at once, each asking for its share
+     * of what is missing (the first partitions in turn get the remainder). A partition that gives less than asked is
+     * drained; the rest are asked again until the lease is full. When none had anything, blocking reads on every
+     * partition at once, in rounds.
+     */
+    private List<Delivery> leasePartitioned(QueueLayout layout, ConsumerName consumer, int max, Duration block) {
+        LeaseSurplus.Slot slot = new LeaseSurplus.Slot(layout.queue(), consumer);
+        List<Delivery> leased = new ArrayList<>(surplus.take(slot, max));
+        int start = Math.floorMod(rotation.getAndIncrement(), layout.partitions());
+        List<QueueKeys> live = new ArrayList<>();
+        for (int i = 0; i < layout.partitions(); i++) {
+            live.add(layout.partition((start + i) % layout.partitions()));
+        }
+        RedisException failed = null;
+        // every round fills the lease or drains (or loses) a partition
+        while (leased.size() < max && !live.isEmpty()) {
+            int missing = max - leased.size();
+            Map<QueueKeys, Integer> asked = new LinkedHashMap<>();
+            Map<QueueKeys, RedisFuture<List<StreamMessage<byte[], byte[]>>>> reads = new LinkedHashMap<>();
+            for (int i = 0; i < live.size(); i++) {
+                int share = missing / live.size() + (i < missing % live.size() ? 1 : 0);
+                if (share > 0) {
+                    QueueKeys keys = live.get(i);
+                    asked.put(keys, share);
+                    reads.put(keys, readNew(connection.async(), keys, consumer, XReadArgs.Builder.count(share)));
+                }
+            }
+            for (Map.Entry<QueueKeys, RedisFuture<List<StreamMessage<byte[], byte[]>>>> read : reads.entrySet()) {
+                List<StreamMessage<byte[], byte[]>> messages;
+                try {
+                    messages = replies.get(read.getValue());
+                } catch (RedisException e) {
+                    failed = failed == null ? e : failed;
+                    live.remove(read.getKey());
+                    continue;
+                }
+                leased.addAll(deliveries.firstDeliveries(read.getKey(), messages));
+                if (messages.size() < asked.get(read.getKey())) {
+                    live.remove(read.getKey());
+                }
+            }
+        }
+        if (failed != null) {
+            return partial(slot, leased, max, failed);
+        }
+        long deadline = System.nanoTime() + block.toNanos();
+        // each partition's read asks for its share, so a round delivers at most max + partitions - 1 entries
+        int share = (max + layout.partitions() - 1) / layout.partitions();
+        while (leased.isEmpty() && deadline - System.nanoTime() >= TimeUnit.MILLISECONDS.toNanos(1)) {
+            Duration round = Duration.ofNanos(Math.min(deadline - System.nanoTime(), BLOCK_ROUND.toNanos()));
+            List<Supplier<List<Delivery>>> reads = layout.all().stream()
+                    .map(keys -> blockingRead(keys, consumer, share, round)).toList();
+            for (Supplier<List<Delivery>> read : reads) {
+                try {
+                    leased.addAll(read.get());
+                } catch (RedisException e) {
+                    failed = failed == null ? e : failed;
+                }
+            }
+            if (failed != null) {
+                return partial(slot, leased, max, failed);
+            }
+        }
+        return surplus.atMost(slot, leased, max);
+    }
+
+    /**
+     * A lease on which some partitions failed (their master is down, say): what the others delivered is handed out,
+     * so a failover of one master does not stop the queue. Nothing delivered, or a missing group (recreated by the
+     * caller), is the failure.
+     */
+    private List<Delivery> partial(LeaseSurplus.Slot slot, List<Delivery> leased, int max, RedisException failed) {
+        if (leased.isEmpty() || String.valueOf(failed.getMessage()).contains("NOGROUP")) {
+            // what the other partitions delivered is the consumer's now: hand it out next time
+            surplus.keep(slot, leased);
+            throw failed;
+        }
+        LOG.warn("Lease on queue {} went on without the partitions that failed: {}", slot.queue(),
+                failed.getMessage());
+        return surplus.atMost(slot, leased, max);
+    }
+
+    @SuppressWarnings("unchecked") // Lettuce takes the stream offsets as generic varargs
+    private static RedisFuture<List<StreamMessage<byte[], byte[]>>> readNew(
+            RedisClusterAsyncCommands<byte[], byte[]> async, QueueKeys keys, ConsumerName consumer, XReadArgs args) {
+        return async.xreadgroup(Consumer.from(keys.group(), bytes(consumer.value())), args,
+                StreamOffset.lastConsumed(keys.stream()));
+    }
+
+    List<Delivery> leaseOwnPending(QueueName queue, ConsumerName consumer, int max) {
+        QueueLayout layout = partitions.layout("lease own pending", queue);
+        return partitions.withGroup("lease own pending", queue, () -> {
+            List<Delivery> leased = new ArrayList<>();
+            for (QueueKeys keys : layout.all()) {
+                if (leased.size() == max) {
+                    break;
+                }
+                List<Object> entries = scripts.run(Script.LEASE_OWN_PENDING, ScriptOutputType.MULTI,
+                        new byte[][] {keys.stream()}, keys.group(), bytes(consumer.value()),
+                        number(max - leased.size()));
+                for (Object item : entries) {
+                    List<?> entry = (List<?>) item;
+                    // an entry trimmed while pending has no fields: it stays pending, reclaimAbandoned reports it
+                    if (entry.get(1) != null) {
+                        leased.add(deliveries.redelivery(keys, entry));
+                    }
+                }
+            }
+            return leased;
+        });
+    }
+}

@@ -1,0 +1,103 @@
+package dev.baton.adapters.redis;
+
+import static dev.baton.adapters.redis.Calls.call;
+import static dev.baton.adapters.redis.RedisValues.info;
+import static dev.baton.adapters.redis.RedisValues.text;
+
+import dev.baton.domain.ConsumerStats;
+import dev.baton.domain.QueueName;
+import dev.baton.domain.QueueStats;
+import io.lettuce.core.Limit;
+import io.lettuce.core.Range;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.models.stream.PendingMessage;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * A queue's figures, summed over its partitions: stream length, lag, pending entries and their oldest idle time,
+ * consumers, delayed jobs and dead letters. Polled by gauges and the admin API, so every partition's commands go out
+ * together (pipelined): one round trip per node.
+ */
+final class Statistics {
+    /** Pending entries looked at for the oldest pending idle time. */
+    private static final int PENDING_SAMPLE = 1_000;
+
+    /** One partition's stats replies, requested together (pipelined) with every other partition's. */
+    private record PartitionStats(QueueKeys keys, RedisFuture<Long> length, RedisFuture<Long> delayed,
+                                  RedisFuture<Long> dead, RedisFuture<List<Object>> groups,
+                                  RedisFuture<List<Object>> consumers, RedisFuture<List<PendingMessage>> oldest) {
+    }
+
+    private final Link connection;
+    private final Partitions partitions;
+    private final Replies replies;
+
+    Statistics(Link connection, Partitions partitions, Replies replies) {
+        this.connection = connection;
+        this.partitions = partitions;
+        this.replies = replies;
+    }
+
+    QueueStats stats(QueueName queue) {
+        QueueLayout layout = partitions.layout("stats", queue);
+        RedisClusterAsyncCommands<byte[], byte[]> async = connection.async();
+        return call("stats", queue, () -> {
+            // pipelined: one round trip (per node); the group's commands fail when the stream or group is missing
+            List<PartitionStats> requests = layout.all().stream().map(keys -> new PartitionStats(keys,
+                    async.xlen(keys.stream()), async.zcard(keys.delayed()), async.xlen(keys.dead()),
+                    async.xinfoGroups(keys.stream()), async.xinfoConsumers(keys.stream(), keys.group()),
+                    async.xpending(keys.stream(), keys.group(), Range.unbounded(),
+                            Limit.from(PENDING_SAMPLE)))).toList();
+            long length = 0;
+            long delayed = 0;
+            long dead = 0;
+            long pending = 0;
+            long lag = 0;
+            boolean lagKnown = true;
+            boolean anyGroup = false;
+            Duration oldestIdle = Duration.ZERO;
+            Map<String, ConsumerStats> consumers = new LinkedHashMap<>();
+            for (PartitionStats request : requests) {
+                length += replies.get(request.length());
+                delayed += replies.get(request.delayed());
+                dead += replies.get(request.dead());
+                Optional<Map<String, Object>> group = replies.ifExists(request.groups())
+                        .flatMap(all -> Groups.own(request.keys(), all));
+                if (group.isEmpty()) {
+                    continue;
+                }
+                anyGroup = true;
+                pending += (Long) group.get().get("pending");
+                if (group.get().get("lag") instanceof Long partitionLag) {
+                    lag += partitionLag;
+                } else {
+                    lagKnown = false;
+                }
+                for (PendingMessage message : replies.ifExists(request.oldest()).orElse(List.of())) {
+                    oldestIdle = max(oldestIdle, message.getSinceLastDelivery());
+                }
+                for (Object item : replies.ifExists(request.consumers()).orElse(List.of())) {
+                    Map<String, Object> info = info(item);
+                    // one consumer across partitions: what it holds everywhere, idle since its latest action
+                    consumers.merge(text(info.get("name")), new ConsumerStats(text(info.get("name")),
+                            (Long) info.get("pending"), Duration.ofMillis((Long) info.get("idle"))),
+                            (a, b) -> new ConsumerStats(a.name(), a.pending() + b.pending(),
+                                    a.idle().compareTo(b.idle()) <= 0 ? a.idle() : b.idle()));
+                }
+            }
+            OptionalLong groupLag = anyGroup && lagKnown ? OptionalLong.of(lag) : OptionalLong.empty();
+            return new QueueStats(queue, length, groupLag, pending, oldestIdle, List.copyOf(consumers.values()),
+                    delayed, dead);
+        });
+    }
+
+    private static Duration max(Duration a, Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
+    }
+}
