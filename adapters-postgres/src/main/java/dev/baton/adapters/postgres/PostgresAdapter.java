@@ -113,7 +113,7 @@ public final class PostgresAdapter implements AutoCloseable {
 
     /** A ledger on this adapter's pool with another clock (the contract tests drive time). */
     ExecutionLedger ledger(Clock clock) {
-        return ledger(clock, PostgresExecutionLedger.FORGET_BATCH_SIZE);
+        return ledger(clock, CompletionLookups.FORGET_BATCH_SIZE);
     }
 
     ExecutionLedger ledger(Clock clock, int forgetBatchSize) {
