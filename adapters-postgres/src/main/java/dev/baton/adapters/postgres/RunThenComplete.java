@@ -49,9 +49,14 @@ final class RunThenComplete {
 
     /**
      * An effect failing on a completed job (on a unique key of its own, say) is no failure at all: the completion is
-     * the outcome.
+     * the outcome. Not when an interruption closed the connection (see {@link SqlFailures#isInterruption}): there is
+     * nothing left to look the completion up with, and the attempt failed before any commit was sent.
      */
     private LedgerOutcome failedUnlessCompleted(Handle handle, JobId jobId, LedgerOutcome failed) {
+        if (failed instanceof LedgerOutcome.EffectFailed effectFailed
+                && SqlFailures.isClosedByInterrupt(effectFailed.cause())) {
+            return failed;
+        }
         LedgerTransactions.rollbackQuietly(handle);
         return table.find(handle, jobId).<LedgerOutcome>map(AlreadyCompleted::new).orElse(failed);
     }
