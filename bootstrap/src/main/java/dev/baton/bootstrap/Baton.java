@@ -13,7 +13,7 @@ import dev.baton.application.port.in.EnqueueJobsUseCase;
 import dev.baton.application.port.in.InspectQueueUseCase;
 import dev.baton.application.port.in.RunWorkerUseCase;
 import dev.baton.application.port.in.RunningWorker;
-import dev.baton.application.port.out.ExecutionLedger;
+import dev.baton.application.service.CompletionJanitor;
 import dev.baton.bootstrap.admin.AdminServer;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.metrics.KnownQueues;
@@ -22,7 +22,6 @@ import dev.baton.bootstrap.wiring.BatonModules;
 import dev.baton.bootstrap.wiring.Closer;
 import dev.baton.bootstrap.wiring.HandlersModule;
 import dev.baton.bootstrap.wiring.HealthCheck;
-import dev.baton.bootstrap.wiring.LedgerJanitor;
 import dev.baton.bootstrap.wiring.Migrator;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.Job;
@@ -61,8 +60,6 @@ import java.util.Set;
  * the ledger's schema) and closed by {@link #close()}, which stops running workers gracefully first.
  */
 public final class Baton implements AutoCloseable {
-    private static final Duration JANITOR_INTERVAL = Duration.ofMinutes(10);
-
     private final Injector injector;
     private final Closer closer;
     private final BatonConfig config;
@@ -105,8 +102,7 @@ public final class Baton implements AutoCloseable {
     public RunningWorker start(RunWorkerUseCase.Command command) {
         instance(KnownQueues.class).add(command.queues());
         RunningWorker worker = use(RunWorkerUseCase.class).start(command);
-        closer.register(new LedgerJanitor(instance(ExecutionLedger.class), instance(Clock.class),
-                config.retention().maxAge(), JANITOR_INTERVAL));
+        instance(CompletionJanitor.class); // started with the first worker, one for all of them
         Duration grace = config.grace();
         closer.register(() -> worker.stop(grace));
         return worker;

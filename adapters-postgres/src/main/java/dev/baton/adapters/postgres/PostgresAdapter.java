@@ -38,13 +38,11 @@ public final class PostgresAdapter implements AutoCloseable {
     private final Config config;
     private final HikariDataSource pool;
     private final Jdbi jdbi;
-    private final Clock clock;
     private final ExecutionLedger ledger;
 
     private PostgresAdapter(Config config, HikariDataSource pool, Clock clock) {
         this.config = config;
         this.pool = pool;
-        this.clock = clock;
         this.jdbi = Jdbi.create(pool).installPlugin(new PostgresPlugin());
         jdbi.setTransactionHandler(new EffectGuard.Transactions(jdbi.getTransactionHandler()));
         jdbi.getConfig(SqlStatements.class).addCustomizer(EffectGuard.COUNTING);
@@ -113,22 +111,12 @@ public final class PostgresAdapter implements AutoCloseable {
 
     /** A ledger on this adapter's pool with another clock (the contract tests drive time). */
     ExecutionLedger ledger(Clock clock) {
-        return ledger(clock, PostgresExecutionLedger.FORGET_BATCH_SIZE);
+        return ledger(clock, CompletionLookups.FORGET_BATCH_SIZE);
     }
 
     ExecutionLedger ledger(Clock clock, int forgetBatchSize) {
         return new PostgresExecutionLedger(jdbi, config.schema(), clock, forgetBatchSize,
                 config.transactionTimeout());
-    }
-
-    /**
-     * Deletes the completions older than the configured ledger retention. Nothing calls it by itself: schedule it
-     * (hourly, say), or the completion table grows forever.
-     *
-     * @return how many completions were deleted
-     */
-    public long forgetExpired() {
-        return ledger.forgetCompletedBefore(clock.instant().minus(config.retention().maxAge()));
     }
 
     /**
@@ -177,7 +165,8 @@ public final class PostgresAdapter implements AutoCloseable {
      * @param schema                   {@code BATON_SCHEMA}: the ledger's schema, created by the migrations
      * @param poolSize                 maximum pooled connections: one per job running at the same time, plus a few
      * @param migrateOnStart           apply the migrations when the adapter opens
-     * @param retention                how long completions are kept; must cover the stream's retention
+     * @param retention                how long completions must be kept ({@link #requireCovers}); the ledger forgets
+     *                                 them only when told to ({@code ExecutionLedger.forgetCompletedBefore})
      * @param extraMigrationLocations  Flyway locations of the handlers' own tables (e.g. {@code classpath:db/shop}),
      *                                 applied after the ledger's into the same schema, each with its own history
      */

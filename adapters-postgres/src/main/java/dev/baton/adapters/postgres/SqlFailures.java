@@ -1,5 +1,6 @@
 package dev.baton.adapters.postgres;
 
+import dev.baton.application.port.out.LedgerUnavailableException;
 import java.io.InterruptedIOException;
 import java.net.SocketException;
 import java.nio.channels.ClosedByInterruptException;
@@ -7,7 +8,10 @@ import java.sql.SQLException;
 import java.util.Optional;
 import org.postgresql.util.PSQLException;
 
-/** Reads PostgreSQL SQLSTATEs out of an exception chain (Jdbi and handlers wrap the driver's exceptions). */
+/**
+ * Reads PostgreSQL SQLSTATEs out of an exception chain (Jdbi and handlers wrap the driver's exceptions), and turns a
+ * failure of the ledger into the port's {@link LedgerUnavailableException}.
+ */
 final class SqlFailures {
     private SqlFailures() {
     }
@@ -34,6 +38,14 @@ final class SqlFailures {
             }
         }
         return false;
+    }
+
+    /**
+     * True when an interruption closed the connection ({@link #isInterruption}): the transaction died before any
+     * commit was sent, and nothing more can be sent on that connection.
+     */
+    static boolean isClosedByInterrupt(Throwable failure) {
+        return isConnectionLoss(failure) && isInterruption(failure);
     }
 
     /** True when a statement failed because the transaction was already aborted by an earlier error (25P02). */
@@ -69,6 +81,17 @@ final class SqlFailures {
             }
         }
         return Optional.empty();
+    }
+
+    static LedgerUnavailableException unavailable(String message, Throwable cause) {
+        return new LedgerUnavailableException(message + ": " + reason(cause), cause);
+    }
+
+    /** The driver's message (SQLSTATE and server text) without Jdbi's statement dump, which may hold job data. */
+    private static String reason(Throwable failure) {
+        return sqlException(failure)
+                .map(sql -> sql.getMessage() + " [SQLSTATE " + sql.getSQLState() + "]")
+                .orElseGet(() -> String.valueOf(failure.getMessage()));
     }
 
     private static boolean hasState(Throwable failure, String prefix) {

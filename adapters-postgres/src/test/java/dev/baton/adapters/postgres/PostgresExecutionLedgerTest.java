@@ -14,6 +14,9 @@ import dev.baton.application.port.out.ExecutionLedger.Step;
 import dev.baton.application.port.out.LedgerOutcome;
 import dev.baton.application.port.out.LedgerTransaction;
 import dev.baton.application.port.out.LedgerUnavailableException;
+import dev.baton.application.service.CompletionJanitor;
+import dev.baton.application.service.JobThreads;
+import dev.baton.application.testing.JobThreadChoices;
 import dev.baton.application.testing.MutableClock;
 import dev.baton.domain.Completion;
 import dev.baton.domain.ConsumerName;
@@ -31,20 +34,25 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
 import org.jdbi.v3.core.Handle;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -439,6 +447,58 @@ class PostgresExecutionLedgerTest {
         assertThat(completionRows(job.id())).isZero();
     }
 
+    /**
+     * The worker interrupts a job at its deadline (or its stop). On a virtual thread the JDK then closes the socket the
+     * job waits on, which reads as a lost connection; on a platform thread the statement runs on until the deadline's
+     * statement_timeout. Either way the transaction died before any commit was sent: the attempt failed.
+     */
+    @ParameterizedTest(name = "{0} thread, delivery count {1}")
+    @MethodSource("threadsAndDeliveryCounts")
+    void aJobInterruptedWhileWaitingForPostgresFailsItsAttemptAndCommitsNothing(JobThreads threads, long deliveryCount)
+            throws Exception {
+        Job job = job();
+        String order = order();
+        Execution execution = new Execution(job, CONSUMER, new DeliveryId("10-0"), deliveryCount, T0.plusSeconds(2));
+        AtomicInteger pid = new AtomicInteger();
+        AtomicReference<Thread> thread = new AtomicReference<>();
+        CompletableFuture<LedgerOutcome> outcome = CompletableFuture.supplyAsync(() -> ledger.execute(execution,
+                transaction -> {
+                    DemoShipments.ship(transaction, order, job.id().value());
+                    pid.set(backendPid(transaction));
+                    transaction.unwrap(Handle.class).createQuery("SELECT pg_sleep(30)").mapTo(String.class).one();
+                    return Optional.empty();
+                }), task -> thread.set(start(threads, task)));
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10))
+                .until(() -> pid.get() != 0 && isSleeping(pid.get()));
+
+        thread.get().interrupt();
+
+        assertThat(outcome.get(10, TimeUnit.SECONDS)).isInstanceOf(LedgerOutcome.EffectFailed.class);
+        assertThat(SHIPMENTS.count(order)).isZero();
+        assertThat(completionRows(job.id())).isZero();
+        assertThatTheRedeliveryShipsOnce(job, order);
+    }
+
+    /** Each kind of thread this runtime has (virtual ones on Java 21+), with a first delivery and a redelivery. */
+    static Stream<Arguments> threadsAndDeliveryCounts() {
+        return JobThreadChoices.ofThisRuntime().map(choice -> choice.resolve(1)).distinct()
+                .flatMap(threads -> Stream.of(Arguments.of(threads, 1L), Arguments.of(threads, 2L)));
+    }
+
+    /** Virtual threads are reached reflectively: Baton is built for Java 17. */
+    private static Thread start(JobThreads threads, Runnable task) {
+        if (threads == JobThreads.PLATFORM) {
+            Thread thread = new Thread(task);
+            thread.start();
+            return thread;
+        }
+        try {
+            return (Thread) Thread.class.getMethod("startVirtualThread", Runnable.class).invoke(null, task);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("this runtime has no virtual threads", e);
+        }
+    }
+
     @Test
     void aConnectionKilledDuringTheEffectMakesTheLedgerUnavailableAndCommitsNothing() {
         Job job = job();
@@ -516,19 +576,21 @@ class PostgresExecutionLedgerTest {
     }
 
     @Test
-    void theAdapterForgetsWhatIsOlderThanTheLedgerRetention() {
+    void theJanitorForgetsWhatIsOlderThanTheLedgerRetentionPlusItsSlack() {
         MutableClock adapterClock = MutableClock.at(T0);
         PostgresAdapter.Config config = SCHEMA.config().withPoolSize(1).withMigrateOnStart(false)
                 .withRetention(new Retention(Duration.ofDays(2)));
         try (PostgresAdapter retaining = PostgresAdapter.open(config, adapterClock)) {
+            CompletionJanitor janitor = new CompletionJanitor(retaining.ledger(), config.retention(), adapterClock,
+                    Duration.ofMinutes(10));
             Job expired = job();
             retaining.ledger().execute(execution(expired, "10-0"), transaction -> Optional.empty());
             adapterClock.advance(Duration.ofDays(1));
             Job kept = job();
             retaining.ledger().execute(execution(kept, "11-0"), transaction -> Optional.empty());
-            adapterClock.advance(Duration.ofDays(1).plusSeconds(1));
+            adapterClock.advance(Duration.ofDays(1).plus(CompletionJanitor.SLACK).plusSeconds(1));
 
-            assertThat(retaining.forgetExpired()).isGreaterThanOrEqualTo(1);
+            assertThat(janitor.runOnce()).isGreaterThanOrEqualTo(1);
             assertThat(ledger.find(expired.id())).isEmpty();
             assertThat(ledger.find(kept.id())).isPresent();
         }
@@ -672,6 +734,12 @@ class PostgresExecutionLedgerTest {
         boolean terminated = SCHEMA.jdbi().withHandle(handle -> handle
                 .createQuery("SELECT pg_terminate_backend(:pid, 10000)").bind("pid", pid).mapTo(boolean.class).one());
         assertThat(terminated).as("backend %d terminated", pid).isTrue();
+    }
+
+    private static boolean isSleeping(int pid) {
+        return SCHEMA.jdbi().withHandle(handle -> handle.createQuery("SELECT count(*) FROM pg_stat_activity"
+                        + " WHERE pid = :pid AND wait_event = 'PgSleep'")
+                .bind("pid", pid).mapTo(int.class).one()) == 1;
     }
 
     private static boolean isWaitingInCommit(int pid) {

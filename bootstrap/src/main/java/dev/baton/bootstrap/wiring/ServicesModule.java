@@ -17,6 +17,7 @@ import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.application.port.out.StreamTransport;
 import dev.baton.application.port.out.WorkerObserver;
 import dev.baton.application.service.AtLeastOnceExecution;
+import dev.baton.application.service.CompletionJanitor;
 import dev.baton.application.service.DeadLetterService;
 import dev.baton.application.service.EnqueueService;
 import dev.baton.application.service.QueueQueryService;
@@ -26,11 +27,13 @@ import dev.baton.application.service.WorkerSettings;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.domain.PayloadLimit;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 
 /** The application services behind the use cases, built from the configuration and whatever adapters are bound. */
 final class ServicesModule extends AbstractModule {
+    private static final Duration JANITOR_INTERVAL = Duration.ofMinutes(10);
 
     @Override
     protected void configure() {
@@ -91,5 +94,12 @@ final class ServicesModule extends AbstractModule {
     @Singleton
     TrimService trim(StreamTransport transport, BatonConfig config, Clock clock) {
         return new TrimService(transport, config.retention(), clock);
+    }
+
+    /** One per instance, started on first use and stopped with the instance, whatever number of workers it runs. */
+    @Provides
+    @Singleton
+    CompletionJanitor janitor(ExecutionLedger ledger, BatonConfig config, Clock clock, Closer closer) {
+        return closer.register(new CompletionJanitor(ledger, config.retention(), clock, JANITOR_INTERVAL)).start();
     }
 }

@@ -1,0 +1,32 @@
+package dev.baton.adapters.postgres;
+
+import dev.baton.application.port.out.LedgerOutcome;
+import dev.baton.domain.Completion;
+import java.util.Objects;
+
+/**
+ * How far one job got inside the ledger's open transaction, before anything commits: its effect {@link Ran}, and
+ * its completion is to commit with it, or the job is {@link Settled} and nothing of it will commit.
+ */
+sealed interface Attempt {
+
+    /** The effect returned; whether {@code completion} commits is up to the commit that follows. */
+    record Ran(Completion completion) implements Attempt {
+        public Ran {
+            Objects.requireNonNull(completion, "completion");
+        }
+    }
+
+    /** Known without a commit: the job completed before ({@code AlreadyCompleted}) or its effect failed. */
+    record Settled(LedgerOutcome outcome) implements Attempt {
+        public Settled {
+            if (!(outcome instanceof LedgerOutcome.AlreadyCompleted || outcome instanceof LedgerOutcome.EffectFailed)) {
+                throw new IllegalArgumentException("a settled attempt completed before or failed, got " + outcome);
+            }
+        }
+
+        static Settled failed(Throwable cause) {
+            return new Settled(new LedgerOutcome.EffectFailed(cause));
+        }
+    }
+}

@@ -1,0 +1,108 @@
+package dev.baton.adapters.postgres;
+
+import static dev.baton.adapters.postgres.SqlFailures.unavailable;
+
+import dev.baton.application.port.out.ExecutionLedger.Effect;
+import dev.baton.application.port.out.ExecutionLedger.Execution;
+import dev.baton.application.port.out.LedgerOutcome;
+import dev.baton.domain.Completion;
+import dev.baton.domain.JobId;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Objects;
+import org.jdbi.v3.core.Handle;
+
+/**
+ * A redelivery: a worker may have completed the job and died before its ack, so the job id is claimed first, with
+ * {@code INSERT ... ON CONFLICT DO NOTHING}, and a job that completed does not run again. Then the effect runs, and
+ * its result goes with the commit: two round trips besides the effect's, the timeouts (when needed) travelling with
+ * the claim. A worker racing on the same job id blocks on the other one's uncommitted claim, then finds it committed
+ * (and reports {@code AlreadyCompleted}) or rolled back (and goes on itself).
+ */
+final class ClaimThenRun {
+    private final LedgerTransactions transactions;
+    private final CompletionTable table;
+    private final EffectRunner effects;
+    private final CompletionCommit commits;
+    private final Map<ClaimWith, String> claimSql = new EnumMap<>(ClaimWith.class);
+    private final String completeSql;
+
+    ClaimThenRun(LedgerTransactions transactions, CompletionTable table, EffectRunner effects,
+                 CompletionCommit commits) {
+        this.transactions = Objects.requireNonNull(transactions, "transactions");
+        this.table = Objects.requireNonNull(table, "table");
+        this.effects = Objects.requireNonNull(effects, "effects");
+        this.commits = Objects.requireNonNull(commits, "commits");
+        String claim = "INSERT INTO " + table.name() + " (" + CompletionTable.ROW_COLUMNS + ")"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (job_id) DO NOTHING";
+        for (ClaimWith with : ClaimWith.values()) {
+            claimSql.put(with, with.ahead + claim);
+        }
+        this.completeSql = "UPDATE " + table.name() + " SET result = ?, completed_at = ? WHERE job_id = ?; COMMIT";
+    }
+
+    LedgerOutcome execute(Execution execution, Effect effect) {
+        JobId jobId = execution.job().id();
+        return transactions.inTransaction(jobId, handle -> {
+            ClaimWith with = transactions.needsTimeouts(execution.deadline()) ? ClaimWith.TIMEOUTS : ClaimWith.NOTHING;
+            Attempt attempt = claimAndRun(handle, execution, effect, with);
+            if (!(attempt instanceof Attempt.Ran ran)) {
+                return ((Attempt.Settled) attempt).outcome();
+            }
+            Completion completion = ran.completion();
+            return commits.commit(handle, completion, completeSql, statement -> {
+                statement.setString(1, completion.result().orElse(null));
+                statement.setObject(2, LedgerTransactions.utc(completion.completedAt()));
+                statement.setString(3, jobId.value());
+            });
+        });
+    }
+
+    /**
+     * Claims the job, {@code with} what rides along in the claim's round trip, and runs its effect inside
+     * {@code handle}'s open transaction; commits nothing. A batch calls it once per job between savepoints.
+     */
+    Attempt claimAndRun(Handle handle, Execution execution, Effect effect, ClaimWith with) {
+        JobId jobId = execution.job().id();
+        if (!claim(handle, execution, with)) {
+            return new Attempt.Settled(table.completedBefore(handle, jobId, "while claiming it"));
+        }
+        return effects.run(handle, execution, effect);
+    }
+
+    /** @return false when the job id is taken: another worker completed the job (or is completing it) */
+    private boolean claim(Handle handle, Execution execution, ClaimWith with) {
+        try (PreparedStatement statement = handle.getConnection().prepareStatement(claimSql.get(with))) {
+            int at = 0;
+            if (with == ClaimWith.TIMEOUTS) {
+                transactions.bindTimeouts(statement, execution.deadline());
+                at = 2;
+            }
+            CompletionTable.bindRow(statement, at, execution, transactions.now());
+            return CompletionTable.lastUpdateCount(statement) == 1;
+        } catch (SQLException e) {
+            throw unavailable("could not claim job " + execution.job().id(), e);
+        }
+    }
+
+    /** What travels in the claim's round trip, ahead of it. */
+    enum ClaimWith {
+        /** Nothing: the connection's session timeouts fit the attempt's deadline. */
+        NOTHING(""),
+        /** The attempt's own timeouts, the statement's first two parameters. */
+        TIMEOUTS(LedgerTransactions.TIMEOUTS_SQL + "; "),
+        /** The savepoint that the first job of a batch rolls back to when it does not commit. */
+        FIRST_SAVEPOINT("SAVEPOINT " + SavepointBatch.SAVEPOINT + "; "),
+        /** For each later job of a batch: the previous job's savepoint released, and its own set. */
+        NEXT_SAVEPOINT("RELEASE SAVEPOINT " + SavepointBatch.SAVEPOINT + "; SAVEPOINT " + SavepointBatch.SAVEPOINT
+                + "; ");
+
+        private final String ahead;
+
+        ClaimWith(String ahead) {
+            this.ahead = ahead;
+        }
+    }
+}

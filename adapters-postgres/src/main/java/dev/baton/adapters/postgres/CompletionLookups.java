@@ -1,0 +1,69 @@
+package dev.baton.adapters.postgres;
+
+import static dev.baton.adapters.postgres.SqlFailures.unavailable;
+
+import dev.baton.domain.Completion;
+import dev.baton.domain.JobId;
+import dev.baton.domain.QueueName;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+import org.jdbi.v3.core.HandleCallback;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.JdbiException;
+
+/** The ledger's completions outside any job's transaction: looked up, counted, and forgotten after the retention. */
+final class CompletionLookups {
+    static final int FORGET_BATCH_SIZE = 1_000;
+
+    private final Jdbi jdbi;
+    private final CompletionTable table;
+    private final int forgetBatchSize;
+    private final String countSql;
+    private final String forgetSql;
+
+    CompletionLookups(Jdbi jdbi, CompletionTable table, int forgetBatchSize) {
+        this.jdbi = Objects.requireNonNull(jdbi, "jdbi");
+        this.table = Objects.requireNonNull(table, "table");
+        if (forgetBatchSize < 1) {
+            throw new IllegalArgumentException("forget batch size must be positive, got " + forgetBatchSize);
+        }
+        this.forgetBatchSize = forgetBatchSize;
+        this.countSql = "SELECT count(*) FROM " + table.name() + " WHERE queue = :queue";
+        this.forgetSql = "DELETE FROM " + table.name() + " WHERE job_id IN (SELECT job_id FROM " + table.name()
+                + " WHERE completed_at < :cutoff LIMIT :limit FOR UPDATE SKIP LOCKED)";
+    }
+
+    Optional<Completion> find(JobId id) {
+        return withHandle("could not look up job " + id, handle -> table.find(handle, id));
+    }
+
+    long countCompleted(QueueName queue) {
+        return withHandle("could not count the completions of queue " + queue,
+                handle -> handle.createQuery(countSql).bind("queue", queue.value()).mapTo(long.class).one());
+    }
+
+    /** Deletes in batches, each its own short transaction, so that a large backlog never holds locks for long. */
+    long forgetCompletedBefore(Instant cutoff) {
+        return withHandle("could not forget the completions before " + cutoff, handle -> {
+            long forgotten = 0;
+            int deleted;
+            do {
+                deleted = handle.createUpdate(forgetSql)
+                        .bind("cutoff", LedgerTransactions.utc(cutoff))
+                        .bind("limit", forgetBatchSize)
+                        .execute();
+                forgotten += deleted;
+            } while (deleted == forgetBatchSize);
+            return forgotten;
+        });
+    }
+
+    private <T> T withHandle(String failure, HandleCallback<T, RuntimeException> callback) {
+        try {
+            return jdbi.withHandle(callback);
+        } catch (JdbiException e) {
+            throw unavailable(failure, e);
+        }
+    }
+}

@@ -1,0 +1,89 @@
+package dev.baton.adapters.postgres;
+
+import static dev.baton.adapters.postgres.SqlFailures.unavailable;
+
+import dev.baton.application.port.out.ExecutionLedger.Execution;
+import dev.baton.application.port.out.LedgerOutcome.AlreadyCompleted;
+import dev.baton.application.port.out.LedgerUnavailableException;
+import dev.baton.domain.Completion;
+import dev.baton.domain.Job;
+import dev.baton.domain.JobId;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.JdbiException;
+
+/**
+ * The {@code job_completions} table of one schema, keyed by job id: the row a job is claimed or completed with, and
+ * reading it back. The ledger's own statements go straight to JDBC: Jdbi's binding machinery cost more than they do.
+ */
+final class CompletionTable {
+    static final String TABLE = "job_completions";
+    /** The columns of a job's row that {@link #bindRow} binds, in its order. */
+    static final String ROW_COLUMNS = "job_id, queue, type, attempt, consumer, message_id, completed_at";
+
+    private static final CompletionMapper MAPPER = new CompletionMapper();
+
+    private final String schema;
+    private final String name;
+    private final String findSql;
+
+    CompletionTable(String schema) {
+        this.schema = Objects.requireNonNull(schema, "schema");
+        this.name = schema + "." + TABLE;
+        this.findSql = "SELECT " + CompletionMapper.COLUMNS + " FROM " + name + " WHERE job_id = :jobId";
+    }
+
+    /** The table's name, qualified with its schema. */
+    String name() {
+        return name;
+    }
+
+    /** Binds the columns of {@link #ROW_COLUMNS} from parameter {@code at + 1} on. */
+    static void bindRow(PreparedStatement statement, int at, Execution execution, Instant completedAt)
+            throws SQLException {
+        Job job = execution.job();
+        statement.setString(at + 1, job.id().value());
+        statement.setString(at + 2, job.queue().value());
+        statement.setString(at + 3, job.type().orElse(null));
+        statement.setInt(at + 4, job.currentAttempt());
+        statement.setString(at + 5, execution.consumer().value());
+        statement.setString(at + 6, execution.deliveryId().value());
+        statement.setObject(at + 7, LedgerTransactions.utc(completedAt));
+    }
+
+    /** Runs the statement(s) and returns the update count of the last one. */
+    static int lastUpdateCount(PreparedStatement statement) throws SQLException {
+        statement.execute();
+        int count = statement.getUpdateCount();
+        while (statement.getMoreResults() || statement.getUpdateCount() != -1) {
+            count = statement.getUpdateCount() == -1 ? count : statement.getUpdateCount();
+        }
+        return count;
+    }
+
+    /** True when inserting a job's row found its job id taken. */
+    boolean isKeyConflict(SQLException failure) {
+        return SqlFailures.isUniqueViolationOf(failure, schema, TABLE + "_pkey");
+    }
+
+    Optional<Completion> find(Handle handle, JobId id) {
+        try {
+            return handle.createQuery(findSql).bind("jobId", id.value()).map(MAPPER).findOne();
+        } catch (JdbiException e) {
+            throw unavailable("could not look up job " + id, e);
+        }
+    }
+
+    /**
+     * The completion of a job whose id a claim or an insert found taken: a new statement, so a new READ COMMITTED
+     * snapshot, sees the row the claim (or the insert) waited for. {@code when} says when it was found taken.
+     */
+    AlreadyCompleted completedBefore(Handle handle, JobId id, String when) {
+        return find(handle, id).map(AlreadyCompleted::new).orElseThrow(() -> new LedgerUnavailableException(
+                "the completion of job " + id + " vanished " + when + " (retention ran at the same time)", null));
+    }
+}
