@@ -13,6 +13,8 @@ import dev.baton.application.port.in.EnqueueJobsUseCase;
 import dev.baton.application.port.in.InspectQueueUseCase;
 import dev.baton.application.port.in.RunWorkerUseCase;
 import dev.baton.application.port.in.RunningWorker;
+import dev.baton.application.port.out.ExecutionLedger;
+import dev.baton.application.port.out.WorkerObserver;
 import dev.baton.application.service.CompletionJanitor;
 import dev.baton.bootstrap.admin.AdminServer;
 import dev.baton.bootstrap.config.BatonConfig;
@@ -252,6 +254,11 @@ public final class Baton implements AutoCloseable {
         public Builder adapters(Module module) {
             this.adapters = Optional.of(module);
             return this;
+        }
+
+        /** Adds an observer of the workers' and producers' events, heard after the metrics' own. */
+        public Builder observer(WorkerObserver observer) {
+            return module(BatonModules.observer(observer));
         }
 
         public Builder clock(Clock newClock) {

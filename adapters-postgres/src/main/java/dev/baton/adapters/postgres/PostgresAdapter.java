@@ -2,6 +2,7 @@ package dev.baton.adapters.postgres;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.baton.application.port.out.EffectRecords;
 import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.application.port.out.LedgerUnavailableException;
 import dev.baton.domain.InvalidValueException;
@@ -109,6 +110,11 @@ public final class PostgresAdapter implements AutoCloseable {
         return ledger;
     }
 
+    /** Counts the rows that handlers' effects left in tables of the ledger's schema. */
+    public EffectRecords effectRecords() {
+        return new PostgresEffectRecords(jdbi, config.schema());
+    }
+
     /** A ledger on this adapter's pool with another clock (the contract tests drive time). */
     ExecutionLedger ledger(Clock clock) {
         return ledger(clock, CompletionLookups.FORGET_BATCH_SIZE);
@@ -176,11 +182,12 @@ public final class PostgresAdapter implements AutoCloseable {
         public static final int DEFAULT_POOL_SIZE = 10;
         public static final int MAX_POOL_SIZE = 1_000;
 
-        private static final Pattern SCHEMA = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
+        /** A lower-case PostgreSQL identifier that needs no quotes: schema and table names are spliced into SQL. */
+        static final Pattern IDENTIFIER = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
 
         public Config {
             requireJdbcUrl(jdbcUrl);
-            if (schema == null || !SCHEMA.matcher(schema).matches() || schema.startsWith("pg_")) {
+            if (schema == null || !IDENTIFIER.matcher(schema).matches() || schema.startsWith("pg_")) {
                 throw new InvalidValueException("BATON_SCHEMA must be a lower-case PostgreSQL identifier (1..63 "
                         + "letters a-z, digits or '_', not starting with a digit or 'pg_'), got "
                         + (schema == null ? "nothing" : "'" + abbreviate(schema) + "'"));

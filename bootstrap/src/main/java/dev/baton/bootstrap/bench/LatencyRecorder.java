@@ -1,14 +1,11 @@
 package dev.baton.bootstrap.bench;
 
-import dev.baton.application.port.out.DeliveryId;
-import dev.baton.application.port.out.TrimOutcome;
 import dev.baton.application.port.out.WorkerObserver;
 import dev.baton.domain.DeadLetterReason;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobError;
 import dev.baton.domain.QueueName;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
@@ -16,28 +13,35 @@ import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * Times every benchmark job (ids {@code <prefix><index>}) with {@link System#nanoTime()}: when it was offered, when
- * its first attempt started, when it first completed, and how many times it completed. Passes every event on to the
- * worker's usual observer (metrics), so the benchmark pays for them like a real worker does.
+ * its first attempt started, when it first completed, and how many times it completed. It hears the worker's events
+ * after the metrics do ({@link CurrentRecorder}): the benchmark pays for the metrics like a real worker does.
  */
 final class LatencyRecorder implements WorkerObserver {
     private final String prefix;
-    private final WorkerObserver delegate;
     private final AtomicLongArray offered;
     private final AtomicLongArray started;
     private final AtomicLongArray completed;
     private final AtomicIntegerArray completions;
     private final AtomicLong done = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
-    private final AtomicLong duplicates = new AtomicLong();
     private final AtomicLong dead = new AtomicLong();
 
-    LatencyRecorder(String prefix, int jobs, WorkerObserver delegate) {
+    LatencyRecorder(String prefix, int jobs) {
         this.prefix = prefix;
-        this.delegate = delegate;
         this.offered = new AtomicLongArray(jobs);
         this.started = new AtomicLongArray(jobs);
         this.completed = new AtomicLongArray(jobs);
         this.completions = new AtomicIntegerArray(jobs);
+    }
+
+    /** How many jobs it times: those with ids {@code <prefix>0} to {@code <prefix><jobs - 1>}. */
+    int jobs() {
+        return offered.length();
+    }
+
+    /** What every one of its job ids starts with. */
+    String prefix() {
+        return prefix;
     }
 
     String jobId(int index) {
@@ -55,10 +59,6 @@ final class LatencyRecorder implements WorkerObserver {
 
     long failures() {
         return failures.get();
-    }
-
-    long duplicates() {
-        return duplicates.get();
     }
 
     long deadLettered() {
@@ -138,17 +138,11 @@ final class LatencyRecorder implements WorkerObserver {
     }
 
     @Override
-    public void jobEnqueued(Job job) {
-        delegate.jobEnqueued(job);
-    }
-
-    @Override
     public void jobStarted(Job job, Duration waited) {
         int i = index(job);
         if (i >= 0) {
             started.compareAndSet(i, 0, System.nanoTime());
         }
-        delegate.jobStarted(job, waited);
     }
 
     @Override
@@ -160,49 +154,15 @@ final class LatencyRecorder implements WorkerObserver {
                 done.incrementAndGet();
             }
         }
-        delegate.jobCompleted(job, processing);
-    }
-
-    @Override
-    public void duplicateSkipped(Job job) {
-        duplicates.incrementAndGet();
-        delegate.duplicateSkipped(job);
     }
 
     @Override
     public void jobFailed(Job job, JobError error) {
         failures.incrementAndGet();
-        delegate.jobFailed(job, error);
-    }
-
-    @Override
-    public void jobRetried(Job job, Instant at) {
-        delegate.jobRetried(job, at);
     }
 
     @Override
     public void jobDeadLettered(QueueName queue, DeadLetterReason reason) {
         dead.incrementAndGet();
-        delegate.jobDeadLettered(queue, reason);
-    }
-
-    @Override
-    public void reclaimed(QueueName queue, int count) {
-        delegate.reclaimed(queue, count);
-    }
-
-    @Override
-    public void leaseLost(QueueName queue, DeliveryId id) {
-        delegate.leaseLost(queue, id);
-    }
-
-    @Override
-    public void vanished(QueueName queue, int count) {
-        delegate.vanished(queue, count);
-    }
-
-    @Override
-    public void trimmed(QueueName queue, TrimOutcome outcome) {
-        delegate.trimmed(queue, outcome);
     }
 }

@@ -18,6 +18,8 @@ import org.jdbi.v3.core.Handle;
  */
 public final class OrdersHandler implements NamedJobHandler {
     public static final String NAME = "orders";
+    /** The table of its effects, a row per shipment with the job's id. */
+    public static final String SHIPMENTS = "demo_shipments";
     /** The exit status of a worker that a poison order crashed. */
     public static final int CRASH_STATUS = 86;
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -52,7 +54,8 @@ public final class OrdersHandler implements NamedJobHandler {
             Thread.sleep(order.sleepMs());
         }
         Handle handle = context.unwrap(Handle.class);
-        handle.createUpdate("insert into demo_shipments (order_id, job_id, shipped_at) values (:order, :job, now())")
+        handle.createUpdate("insert into " + SHIPMENTS
+                        + " (order_id, job_id, shipped_at) values (:order, :job, now())")
                 .bind("order", order.orderId())
                 .bind("job", context.job().id().value())
                 .execute();

@@ -2,10 +2,12 @@ package dev.baton.bootstrap.wiring;
 
 import com.google.inject.Module;
 import com.google.inject.util.Modules;
+import dev.baton.application.port.out.WorkerObserver;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.config.Mode;
 import java.time.Clock;
 import java.util.List;
+import java.util.Objects;
 
 /** The module sets a {@code Baton} is built from: swapping adapters means swapping {@link #adapters}. */
 public final class BatonModules {
@@ -15,6 +17,12 @@ public final class BatonModules {
     /** Configuration, services, metrics: the same whatever the adapters. */
     public static List<Module> core(BatonConfig config, Clock clock) {
         return List.of(new SettingsModule(config, clock), new ServicesModule(), new MetricsModule());
+    }
+
+    /** Adds {@code observer} to the observers of workers and producers, after the metrics. */
+    public static Module observer(WorkerObserver observer) {
+        Objects.requireNonNull(observer, "observer");
+        return binder -> MetricsModule.addObserver(binder, observer);
     }
 
     /** Redis, plus PostgreSQL in exactly-once mode. */

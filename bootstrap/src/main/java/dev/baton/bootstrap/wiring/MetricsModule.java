@@ -1,8 +1,10 @@
 package dev.baton.bootstrap.wiring;
 
 import com.google.inject.AbstractModule;
+import com.google.inject.Binder;
 import com.google.inject.Provides;
 import com.google.inject.Singleton;
+import com.google.inject.multibindings.Multibinder;
 import dev.baton.application.port.in.InspectQueueUseCase;
 import dev.baton.application.port.out.WorkerObserver;
 import dev.baton.bootstrap.metrics.KnownQueues;
@@ -12,10 +14,25 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
 
-/** Micrometer with the Prometheus registry behind {@code /metrics}. */
+/**
+ * Micrometer with the Prometheus registry behind {@code /metrics}, and the observer of workers and producers: the
+ * metrics, followed by the observers other modules add with {@link #addObserver}.
+ */
 final class MetricsModule extends AbstractModule {
     static final Duration GAUGE_REFRESH = Duration.ofSeconds(10);
+
+    static void addObserver(Binder binder, WorkerObserver observer) {
+        Multibinder.newSetBinder(binder, WorkerObserver.class).addBinding().toInstance(observer);
+    }
+
+    @Override
+    protected void configure() {
+        Multibinder.newSetBinder(binder(), WorkerObserver.class);
+    }
 
     @Provides
     @Singleton
@@ -30,8 +47,10 @@ final class MetricsModule extends AbstractModule {
 
     @Provides
     @Singleton
-    WorkerObserver observer(MeterRegistry registry) {
-        return new MicrometerWorkerObserver(registry);
+    WorkerObserver observer(MeterRegistry registry, Set<WorkerObserver> added) {
+        List<WorkerObserver> all = new ArrayList<>(List.of(new MicrometerWorkerObserver(registry)));
+        all.addAll(added);
+        return FanOutObserver.of(all);
     }
 
     @Provides

@@ -6,6 +6,7 @@ import com.google.inject.Provides;
 import com.google.inject.Singleton;
 import com.google.inject.multibindings.ProvidesIntoSet;
 import dev.baton.adapters.postgres.PostgresAdapter;
+import dev.baton.application.port.out.EffectRecords;
 import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.demo.DemoHandlers;
@@ -40,6 +41,12 @@ public final class PostgresModule extends AbstractModule {
     @Singleton
     ExecutionLedger ledger(PostgresAdapter postgres) {
         return postgres.ledger();
+    }
+
+    @Provides
+    @Singleton
+    EffectRecords effectRecords(PostgresAdapter postgres) {
+        return postgres.effectRecords();
     }
 
     @Provides

@@ -1,0 +1,41 @@
+package dev.baton.bootstrap.bench;
+
+import dev.baton.application.port.out.WorkerObserver;
+import dev.baton.domain.DeadLetterReason;
+import dev.baton.domain.Job;
+import dev.baton.domain.JobError;
+import dev.baton.domain.QueueName;
+import java.time.Duration;
+
+/**
+ * The bench's observer among Baton's own ({@code Baton.Builder.observer}, next to the metrics). Baton's observers are
+ * fixed when it is built, and each round of jobs has a recorder of its own, so this one passes the events a recorder
+ * times on to the recorder of the round running now. The other events reach the metrics only.
+ */
+final class CurrentRecorder implements WorkerObserver {
+    private volatile WorkerObserver current = WorkerObserver.NONE;
+
+    void attach(LatencyRecorder recorder) {
+        current = recorder;
+    }
+
+    @Override
+    public void jobStarted(Job job, Duration waited) {
+        current.jobStarted(job, waited);
+    }
+
+    @Override
+    public void jobCompleted(Job job, Duration processing) {
+        current.jobCompleted(job, processing);
+    }
+
+    @Override
+    public void jobFailed(Job job, JobError error) {
+        current.jobFailed(job, error);
+    }
+
+    @Override
+    public void jobDeadLettered(QueueName queue, DeadLetterReason reason) {
+        current.jobDeadLettered(queue, reason);
+    }
+}

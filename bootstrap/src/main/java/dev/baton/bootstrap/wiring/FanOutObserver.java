@@ -1,0 +1,88 @@
+package dev.baton.bootstrap.wiring;
+
+import dev.baton.application.port.out.DeliveryId;
+import dev.baton.application.port.out.TrimOutcome;
+import dev.baton.application.port.out.WorkerObserver;
+import dev.baton.domain.DeadLetterReason;
+import dev.baton.domain.Job;
+import dev.baton.domain.JobError;
+import dev.baton.domain.QueueName;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.function.Consumer;
+
+/** Hands every event to several observers, in order: the metrics first, then those added with the builder. */
+final class FanOutObserver implements WorkerObserver {
+    private final WorkerObserver[] observers;
+
+    private FanOutObserver(List<WorkerObserver> observers) {
+        this.observers = observers.toArray(WorkerObserver[]::new);
+    }
+
+    /** {@code observers} as one; the only one itself, so that a worker with no added observer pays nothing. */
+    static WorkerObserver of(List<WorkerObserver> observers) {
+        return observers.size() == 1 ? observers.get(0) : new FanOutObserver(observers);
+    }
+
+    private void each(Consumer<WorkerObserver> event) {
+        for (WorkerObserver observer : observers) {
+            event.accept(observer);
+        }
+    }
+
+    @Override
+    public void jobEnqueued(Job job) {
+        each(observer -> observer.jobEnqueued(job));
+    }
+
+    @Override
+    public void jobStarted(Job job, Duration waited) {
+        each(observer -> observer.jobStarted(job, waited));
+    }
+
+    @Override
+    public void jobCompleted(Job job, Duration processing) {
+        each(observer -> observer.jobCompleted(job, processing));
+    }
+
+    @Override
+    public void duplicateSkipped(Job job) {
+        each(observer -> observer.duplicateSkipped(job));
+    }
+
+    @Override
+    public void jobFailed(Job job, JobError error) {
+        each(observer -> observer.jobFailed(job, error));
+    }
+
+    @Override
+    public void jobRetried(Job job, Instant at) {
+        each(observer -> observer.jobRetried(job, at));
+    }
+
+    @Override
+    public void jobDeadLettered(QueueName queue, DeadLetterReason reason) {
+        each(observer -> observer.jobDeadLettered(queue, reason));
+    }
+
+    @Override
+    public void reclaimed(QueueName queue, int count) {
+        each(observer -> observer.reclaimed(queue, count));
+    }
+
+    @Override
+    public void leaseLost(QueueName queue, DeliveryId id) {
+        each(observer -> observer.leaseLost(queue, id));
+    }
+
+    @Override
+    public void vanished(QueueName queue, int count) {
+        each(observer -> observer.vanished(queue, count));
+    }
+
+    @Override
+    public void trimmed(QueueName queue, TrimOutcome outcome) {
+        each(observer -> observer.trimmed(queue, outcome));
+    }
+}

@@ -1,0 +1,51 @@
+package dev.baton.bootstrap.wiring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.baton.application.port.out.WorkerObserver;
+import dev.baton.bootstrap.Baton;
+import dev.baton.bootstrap.config.BatonConfig;
+import dev.baton.bootstrap.config.ConfigLoader;
+import dev.baton.bootstrap.testing.InMemoryAdapters;
+import dev.baton.domain.Job;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+class AddedObserverTest {
+    private static final Duration DONE = Duration.ofSeconds(10);
+
+    @Test
+    void anAddedObserverHearsTheWorkerAndTheProducerAndTheMetricsStillCount() {
+        BatonConfig config = ConfigLoader.load(Map.of("BATON_ADMIN_ADDRESS", "off"), Optional.empty(), Map.of());
+        List<String> heard = new CopyOnWriteArrayList<>();
+        WorkerObserver listening = new WorkerObserver() {
+            @Override
+            public void jobEnqueued(Job job) {
+                heard.add("enqueued " + job.id().value());
+            }
+
+            @Override
+            public void jobCompleted(Job job, Duration processing) {
+                heard.add("completed " + job.id().value());
+            }
+        };
+
+        try (Baton baton = Baton.builder().config(config).adapters(new InMemoryAdapters(Clock.systemUTC()))
+                .handler("mail", context -> Optional.empty()).observer(listening).build()) {
+            baton.enqueue("mail", "welcome-1", "{}");
+            baton.start("mail");
+
+            await().atMost(DONE).until(() -> heard.contains("completed welcome-1"));
+            assertThat(heard).containsExactly("enqueued welcome-1", "completed welcome-1");
+            assertThat(baton.use(PrometheusMeterRegistry.class).get("baton.jobs.completed").counter().count())
+                    .isEqualTo(1.0);
+        }
+    }
+}
