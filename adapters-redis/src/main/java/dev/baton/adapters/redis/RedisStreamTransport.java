@@ -7,8 +7,11 @@ import dev.baton.adapters.redis.LuaScripts.Script;
 import dev.baton.adapters.redis.QueueLayout.Located;
 import dev.baton.application.port.out.Delivery;
 import dev.baton.application.port.out.DeliveryId;
+import dev.baton.application.port.out.JobLeases;
+import dev.baton.application.port.out.JobPublisher;
+import dev.baton.application.port.out.QueueAdministration;
+import dev.baton.application.port.out.QueueMaintenance;
 import dev.baton.application.port.out.Reclaimed;
-import dev.baton.application.port.out.StreamTransport;
 import dev.baton.application.port.out.TransportException;
 import dev.baton.application.port.out.TrimOutcome;
 import dev.baton.domain.ConsumerName;
@@ -75,7 +78,7 @@ import org.slf4j.LoggerFactory;
  * partitioned queues in docs/SCALING.md. Every operation on a queue works on each of its partitions (one hash slot
  * each) and sums up; a queue with one partition uses exactly the keys and ids of an unpartitioned one.
  */
-final class RedisStreamTransport implements StreamTransport {
+final class RedisStreamTransport implements JobPublisher, JobLeases, QueueMaintenance, QueueAdministration {
     private static final Logger LOG = LoggerFactory.getLogger(RedisStreamTransport.class);
     /** Ids per XACK / XDEL / redrive script call: keeps each command, and the time Redis spends in it, small. */
     private static final int BATCH = 200;

@@ -2,7 +2,6 @@ package dev.baton.adapters.redis;
 
 import dev.baton.adapters.redis.testing.TestRedis;
 import dev.baton.application.port.out.Delivery;
-import dev.baton.application.port.out.StreamTransport;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
@@ -30,13 +29,12 @@ public final class ThroughputMeasurement {
         String payload = "{\"orderId\":\"1001\",\"amount\":\"12.50\",\"currency\":\"EUR\"}";
         try (RedisAdapter adapter = RedisAdapter.open(RedisAdapter.Config.of(TestRedis.uri()), Clock.systemUTC());
              RawRedis raw = new RawRedis(TestRedis.uri())) {
-            StreamTransport transport = adapter.transport();
-            transport.declare(queue);
+            adapter.leases().declare(queue);
             Instant now = Instant.now();
 
             long start = System.nanoTime();
             for (int from = 0; from < jobs; from += batch) {
-                transport.publishAll(IntStream.range(from, Math.min(jobs, from + batch))
+                adapter.publisher().publishAll(IntStream.range(from, Math.min(jobs, from + batch))
                         .mapToObj(i -> Job.create(JobId.of("job-" + i), queue, payload, now)).toList());
             }
             report("enqueue (publishAll, batches of " + batch + ")", jobs, System.nanoTime() - start);
@@ -45,23 +43,23 @@ public final class ThroughputMeasurement {
             start = System.nanoTime();
             int consumed = 0;
             while (consumed < jobs) {
-                List<Delivery> leased = transport.lease(queue, consumer, batch, Duration.ofMillis(100));
-                transport.acknowledge(queue, leased.stream().map(Delivery::id).toList());
+                List<Delivery> leased = adapter.leases().lease(queue, consumer, batch, Duration.ofMillis(100));
+                adapter.leases().acknowledge(queue, leased.stream().map(Delivery::id).toList());
                 consumed += leased.size();
             }
             report("lease + acknowledge (batches of " + batch + ", one thread)", consumed, System.nanoTime() - start);
 
             start = System.nanoTime();
             for (int i = 0; i < 2_000; i++) {
-                transport.publish(Job.create(JobId.of("single-" + i), queue, payload, now));
+                adapter.publisher().publish(Job.create(JobId.of("single-" + i), queue, payload, now));
             }
             report("enqueue (publish, one at a time)", 2_000, System.nanoTime() - start);
 
             start = System.nanoTime();
             consumed = 0;
             while (consumed < 2_000) {
-                List<Delivery> leased = transport.lease(queue, consumer, 1, Duration.ofMillis(100));
-                transport.acknowledge(queue, leased.stream().map(Delivery::id).toList());
+                List<Delivery> leased = adapter.leases().lease(queue, consumer, 1, Duration.ofMillis(100));
+                adapter.leases().acknowledge(queue, leased.stream().map(Delivery::id).toList());
                 consumed += leased.size();
             }
             report("lease + acknowledge (one at a time)", consumed, System.nanoTime() - start);

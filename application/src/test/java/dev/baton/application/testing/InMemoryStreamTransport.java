@@ -2,8 +2,11 @@ package dev.baton.application.testing;
 
 import dev.baton.application.port.out.Delivery;
 import dev.baton.application.port.out.DeliveryId;
+import dev.baton.application.port.out.JobLeases;
+import dev.baton.application.port.out.JobPublisher;
+import dev.baton.application.port.out.QueueAdministration;
+import dev.baton.application.port.out.QueueMaintenance;
 import dev.baton.application.port.out.Reclaimed;
-import dev.baton.application.port.out.StreamTransport;
 import dev.baton.application.port.out.TransportException;
 import dev.baton.application.port.out.TrimOutcome;
 import dev.baton.domain.ConsumerName;
@@ -41,7 +44,7 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A {@link StreamTransport} in memory that behaves like the Redis Streams one: per queue a stream of entries with
+ * A stream transport in memory that behaves like the Redis Streams one: per queue a stream of entries with
  * {@code <ms>-<seq>} ids taken from the injected clock, one consumer group with a last-delivered id and a pending
  * entries list (owner, last delivery, delivery count), a delayed set ordered by due time and a dead-letter stream.
  * Jobs travel as the same wire fields Redis carries ({@code job_id}, {@code payload}, {@code attempt}, {@code type},
@@ -50,7 +53,8 @@ import java.util.concurrent.TimeUnit;
  * <p>One monitor guards everything, which makes every move atomic; {@link #lease} really waits (on that monitor)
  * for up to its block time, and publishing wakes it. Idle times come from the clock.
  */
-public final class InMemoryStreamTransport implements StreamTransport {
+public final class InMemoryStreamTransport
+        implements JobPublisher, JobLeases, QueueMaintenance, QueueAdministration {
     static final String JOB_ID = "job_id";
     static final String PAYLOAD = "payload";
     static final String ATTEMPT = "attempt";

@@ -8,7 +8,8 @@ import dev.baton.application.port.in.InspectQueueUseCase;
 import dev.baton.application.port.in.RunWorkerUseCase;
 import dev.baton.application.port.in.RunningWorker;
 import dev.baton.application.port.out.ExecutionLedger;
-import dev.baton.application.port.out.StreamTransport;
+import dev.baton.application.port.out.JobLeases;
+import dev.baton.application.port.out.QueueMaintenance;
 import dev.baton.application.port.out.WorkerObserver;
 import dev.baton.application.service.WorkerService;
 import dev.baton.application.service.WorkerSettings;
@@ -169,7 +170,7 @@ public final class Benchmark {
                                  int warmedUp, HeapAfterGc heapAfterGc) throws InterruptedException {
         int jobs = options.jobs();
         LatencyRecorder recorder = new LatencyRecorder(queue.value() + "-", jobs, baton.use(WorkerObserver.class));
-        baton.use(StreamTransport.class).declare(queue);
+        baton.use(JobLeases.class).declare(queue);
         double enqueueRate = 0;
         double cpuPerJob = 0;
         long jitDuringRun = 0;
@@ -266,9 +267,8 @@ public final class Benchmark {
     private RunningWorker startWorker(Baton baton, BatonConfig benchConfig, WorkerObserver observer,
                                       QueueName consumed) {
         WorkerSettings settings = baton.use(WorkerSettings.class).withBatchCommit(options.batchCommit());
-        StreamTransport transport = baton.use(StreamTransport.class);
-        WorkerService service = new WorkerService(transport, transport, baton.use(ExecutionLedger.class),
-                baton.use(JobHandlers.class), settings, baton.use(Clock.class),
+        WorkerService service = new WorkerService(baton.use(JobLeases.class), baton.use(QueueMaintenance.class),
+                baton.use(ExecutionLedger.class), baton.use(JobHandlers.class), settings, baton.use(Clock.class),
                 () -> ThreadLocalRandom.current().nextDouble(), observer);
         return service.start(new RunWorkerUseCase.Command(List.of(consumed), ConsumerName.of("bench-" + run),
                 benchConfig.concurrency(), Optional.of(options.handler())));
