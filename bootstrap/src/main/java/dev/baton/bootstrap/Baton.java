@@ -247,7 +247,8 @@ public final class Baton implements AutoCloseable {
         }
 
         /**
-         * Replaces the Redis and PostgreSQL modules with {@code module}, which must bind {@code StreamTransport},
+         * Replaces the Redis and PostgreSQL modules with {@code module}, which must bind the transport's ports
+         * ({@code JobPublisher}, {@code JobLeases}, {@code QueueMaintenance}, {@code QueueAdministration}),
          * {@code ExecutionLedger} and {@code Migrator} (tests bind in-memory adapters this way).
          */
         public Builder adapters(Module module) {

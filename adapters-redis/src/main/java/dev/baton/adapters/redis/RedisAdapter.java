@@ -1,6 +1,9 @@
 package dev.baton.adapters.redis;
 
-import dev.baton.application.port.out.StreamTransport;
+import dev.baton.application.port.out.JobLeases;
+import dev.baton.application.port.out.JobPublisher;
+import dev.baton.application.port.out.QueueAdministration;
+import dev.baton.application.port.out.QueueMaintenance;
 import dev.baton.application.port.out.TransportException;
 import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.PayloadLimit;
@@ -24,9 +27,11 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * The Redis adapter's entry point: connects to Redis (standalone, or a Redis Cluster) and provides the
- * {@link StreamTransport} on Redis Streams, and the partitioning of queues. Thread-safe; one instance per process is
- * enough. The wire protocol is described in docs/REDIS.md, partitions and clusters in docs/SCALING.md.
+ * The Redis adapter's entry point: connects to Redis (standalone, or a Redis Cluster) and provides the stream
+ * transport on Redis Streams as its four ports ({@link #publisher}, {@link #leases}, {@link #maintenance},
+ * {@link #administration}: one object behind them, sharing the connections and scripts), and the partitioning of
+ * queues. Thread-safe; one instance per process is enough. The wire protocol is described in docs/REDIS.md,
+ * partitions and clusters in docs/SCALING.md.
  */
 public final class RedisAdapter implements AutoCloseable {
     private static final Duration MAX_PING_TIMEOUT = Duration.ofSeconds(2);
@@ -208,7 +213,19 @@ public final class RedisAdapter implements AutoCloseable {
         return Stream.concat(Stream.of(uri), others).toList();
     }
 
-    public StreamTransport transport() {
+    public JobPublisher publisher() {
+        return transport;
+    }
+
+    public JobLeases leases() {
+        return transport;
+    }
+
+    public QueueMaintenance maintenance() {
+        return transport;
+    }
+
+    public QueueAdministration administration() {
         return transport;
     }
 

@@ -7,7 +7,6 @@ import dev.baton.application.port.out.JobPublisher;
 import dev.baton.application.port.out.QueueAdministration;
 import dev.baton.application.port.out.QueueMaintenance;
 import dev.baton.application.port.out.Reclaimed;
-import dev.baton.application.port.out.StreamTransport;
 import dev.baton.application.port.out.TrimOutcome;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.DeadLetter;
@@ -38,7 +37,7 @@ import java.util.Set;
  * that does that one job. The parts share the queues' {@link Partitions} and translate failures with {@link Calls}.
  */
 final class RedisStreamTransport
-        implements JobPublisher, JobLeases, QueueMaintenance, QueueAdministration, StreamTransport {
+        implements JobPublisher, JobLeases, QueueMaintenance, QueueAdministration {
     private final Partitions partitions;
     private final LayoutChanges layoutChanges;
     private final Publishing publishing;

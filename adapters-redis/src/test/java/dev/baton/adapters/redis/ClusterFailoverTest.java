@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import dev.baton.adapters.redis.testing.TestCluster;
 import dev.baton.application.port.out.Delivery;
-import dev.baton.application.port.out.StreamTransport;
 import dev.baton.application.port.out.TransportException;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.Job;
@@ -51,7 +50,6 @@ class ClusterFailoverTest {
              RedisAdapter adapter = RedisAdapter.open(new RedisAdapter.Config(cluster.uri(), "-workers",
                      PayloadLimit.DEFAULT, Duration.ofSeconds(2), false).withClusterNodes(cluster.clusterNodes()),
                      Clock.systemUTC())) {
-            StreamTransport transport = adapter.transport();
             QueueName queue = Stream.generate(() -> QueueName.of("failover-" + UUID.randomUUID().toString()
                     .substring(0, 8))).filter(name -> new HashSet<>(masters(cluster, name)).size() == 3)
                     .findFirst().orElseThrow();
@@ -59,10 +57,10 @@ class ClusterFailoverTest {
             List<Job> before = jobs(queue, "before", 600);
             // the short command timeout can cut a first batch short on a busy machine: publishing again is safe
             await("publish before the crash").atMost(Duration.ofSeconds(30)).ignoreExceptions()
-                    .untilAsserted(() -> transport.publishAll(before));
+                    .untilAsserted(() -> adapter.publisher().publishAll(before));
             await("replicas in sync").atMost(Duration.ofSeconds(30)).until(cluster::replicated);
             for (String name : List.of("c1", "c2")) {
-                consumers.submit(() -> consume(transport, queue, ConsumerName.of(name)));
+                consumers.submit(() -> consume(adapter, queue, ConsumerName.of(name)));
             }
             await("consumers at work").atMost(Duration.ofSeconds(30)).until(() -> seen.size() >= 100);
 
@@ -78,7 +76,7 @@ class ClusterFailoverTest {
                 Job job = job(queue, "during-" + i);
                 during.add(job);
                 try {
-                    transport.publish(job);
+                    adapter.publisher().publish(job);
                     published.add(job);
                 } catch (TransportException e) {
                     LOG.info("publish of {} failed during the failover: {}", job.id(), e.getMessage());
@@ -87,7 +85,7 @@ class ClusterFailoverTest {
             assertThat(cluster.masterPorts()).hasSize(3).doesNotContain(victim);
             List<Job> after = jobs(queue, "after", 300);
             await("publish after the failover").atMost(Duration.ofSeconds(30)).ignoreExceptions()
-                    .untilAsserted(() -> transport.publishAll(after));
+                    .untilAsserted(() -> adapter.publisher().publishAll(after));
 
             await("every job written before the crash or after the failover is delivered")
                     .atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
@@ -112,19 +110,19 @@ class ClusterFailoverTest {
     }
 
     /** A consumer's loop: lease, acknowledge, and take over what a consumer left idle (as a worker does). */
-    private void consume(StreamTransport transport, QueueName queue, ConsumerName consumer) {
+    private void consume(RedisAdapter adapter, QueueName queue, ConsumerName consumer) {
         while (running.get()) {
             List<Delivery> leased = new ArrayList<>();
             try {
-                leased.addAll(transport.reclaimAbandoned(queue, consumer, MIN_IDLE, 50).deliveries());
+                leased.addAll(adapter.maintenance().reclaimAbandoned(queue, consumer, MIN_IDLE, 50).deliveries());
             } catch (TransportException e) {
                 LOG.info("consumer {} carries on after: {}", consumer, e.getMessage());
             }
             try {
                 // while a master is down, a lease still delivers from the partitions of the others
-                leased.addAll(transport.lease(queue, consumer, 20, Duration.ofMillis(200)));
+                leased.addAll(adapter.leases().lease(queue, consumer, 20, Duration.ofMillis(200)));
                 leased.forEach(delivery -> seen.add(((Delivery.Leased) delivery).job().id().value()));
-                transport.acknowledge(queue, leased.stream().map(Delivery::id).toList());
+                adapter.leases().acknowledge(queue, leased.stream().map(Delivery::id).toList());
             } catch (TransportException e) {
                 LOG.info("consumer {} carries on after: {}", consumer, e.getMessage());
             }

@@ -69,7 +69,7 @@ class ClusterPartitionedQueueTest extends PartitionedQueueScenarios {
         QueueName queue = Stream.generate(() -> queue("masters"))
                 .filter(name -> new HashSet<>(mastersOf(name, 6)).size() == 3).findFirst().orElseThrow();
         adapter.declarePartitions(queue, 6);
-        adapter.transport().publishAll(IntStream.range(0, 300).mapToObj(i -> job(queue, "m-" + i)).toList());
+        adapter.publisher().publishAll(IntStream.range(0, 300).mapToObj(i -> job(queue, "m-" + i)).toList());
 
         List<Integer> masters = mastersOf(queue, 6);
         Set<Integer> holding = new HashSet<>();
@@ -90,13 +90,13 @@ class ClusterPartitionedQueueTest extends PartitionedQueueScenarios {
         QueueName queue = queue("noscript");
         adapter.declarePartitions(queue, 3);
         Instant due = Instant.parse("2030-01-01T00:00:00Z");
-        adapter.transport().publishAll(IntStream.range(0, 30)
+        adapter.publisher().publishAll(IntStream.range(0, 30)
                 .mapToObj(i -> job(queue, "d-" + i).notBefore(due)).toList());
         for (int port : cluster.masterPorts()) {
             assertThat(cluster.cli(port, "SCRIPT", "FLUSH")).contains("OK");
         }
 
-        assertThat(adapter.transport().promoteDue(queue, due, 100)).isEqualTo(30);
-        assertThat(adapter.transport().lease(queue, ConsumerName.of("dave"), 100, Duration.ZERO)).hasSize(30);
+        assertThat(adapter.maintenance().promoteDue(queue, due, 100)).isEqualTo(30);
+        assertThat(adapter.leases().lease(queue, ConsumerName.of("dave"), 100, Duration.ZERO)).hasSize(30);
     }
 }

@@ -6,7 +6,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
-/** The port contract on a partitioned queue of a Redis Cluster (three masters, three replicas). */
+/** The transport contracts on a partitioned queue of a Redis Cluster (three masters, three replicas). */
 class ClusterStreamTransportContractTest extends PartitionedContract {
     private static RedisAdapter adapter;
     private static RawKeys raw;

@@ -20,9 +20,9 @@ class ClusterWorkerTest {
             adapter.declarePartitions(queue, 6);
             int jobs = 300;
 
-            FlakyJobsRun.runAndCheck(adapter.transport(), queue, jobs);
+            FlakyJobsRun.runAndCheck(adapter, queue, jobs);
 
-            assertThat(adapter.transport().stats(queue).length()).isEqualTo(jobs + jobs / 5);
+            assertThat(adapter.administration().stats(queue).length()).isEqualTo(jobs + jobs / 5);
             adapter.deleteQueue(queue);
         }
     }

@@ -7,7 +7,6 @@ import dev.baton.application.handler.JobHandler;
 import dev.baton.application.handler.JobHandlers;
 import dev.baton.application.port.in.RunWorkerUseCase;
 import dev.baton.application.port.in.RunningWorker;
-import dev.baton.application.port.out.StreamTransport;
 import dev.baton.application.port.out.WorkerObserver;
 import dev.baton.application.service.WorkerService;
 import dev.baton.application.service.WorkerSettings;
@@ -33,15 +32,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
 /**
- * The application's real worker loop (two workers, the in-memory ledger) over a transport: every fifth job fails its
- * first attempt and is retried through the delayed set. Checks that every job ran once, the flaky ones twice.
+ * The application's real worker loop (two workers, the in-memory ledger) over a Redis adapter: every fifth job fails
+ * its first attempt and is retried through the delayed set. Checks that every job ran once, the flaky ones twice.
  */
 final class FlakyJobsRun {
     private FlakyJobsRun() {
     }
 
     /** Publishes {@code jobs} jobs on {@code queue}, runs them with two workers and checks the outcome. */
-    static void runAndCheck(StreamTransport transport, QueueName queue, int jobs) {
+    static void runAndCheck(RedisAdapter adapter, QueueName queue, int jobs) {
         InMemoryExecutionLedger ledger = new InMemoryExecutionLedger(Clock.systemUTC());
         Map<String, AtomicInteger> attempts = new ConcurrentHashMap<>();
         JobHandler flaky = context -> {
@@ -56,9 +55,10 @@ final class FlakyJobsRun {
                 .withRetryPolicy(new RetryPolicy(3, new Backoff.Fixed(Duration.ofMillis(50)), Jitter.NONE, Set.of()))
                 .withIntervals(Duration.ofMillis(200), Duration.ofMillis(50), Duration.ofSeconds(5),
                         Duration.ofSeconds(1));
-        RunWorkerUseCase workers = new WorkerService(transport, transport, ledger, JobHandlers.of(Map.of(queue.value(), flaky)),
-                settings, Clock.systemUTC(), () -> 0.5, WorkerObserver.NONE);
-        transport.publishAll(IntStream.range(0, jobs)
+        RunWorkerUseCase workers = new WorkerService(adapter.leases(), adapter.maintenance(), ledger,
+                JobHandlers.of(Map.of(queue.value(), flaky)), settings, Clock.systemUTC(), () -> 0.5,
+                WorkerObserver.NONE);
+        adapter.publisher().publishAll(IntStream.range(0, jobs)
                 .mapToObj(i -> Job.create(JobId.of("job-" + i), queue, i % 5 == 0 ? "{\"flaky\":true}" : "{}",
                         Instant.now()))
                 .toList());
@@ -66,7 +66,7 @@ final class FlakyJobsRun {
         try (RunningWorker first = workers.start(command(queue, "w1"));
              RunningWorker second = workers.start(command(queue, "w2"))) {
             await().atMost(Duration.ofSeconds(60)).until(() -> ledger.countCompleted(queue) == jobs);
-            await().atMost(Duration.ofSeconds(10)).until(() -> transport.stats(queue).pending() == 0);
+            await().atMost(Duration.ofSeconds(10)).until(() -> adapter.administration().stats(queue).pending() == 0);
 
             assertThat(first.counters().completed() + second.counters().completed()).isEqualTo(jobs);
             assertThat(first.counters().retried() + second.counters().retried()).isEqualTo(jobs / 5);
@@ -74,7 +74,7 @@ final class FlakyJobsRun {
         assertThat(attempts).hasSize(jobs);
         assertThat(attempts.entrySet()).allSatisfy(entry -> assertThat(entry.getValue().get())
                 .isEqualTo(Integer.parseInt(entry.getKey().substring(4)) % 5 == 0 ? 2 : 1));
-        QueueStats stats = transport.stats(queue);
+        QueueStats stats = adapter.administration().stats(queue);
         assertThat(stats.delayed()).isZero();
         assertThat(stats.dead()).isZero();
     }

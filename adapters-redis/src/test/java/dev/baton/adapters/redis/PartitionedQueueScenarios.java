@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.application.port.out.Delivery;
-import dev.baton.application.port.out.StreamTransport;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.DeadLetter;
 import dev.baton.domain.DeadLetterReason;
@@ -59,10 +58,6 @@ abstract class PartitionedQueueScenarios {
         return queue;
     }
 
-    StreamTransport transport() {
-        return adapter().transport();
-    }
-
     static Job job(QueueName queue, String id) {
         return Job.create(JobId.of(id), queue, "{}", ENQUEUED);
     }
@@ -74,10 +69,10 @@ abstract class PartitionedQueueScenarios {
     /** Leases until nothing comes, acknowledging as it goes. */
     List<Delivery> drain(QueueName queue, ConsumerName consumer, int max) {
         List<Delivery> all = new ArrayList<>();
-        for (List<Delivery> batch = transport().lease(queue, consumer, max, Duration.ZERO); !batch.isEmpty();
-             batch = transport().lease(queue, consumer, max, Duration.ZERO)) {
+        for (List<Delivery> batch = adapter().leases().lease(queue, consumer, max, Duration.ZERO); !batch.isEmpty();
+             batch = adapter().leases().lease(queue, consumer, max, Duration.ZERO)) {
             all.addAll(batch);
-            transport().acknowledge(queue, batch.stream().map(Delivery::id).toList());
+            adapter().leases().acknowledge(queue, batch.stream().map(Delivery::id).toList());
         }
         return all;
     }
@@ -90,7 +85,7 @@ abstract class PartitionedQueueScenarios {
     void jobsAreRoutedByIdOverEveryPartitionAndLeasedFromAll() {
         QueueName queue = queue("spread");
         adapter().declarePartitions(queue, 4);
-        transport().publishAll(IntStream.range(0, 100).mapToObj(i -> job(queue, "job-" + i)).toList());
+        adapter().publisher().publishAll(IntStream.range(0, 100).mapToObj(i -> job(queue, "job-" + i)).toList());
 
         for (int p = 0; p < 4; p++) {
             assertThat(raw().commands().xlen(RawKeys.keys(queue, p, 4).stream())).as("partition " + p).isPositive();
@@ -101,7 +96,7 @@ abstract class PartitionedQueueScenarios {
         assertThat(leased).allSatisfy(delivery -> assertThat(delivery.id().value()).matches("[0-3]/\\d+-\\d+"));
         assertThat(leased).allSatisfy(delivery -> assertThat(delivery.id().value()).startsWith(
                 QueueLayout.partitionOf(jobId(delivery), 4) + "/"));
-        QueueStats stats = transport().stats(queue);
+        QueueStats stats = adapter().administration().stats(queue);
         assertThat(stats.length()).isEqualTo(100);
         assertThat(stats.pending()).isZero();
         assertThat(stats.consumers()).singleElement().satisfies(c -> assertThat(c.name()).isEqualTo("alice"));
@@ -115,21 +110,21 @@ abstract class PartitionedQueueScenarios {
         for (int i = 0; i < 100; i++) {
             jobs.add(keyed(queue, "k" + (i % 5) + "-" + (i / 5), "customer-" + (i % 5)));
         }
-        transport().publishAll(jobs.subList(0, 50));
-        jobs.subList(50, 100).forEach(transport()::publish);
+        adapter().publisher().publishAll(jobs.subList(0, 50));
+        jobs.subList(50, 100).forEach(adapter().publisher()::publish);
 
         Map<String, List<Integer>> byKey = new LinkedHashMap<>();
         List<Delivery> batch;
         int turn = 0;
         do {
             ConsumerName consumer = turn++ % 2 == 0 ? alice : bob;
-            batch = transport().lease(queue, consumer, 7, Duration.ZERO);
+            batch = adapter().leases().lease(queue, consumer, 7, Duration.ZERO);
             for (Delivery delivery : batch) {
                 Job job = ((Delivery.Leased) delivery).job();
                 byKey.computeIfAbsent(job.headers().get(QueueLayout.PARTITION_KEY), k -> new ArrayList<>())
                         .add(Integer.parseInt(job.id().value().substring(3)));
             }
-            transport().acknowledge(queue, batch.stream().map(Delivery::id).toList());
+            adapter().leases().acknowledge(queue, batch.stream().map(Delivery::id).toList());
         } while (!batch.isEmpty());
 
         assertThat(byKey).hasSize(5);
@@ -149,68 +144,69 @@ abstract class PartitionedQueueScenarios {
             }
         }
         CompletableFuture<List<Delivery>> waiting = CompletableFuture.supplyAsync(
-                () -> transport().lease(queue, alice, 1, Duration.ofSeconds(20)));
+                () -> adapter().leases().lease(queue, alice, 1, Duration.ofSeconds(20)));
         await().pollDelay(Duration.ofMillis(300)).until(() -> true);
         // the job for the last partition: a lease waiting on one partition only would not see it
-        transport().publish(oneEach.get(3));
+        adapter().publisher().publish(oneEach.get(3));
 
         assertThat(waiting.get(10, TimeUnit.SECONDS)).extracting(PartitionedQueueScenarios::jobId)
                 .containsExactly(oneEach.get(3).id().value());
 
         CompletableFuture<List<Delivery>> more = CompletableFuture.supplyAsync(
-                () -> transport().lease(queue, bob, 1, Duration.ofSeconds(20)));
+                () -> adapter().leases().lease(queue, bob, 1, Duration.ofSeconds(20)));
         await().pollDelay(Duration.ofMillis(300)).until(() -> true);
-        transport().publishAll(oneEach.subList(0, 3));
+        adapter().publisher().publishAll(oneEach.subList(0, 3));
         List<Delivery> next = more.get(10, TimeUnit.SECONDS);
         assertThat(next).hasSize(1);
-        transport().acknowledge(queue, next.stream().map(Delivery::id).toList());
+        adapter().leases().acknowledge(queue, next.stream().map(Delivery::id).toList());
         // one round may deliver from several partitions at once: the surplus comes with bob's next leases
         Set<String> seen = new HashSet<>(next.stream().map(PartitionedQueueScenarios::jobId).toList());
         seen.addAll(drain(queue, bob, 1).stream().map(PartitionedQueueScenarios::jobId).toList());
         assertThat(seen).containsExactlyInAnyOrderElementsOf(
                 oneEach.subList(0, 3).stream().map(job -> job.id().value()).toList());
-        assertThat(transport().stats(queue).pending()).isEqualTo(1);
+        assertThat(adapter().administration().stats(queue).pending()).isEqualTo(1);
     }
 
     @Test
     void retriesAndDeadLettersStayInTheirPartition() {
         QueueName queue = queue("moves");
         adapter().declarePartitions(queue, 3);
-        transport().publishAll(IntStream.range(0, 12).mapToObj(i -> job(queue, "m-" + i)).toList());
-        List<Delivery> leased = transport().lease(queue, alice, 12, Duration.ZERO);
+        adapter().publisher().publishAll(IntStream.range(0, 12).mapToObj(i -> job(queue, "m-" + i)).toList());
+        List<Delivery> leased = adapter().leases().lease(queue, alice, 12, Duration.ZERO);
         assertThat(leased).hasSize(12);
 
         for (Delivery delivery : leased.subList(0, 6)) {
             Job job = ((Delivery.Leased) delivery).job();
-            transport().retryLater(delivery, job.retriedAfter(JobError.retryable("E", "x"),
+            adapter().leases().retryLater(delivery, job.retriedAfter(JobError.retryable("E", "x"),
                     ENQUEUED));
         }
         for (Delivery delivery : leased.subList(6, 12)) {
             Job job = ((Delivery.Leased) delivery).job();
-            transport().deadLetter(delivery, DeadLetter.of(job,
+            adapter().leases().deadLetter(delivery, DeadLetter.of(job,
                     DeadLetterReason.EXHAUSTED, JobError.retryable("E", "x"), 1,
                     ENQUEUED));
         }
 
-        QueueStats stats = transport().stats(queue);
+        QueueStats stats = adapter().administration().stats(queue);
         assertThat(stats.pending()).isZero();
         assertThat(stats.delayed()).isEqualTo(6);
         assertThat(stats.dead()).isEqualTo(6);
         for (Delivery delivery : leased) {
             String partition = delivery.id().value().substring(0, 2);
-            assertThat(transport().find(queue, JobId.of(jobId(delivery)))).isPresent();
+            assertThat(adapter().administration().find(queue, JobId.of(jobId(delivery)))).isPresent();
             assertThat(partition).isEqualTo(QueueLayout.partitionOf(jobId(delivery), 3) + "/");
         }
-        List<StoredDeadLetter> letters = transport().deadLetters(queue, Optional.empty(), 4);
-        List<StoredDeadLetter> rest = transport().deadLetters(queue, Optional.of(letters.get(3).id()), 10);
+        List<StoredDeadLetter> letters = adapter().administration().deadLetters(queue, Optional.empty(), 4);
+        List<StoredDeadLetter> rest =
+                adapter().administration().deadLetters(queue, Optional.of(letters.get(3).id()), 10);
         assertThat(letters.size() + rest.size()).isEqualTo(6);
-        assertThat(transport().promoteDue(queue, ENQUEUED, 4)).isEqualTo(4);
-        assertThat(transport().promoteDue(queue, ENQUEUED, 10)).isEqualTo(2);
-        assertThat(transport().redrive(queue, new DeadLetterSelection.ByIds(
+        assertThat(adapter().maintenance().promoteDue(queue, ENQUEUED, 4)).isEqualTo(4);
+        assertThat(adapter().maintenance().promoteDue(queue, ENQUEUED, 10)).isEqualTo(2);
+        assertThat(adapter().administration().redrive(queue, new DeadLetterSelection.ByIds(
                 List.of(letters.get(0).id(), rest.get(0).id())))).isEqualTo(2);
         assertThat(drain(queue, bob, 5)).extracting(PartitionedQueueScenarios::jobId).hasSize(8)
                 .doesNotHaveDuplicates();
-        assertThat(transport().stats(queue).dead()).isEqualTo(4);
+        assertThat(adapter().administration().stats(queue).dead()).isEqualTo(4);
     }
 
     @Test
@@ -228,13 +224,13 @@ abstract class PartitionedQueueScenarios {
             // a drained queue may be repartitioned; whoever declared the old count finds out at its next declare
             other.repartition(queue, 5);
             assertThat(other.partitions(queue)).isEqualTo(5);
-            assertThatThrownBy(() -> transport().declare(queue))
+            assertThatThrownBy(() -> adapter().leases().declare(queue))
                     .isInstanceOf(InvalidValueException.class)
                     .hasMessageContaining("has 5 partition(s) in Redis, not the 3 declared here");
         }
 
         QueueName unpartitioned = queue("legacy");
-        transport().publish(job(unpartitioned, "old"));
+        adapter().publisher().publish(job(unpartitioned, "old"));
         assertThatThrownBy(() -> adapter().declarePartitions(unpartitioned, 2))
                 .isInstanceOf(InvalidValueException.class).hasMessageContaining("has 1 partition(s) in Redis");
         assertThatThrownBy(() -> adapter().repartition(unpartitioned, 2))
@@ -247,7 +243,7 @@ abstract class PartitionedQueueScenarios {
     void deletingAQueueRemovesEveryPartitionAndItsCount() {
         QueueName queue = queue("delete");
         adapter().declarePartitions(queue, 3);
-        transport().publishAll(IntStream.range(0, 9).mapToObj(i -> job(queue, "x-" + i)).toList());
+        adapter().publisher().publishAll(IntStream.range(0, 9).mapToObj(i -> job(queue, "x-" + i)).toList());
 
         adapter().deleteQueue(queue);
 

@@ -6,7 +6,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
-/** The port contract on a partitioned queue of a single (standalone) Redis. */
+/** The transport contracts on a partitioned queue of a single (standalone) Redis. */
 class PartitionedStreamTransportContractTest extends PartitionedContract {
     private static RedisAdapter adapter;
     private static RawKeys raw;

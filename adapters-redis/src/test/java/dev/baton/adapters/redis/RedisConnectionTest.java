@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 
 import dev.baton.adapters.redis.testing.ThrowawayRedis;
 import dev.baton.application.port.out.Delivery;
-import dev.baton.application.port.out.StreamTransport;
 import dev.baton.application.port.out.TransportException;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.Job;
@@ -56,8 +55,7 @@ class RedisConnectionTest {
     void consumingResumesAfterARedisRestartThatLostAllData() throws Exception {
         try (ThrowawayRedis server = ThrowawayRedis.start();
              RedisAdapter adapter = open(server.uri(), Duration.ofSeconds(2))) {
-            StreamTransport transport = adapter.transport();
-            transport.declare(queue);
+            adapter.leases().declare(queue);
             Set<String> received = ConcurrentHashMap.newKeySet();
             AtomicInteger failures = new AtomicInteger();
             AtomicBoolean running = new AtomicBoolean(true);
@@ -66,31 +64,31 @@ class RedisConnectionTest {
             Future<?> worker = executor.submit(() -> {
                 while (running.get()) {
                     try {
-                        List<Delivery> deliveries = transport.lease(queue, alice, 10, Duration.ofMillis(200));
+                        List<Delivery> deliveries = adapter.leases().lease(queue, alice, 10, Duration.ofMillis(200));
                         deliveries.forEach(d -> received.add(((Delivery.Leased) d).job().id().value()));
-                        transport.acknowledge(queue, deliveries.stream().map(Delivery::id).toList());
+                        adapter.leases().acknowledge(queue, deliveries.stream().map(Delivery::id).toList());
                     } catch (TransportException e) {
                         failures.incrementAndGet();
                     }
                 }
             });
-            transport.publish(job("before"));
+            adapter.publisher().publish(job("before"));
             await().atMost(Duration.ofSeconds(10)).until(() -> received.contains("before"));
 
             server.restart();
             await().atMost(Duration.ofSeconds(30)).ignoreException(TransportException.class).until(() -> {
-                transport.publish(job("after"));
+                adapter.publisher().publish(job("after"));
                 return true;
             });
 
             await().atMost(Duration.ofSeconds(30)).until(() -> received.contains("after"));
             // the restart also emptied the script cache: scripts load again on NOSCRIPT
-            transport.publish(job("delayed").notBefore(NOW));
-            assertThat(transport.promoteDue(queue, NOW, 10)).isEqualTo(1);
+            adapter.publisher().publish(job("delayed").notBefore(NOW));
+            assertThat(adapter.maintenance().promoteDue(queue, NOW, 10)).isEqualTo(1);
             await().atMost(Duration.ofSeconds(10)).until(() -> received.contains("delayed"));
             running.set(false);
             worker.get(10, TimeUnit.SECONDS);
-            assertThat(transport.stats(queue).pending()).isZero();
+            assertThat(adapter.administration().stats(queue).pending()).isZero();
         }
     }
 
@@ -98,17 +96,16 @@ class RedisConnectionTest {
     void aPublishThatTimedOutDuringAnOutageIsNotSentWhenRedisIsBack() {
         try (ThrowawayRedis server = ThrowawayRedis.start();
              RedisAdapter adapter = open(server.uri(), Duration.ofMillis(500))) {
-            StreamTransport transport = adapter.transport();
-            transport.declare(queue);
+            adapter.leases().declare(queue);
             server.stop();
 
-            assertThatThrownBy(() -> transport.publish(job("during-outage")))
+            assertThatThrownBy(() -> adapter.publisher().publish(job("during-outage")))
                     .isInstanceOf(TransportException.class).hasMessageContaining("publish");
 
             server.restart();
             await().atMost(Duration.ofSeconds(20)).until(adapter::isReachable);
-            transport.publish(job("after-outage"));
-            List<String> leased = transport.lease(queue, alice, 10, Duration.ofMillis(100)).stream()
+            adapter.publisher().publish(job("after-outage"));
+            List<String> leased = adapter.leases().lease(queue, alice, 10, Duration.ofMillis(100)).stream()
                     .map(d -> ((Delivery.Leased) d).job().id().value()).toList();
             assertThat(leased).containsExactly("after-outage");
         }
@@ -120,11 +117,11 @@ class RedisConnectionTest {
              FaultyProxy proxy = new FaultyProxy(server.port());
              RedisAdapter adapter = open(proxy.uri(), Duration.ofSeconds(10));
              RawRedis raw = new RawRedis(server.uri())) {
-            StreamTransport transport = adapter.transport();
-            transport.declare(queue);
+            adapter.leases().declare(queue);
             proxy.swallowReplies(true);
 
-            CompletableFuture<Void> publish = CompletableFuture.runAsync(() -> transport.publish(job("twice")));
+            CompletableFuture<Void> publish =
+                    CompletableFuture.runAsync(() -> adapter.publisher().publish(job("twice")));
             await().atMost(Duration.ofSeconds(5)).until(() -> raw.commands().xlen(RawRedis.stream(queue)) == 1);
             proxy.swallowReplies(false);
             proxy.dropConnections();
@@ -132,7 +129,7 @@ class RedisConnectionTest {
             // the producer sees one successful publish; Lettuce re-sent the XADD it had no reply for
             publish.get(15, TimeUnit.SECONDS);
             assertThat(raw.commands().xlen(RawRedis.stream(queue))).isEqualTo(2);
-            List<Delivery> deliveries = transport.lease(queue, alice, 10, Duration.ofMillis(100));
+            List<Delivery> deliveries = adapter.leases().lease(queue, alice, 10, Duration.ofMillis(100));
             assertThat(deliveries).extracting(d -> ((Delivery.Leased) d).job().id().value())
                     .containsExactly("twice", "twice");
             assertThat(deliveries.get(0).id()).isNotEqualTo(deliveries.get(1).id());
@@ -144,21 +141,20 @@ class RedisConnectionTest {
         try (ThrowawayRedis server = ThrowawayRedis.start();
              RedisAdapter adapter = open(server.uri(), Duration.ofSeconds(2));
              RawRedis raw = new RawRedis(server.uri())) {
-            StreamTransport transport = adapter.transport();
-            transport.declare(queue);
+            adapter.leases().declare(queue);
             long start = System.nanoTime();
             CompletableFuture<List<Delivery>> blocked =
-                    CompletableFuture.supplyAsync(() -> transport.lease(queue, alice, 1, Duration.ofSeconds(5)));
+                    CompletableFuture.supplyAsync(() -> adapter.leases().lease(queue, alice, 1, Duration.ofSeconds(5)));
             await().atMost(Duration.ofSeconds(5)).until(() -> raw.commands().clientList().contains("cmd=xreadgroup"));
 
             // the adapter's other commands do not queue behind the blocked read
-            assertThat(transport.stats(queue).length()).isZero();
+            assertThat(adapter.administration().stats(queue).length()).isZero();
             assertThat(blocked).isNotDone();
 
             // BLOCK longer than the command timeout: the read ends empty when Redis says so, not by a client timeout
             assertThat(blocked.get(10, TimeUnit.SECONDS)).isEmpty();
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(4900));
-            assertThat(transport.stats(queue).pending()).isZero();
+            assertThat(adapter.administration().stats(queue).pending()).isZero();
         }
     }
 
@@ -167,8 +163,8 @@ class RedisConnectionTest {
         try (ThrowawayRedis server = ThrowawayRedis.start("--requirepass", "s3cret-pw")) {
             String uri = "redis://:s3cret-pw@127.0.0.1:" + server.port();
             try (RedisAdapter adapter = open(uri, Duration.ofSeconds(2))) {
-                adapter.transport().publish(job("locked"));
-                assertThat(adapter.transport().stats(queue).length()).isEqualTo(1);
+                adapter.publisher().publish(job("locked"));
+                assertThat(adapter.administration().stats(queue).length()).isEqualTo(1);
                 assertThat(adapter.isReachable()).isTrue();
             }
 
@@ -190,7 +186,7 @@ class RedisConnectionTest {
 
             server.stop();
             await().atMost(Duration.ofSeconds(10)).until(() -> !adapter.isReachable());
-            assertThatThrownBy(() -> adapter.transport().stats(queue)).isInstanceOf(TransportException.class)
+            assertThatThrownBy(() -> adapter.administration().stats(queue)).isInstanceOf(TransportException.class)
                     .hasMessageContaining("stats").hasMessageContaining("orders");
 
             server.restart();

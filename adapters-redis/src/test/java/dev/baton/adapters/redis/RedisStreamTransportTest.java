@@ -8,7 +8,6 @@ import dev.baton.adapters.redis.testing.TestRedis;
 import dev.baton.application.port.out.Delivery;
 import dev.baton.application.port.out.DeliveryId;
 import dev.baton.application.port.out.Reclaimed;
-import dev.baton.application.port.out.StreamTransport;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.DeadLetter;
 import dev.baton.domain.DeadLetterReason;
@@ -81,17 +80,13 @@ class RedisStreamTransportTest {
         raw.forget(queue);
     }
 
-    private StreamTransport transport() {
-        return adapter.transport();
-    }
-
     @Test
     void aRedisCliStyleEntryWithPlainStringFieldsIsAValidJob() {
-        transport().declare(queue);
+        adapter.leases().declare(queue);
         String id = raw.append(queue, bytes("job_id"), bytes("order-1001"), bytes("payload"),
                 bytes("{\"orderId\":\"1001\"}"), bytes("attempt"), bytes("0"), bytes("tenant"), bytes("acme"));
 
-        Delivery.Leased leased = (Delivery.Leased) single(transport().lease(queue, alice, 10, SHORT_BLOCK));
+        Delivery.Leased leased = (Delivery.Leased) single(adapter.leases().lease(queue, alice, 10, SHORT_BLOCK));
 
         assertThat(leased.id()).isEqualTo(new DeliveryId(id));
         assertThat(leased.deliveryCount()).isEqualTo(1);
@@ -110,14 +105,14 @@ class RedisStreamTransportTest {
         Job job = new Job(JobId.of("full-1"), queue, Optional.of("invoice.send"), "{\"ü\":\"\\\"quoted\\\"\\n€\"}",
                 2, NOW, Optional.empty(), Optional.of(JobError.permanent("x.Boom", "line1\nline2\t\"q\" 😀")),
                 Map.of("trace", "t-1", "empty", ""));
-        transport().publish(job);
-        Delivery first = single(transport().lease(queue, alice, 1, SHORT_BLOCK));
+        adapter.publisher().publish(job);
+        Delivery first = single(adapter.leases().lease(queue, alice, 1, SHORT_BLOCK));
         assertThat(((Delivery.Leased) first).job()).isEqualTo(job);
 
         Job retried = job.retriedAfter(JobError.retryable("java.io.IOException", "reset"), NOW.minusSeconds(1));
-        transport().retryLater(first, retried);
-        assertThat(transport().promoteDue(queue, NOW, 10)).isEqualTo(1);
-        Job again = ((Delivery.Leased) single(transport().lease(queue, alice, 1, SHORT_BLOCK))).job();
+        adapter.leases().retryLater(first, retried);
+        assertThat(adapter.maintenance().promoteDue(queue, NOW, 10)).isEqualTo(1);
+        Job again = ((Delivery.Leased) single(adapter.leases().lease(queue, alice, 1, SHORT_BLOCK))).job();
 
         assertThat(again).isEqualTo(new Job(retried.id(), queue, retried.type(), retried.payload(), 3, NOW,
                 Optional.empty(), retried.lastError(), retried.headers()));
@@ -125,7 +120,7 @@ class RedisStreamTransportTest {
 
     @Test
     void malformedEntriesOfEveryKindAreLeasedWithoutBlockingTheValidOnes() {
-        transport().declare(queue);
+        adapter.leases().declare(queue);
         byte[] invalidUtf8 = {'{', (byte) 0xC3, (byte) 0x28, '}'};
         byte[] twoMiB = new byte[2 * 1024 * 1024];
         Arrays.fill(twoMiB, (byte) 'x');
@@ -135,9 +130,9 @@ class RedisStreamTransportTest {
                 bytes("twice"));
         raw.append(queue, bytes("job_id"), bytes("bad-bytes"), bytes("payload"), invalidUtf8);
         raw.append(queue, bytes("job_id"), bytes("huge"), bytes("payload"), twoMiB);
-        transport().publish(Job.create(JobId.of("valid"), queue, "{}", NOW));
+        adapter.publisher().publish(Job.create(JobId.of("valid"), queue, "{}", NOW));
 
-        List<Delivery> deliveries = transport().lease(queue, alice, 10, SHORT_BLOCK);
+        List<Delivery> deliveries = adapter.leases().lease(queue, alice, 10, SHORT_BLOCK);
 
         assertThat(deliveries).hasSize(6);
         assertThat(deliveries.subList(0, 5)).allSatisfy(d -> assertThat(d).isInstanceOf(Delivery.Malformed.class));
@@ -154,17 +149,20 @@ class RedisStreamTransportTest {
 
     @Test
     void aMalformedEntryIsDeadLetteredAndRedrivenByteForByte() {
-        transport().declare(queue);
+        adapter.leases().declare(queue);
         byte[] invalidUtf8 = {'{', (byte) 0xFF, '}'};
         raw.append(queue, bytes("job_id"), bytes("bytes-1"), bytes("payload"), invalidUtf8);
-        Delivery.Malformed malformed = (Delivery.Malformed) single(transport().lease(queue, alice, 1, SHORT_BLOCK));
+        Delivery.Malformed malformed =
+                (Delivery.Malformed) single(adapter.leases().lease(queue, alice, 1, SHORT_BLOCK));
 
-        transport().deadLetter(malformed, DeadLetter.malformed(queue, malformed.fields(), malformed.problem(), NOW));
-        assertThat(transport().deadLetters(queue, Optional.empty(), 10)).singleElement().satisfies(stored -> {
-            assertThat(stored.letter().rawFields()).containsEntry("payload", "{\\xFF}");
-            assertThat(stored.letter().lastError().message()).contains("UTF-8");
-        });
-        assertThat(transport().redrive(queue, new DeadLetterSelection.All())).isEqualTo(1);
+        adapter.leases().deadLetter(malformed,
+                DeadLetter.malformed(queue, malformed.fields(), malformed.problem(), NOW));
+        assertThat(adapter.administration().deadLetters(queue, Optional.empty(), 10))
+                .singleElement().satisfies(stored -> {
+                    assertThat(stored.letter().rawFields()).containsEntry("payload", "{\\xFF}");
+                    assertThat(stored.letter().lastError().message()).contains("UTF-8");
+                });
+        assertThat(adapter.administration().redrive(queue, new DeadLetterSelection.All())).isEqualTo(1);
 
         List<StreamMessage<byte[], byte[]>> entries = raw.commands().xrange(RawRedis.stream(queue),
                 Range.unbounded());
@@ -176,15 +174,15 @@ class RedisStreamTransportTest {
 
     @Test
     void aCrashedConsumersJobIsTakenOverAndItsDeliveryCountShowsPoison() {
-        transport().publish(Job.create(JobId.of("crashy"), queue, "{}", NOW));
-        DeliveryId id = single(transport().lease(queue, alice, 1, SHORT_BLOCK)).id();
+        adapter.publisher().publish(Job.create(JobId.of("crashy"), queue, "{}", NOW));
+        DeliveryId id = single(adapter.leases().lease(queue, alice, 1, SHORT_BLOCK)).id();
         DeliveryLimit limit = new DeliveryLimit(3);
 
         // alice never acknowledges: each time its holder goes quiet, another consumer takes the entry over
         List<Long> counts = new ArrayList<>();
         for (ConsumerName next : List.of(bob, alice, bob)) {
             makeIdle(id, Duration.ofMinutes(10));
-            Reclaimed reclaimed = transport().reclaimAbandoned(queue, next, Duration.ofMinutes(5), 10);
+            Reclaimed reclaimed = adapter.maintenance().reclaimAbandoned(queue, next, Duration.ofMinutes(5), 10);
             assertThat(reclaimed.vanished()).isEmpty();
             Delivery taken = single(reclaimed.deliveries());
             assertThat(taken.id()).isEqualTo(id);
@@ -196,22 +194,22 @@ class RedisStreamTransportTest {
         assertThat(counts).containsExactly(2L, 3L, 4L);
         assertThat(limit.exceededBy(counts.get(1))).isFalse();
         assertThat(limit.exceededBy(counts.get(2))).isTrue();
-        assertThat(transport().extendLeases(queue, alice, List.of(id))).containsExactly(id);
+        assertThat(adapter.leases().extendLeases(queue, alice, List.of(id))).containsExactly(id);
     }
 
     @Test
     void extendingALeaseResetsIdleWithoutCountingADeliveryOrStealing() {
-        transport().publish(Job.create(JobId.of("slow"), queue, "{}", NOW));
-        transport().publish(Job.create(JobId.of("forgotten"), queue, "{}", NOW));
-        List<Delivery> leased = transport().lease(queue, alice, 2, SHORT_BLOCK);
+        adapter.publisher().publish(Job.create(JobId.of("slow"), queue, "{}", NOW));
+        adapter.publisher().publish(Job.create(JobId.of("forgotten"), queue, "{}", NOW));
+        List<Delivery> leased = adapter.leases().lease(queue, alice, 2, SHORT_BLOCK);
         DeliveryId slow = leased.get(0).id();
         DeliveryId forgotten = leased.get(1).id();
         makeIdle(slow, Duration.ofMinutes(10));
         makeIdle(forgotten, Duration.ofMinutes(10));
 
-        assertThat(transport().extendLeases(queue, bob, List.of(slow))).containsExactly(slow);
-        assertThat(transport().extendLeases(queue, alice, List.of(slow))).isEmpty();
-        Reclaimed reclaimed = transport().reclaimAbandoned(queue, bob, Duration.ofMinutes(5), 10);
+        assertThat(adapter.leases().extendLeases(queue, bob, List.of(slow))).containsExactly(slow);
+        assertThat(adapter.leases().extendLeases(queue, alice, List.of(slow))).isEmpty();
+        Reclaimed reclaimed = adapter.maintenance().reclaimAbandoned(queue, bob, Duration.ofMinutes(5), 10);
 
         assertThat(reclaimed.deliveries()).extracting(Delivery::id).containsExactly(forgotten);
         assertThat(pending(slow).getConsumer()).isEqualTo("alice");
@@ -222,7 +220,7 @@ class RedisStreamTransportTest {
     @Test
     void manyConcurrentPromotersMoveEachDueJobExactlyOnce() throws Exception {
         int jobs = 500;
-        transport().publishAll(IntStream.range(0, jobs)
+        adapter.publisher().publishAll(IntStream.range(0, jobs)
                 .mapToObj(i -> Job.create(JobId.of("due-" + i), queue, "{}", NOW).notBefore(NOW.minusMillis(i)))
                 .toList());
         int promoters = 6;
@@ -233,7 +231,8 @@ class RedisStreamTransportTest {
             moved.add(executor.submit(() -> {
                 start.await();
                 int total = 0;
-                for (int n = transport().promoteDue(queue, NOW, 7); n > 0; n = transport().promoteDue(queue, NOW, 7)) {
+                for (int n = adapter.maintenance().promoteDue(queue, NOW, 7); n > 0;
+                     n = adapter.maintenance().promoteDue(queue, NOW, 7)) {
                     total += n;
                 }
                 return total;
@@ -247,34 +246,34 @@ class RedisStreamTransportTest {
 
         assertThat(total).isEqualTo(jobs);
         assertThat(raw.commands().xlen(RawRedis.stream(queue))).isEqualTo(jobs);
-        List<String> ids = transport().lease(queue, alice, 2 * jobs, SHORT_BLOCK).stream()
+        List<String> ids = adapter.leases().lease(queue, alice, 2 * jobs, SHORT_BLOCK).stream()
                 .map(d -> ((Delivery.Leased) d).job().id().value()).toList();
         assertThat(ids).hasSize(jobs).doesNotHaveDuplicates();
-        assertThat(transport().stats(queue).delayed()).isZero();
+        assertThat(adapter.administration().stats(queue).delayed()).isZero();
     }
 
     @Test
     void twoRetriesOfTheSameJobStayTwoDelayedJobs() {
         Job job = Job.create(JobId.of("twice"), queue, "{}", NOW);
-        transport().publishAll(List.of(job, job));
-        List<Delivery> both = transport().lease(queue, alice, 2, SHORT_BLOCK);
+        adapter.publisher().publishAll(List.of(job, job));
+        List<Delivery> both = adapter.leases().lease(queue, alice, 2, SHORT_BLOCK);
         JobError error = JobError.retryable("E", "same error");
 
-        both.forEach(d -> transport().retryLater(d, job.retriedAfter(error, NOW.plusSeconds(60))));
+        both.forEach(d -> adapter.leases().retryLater(d, job.retriedAfter(error, NOW.plusSeconds(60))));
 
-        assertThat(transport().stats(queue).delayed()).isEqualTo(2);
-        assertThat(transport().stats(queue).pending()).isZero();
+        assertThat(adapter.administration().stats(queue).delayed()).isEqualTo(2);
+        assertThat(adapter.administration().stats(queue).pending()).isZero();
     }
 
     @Test
     void aDelayedMemberThatIsNotAJobIsPromotedAsAMalformedEntryInsteadOfBlocking() {
-        transport().declare(queue);
+        adapter.leases().declare(queue);
         raw.commands().zadd(RawRedis.delayed(queue), 1.0, bytes("not json"));
-        transport().publish(Job.create(JobId.of("after"), queue, "{}", NOW).notBefore(Instant.ofEpochMilli(2)));
+        adapter.publisher().publish(Job.create(JobId.of("after"), queue, "{}", NOW).notBefore(Instant.ofEpochMilli(2)));
 
-        assertThat(transport().promoteDue(queue, NOW, 10)).isEqualTo(2);
+        assertThat(adapter.maintenance().promoteDue(queue, NOW, 10)).isEqualTo(2);
 
-        List<Delivery> deliveries = transport().lease(queue, alice, 10, SHORT_BLOCK);
+        List<Delivery> deliveries = adapter.leases().lease(queue, alice, 10, SHORT_BLOCK);
         assertThat(deliveries.get(0)).isInstanceOfSatisfying(Delivery.Malformed.class,
                 malformed -> assertThat(malformed.fields()).isEqualTo(Map.of("delayed_member", "not json")));
         assertThat(((Delivery.Leased) deliveries.get(1)).job().id()).isEqualTo(JobId.of("after"));
@@ -282,32 +281,32 @@ class RedisStreamTransportTest {
 
     @Test
     void aRetryOfAnEntryNoLongerPendingIsNotScheduled() {
-        transport().publish(Job.create(JobId.of("done-elsewhere"), queue, "{}", NOW));
-        Delivery delivery = single(transport().lease(queue, alice, 1, SHORT_BLOCK));
-        transport().acknowledge(queue, List.of(delivery.id()));
+        adapter.publisher().publish(Job.create(JobId.of("done-elsewhere"), queue, "{}", NOW));
+        Delivery delivery = single(adapter.leases().lease(queue, alice, 1, SHORT_BLOCK));
+        adapter.leases().acknowledge(queue, List.of(delivery.id()));
 
         Job job = ((Delivery.Leased) delivery).job();
-        transport().retryLater(delivery, job.retriedAfter(JobError.retryable("E", "late"), NOW));
-        transport().deadLetter(delivery, DeadLetter.of(job, DeadLetterReason.EXHAUSTED, JobError.permanent("E", "x"),
-                1, NOW));
+        adapter.leases().retryLater(delivery, job.retriedAfter(JobError.retryable("E", "late"), NOW));
+        adapter.leases().deadLetter(delivery,
+                DeadLetter.of(job, DeadLetterReason.EXHAUSTED, JobError.permanent("E", "x"), 1, NOW));
 
-        assertThat(transport().stats(queue).delayed()).isZero();
-        assertThat(transport().stats(queue).dead()).isZero();
+        assertThat(adapter.administration().stats(queue).delayed()).isZero();
+        assertThat(adapter.administration().stats(queue).dead()).isZero();
     }
 
     @Test
     void aLostConsumerGroupIsRecreatedAndConsumingGoesOn() {
-        transport().declare(queue);
+        adapter.leases().declare(queue);
         raw.commands().xgroupDestroy(RawRedis.stream(queue), RawRedis.group(queue));
         raw.append(queue, bytes("job_id"), bytes("after-loss"), bytes("payload"), bytes("{}"));
 
-        List<Delivery> deliveries = transport().lease(queue, alice, 10, SHORT_BLOCK);
+        List<Delivery> deliveries = adapter.leases().lease(queue, alice, 10, SHORT_BLOCK);
 
         assertThat(deliveries).singleElement().satisfies(d ->
                 assertThat(((Delivery.Leased) d).job().id()).isEqualTo(JobId.of("after-loss")));
         raw.commands().xgroupDestroy(RawRedis.stream(queue), RawRedis.group(queue));
-        assertThat(transport().reclaimAbandoned(queue, bob, Duration.ZERO, 10)).isEqualTo(Reclaimed.NONE);
-        assertThat(transport().stats(queue).consumers()).isEmpty();
+        assertThat(adapter.maintenance().reclaimAbandoned(queue, bob, Duration.ZERO, 10)).isEqualTo(Reclaimed.NONE);
+        assertThat(adapter.administration().stats(queue).consumers()).isEmpty();
     }
 
     @Test
@@ -316,9 +315,9 @@ class RedisStreamTransportTest {
         Job clash = fine.withHeaders(Map.of("attempt", "7"));
         Job huge = Job.create(JobId.of("huge"), queue, "x".repeat(PayloadLimit.DEFAULT.maxBytes() + 1), NOW);
 
-        assertThatThrownBy(() -> transport().publishAll(List.of(fine, clash)))
+        assertThatThrownBy(() -> adapter.publisher().publishAll(List.of(fine, clash)))
                 .isInstanceOf(InvalidValueException.class).hasMessageContaining("attempt");
-        assertThatThrownBy(() -> transport().publish(huge))
+        assertThatThrownBy(() -> adapter.publisher().publish(huge))
                 .isInstanceOf(InvalidValueException.class).hasMessageContaining("limit");
 
         assertThat(raw.commands().xlen(RawRedis.stream(queue))).isZero();
@@ -330,10 +329,10 @@ class RedisStreamTransportTest {
         RedisAdapter.Config config = new RedisAdapter.Config(TestRedis.uri(), "-workers", PayloadLimit.DEFAULT,
                 Duration.ofSeconds(10), true);
         try (RedisAdapter atEnd = RedisAdapter.open(config, Clock.systemUTC())) {
-            atEnd.transport().declare(queue);
-            atEnd.transport().publish(Job.create(JobId.of("new"), queue, "{}", NOW));
+            atEnd.leases().declare(queue);
+            atEnd.publisher().publish(Job.create(JobId.of("new"), queue, "{}", NOW));
 
-            List<Delivery> deliveries = atEnd.transport().lease(queue, alice, 10, SHORT_BLOCK);
+            List<Delivery> deliveries = atEnd.leases().lease(queue, alice, 10, SHORT_BLOCK);
 
             assertThat(deliveries).extracting(d -> ((Delivery.Leased) d).job().id().value()).containsExactly("new");
         }
@@ -341,17 +340,17 @@ class RedisStreamTransportTest {
 
     @Test
     void findLooksInEveryPlace() {
-        transport().publish(Job.create(JobId.of("delayed"), queue, "{}", NOW).notBefore(NOW.plusSeconds(600)));
-        transport().publish(Job.create(JobId.of("dead"), queue, "{}", NOW));
-        Delivery dying = single(transport().lease(queue, alice, 1, SHORT_BLOCK));
-        transport().deadLetter(dying, DeadLetter.of(((Delivery.Leased) dying).job(), DeadLetterReason.POISON,
+        adapter.publisher().publish(Job.create(JobId.of("delayed"), queue, "{}", NOW).notBefore(NOW.plusSeconds(600)));
+        adapter.publisher().publish(Job.create(JobId.of("dead"), queue, "{}", NOW));
+        Delivery dying = single(adapter.leases().lease(queue, alice, 1, SHORT_BLOCK));
+        adapter.leases().deadLetter(dying, DeadLetter.of(((Delivery.Leased) dying).job(), DeadLetterReason.POISON,
                 JobError.permanent("poison", "delivered 6 times"), 6, NOW));
 
-        assertThat(transport().find(queue, JobId.of("delayed"))).hasValueSatisfying(s ->
+        assertThat(adapter.administration().find(queue, JobId.of("delayed"))).hasValueSatisfying(s ->
                 assertThat(s).isEqualTo(new JobSighting.Delayed(
                         Job.create(JobId.of("delayed"), queue, "{}", NOW).notBefore(NOW.plusSeconds(600)),
                         NOW.plusSeconds(600))));
-        assertThat(transport().find(queue, JobId.of("dead"))).hasValueSatisfying(s ->
+        assertThat(adapter.administration().find(queue, JobId.of("dead"))).hasValueSatisfying(s ->
                 assertThat(s).isInstanceOfSatisfying(JobSighting.Dead.class, dead -> {
                     assertThat(dead.deadLetter().letter().reason()).isEqualTo(DeadLetterReason.POISON);
                     assertThat(dead.deadLetter().letter().attempts()).isEqualTo(6);
@@ -362,14 +361,14 @@ class RedisStreamTransportTest {
     @Test
     void acknowledgingManyIdsAtOnceEmptiesThePendingList() {
         int jobs = 450;
-        transport().publishAll(IntStream.range(0, jobs)
+        adapter.publisher().publishAll(IntStream.range(0, jobs)
                 .mapToObj(i -> Job.create(JobId.of("ack-" + i), queue, "{}", NOW)).toList());
-        List<Delivery> all = transport().lease(queue, alice, jobs, SHORT_BLOCK);
-        assertThat(transport().stats(queue).pending()).isEqualTo(jobs);
+        List<Delivery> all = adapter.leases().lease(queue, alice, jobs, SHORT_BLOCK);
+        assertThat(adapter.administration().stats(queue).pending()).isEqualTo(jobs);
 
-        transport().acknowledge(queue, all.stream().map(Delivery::id).toList());
+        adapter.leases().acknowledge(queue, all.stream().map(Delivery::id).toList());
 
-        assertThat(transport().stats(queue).pending()).isZero();
+        assertThat(adapter.administration().stats(queue).pending()).isZero();
         Set<String> ids = new HashSet<>();
         all.forEach(d -> ids.add(((Delivery.Leased) d).job().id().value()));
         assertThat(ids).hasSize(jobs);

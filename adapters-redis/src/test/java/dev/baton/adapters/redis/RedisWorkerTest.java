@@ -28,7 +28,7 @@ class RedisWorkerTest {
 
     @Test
     void twoWorkersRunEveryJobOnceRetryingFailuresThroughTheDelayedSet() {
-        FlakyJobsRun.runAndCheck(adapter.transport(), queue, 200);
+        FlakyJobsRun.runAndCheck(adapter, queue, 200);
         raw.forget(queue);
     }
 }

@@ -3,7 +3,6 @@ package dev.baton.adapters.redis;
 import dev.baton.adapters.redis.testing.TestCluster;
 import dev.baton.adapters.redis.testing.ThrowawayRedis;
 import dev.baton.application.port.out.Delivery;
-import dev.baton.application.port.out.StreamTransport;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
@@ -55,7 +54,6 @@ public final class ScalingMeasurement {
             throws Exception {
         QueueName queue = QueueName.of("scale-" + UUID.randomUUID().toString().substring(0, 8));
         adapter.declarePartitions(queue, partitions);
-        StreamTransport transport = adapter.transport();
         Instant now = Instant.now();
         ExecutorService pool = Executors.newFixedThreadPool(2 * threads);
         AtomicInteger consumed = new AtomicInteger();
@@ -67,7 +65,7 @@ public final class ScalingMeasurement {
             work.add(pool.submit(() -> {
                 for (int from = 0; from < perProducer; from += 100) {
                     int first = from;
-                    transport.publishAll(IntStream.range(first, Math.min(perProducer, first + 100))
+                    adapter.publisher().publishAll(IntStream.range(first, Math.min(perProducer, first + 100))
                             .mapToObj(i -> Job.create(JobId.of("p" + producer + "-" + i), queue, PAYLOAD, now))
                             .toList());
                 }
@@ -75,8 +73,8 @@ public final class ScalingMeasurement {
             ConsumerName consumer = ConsumerName.of("c" + t);
             work.add(pool.submit(() -> {
                 while (consumed.get() < perProducer * threads) {
-                    List<Delivery> leased = transport.lease(queue, consumer, 100, Duration.ofMillis(50));
-                    transport.acknowledge(queue, leased.stream().map(Delivery::id).toList());
+                    List<Delivery> leased = adapter.leases().lease(queue, consumer, 100, Duration.ofMillis(50));
+                    adapter.leases().acknowledge(queue, leased.stream().map(Delivery::id).toList());
                     consumed.addAndGet(leased.size());
                 }
             }));
@@ -92,21 +90,20 @@ public final class ScalingMeasurement {
 
     private static void memory(RedisAdapter adapter, ThrowawayRedis redis, int jobs) {
         QueueName queue = QueueName.of("memory-" + UUID.randomUUID().toString().substring(0, 8));
-        StreamTransport transport = adapter.transport();
-        transport.declare(queue);
+        adapter.leases().declare(queue);
         try (RawRedis raw = new RawRedis(redis.uri())) {
             long empty = usedMemory(raw);
             Instant now = Instant.now();
             for (int from = 0; from < jobs; from += 500) {
                 int first = from;
-                transport.publishAll(IntStream.range(first, first + 500)
+                adapter.publisher().publishAll(IntStream.range(first, first + 500)
                         .mapToObj(i -> Job.create(JobId.of(UUID.randomUUID().toString()), queue, PAYLOAD, now))
                         .toList());
             }
             long waiting = usedMemory(raw);
             ConsumerName consumer = ConsumerName.of("memory");
             for (int leased = 0; leased < jobs; ) {
-                leased += transport.lease(queue, consumer, 1000, Duration.ZERO).size();
+                leased += adapter.leases().lease(queue, consumer, 1000, Duration.ZERO).size();
             }
             long pending = usedMemory(raw);
             System.out.printf("memory: %d jobs (36-char job ids, %d-byte payload): waiting %.0f bytes/job, pending"

@@ -1,33 +1,52 @@
 package dev.baton.application.testing;
 
 import dev.baton.application.port.out.DeliveryId;
-import dev.baton.application.port.out.StreamTransport;
+import dev.baton.application.port.out.JobLeases;
+import dev.baton.application.port.out.JobPublisher;
+import dev.baton.application.port.out.QueueAdministration;
+import dev.baton.application.port.out.QueueMaintenance;
 import dev.baton.domain.QueueName;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 
-class InMemoryStreamTransportTest extends StreamTransportContract {
+/** The transport contracts on the in-memory transport. */
+class InMemoryStreamTransportTest extends TransportContracts {
     private final MutableClock clock = MutableClock.at(Instant.parse("2026-11-29T12:00:00Z"));
     private final InMemoryStreamTransport transport = new InMemoryStreamTransport(clock, PAYLOAD_LIMIT);
 
     @Override
-    protected StreamTransport transport() {
+    public JobPublisher publisher() {
         return transport;
     }
 
     @Override
-    protected void appendRaw(QueueName queue, Map<String, String> fields) {
+    public JobLeases leases() {
+        return transport;
+    }
+
+    @Override
+    public QueueMaintenance maintenance() {
+        return transport;
+    }
+
+    @Override
+    public QueueAdministration administration() {
+        return transport;
+    }
+
+    @Override
+    public void appendRaw(QueueName queue, Map<String, String> fields) {
         transport.appendRaw(queue, fields);
     }
 
     @Override
-    protected void deleteFromStream(QueueName queue, DeliveryId id) {
+    public void deleteFromStream(QueueName queue, DeliveryId id) {
         transport.deleteEntry(queue, id);
     }
 
     @Override
-    protected void elapse(Duration duration) {
+    public void elapse(Duration duration) {
         clock.advance(duration);
     }
 }

@@ -7,7 +7,7 @@ import dev.baton.application.port.in.InspectQueueUseCase;
 import dev.baton.application.port.in.RunWorkerUseCase;
 import dev.baton.application.port.out.EffectRecords;
 import dev.baton.application.port.out.ExecutionLedger;
-import dev.baton.application.port.out.StreamTransport;
+import dev.baton.application.port.out.JobLeases;
 import dev.baton.bootstrap.Baton;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.config.Mode;
@@ -137,7 +137,7 @@ public final class Benchmark {
                                  HeapAfterGc heapAfterGc) throws InterruptedException {
         int jobs = options.jobs();
         LatencyRecorder recorder = new LatencyRecorder(queue.value() + "-", jobs);
-        baton.use(StreamTransport.class).declare(queue);
+        baton.use(JobLeases.class).declare(queue);
         double enqueueRate = options.rate().isEmpty() ? load.enqueueAll(queue, recorder, progress) : 0;
         long cpuBefore = ProcessProbes.cpuNanos();
         long jitBefore = ProcessProbes.jitMillis();

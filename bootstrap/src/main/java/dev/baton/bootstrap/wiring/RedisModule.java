@@ -6,11 +6,14 @@ import com.google.inject.Provides;
 import com.google.inject.Singleton;
 import com.google.inject.multibindings.ProvidesIntoSet;
 import dev.baton.adapters.redis.RedisAdapter;
-import dev.baton.application.port.out.StreamTransport;
+import dev.baton.application.port.out.JobLeases;
+import dev.baton.application.port.out.JobPublisher;
+import dev.baton.application.port.out.QueueAdministration;
+import dev.baton.application.port.out.QueueMaintenance;
 import dev.baton.bootstrap.config.BatonConfig;
 import java.time.Clock;
 
-/** The stream transport on Redis. */
+/** The stream transport on Redis: its four ports, one adapter behind them. */
 public final class RedisModule extends AbstractModule {
 
     @Provides
@@ -23,8 +26,26 @@ public final class RedisModule extends AbstractModule {
 
     @Provides
     @Singleton
-    StreamTransport transport(RedisAdapter redis) {
-        return redis.transport();
+    JobPublisher publisher(RedisAdapter redis) {
+        return redis.publisher();
+    }
+
+    @Provides
+    @Singleton
+    JobLeases leases(RedisAdapter redis) {
+        return redis.leases();
+    }
+
+    @Provides
+    @Singleton
+    QueueMaintenance maintenance(RedisAdapter redis) {
+        return redis.maintenance();
+    }
+
+    @Provides
+    @Singleton
+    QueueAdministration administration(RedisAdapter redis) {
+        return redis.administration();
     }
 
     @ProvidesIntoSet

@@ -14,7 +14,10 @@ import dev.baton.application.port.in.RedriveDeadLettersUseCase;
 import dev.baton.application.port.in.RunWorkerUseCase;
 import dev.baton.application.port.in.TrimQueueUseCase;
 import dev.baton.application.port.out.ExecutionLedger;
-import dev.baton.application.port.out.StreamTransport;
+import dev.baton.application.port.out.JobLeases;
+import dev.baton.application.port.out.JobPublisher;
+import dev.baton.application.port.out.QueueAdministration;
+import dev.baton.application.port.out.QueueMaintenance;
 import dev.baton.application.port.out.WorkerObserver;
 import dev.baton.application.service.AtLeastOnceExecution;
 import dev.baton.application.service.CompletionJanitor;
@@ -64,36 +67,36 @@ final class ServicesModule extends AbstractModule {
 
     @Provides
     @Singleton
-    EnqueueService enqueue(StreamTransport transport, Clock clock, WorkerObserver observer) {
-        return new EnqueueService(transport, clock, PayloadLimit.DEFAULT, observer);
+    EnqueueService enqueue(JobPublisher publisher, Clock clock, WorkerObserver observer) {
+        return new EnqueueService(publisher, clock, PayloadLimit.DEFAULT, observer);
     }
 
     @Provides
     @Singleton
-    WorkerService worker(StreamTransport transport, ExecutionLedger ledger, JobHandlers handlers,
-                         WorkerSettings settings, Clock clock, WorkerObserver observer) {
-        return new WorkerService(transport, transport, ledger, handlers, settings, clock,
+    WorkerService worker(JobLeases leases, QueueMaintenance maintenance, ExecutionLedger ledger,
+                         JobHandlers handlers, WorkerSettings settings, Clock clock, WorkerObserver observer) {
+        return new WorkerService(leases, maintenance, ledger, handlers, settings, clock,
                 () -> ThreadLocalRandom.current().nextDouble(), observer);
     }
 
     @Provides
     @Singleton
-    QueueQueryService queries(StreamTransport transport, ExecutionLedger ledger) {
+    QueueQueryService queries(QueueAdministration administration, ExecutionLedger ledger) {
         // without a ledger there are no completions to count or find
-        return new QueueQueryService(transport,
+        return new QueueQueryService(administration,
                 ledger instanceof AtLeastOnceExecution ? Optional.empty() : Optional.of(ledger));
     }
 
     @Provides
     @Singleton
-    DeadLetterService deadLetters(StreamTransport transport) {
-        return new DeadLetterService(transport);
+    DeadLetterService deadLetters(QueueAdministration administration) {
+        return new DeadLetterService(administration);
     }
 
     @Provides
     @Singleton
-    TrimService trim(StreamTransport transport, BatonConfig config, Clock clock) {
-        return new TrimService(transport, config.retention(), clock);
+    TrimService trim(QueueMaintenance maintenance, BatonConfig config, Clock clock) {
+        return new TrimService(maintenance, config.retention(), clock);
     }
 
     /** One per instance, started on first use and stopped with the instance, whatever number of workers it runs. */

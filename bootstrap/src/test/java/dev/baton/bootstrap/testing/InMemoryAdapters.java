@@ -2,7 +2,10 @@ package dev.baton.bootstrap.testing;
 
 import com.google.inject.AbstractModule;
 import dev.baton.application.port.out.ExecutionLedger;
-import dev.baton.application.port.out.StreamTransport;
+import dev.baton.application.port.out.JobLeases;
+import dev.baton.application.port.out.JobPublisher;
+import dev.baton.application.port.out.QueueAdministration;
+import dev.baton.application.port.out.QueueMaintenance;
 import dev.baton.application.testing.InMemoryExecutionLedger;
 import dev.baton.application.testing.InMemoryStreamTransport;
 import dev.baton.bootstrap.wiring.Migrator;
@@ -20,7 +23,10 @@ public final class InMemoryAdapters extends AbstractModule {
 
     @Override
     protected void configure() {
-        bind(StreamTransport.class).toInstance(transport);
+        bind(JobPublisher.class).toInstance(transport);
+        bind(JobLeases.class).toInstance(transport);
+        bind(QueueMaintenance.class).toInstance(transport);
+        bind(QueueAdministration.class).toInstance(transport);
         bind(ExecutionLedger.class).toInstance(ledger);
         bind(Migrator.class).toInstance(() -> { });
     }

@@ -1,8 +1,8 @@
 package dev.baton.application.port.in.archfixture;
 
-import dev.baton.application.port.out.StreamTransport;
+import dev.baton.application.port.out.JobLeases;
 
 /** Broken on purpose: inbound ports must not know outbound ports. */
 public interface InboundPortUsingOutboundPort {
-    StreamTransport transport();
+    JobLeases leases();
 }

@@ -1,0 +1,288 @@
+package dev.baton.application.testing;
+
+import dev.baton.application.port.out.Delivery;
+import dev.baton.application.port.out.DeliveryId;
+import dev.baton.application.port.out.Reclaimed;
+import dev.baton.application.port.out.TrimOutcome;
+import dev.baton.domain.ConsumerName;
+import dev.baton.domain.ConsumerStats;
+import dev.baton.domain.DeadLetter;
+import dev.baton.domain.DeadLetterId;
+import dev.baton.domain.DeadLetterSelection;
+import dev.baton.domain.Job;
+import dev.baton.domain.JobId;
+import dev.baton.domain.JobSighting;
+import dev.baton.domain.QueueName;
+import dev.baton.domain.QueueStats;
+import dev.baton.domain.Retention;
+import dev.baton.domain.StoredDeadLetter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * One queue of the in-memory transport, as Redis keeps it: a stream of entries, one consumer group with a
+ * last-delivered id and a pending entries list (owner, last delivery, delivery count), a delayed set ordered by due
+ * time and a dead-letter stream. Not thread-safe: the transport's monitor guards every call, which makes every move
+ * atomic. Times come from the caller (the transport's clock).
+ */
+final class InMemoryQueue {
+    private final QueueName name;
+    private final WireFields wire;
+    private final TreeMap<EntryId, Map<String, String>> stream = new TreeMap<>();
+    private final TreeMap<EntryId, PendingEntry> pending = new TreeMap<>();
+    private final Map<String, Instant> consumers = new HashMap<>();
+    private final TreeSet<DelayedJob> delayed = new TreeSet<>(DelayedJob.ORDER);
+    private final InMemoryDeadLetters dead = new InMemoryDeadLetters();
+    private final EntryIds streamIds = new EntryIds();
+    private EntryId lastDelivered = EntryId.ZERO;
+    private long delayedSequence;
+
+    InMemoryQueue(QueueName name, WireFields wire) {
+        this.name = name;
+        this.wire = wire;
+    }
+
+    void append(Map<String, String> fields, Instant now) {
+        stream.put(streamIds.next(now), fields);
+    }
+
+    void delay(Job job, Instant dueAt) {
+        delayed.add(new DelayedJob(dueAt, delayedSequence++, job));
+    }
+
+    /** Deletes an entry's data but leaves it in the pending list, like {@code XDEL}. */
+    void deleteEntry(DeliveryId id) {
+        stream.remove(EntryId.parse(id.value()));
+    }
+
+    /** Records that {@code consumer} called, like every group command does in Redis. */
+    void seen(ConsumerName consumer, Instant now) {
+        consumers.put(consumer.value(), now);
+    }
+
+    boolean hasUndelivered() {
+        return firstUndelivered().isPresent();
+    }
+
+    List<Delivery> leaseNew(ConsumerName consumer, int max, Instant now) {
+        List<Delivery> deliveries = new ArrayList<>();
+        for (Map.Entry<EntryId, Map<String, String>> entry : stream.tailMap(lastDelivered, false).entrySet()) {
+            if (deliveries.size() == max) {
+                break;
+            }
+            lastDelivered = entry.getKey();
+            pending.put(entry.getKey(), new PendingEntry(consumer.value(), now, 1));
+            deliveries.add(wire.delivery(name, entry.getKey(), 1, entry.getValue()));
+        }
+        return deliveries;
+    }
+
+    List<Delivery> leaseOwnPending(ConsumerName consumer, int max, Instant now) {
+        seen(consumer, now);
+        List<Delivery> deliveries = new ArrayList<>();
+        for (Map.Entry<EntryId, PendingEntry> entry : pending.entrySet()) {
+            if (deliveries.size() == max) {
+                break;
+            }
+            PendingEntry held = entry.getValue();
+            Map<String, String> fields = stream.get(entry.getKey());
+            // like XREADGROUP 0: an entry whose data is gone cannot be re-read; XAUTOCLAIM reports it later
+            if (held.owner.equals(consumer.value()) && fields != null) {
+                PendingEntry redelivered = held.redelivered(consumer.value(), now);
+                entry.setValue(redelivered);
+                deliveries.add(wire.delivery(name, entry.getKey(), redelivered.deliveries, fields));
+            }
+        }
+        return deliveries;
+    }
+
+    void acknowledge(Collection<DeliveryId> ids) {
+        ids.forEach(id -> pending.remove(EntryId.parse(id.value())));
+    }
+
+    void retryLater(DeliveryId id, Job retried, Instant dueAt) {
+        pending.remove(EntryId.parse(id.value()));
+        delay(retried, dueAt);
+    }
+
+    void deadLetter(DeliveryId id, DeadLetter letter, Instant now) {
+        pending.remove(EntryId.parse(id.value()));
+        dead.add(letter, now);
+    }
+
+    Set<DeliveryId> extendLeases(ConsumerName consumer, Collection<DeliveryId> ids, Instant now) {
+        seen(consumer, now);
+        Set<DeliveryId> lost = new HashSet<>();
+        for (DeliveryId id : ids) {
+            EntryId entryId = EntryId.parse(id.value());
+            PendingEntry held = pending.get(entryId);
+            if (held != null && held.owner.equals(consumer.value())) {
+                pending.put(entryId, new PendingEntry(held.owner, now, held.deliveries));
+            } else {
+                lost.add(id);
+            }
+        }
+        return lost;
+    }
+
+    Reclaimed reclaimAbandoned(ConsumerName consumer, Duration minIdle, int max, Instant now) {
+        seen(consumer, now);
+        List<Delivery> deliveries = new ArrayList<>();
+        List<DeliveryId> vanished = new ArrayList<>();
+        Iterator<Map.Entry<EntryId, PendingEntry>> entries = pending.entrySet().iterator();
+        while (entries.hasNext() && deliveries.size() + vanished.size() < max) {
+            Map.Entry<EntryId, PendingEntry> entry = entries.next();
+            PendingEntry held = entry.getValue();
+            if (Duration.between(held.lastDelivery, now).compareTo(minIdle) < 0) {
+                continue;
+            }
+            Map<String, String> fields = stream.get(entry.getKey());
+            if (fields == null) {
+                entries.remove();
+                vanished.add(new DeliveryId(entry.getKey().toString()));
+            } else {
+                PendingEntry claimed = held.redelivered(consumer.value(), now);
+                entry.setValue(claimed);
+                deliveries.add(wire.delivery(name, entry.getKey(), claimed.deliveries, fields));
+            }
+        }
+        return new Reclaimed(deliveries, vanished);
+    }
+
+    /** Moves up to {@code max} jobs due at {@code due} into the stream, as entries of {@code now}. */
+    int promoteDue(Instant due, int max, Instant now) {
+        int moved = 0;
+        while (moved < max && !delayed.isEmpty() && !delayed.first().dueAt.isAfter(due)) {
+            append(WireFields.of(delayed.pollFirst().job), now);
+            moved++;
+        }
+        return moved;
+    }
+
+    QueueStats stats(Instant now) {
+        Duration oldestIdle = pending.values().stream()
+                .map(held -> Duration.between(held.lastDelivery, now))
+                .max(Comparator.naturalOrder())
+                .orElse(Duration.ZERO);
+        List<ConsumerStats> consumerStats = consumers.entrySet().stream()
+                .map(consumer -> new ConsumerStats(consumer.getKey(), ownedBy(consumer.getKey()),
+                        Duration.between(consumer.getValue(), now)))
+                .sorted(Comparator.comparing(ConsumerStats::name))
+                .toList();
+        long lag = stream.tailMap(lastDelivered, false).size();
+        return new QueueStats(name, stream.size(), OptionalLong.of(lag), pending.size(), oldestIdle, consumerStats,
+                delayed.size(), dead.size());
+    }
+
+    TrimOutcome trim(Retention retention, Instant now) {
+        EntryId cutoff = new EntryId(now.minus(retention.maxAge()).toEpochMilli(), 0);
+        Optional<EntryId> bound = safeBound();
+        EntryId minId = bound.filter(b -> b.compareTo(cutoff) < 0).orElse(cutoff);
+        NavigableMap<EntryId, Map<String, String>> removable = stream.headMap(minId, false);
+        long removed = removable.size();
+        removable.clear();
+        return new TrimOutcome(removed, bound.filter(b -> b.compareTo(cutoff) < 0)
+                .map(b -> List.of(new DeliveryId(b.toString()))).orElse(List.of()));
+    }
+
+    List<ConsumerName> removeIdleConsumers(Duration idle, Instant now) {
+        List<ConsumerName> removed = new ArrayList<>();
+        consumers.entrySet().removeIf(consumer -> {
+            boolean remove = Duration.between(consumer.getValue(), now).compareTo(idle) > 0
+                    && ownedBy(consumer.getKey()) == 0;
+            if (remove) {
+                removed.add(ConsumerName.of(consumer.getKey()));
+            }
+            return remove;
+        });
+        return removed;
+    }
+
+    List<StoredDeadLetter> deadLetters(Optional<DeadLetterId> after, int limit) {
+        return dead.page(after, limit);
+    }
+
+    int redrive(DeadLetterSelection selection, Instant now) {
+        List<StoredDeadLetter> selected = dead.select(selection);
+        for (StoredDeadLetter stored : selected) {
+            DeadLetter letter = stored.letter();
+            append(letter.job().map(job -> WireFields.of(job.redriven())).orElse(letter.rawFields()), now);
+            dead.remove(stored.id());
+        }
+        return selected.size();
+    }
+
+    int purgeDeadLetters(DeadLetterSelection selection) {
+        List<StoredDeadLetter> selected = dead.select(selection);
+        selected.forEach(stored -> dead.remove(stored.id()));
+        return selected.size();
+    }
+
+    /** Where the job is held: pending, waiting in the stream, delayed or dead, looked up in that order. */
+    Optional<JobSighting> find(JobId id, Instant now) {
+        for (Map.Entry<EntryId, PendingEntry> entry : pending.entrySet()) {
+            Optional<Job> job = wire.jobWithId(name, stream.get(entry.getKey()), id);
+            if (job.isPresent()) {
+                PendingEntry held = entry.getValue();
+                return Optional.of(new JobSighting.Pending(entry.getKey().toString(), job.get(), held.owner,
+                        Duration.between(held.lastDelivery, now), held.deliveries));
+            }
+        }
+        for (Map.Entry<EntryId, Map<String, String>> entry : stream.tailMap(lastDelivered, false).entrySet()) {
+            Optional<Job> job = wire.jobWithId(name, entry.getValue(), id);
+            if (job.isPresent()) {
+                return Optional.of(new JobSighting.Waiting(entry.getKey().toString(), job.get()));
+            }
+        }
+        for (DelayedJob job : delayed) {
+            if (job.job.id().equals(id)) {
+                return Optional.of(new JobSighting.Delayed(job.job, job.dueAt));
+            }
+        }
+        return dead.withJobId(id).map(JobSighting.Dead::new);
+    }
+
+    private Optional<EntryId> firstUndelivered() {
+        return Optional.ofNullable(stream.higherKey(lastDelivered));
+    }
+
+    /** The oldest entry the group still needs: its oldest pending entry or its first undelivered one. */
+    private Optional<EntryId> safeBound() {
+        Optional<EntryId> oldestPending = pending.isEmpty() ? Optional.empty() : Optional.of(pending.firstKey());
+        Optional<EntryId> undelivered = firstUndelivered();
+        if (oldestPending.isPresent() && undelivered.isPresent()) {
+            return Optional.of(oldestPending.get().compareTo(undelivered.get()) < 0
+                    ? oldestPending.get() : undelivered.get());
+        }
+        return oldestPending.or(() -> undelivered);
+    }
+
+    private long ownedBy(String consumer) {
+        return pending.values().stream().filter(entry -> entry.owner.equals(consumer)).count();
+    }
+
+    private record PendingEntry(String owner, Instant lastDelivery, long deliveries) {
+        PendingEntry redelivered(String newOwner, Instant now) {
+            return new PendingEntry(newOwner, now, deliveries + 1);
+        }
+    }
+
+    private record DelayedJob(Instant dueAt, long sequence, Job job) {
+        static final Comparator<DelayedJob> ORDER =
+                Comparator.comparing(DelayedJob::dueAt).thenComparingLong(DelayedJob::sequence);
+    }
+}

@@ -1,0 +1,174 @@
+package dev.baton.application.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.baton.application.port.out.Delivery;
+import dev.baton.application.port.out.QueueAdministration;
+import dev.baton.domain.DeadLetter;
+import dev.baton.domain.DeadLetterId;
+import dev.baton.domain.DeadLetterReason;
+import dev.baton.domain.DeadLetterSelection;
+import dev.baton.domain.Job;
+import dev.baton.domain.JobId;
+import dev.baton.domain.JobSighting;
+import dev.baton.domain.QueueStats;
+import dev.baton.domain.StoredDeadLetter;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The guarantees every {@link QueueAdministration} gives, as tests; see {@link TransportFixture} for the setup. */
+public abstract class QueueAdministrationContract extends TransportFixture {
+
+    // ---- dead letters -----------------------------------------------------------------------------------------
+
+    @Test
+    void deadLettersAreListedInDeathOrderAPageAtATime() {
+        List<DeadLetterId> dead = deadLetter(DeadLetterReason.EXHAUSTED, "p0", "p1", "p2", "p3", "p4");
+
+        List<StoredDeadLetter> first = administration().deadLetters(queue, Optional.empty(), 2);
+        List<StoredDeadLetter> second = administration().deadLetters(queue, Optional.of(first.get(1).id()), 2);
+        List<StoredDeadLetter> third = administration().deadLetters(queue, Optional.of(second.get(1).id()), 2);
+        List<StoredDeadLetter> beyond = administration().deadLetters(queue, Optional.of(third.get(0).id()), 2);
+
+        assertThat(letterJobIds(first)).containsExactly("p0", "p1");
+        assertThat(letterJobIds(second)).containsExactly("p2", "p3");
+        assertThat(letterJobIds(third)).containsExactly("p4");
+        assertThat(beyond).isEmpty();
+        assertThat(dead).hasSize(5).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void redriveMovesSelectedLettersBackWithAttemptsReset() {
+        publish("tired");
+        Delivery delivery = single(leases().lease(queue, alice, 1, SHORT_BLOCK));
+        Job tired = leased(delivery).job().retriedAfter(ERROR, BASE).retriedAfter(ERROR, BASE);
+        leases().deadLetter(delivery, DeadLetter.of(tired, DeadLetterReason.EXHAUSTED, ERROR, 3, BASE));
+        List<DeadLetterId> others = deadLetter(DeadLetterReason.NON_RETRYABLE, "other");
+        DeadLetterId tiredId = administration().deadLetters(queue, Optional.empty(), 10).get(0).id();
+
+        int moved = administration().redrive(queue, new DeadLetterSelection.ByIds(List.of(tiredId)));
+
+        assertThat(moved).isEqualTo(1);
+        Job redriven = leased(single(leases().lease(queue, alice, 10, SHORT_BLOCK))).job();
+        assertThat(redriven.id()).isEqualTo(tired.id());
+        assertThat(redriven.attempt()).isZero();
+        assertThat(administration().deadLetters(queue, Optional.empty(), 10)).extracting(StoredDeadLetter::id)
+                .containsExactlyElementsOf(others);
+    }
+
+    @Test
+    void redriveByReasonAndAll() {
+        deadLetter(DeadLetterReason.EXHAUSTED, "e1", "e2");
+        deadLetter(DeadLetterReason.POISON, "p1");
+
+        assertThat(administration().redrive(queue, new DeadLetterSelection.ByReason(DeadLetterReason.EXHAUSTED)))
+                .isEqualTo(2);
+        assertThat(jobIds(leases().lease(queue, alice, 10, SHORT_BLOCK))).containsExactly("e1", "e2");
+        assertThat(administration().redrive(queue, new DeadLetterSelection.ByReason(DeadLetterReason.EXHAUSTED)))
+                .isZero();
+        assertThat(administration().redrive(queue, new DeadLetterSelection.All())).isEqualTo(1);
+        assertThat(jobIds(leases().lease(queue, alice, 10, SHORT_BLOCK))).containsExactly("p1");
+        assertThat(administration().stats(queue).dead()).isZero();
+    }
+
+    @Test
+    void purgeDeletesSelectedLettersForGood() {
+        List<DeadLetterId> ids = deadLetter(DeadLetterReason.EXHAUSTED, "x1", "x2", "x3");
+        deadLetter(DeadLetterReason.NON_RETRYABLE, "n1", "n2");
+
+        assertThat(administration().purgeDeadLetters(queue, new DeadLetterSelection.ByIds(List.of(ids.get(1)))))
+                .isEqualTo(1);
+        assertThat(administration().purgeDeadLetters(queue,
+                new DeadLetterSelection.ByReason(DeadLetterReason.NON_RETRYABLE))).isEqualTo(2);
+        assertThat(letterJobIds(administration().deadLetters(queue, Optional.empty(), 10))).containsExactly("x1", "x3");
+        assertThat(administration().purgeDeadLetters(queue, new DeadLetterSelection.All())).isEqualTo(2);
+        assertThat(administration().stats(queue).dead()).isZero();
+        assertThat(leases().lease(queue, alice, 10, SHORT_BLOCK)).isEmpty();
+    }
+
+    @Test
+    void malformedDeadLettersKeepTheirFieldsAndRedriveVerbatim() {
+        Map<String, String> fields = Map.of("job_id", "broken", "attempt", "-x");
+        appendRaw(queue, fields);
+        Delivery.Malformed malformed = (Delivery.Malformed) single(leases().lease(queue, alice, 1, SHORT_BLOCK));
+
+        leases().deadLetter(malformed, DeadLetter.malformed(queue, malformed.fields(), malformed.problem(), BASE));
+
+        StoredDeadLetter stored = single(administration().deadLetters(queue, Optional.empty(), 10));
+        assertThat(stored.letter().reason()).isEqualTo(DeadLetterReason.MALFORMED);
+        assertThat(stored.letter().job()).isEmpty();
+        assertThat(stored.letter().rawFields()).isEqualTo(fields);
+        assertThat(stored.letter().jobId()).contains("broken");
+        assertThat(administration().redrive(queue, new DeadLetterSelection.All())).isEqualTo(1);
+        assertThat(single(leases().lease(queue, alice, 1, SHORT_BLOCK)))
+                .isInstanceOfSatisfying(Delivery.Malformed.class, again ->
+                        assertThat(again.fields()).isEqualTo(fields));
+    }
+
+    // ---- observing --------------------------------------------------------------------------------------------
+
+    @Test
+    void statsCountTheQueue() {
+        publish("s1", "s2", "s3", "s4", "s5");
+        List<Delivery> leased = leases().lease(queue, alice, 3, SHORT_BLOCK);
+        leases().acknowledge(queue, List.of(leased.get(0).id()));
+        publisher().publish(job("later").notBefore(BASE));
+        elapse(MIN_IDLE.plusMillis(100));
+
+        QueueStats stats = administration().stats(queue);
+
+        assertThat(stats.length()).isEqualTo(5);
+        assertThat(stats.pending()).isEqualTo(2);
+        if (stats.lag().isPresent()) {
+            assertThat(stats.lag().getAsLong()).isEqualTo(2);
+        }
+        assertThat(stats.oldestPendingIdle()).isGreaterThanOrEqualTo(MIN_IDLE);
+        assertThat(stats.consumers()).singleElement().satisfies(consumer -> {
+            assertThat(consumer.name()).isEqualTo(alice.value());
+            assertThat(consumer.pending()).isEqualTo(2);
+            assertThat(consumer.idle()).isGreaterThanOrEqualTo(MIN_IDLE);
+        });
+        assertThat(stats.delayed()).isEqualTo(1);
+
+        leases().deadLetter(leased.get(1),
+                DeadLetter.of(leased(leased.get(1)).job(), DeadLetterReason.POISON, ERROR, 6, BASE));
+        assertThat(administration().stats(queue).dead()).isEqualTo(1);
+        assertThat(administration().stats(queue).pending()).isEqualTo(1);
+    }
+
+    @Test
+    void findTellsWhereAJobIsHeld() {
+        publish("leased", "waiting");
+        Delivery delivery = single(leases().lease(queue, alice, 1, SHORT_BLOCK));
+
+        assertThat(administration().find(queue, JobId.of("leased"))).hasValueSatisfying(sighting ->
+                assertThat(sighting).isInstanceOfSatisfying(JobSighting.Pending.class, pending -> {
+                    assertThat(pending.messageId()).isEqualTo(delivery.id().value());
+                    assertThat(pending.consumer()).isEqualTo(alice.value());
+                    assertThat(pending.deliveries()).isEqualTo(1);
+                    assertThat(pending.job().id()).isEqualTo(JobId.of("leased"));
+                }));
+        assertThat(administration().find(queue, JobId.of("waiting"))).hasValueSatisfying(sighting ->
+                assertThat(sighting).isInstanceOfSatisfying(JobSighting.Waiting.class, waiting ->
+                        assertThat(waiting.job().id()).isEqualTo(JobId.of("waiting"))));
+        assertThat(administration().find(queue, JobId.of("nobody"))).isEmpty();
+        assertThat(administration().find(randomQueue(), JobId.of("leased"))).isEmpty();
+    }
+
+    /** Publishes, leases and dead-letters one job per id. @return the dead letters' ids, in order */
+    private List<DeadLetterId> deadLetter(DeadLetterReason reason, String... ids) {
+        publish(ids);
+        for (Delivery delivery : leases().lease(queue, alice, ids.length, SHORT_BLOCK)) {
+            leases().deadLetter(delivery, DeadLetter.of(leased(delivery).job(), reason, ERROR.asPermanent(), 1,
+                    BASE));
+        }
+        List<StoredDeadLetter> all = administration().deadLetters(queue, Optional.empty(), 10_000);
+        return all.subList(all.size() - ids.length, all.size()).stream().map(StoredDeadLetter::id).toList();
+    }
+
+    private static List<String> letterJobIds(List<StoredDeadLetter> letters) {
+        return letters.stream().map(stored -> stored.letter().jobId().orElseThrow()).toList();
+    }
+}

@@ -1,0 +1,43 @@
+package dev.baton.application.testing;
+
+import org.junit.jupiter.api.Nested;
+
+/**
+ * Runs the four stream transport contracts on one transport. An adapter test extends this class and implements
+ * {@link TransportUnderTest}; JUnit finds the suites below as nested classes of the adapter test, each test with a
+ * fresh instance of it.
+ */
+public abstract class TransportContracts implements TransportUnderTest {
+
+    @Nested
+    class Publisher extends JobPublisherContract {
+        @Override
+        protected TransportUnderTest subject() {
+            return TransportContracts.this;
+        }
+    }
+
+    @Nested
+    class Leases extends JobLeasesContract {
+        @Override
+        protected TransportUnderTest subject() {
+            return TransportContracts.this;
+        }
+    }
+
+    @Nested
+    class Maintenance extends QueueMaintenanceContract {
+        @Override
+        protected TransportUnderTest subject() {
+            return TransportContracts.this;
+        }
+    }
+
+    @Nested
+    class Administration extends QueueAdministrationContract {
+        @Override
+        protected TransportUnderTest subject() {
+            return TransportContracts.this;
+        }
+    }
+}
