@@ -1,8 +1,9 @@
-package dev.baton.application.service;
+package dev.baton.application.service.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.baton.application.service.JobThreads;
 import dev.baton.domain.InvalidValueException;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
