@@ -53,7 +53,7 @@ final class Loops {
         return this;
     }
 
-    void start() {
+    synchronized void start() {
         for (Planned plan : planned) {
             ScheduledFuture<?> scheduled = plan.on().scheduleWithFixedDelay(() -> runGuarded(plan),
                     plan.initialDelay().toNanos(), plan.interval().toNanos(), TimeUnit.NANOSECONDS);
@@ -64,7 +64,7 @@ final class Loops {
     }
 
     /** Ends the loops that serve leasing; a pass under way finishes. */
-    void leasingStopped() {
+    synchronized void leasingStopped() {
         endWithLeasing.forEach(scheduled -> scheduled.cancel(false));
     }
 

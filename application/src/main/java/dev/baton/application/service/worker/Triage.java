@@ -39,7 +39,6 @@ final class Triage {
 
     /** What to do with a held delivery: run it, or settle it without running. */
     sealed interface Verdict {
-        HeldDelivery held();
     }
 
     /** Runs under {@code handler}. */
