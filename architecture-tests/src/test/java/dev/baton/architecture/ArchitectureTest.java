@@ -38,7 +38,8 @@ class ArchitectureTest {
     @Test
     void importSeesEveryModule() {
         Stream.of("dev.baton.domain", "dev.baton.application.port.in", "dev.baton.application.port.out",
-                        "dev.baton.application.service", "dev.baton.adapters.redis", "dev.baton.adapters.postgres",
+                        "dev.baton.application.service", "dev.baton.application.service.worker",
+                        "dev.baton.adapters.redis", "dev.baton.adapters.postgres",
                         "dev.baton.bootstrap")
                 .forEach(pkg -> assertThat(production.stream().map(JavaClass::getPackageName).distinct())
                         .as("classes imported from %s", pkg)

@@ -7,6 +7,8 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 
 import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.lang.ArchRule;
+import dev.baton.application.port.out.JobPublisher;
+import dev.baton.application.port.out.QueueAdministration;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -27,6 +29,7 @@ final class BatonRules {
     static final String POSTGRES_ADAPTER = "dev.baton.adapters.postgres..";
     static final String BOOTSTRAP = "dev.baton.bootstrap..";
     static final String CLI = "dev.baton.bootstrap.cli..";
+    static final String WORKER = "dev.baton.application.service.worker..";
     /** Demo handlers are user code: like users' handlers, they write through the ledger's Jdbi handle. */
     static final String DEMO_HANDLERS = "dev.baton.bootstrap.demo..";
 
@@ -121,11 +124,27 @@ final class BatonRules {
             .should().haveModifier(JavaModifier.FINAL)
             .as("services are final and composed, not extended");
 
+    static final ArchRule WORKER_ROOMS_ARE_PACKAGE_PRIVATE = classes().that().resideInAPackage(WORKER)
+            .and().areTopLevelClasses().and().arePublic()
+            .should().haveSimpleName("WorkerService").orShould().haveSimpleName("WorkerSettings")
+            .as("the worker's rooms are package-private: only WorkerService and WorkerSettings are public");
+
+    static final ArchRule LOOPS_DO_NOT_DEPEND_ON_THE_FETCHER = noClasses().that().resideInAPackage(WORKER)
+            .and().haveSimpleNameEndingWith("Loop")
+            .should().dependOnClassesThat().haveSimpleName("Fetcher")
+            .as("the worker's background loops do not depend on its fetcher: the fetcher calls them, on its thread");
+
+    static final ArchRule WORKER_USES_ITS_OWN_TRANSPORT_PORTS = noClasses().that().resideInAPackage(WORKER)
+            .should().dependOnClassesThat()
+            .belongToAnyOf(JobPublisher.class, QueueAdministration.class)
+            .as("the worker reaches the transport through JobLeases and QueueMaintenance only");
+
     static List<ArchRule> all() {
         return List.of(MODULE_LAYERING, DOMAIN_IS_PURE_JAVA, APPLICATION_DEPENDS_ON_DOMAIN_AND_SLF4J_ONLY,
                 LETTUCE_ONLY_IN_REDIS_ADAPTER, JDBI_AND_JDBC_ONLY_IN_POSTGRES_ADAPTER, FLYWAY_ONLY_IN_POSTGRES_ADAPTER,
                 GUICE_AND_PICOCLI_ONLY_IN_BOOTSTRAP, PORTS_IN_AND_OUT_INDEPENDENT, PORTS_OUT_AND_IN_INDEPENDENT,
                 NO_PACKAGE_CYCLES, NO_CLOCK_READS_IN_CORE, NO_CONSOLE_OUTSIDE_CLI, ONE_PUBLIC_ENTRY_POINT_PER_ADAPTER,
-                SERVICES_ARE_FINAL);
+                SERVICES_ARE_FINAL, WORKER_ROOMS_ARE_PACKAGE_PRIVATE, LOOPS_DO_NOT_DEPEND_ON_THE_FETCHER,
+                WORKER_USES_ITS_OWN_TRANSPORT_PORTS);
     }
 }

@@ -18,6 +18,10 @@ import dev.baton.application.archfixture.cycle.b.CycleB;
 import dev.baton.application.port.in.archfixture.InboundPortUsingOutboundPort;
 import dev.baton.application.port.out.archfixture.OutboundPortUsingInboundPort;
 import dev.baton.application.service.archfixture.ExtensibleService;
+import dev.baton.application.service.worker.archfixture.Fetcher;
+import dev.baton.application.service.worker.archfixture.PublicRoom;
+import dev.baton.application.service.worker.archfixture.ReclaimingLoop;
+import dev.baton.application.service.worker.archfixture.WorkerUsingTheAdministration;
 import dev.baton.domain.archfixture.DomainUsingApplication;
 import dev.baton.domain.archfixture.DomainUsingSlf4j;
 import dev.baton.domain.archfixture.DomainUsingFlyway;
@@ -98,6 +102,21 @@ class RulesBiteTest {
     @Test
     void finalServiceRuleBites() {
         assertViolated(BatonRules.SERVICES_ARE_FINAL, ExtensibleService.class);
+    }
+
+    @Test
+    void workerRoomRuleBites() {
+        assertViolated(BatonRules.WORKER_ROOMS_ARE_PACKAGE_PRIVATE, PublicRoom.class);
+    }
+
+    @Test
+    void loopsAndFetcherRuleBites() {
+        assertViolated(BatonRules.LOOPS_DO_NOT_DEPEND_ON_THE_FETCHER, ReclaimingLoop.class, Fetcher.class);
+    }
+
+    @Test
+    void workerTransportPortsRuleBites() {
+        assertViolated(BatonRules.WORKER_USES_ITS_OWN_TRANSPORT_PORTS, WorkerUsingTheAdministration.class);
     }
 
     private static void assertViolated(ArchRule rule, Class<?>... broken) {

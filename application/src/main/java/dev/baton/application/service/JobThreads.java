@@ -2,10 +2,6 @@ package dev.baton.application.service;
 
 import dev.baton.domain.InvalidValueException;
 import java.util.Locale;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * What runs a worker's jobs. Baton is built for Java 17, so virtual threads are reached reflectively and only where
@@ -27,7 +23,7 @@ public enum JobThreads {
     VIRTUAL;
 
     /** The first Java release with virtual threads (JEP 444). */
-    static final int VIRTUAL_SINCE = 21;
+    public static final int VIRTUAL_SINCE = 21;
     /**
      * The first Java release where a {@code synchronized} block no longer pins a virtual thread to its carrier
      * (JEP 491). Before it, a handler's library blocking inside {@code synchronized} could hold every carrier and
@@ -70,51 +66,5 @@ public enum JobThreads {
                 yield VIRTUAL;
             }
         };
-    }
-
-    /**
-     * The executor for a worker's jobs: at most {@code concurrency} run at once either way, because the worker
-     * submits only jobs that hold one of its slots. Threads are named {@code prefix-N}.
-     */
-    ExecutorService executor(int concurrency, int batchCommit, String prefix) {
-        ThreadFactory threads = threads(batchCommit, prefix);
-        if (resolve(batchCommit) == PLATFORM) {
-            return Executors.newFixedThreadPool(concurrency, threads);
-        }
-        try {
-            return (ExecutorService) Executors.class.getMethod("newThreadPerTaskExecutor", ThreadFactory.class)
-                    .invoke(null, threads);
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("this runtime has no virtual threads", e);
-        }
-    }
-
-    /**
-     * Daemon threads named {@code prefix-N} of the kind this choice resolves to: the worker's fetcher and
-     * acknowledgement sender trade hand-overs with its jobs, which are cheaper between threads of one kind.
-     */
-    ThreadFactory threads(int batchCommit, String prefix) {
-        return resolve(batchCommit) == PLATFORM ? platformThreads(prefix) : virtualThreads(prefix);
-    }
-
-    static ThreadFactory platformThreads(String prefix) {
-        AtomicInteger count = new AtomicInteger();
-        return runnable -> {
-            Thread thread = new Thread(runnable, prefix + "-" + count.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        };
-    }
-
-    /** {@code Thread.ofVirtual().name(prefix + "-", 1).factory()}, Java 21+; virtual threads are daemons. */
-    private static ThreadFactory virtualThreads(String prefix) {
-        try {
-            Class<?> builder = Class.forName("java.lang.Thread$Builder");
-            Object virtual = Thread.class.getMethod("ofVirtual").invoke(null);
-            Object named = builder.getMethod("name", String.class, long.class).invoke(virtual, prefix + "-", 1L);
-            return (ThreadFactory) builder.getMethod("factory").invoke(named);
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("this runtime has no virtual threads", e);
-        }
     }
 }

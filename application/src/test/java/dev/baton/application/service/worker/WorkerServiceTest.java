@@ -1,4 +1,4 @@
-package dev.baton.application.service;
+package dev.baton.application.service.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -14,6 +14,9 @@ import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.application.port.out.LedgerOutcome;
 import dev.baton.application.port.out.Reclaimed;
 import dev.baton.application.port.out.WorkerObserver;
+import dev.baton.application.service.AtLeastOnceExecution;
+import dev.baton.application.service.EnqueueService;
+import dev.baton.application.service.JobThreads;
 import dev.baton.application.testing.InMemoryEffects;
 import dev.baton.application.testing.InMemoryExecutionLedger;
 import dev.baton.application.testing.InMemoryStreamTransport;
@@ -121,7 +124,7 @@ class WorkerServiceTest {
         assertThat(ranOn).hasSize(3).allSatisfy(thread ->
                 assertThat(thread.getName()).startsWith("baton-w1-job-"));
         for (Thread thread : ranOn) {
-            assertThat(JobThreadsTest.isVirtual(thread)).isEqualTo(choice.resolve(1) == JobThreads.VIRTUAL);
+            assertThat(WorkerThreadsTest.isVirtual(thread)).isEqualTo(choice.resolve(1) == JobThreads.VIRTUAL);
         }
     }
 
@@ -468,13 +471,6 @@ class WorkerServiceTest {
         assertThat(ledger.committedEffects()).containsEntry("runs", "1");
         assertThat(transport.find(queue, JobId.of("contested"))).hasValueSatisfying(sighting ->
                 assertThat(((JobSighting.Pending) sighting).consumer()).isEqualTo(thief.value()));
-    }
-
-    @Test
-    void deadlinesAreCheckedAFiftiethOfTheTimeoutApartWithinBounds() {
-        assertThat(WorkerService.timeoutTick(Duration.ofSeconds(10))).isEqualTo(Duration.ofMillis(200));
-        assertThat(WorkerService.timeoutTick(Duration.ofMillis(100))).isEqualTo(Duration.ofMillis(5));
-        assertThat(WorkerService.timeoutTick(Duration.ofHours(1))).isEqualTo(Duration.ofMillis(500));
     }
 
     @Test

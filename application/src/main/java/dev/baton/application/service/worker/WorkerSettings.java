@@ -1,5 +1,6 @@
-package dev.baton.application.service;
+package dev.baton.application.service.worker;
 
+import dev.baton.application.service.JobThreads;
 import dev.baton.domain.DeliveryLimit;
 import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.Retention;
@@ -79,63 +80,173 @@ public record WorkerSettings(Duration lease, DeliveryLimit deliveryLimit, RetryP
         }
     }
 
+    /** A builder holding the {@link #DEFAULTS}: set what differs, then {@link Builder#build()} validates. */
+    public static Builder builder() {
+        return DEFAULTS.toBuilder();
+    }
+
+    /** A builder holding these settings. */
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
     /**
      * The same settings with a new lease; the extension interval follows at a third of it, and recovery runs at
      * least once per lease, so that a dead worker's jobs are taken over within about two leases however short.
      */
     public WorkerSettings withLease(Duration newLease) {
         Duration recovery = recoveryInterval.compareTo(newLease) > 0 ? newLease : recoveryInterval;
-        return new WorkerSettings(newLease, deliveryLimit, retryPolicy, jobTimeout, block, promoteInterval,
-                newLease.dividedBy(3), recovery, trimInterval, retention, consumerIdleRemoval, grace,
-                batchCommit, jobThreads);
+        return toBuilder().lease(newLease).extendInterval(newLease.dividedBy(3)).recoveryInterval(recovery).build();
     }
 
     public WorkerSettings withDeliveryLimit(DeliveryLimit limit) {
-        return new WorkerSettings(lease, limit, retryPolicy, jobTimeout, block, promoteInterval, extendInterval,
-                recoveryInterval, trimInterval, retention, consumerIdleRemoval, grace, batchCommit, jobThreads);
+        return toBuilder().deliveryLimit(limit).build();
     }
 
     public WorkerSettings withRetryPolicy(RetryPolicy policy) {
-        return new WorkerSettings(lease, deliveryLimit, policy, jobTimeout, block, promoteInterval, extendInterval,
-                recoveryInterval, trimInterval, retention, consumerIdleRemoval, grace, batchCommit, jobThreads);
+        return toBuilder().retryPolicy(policy).build();
     }
 
     public WorkerSettings withJobTimeout(Duration timeout) {
-        return new WorkerSettings(lease, deliveryLimit, retryPolicy, timeout, block, promoteInterval, extendInterval,
-                recoveryInterval, trimInterval, retention, consumerIdleRemoval, grace, batchCommit, jobThreads);
+        return toBuilder().jobTimeout(timeout).build();
     }
 
     /** The same settings with new loop timings: blocking read, promotion, lease extension and recovery. */
     public WorkerSettings withIntervals(Duration newBlock, Duration promote, Duration extend, Duration recovery) {
-        return new WorkerSettings(lease, deliveryLimit, retryPolicy, jobTimeout, newBlock, promote, extend, recovery,
-                trimInterval, retention, consumerIdleRemoval, grace, batchCommit, jobThreads);
+        return toBuilder().block(newBlock).promoteInterval(promote).extendInterval(extend).recoveryInterval(recovery)
+                .build();
     }
 
     public WorkerSettings withHousekeeping(Duration trim, Retention newRetention, Duration idleRemoval) {
-        return new WorkerSettings(lease, deliveryLimit, retryPolicy, jobTimeout, block, promoteInterval,
-                extendInterval, recoveryInterval, trim, newRetention, idleRemoval, grace, batchCommit, jobThreads);
+        return toBuilder().trimInterval(trim).retention(newRetention).consumerIdleRemoval(idleRemoval).build();
     }
 
     public WorkerSettings withGrace(Duration newGrace) {
-        return new WorkerSettings(lease, deliveryLimit, retryPolicy, jobTimeout, block, promoteInterval,
-                extendInterval, recoveryInterval, trimInterval, retention, consumerIdleRemoval, newGrace,
-                batchCommit, jobThreads);
+        return toBuilder().grace(newGrace).build();
     }
 
     public WorkerSettings withBatchCommit(int jobs) {
-        return new WorkerSettings(lease, deliveryLimit, retryPolicy, jobTimeout, block, promoteInterval,
-                extendInterval, recoveryInterval, trimInterval, retention, consumerIdleRemoval, grace, jobs,
-                jobThreads);
+        return toBuilder().batchCommit(jobs).build();
     }
 
     public WorkerSettings withJobThreads(JobThreads threads) {
-        return new WorkerSettings(lease, deliveryLimit, retryPolicy, jobTimeout, block, promoteInterval,
-                extendInterval, recoveryInterval, trimInterval, retention, consumerIdleRemoval, grace, batchCommit,
-                threads);
+        return toBuilder().jobThreads(threads).build();
     }
 
     /** What runs the jobs on this JVM with these settings: {@link JobThreads#PLATFORM} or {@link JobThreads#VIRTUAL}. */
     public JobThreads runsJobsOn() {
         return jobThreads.resolve(batchCommit);
+    }
+
+    /** Settings field by field, each setter named like the setting; validated together by {@link #build()}. */
+    public static final class Builder {
+        private Duration lease;
+        private DeliveryLimit deliveryLimit;
+        private RetryPolicy retryPolicy;
+        private Duration jobTimeout;
+        private Duration block;
+        private Duration promoteInterval;
+        private Duration extendInterval;
+        private Duration recoveryInterval;
+        private Duration trimInterval;
+        private Retention retention;
+        private Duration consumerIdleRemoval;
+        private Duration grace;
+        private int batchCommit;
+        private JobThreads jobThreads;
+
+        private Builder(WorkerSettings from) {
+            lease = from.lease;
+            deliveryLimit = from.deliveryLimit;
+            retryPolicy = from.retryPolicy;
+            jobTimeout = from.jobTimeout;
+            block = from.block;
+            promoteInterval = from.promoteInterval;
+            extendInterval = from.extendInterval;
+            recoveryInterval = from.recoveryInterval;
+            trimInterval = from.trimInterval;
+            retention = from.retention;
+            consumerIdleRemoval = from.consumerIdleRemoval;
+            grace = from.grace;
+            batchCommit = from.batchCommit;
+            jobThreads = from.jobThreads;
+        }
+
+        /** Only the lease itself: unlike {@link WorkerSettings#withLease}, the intervals stay as they are. */
+        public Builder lease(Duration value) {
+            lease = value;
+            return this;
+        }
+
+        public Builder deliveryLimit(DeliveryLimit value) {
+            deliveryLimit = value;
+            return this;
+        }
+
+        public Builder retryPolicy(RetryPolicy value) {
+            retryPolicy = value;
+            return this;
+        }
+
+        public Builder jobTimeout(Duration value) {
+            jobTimeout = value;
+            return this;
+        }
+
+        public Builder block(Duration value) {
+            block = value;
+            return this;
+        }
+
+        public Builder promoteInterval(Duration value) {
+            promoteInterval = value;
+            return this;
+        }
+
+        public Builder extendInterval(Duration value) {
+            extendInterval = value;
+            return this;
+        }
+
+        public Builder recoveryInterval(Duration value) {
+            recoveryInterval = value;
+            return this;
+        }
+
+        public Builder trimInterval(Duration value) {
+            trimInterval = value;
+            return this;
+        }
+
+        public Builder retention(Retention value) {
+            retention = value;
+            return this;
+        }
+
+        public Builder consumerIdleRemoval(Duration value) {
+            consumerIdleRemoval = value;
+            return this;
+        }
+
+        public Builder grace(Duration value) {
+            grace = value;
+            return this;
+        }
+
+        public Builder batchCommit(int value) {
+            batchCommit = value;
+            return this;
+        }
+
+        public Builder jobThreads(JobThreads value) {
+            jobThreads = value;
+            return this;
+        }
+
+        public WorkerSettings build() {
+            return new WorkerSettings(lease, deliveryLimit, retryPolicy, jobTimeout, block, promoteInterval,
+                    extendInterval, recoveryInterval, trimInterval, retention, consumerIdleRemoval, grace,
+                    batchCommit, jobThreads);
+        }
     }
 }

@@ -1,4 +1,4 @@
-package dev.baton.application.service;
+package dev.baton.application.service.worker;
 
 import dev.baton.application.port.out.DeliveryId;
 import dev.baton.application.port.out.JobLeases;

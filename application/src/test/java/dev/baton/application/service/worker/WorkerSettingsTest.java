@@ -1,9 +1,13 @@
-package dev.baton.application.service;
+package dev.baton.application.service.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.baton.application.service.JobThreads;
+import dev.baton.domain.DeliveryLimit;
 import dev.baton.domain.InvalidValueException;
+import dev.baton.domain.Retention;
+import dev.baton.domain.RetryPolicy;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -61,5 +65,31 @@ class WorkerSettingsTest {
         assertThatThrownBy(() -> WorkerSettings.DEFAULTS.withIntervals(Duration.ofSeconds(1),
                 Duration.ofSeconds(1), Duration.ofSeconds(20), Duration.ofSeconds(1)))
                 .isInstanceOf(InvalidValueException.class).hasMessageContaining("half the lease");
+    }
+
+    @Test
+    void theBuilderStartsFromTheDefaultsAndValidatesWhatItBuilds() {
+        WorkerSettings built = WorkerSettings.builder().jobTimeout(Duration.ofSeconds(5)).batchCommit(8).build();
+
+        assertThat(built).isEqualTo(WorkerSettings.DEFAULTS.withJobTimeout(Duration.ofSeconds(5)).withBatchCommit(8));
+        assertThatThrownBy(() -> WorkerSettings.builder().extendInterval(Duration.ofSeconds(20)).build())
+                .isInstanceOf(InvalidValueException.class).hasMessageContaining("half the lease");
+    }
+
+    @Test
+    void eachWitherChangesItsOwnSettingsOnly() {
+        WorkerSettings d = WorkerSettings.DEFAULTS;
+        RetryPolicy policy = RetryPolicy.DEFAULT.withMaxAttempts(9);
+
+        WorkerSettings changed = d.withDeliveryLimit(new DeliveryLimit(7)).withRetryPolicy(policy)
+                .withHousekeeping(Duration.ofMinutes(2), new Retention(Duration.ofHours(2)), Duration.ofHours(3))
+                .withGrace(Duration.ofSeconds(3))
+                .withIntervals(Duration.ofMillis(500), Duration.ofMillis(100), Duration.ofSeconds(5),
+                        Duration.ofSeconds(7));
+
+        assertThat(changed).isEqualTo(new WorkerSettings(d.lease(), new DeliveryLimit(7), policy, d.jobTimeout(),
+                Duration.ofMillis(500), Duration.ofMillis(100), Duration.ofSeconds(5), Duration.ofSeconds(7),
+                Duration.ofMinutes(2), new Retention(Duration.ofHours(2)), Duration.ofHours(3), Duration.ofSeconds(3),
+                d.batchCommit(), d.jobThreads()));
     }
 }

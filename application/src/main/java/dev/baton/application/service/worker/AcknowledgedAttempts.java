@@ -1,0 +1,55 @@
+package dev.baton.application.service.worker;
+
+import dev.baton.application.port.out.LedgerOutcome;
+import dev.baton.application.port.out.WorkerObserver;
+import dev.baton.domain.ConsumerName;
+import dev.baton.domain.Job;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Hears how acknowledgements went: a job counts as completed (or as a duplicate) only once acknowledged, and its slot
+ * is freed either way.
+ */
+final class AcknowledgedAttempts implements Acknowledgements.Listener<Attempt> {
+    private static final Logger LOG = LoggerFactory.getLogger(AcknowledgedAttempts.class);
+
+    private final InFlight inFlight;
+    private final WorkerObserver observer;
+    private final ConsumerName consumer;
+
+    AcknowledgedAttempts(InFlight inFlight, WorkerObserver observer, ConsumerName consumer) {
+        this.inFlight = inFlight;
+        this.observer = observer;
+        this.consumer = consumer;
+    }
+
+    @Override
+    public void acknowledged(List<Attempt> finished) {
+        for (Attempt one : finished) {
+            Job job = one.delivery().job();
+            if (one.outcome() instanceof LedgerOutcome.Committed) {
+                observer.jobCompleted(job, one.took());
+                LOG.debug("job completed queue={} job={} delivery={}", job.queue(), job.id(), one.id());
+            } else {
+                observer.duplicateSkipped(job);
+                LOG.debug("job already completed, acknowledged without committing again queue={} job={} delivery={}",
+                        job.queue(), job.id(), one.id());
+            }
+        }
+        release(finished);
+    }
+
+    @Override
+    public void notAcknowledged(List<Attempt> finished, RuntimeException failure) {
+        // committed, so a redelivery finds the completion (exactly-once) or runs again (at-least-once)
+        LOG.warn("could not acknowledge, left pending for redelivery consumer={} count={} first delivery={}: {}",
+                consumer, finished.size(), finished.get(0).id(), failure.toString());
+        release(finished);
+    }
+
+    private void release(List<Attempt> finished) {
+        inFlight.release(finished.stream().map(Attempt::held).toList());
+    }
+}

@@ -1,0 +1,81 @@
+package dev.baton.application.service.worker;
+
+import dev.baton.application.handler.JobContext;
+import dev.baton.application.port.out.ExecutionLedger;
+import dev.baton.application.port.out.LedgerOutcome;
+import dev.baton.application.port.out.LedgerTransaction;
+import dev.baton.application.port.out.WorkerObserver;
+import dev.baton.domain.ConsumerName;
+import dev.baton.domain.Job;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one job, or a batch of jobs one after the other, in one ledger call: the effects and the completions commit
+ * together, and the jobs share one deadline, {@code jobTimeout} from the start. Every end of every job comes back as
+ * its {@link LedgerOutcome}; a handler that throws, or an attempt cut short, is an {@link LedgerOutcome.EffectFailed}.
+ */
+final class AttemptExecutor {
+    private static final Logger LOG = LoggerFactory.getLogger(AttemptExecutor.class);
+
+    private final ExecutionLedger ledger;
+    private final ConsumerName consumer;
+    private final Duration jobTimeout;
+    private final Clock clock;
+    private final WorkerObserver observer;
+
+    AttemptExecutor(ExecutionLedger ledger, ConsumerName consumer, Duration jobTimeout, Clock clock,
+                    WorkerObserver observer) {
+        this.ledger = ledger;
+        this.consumer = consumer;
+        this.jobTimeout = jobTimeout;
+        this.clock = clock;
+        this.observer = observer;
+    }
+
+    /** @return one attempt per run, in order */
+    List<Attempt> execute(List<Triage.Run> batch) {
+        Instant started = clock.instant();
+        Instant deadline = started.plus(jobTimeout);
+        List<ExecutionLedger.Step> steps = new ArrayList<>(batch.size());
+        for (Triage.Run run : batch) {
+            Job job = run.delivery().job();
+            Duration waited = Duration.between(job.enqueuedAt(), started);
+            observer.jobStarted(job, waited.isNegative() ? Duration.ZERO : waited);
+            LOG.debug("job started queue={} job={} attempt={} delivery={}", job.queue(), job.id(),
+                    job.currentAttempt(), run.delivery().id());
+            ExecutionLedger.Execution execution = new ExecutionLedger.Execution(job, consumer, run.delivery().id(),
+                    run.delivery().deliveryCount(), deadline);
+            steps.add(new ExecutionLedger.Step(execution, transaction -> run.held().runHandler(run.handler(),
+                    new Context(job, job.currentAttempt(), consumer, deadline, transaction))));
+        }
+        long timeoutAt = System.nanoTime() + jobTimeout.toNanos();
+        batch.forEach(run -> run.held().startDeadline(timeoutAt));
+        List<LedgerOutcome> outcomes;
+        try {
+            outcomes = ledger.executeAll(steps);
+        } finally {
+            batch.forEach(run -> run.held().clearDeadline());
+        }
+        Duration took = Duration.between(started, clock.instant());
+        List<Attempt> attempts = new ArrayList<>(batch.size());
+        for (int i = 0; i < batch.size(); i++) {
+            Triage.Run run = batch.get(i);
+            attempts.add(new Attempt(run.held(), run.delivery(), outcomes.get(i), took));
+        }
+        return attempts;
+    }
+
+    private record Context(Job job, int attempt, ConsumerName consumer, Instant deadline,
+                           LedgerTransaction transaction) implements JobContext {
+        @Override
+        public <T> T unwrap(Class<T> type) {
+            return transaction.unwrap(type);
+        }
+    }
+}

@@ -1,0 +1,48 @@
+package dev.baton.application.service.worker;
+
+import dev.baton.application.port.out.Delivery;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Consumer;
+
+/**
+ * Hands leased deliveries, each in a slot taken for it, to the job threads: one task per delivery, or per batch of
+ * up to {@code batchCommit} deliveries that commit in one ledger transaction.
+ */
+final class Dispatcher {
+    private final InFlight inFlight;
+    private final int batchCommit;
+    private final Executor jobs;
+    private final Consumer<List<HeldDelivery>> process;
+
+    Dispatcher(InFlight inFlight, int batchCommit, Executor jobs, Consumer<List<HeldDelivery>> process) {
+        this.inFlight = inFlight;
+        this.batchCommit = batchCommit;
+        this.jobs = jobs;
+        this.process = process;
+    }
+
+    void dispatch(List<Delivery> deliveries) {
+        List<HeldDelivery> batch = new ArrayList<>(Math.min(deliveries.size(), batchCommit));
+        for (Delivery delivery : deliveries) {
+            inFlight.hold(delivery).ifPresent(batch::add);
+            if (batch.size() == batchCommit) {
+                submit(batch);
+                batch = new ArrayList<>(batchCommit);
+            }
+        }
+        if (!batch.isEmpty()) {
+            submit(batch);
+        }
+    }
+
+    private void submit(List<HeldDelivery> batch) {
+        try {
+            jobs.execute(() -> process.accept(batch));
+        } catch (RejectedExecutionException e) {
+            inFlight.release(batch); // stopping: the entries stay pending for the next consumer
+        }
+    }
+}

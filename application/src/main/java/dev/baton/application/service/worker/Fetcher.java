@@ -1,0 +1,139 @@
+package dev.baton.application.service.worker;
+
+import dev.baton.application.port.out.Delivery;
+import dev.baton.application.port.out.JobLeases;
+import dev.baton.domain.ConsumerName;
+import dev.baton.domain.QueueName;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The worker's one leasing thread. It declares the queues and first resumes what this consumer held when it last
+ * stopped; then, again and again, it takes the free slots (waiting while all are busy), fills them with reclaimed
+ * entries when recovery is due, else with new entries leased round-robin over the queues, and dispatches what came.
+ * It never leases more than it has slots for. A transport failure pauses it, it never ends it.
+ */
+final class Fetcher {
+    private static final Logger LOG = LoggerFactory.getLogger(Fetcher.class);
+
+    private final JobLeases leases;
+    private final List<QueueName> queues;
+    private final ConsumerName consumer;
+    private final Duration blockPerQueue;
+    private final InFlight inFlight;
+    private final RecoveryLoop recovery;
+    private final Dispatcher dispatcher;
+    private final int concurrency;
+    private final Thread thread;
+    private final AtomicBoolean leasing = new AtomicBoolean(true);
+
+    /** @param block how long one round over the queues may wait for new entries; split over the queues */
+    Fetcher(JobLeases leases, List<QueueName> queues, ConsumerName consumer, int concurrency, Duration block,
+            InFlight inFlight, RecoveryLoop recovery, Dispatcher dispatcher, ThreadFactory threads) {
+        this.leases = leases;
+        this.queues = List.copyOf(queues);
+        this.consumer = consumer;
+        this.concurrency = concurrency;
+        // one worker blocks on its queues in turn: together they wait no longer than one block
+        Duration split = block.dividedBy(queues.size());
+        this.blockPerQueue = split.isZero() ? Duration.ofMillis(1) : split;
+        this.inFlight = inFlight;
+        this.recovery = recovery;
+        this.dispatcher = dispatcher;
+        this.thread = threads.newThread(this::run);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    boolean isLeasing() {
+        return leasing.get();
+    }
+
+    /** Stops leasing: interrupts a blocking read, and leases nothing more. */
+    void stopLeasing() {
+        leasing.set(false);
+        thread.interrupt();
+    }
+
+    /** Waits until the last lease is dispatched: it gets the grace period like the others. */
+    void awaitStopped() throws InterruptedException {
+        thread.join();
+    }
+
+    private void run() {
+        try {
+            for (QueueName queue : queues) {
+                retrying("declare " + queue, () -> leases.declare(queue));
+            }
+            for (QueueName queue : queues) {
+                resumeOwnPending(queue);
+            }
+            Pause pause = new Pause();
+            for (int turn = 0; leasing.get(); turn++) {
+                int wanted = inFlight.takeFreeSlots();
+                // abandoned work first; reclaiming here, with the slots in hand, cannot starve behind the lease
+                wanted -= recovery.reclaimIfDue(wanted);
+                if (wanted > 0 && !lease(queues.get(turn % queues.size()), wanted, pause)) {
+                    break;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** @return false when a stop interrupted the lease */
+    private boolean lease(QueueName queue, int wanted, Pause pause) throws InterruptedException {
+        try {
+            List<Delivery> leased = leases.lease(queue, consumer, wanted, blockPerQueue);
+            inFlight.freeSlots(wanted - leased.size());
+            dispatcher.dispatch(leased);
+            pause.reset();
+        } catch (RuntimeException e) {
+            inFlight.freeSlots(wanted);
+            if (!leasing.get()) {
+                return false; // a graceful stop interrupted the blocking read: not a failure
+            }
+            long millis = pause.next();
+            LOG.warn("lease failed, retrying in {} ms consumer={} queue={}: {}", millis, consumer, queue,
+                    e.toString());
+            Thread.sleep(millis);
+        }
+        return true;
+    }
+
+    /** Runs what this consumer held when it last stopped, before leasing anything new. */
+    private void resumeOwnPending(QueueName queue) throws InterruptedException {
+        List<Delivery> own = new ArrayList<>();
+        retrying("resume pending of " + queue, () -> own.addAll(leases.leaseOwnPending(queue, consumer,
+                concurrency)));
+        if (!own.isEmpty()) {
+            LOG.info("resuming own pending entries consumer={} queue={} count={}", consumer, queue, own.size());
+        }
+        for (Delivery delivery : own) {
+            inFlight.takeSlot();
+            dispatcher.dispatch(List.of(delivery));
+        }
+    }
+
+    private void retrying(String what, Runnable action) throws InterruptedException {
+        Pause pause = new Pause();
+        while (leasing.get()) {
+            try {
+                action.run();
+                return;
+            } catch (RuntimeException e) {
+                long millis = pause.next();
+                LOG.warn("{} failed, retrying in {} ms consumer={}: {}", what, millis, consumer, e.toString());
+                Thread.sleep(millis);
+            }
+        }
+    }
+}

@@ -1,0 +1,136 @@
+package dev.baton.application.service.worker;
+
+import dev.baton.application.handler.NonRetryableException;
+import dev.baton.application.port.out.Delivery;
+import dev.baton.application.port.out.JobLeases;
+import dev.baton.application.port.out.LedgerOutcome;
+import dev.baton.application.port.out.WorkerObserver;
+import dev.baton.domain.AttemptOutcome;
+import dev.baton.domain.ConsumerName;
+import dev.baton.domain.DeadLetter;
+import dev.baton.domain.DeadLetterReason;
+import dev.baton.domain.Job;
+import dev.baton.domain.JobError;
+import dev.baton.domain.RandomSource;
+import dev.baton.domain.RetryDecision;
+import dev.baton.domain.RetryPolicy;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Ends a delivery once: what the ledger recorded is acknowledged (after the commit, never before), a failure is
+ * retried or dead-lettered by the retry policy, an unknown outcome is left pending, so that its redelivery asks the
+ * ledger again. A delivery whose lease was lost, or that was abandoned at stop, is not ended here.
+ */
+final class Finisher {
+    private static final Logger LOG = LoggerFactory.getLogger(Finisher.class);
+
+    private final JobLeases leases;
+    private final Acknowledgements<Attempt> acknowledgements;
+    private final RetryPolicy retryPolicy;
+    private final Duration jobTimeout;
+    private final Clock clock;
+    private final RandomSource random;
+    private final WorkerObserver observer;
+    private final ConsumerName consumer;
+
+    Finisher(JobLeases leases, Acknowledgements<Attempt> acknowledgements, RetryPolicy retryPolicy,
+             Duration jobTimeout, Clock clock, RandomSource random, WorkerObserver observer, ConsumerName consumer) {
+        this.leases = leases;
+        this.acknowledgements = acknowledgements;
+        this.retryPolicy = retryPolicy;
+        this.jobTimeout = jobTimeout;
+        this.clock = clock;
+        this.random = random;
+        this.observer = observer;
+        this.consumer = consumer;
+    }
+
+    /** @return the deliveries handed over for acknowledgement, whose slots the acknowledgement frees */
+    List<HeldDelivery> finish(List<Attempt> attempts) {
+        List<Attempt> recorded = new ArrayList<>(attempts.size());
+        List<Attempt> unknown = new ArrayList<>();
+        for (Attempt attempt : attempts) {
+            if (attempt.outcome() instanceof LedgerOutcome.Unknown) {
+                unknown.add(attempt);
+            } else if (attempt.outcome() instanceof LedgerOutcome.EffectFailed failed) {
+                failOrLeavePending(attempt, failed.cause());
+            } else if (attempt.held().beginFinish()) {
+                recorded.add(attempt);
+            }
+        }
+        if (!unknown.isEmpty()) {
+            Attempt first = unknown.get(0);
+            LOG.warn("ledger unavailable, jobs left pending for redelivery consumer={} count={} first job={}: {}",
+                    consumer, unknown.size(), first.delivery().job().id(),
+                    ((LedgerOutcome.Unknown) first.outcome()).failure().toString());
+        }
+        acknowledgements.acknowledge(recorded);
+        return recorded.stream().map(Attempt::held).toList();
+    }
+
+    /** @return the delivery, when it was handed over for acknowledgement */
+    List<HeldDelivery> settle(Triage.Settled settled) {
+        if (settled instanceof Triage.Completed completed) {
+            return finish(List.of(new Attempt(completed.held(), completed.delivery(),
+                    new LedgerOutcome.AlreadyCompleted(completed.completion()), Duration.ZERO)));
+        }
+        if (settled instanceof Triage.Refused refused) {
+            if (refused.held().beginFinish()) {
+                LOG.warn("entry dead-lettered reason={} {} deliveries={} problem={}", refused.letter().reason(),
+                        refused.held(), refused.held().delivery().deliveryCount(),
+                        refused.letter().lastError().message());
+                deadLetter(refused.held().delivery(), refused.letter());
+            }
+        } else {
+            Triage.Failed failed = (Triage.Failed) settled;
+            fail(failed.held(), failed.delivery(), failed.error());
+        }
+        return List.of();
+    }
+
+    void leftPending(HeldDelivery held, Throwable failure) {
+        LOG.warn("could not finish delivery, left pending for redelivery consumer={} {}", consumer, held, failure);
+    }
+
+    private void failOrLeavePending(Attempt attempt, Throwable failure) {
+        JobError error = attempt.held().isPastDeadline() ? new AttemptOutcome.TimedOut(jobTimeout).asError()
+                : JobError.of(failure, !(failure instanceof NonRetryableException));
+        try {
+            fail(attempt.held(), attempt.delivery(), error);
+        } catch (RuntimeException e) {
+            leftPending(attempt.held(), e);
+        }
+    }
+
+    private void fail(HeldDelivery held, Delivery.Leased delivery, JobError error) {
+        if (!held.beginFinish()) {
+            return;
+        }
+        Job job = delivery.job();
+        observer.jobFailed(job, error);
+        Instant now = clock.instant();
+        RetryDecision decision = retryPolicy.decide(job, error, now, random);
+        if (decision instanceof RetryDecision.RetryAt retry) {
+            leases.retryLater(delivery, job.retriedAfter(error, retry.at()));
+            observer.jobRetried(job, retry.at());
+            LOG.debug("job failed, retry at {} queue={} job={} attempt={} error={}", retry.at(), job.queue(),
+                    job.id(), job.currentAttempt(), error.type());
+        } else {
+            DeadLetterReason reason = ((RetryDecision.DeadLetterNow) decision).reason();
+            LOG.debug("job failed for good queue={} job={} attempt={} reason={} error={}", job.queue(), job.id(),
+                    job.currentAttempt(), reason, error.type());
+            deadLetter(delivery, DeadLetter.of(job, reason, error, job.currentAttempt(), now));
+        }
+    }
+
+    private void deadLetter(Delivery delivery, DeadLetter letter) {
+        leases.deadLetter(delivery, letter);
+        observer.jobDeadLettered(delivery.queue(), letter.reason());
+    }
+}

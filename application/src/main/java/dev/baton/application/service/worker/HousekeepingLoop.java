@@ -1,0 +1,51 @@
+package dev.baton.application.service.worker;
+
+import dev.baton.application.port.out.QueueMaintenance;
+import dev.baton.application.port.out.TrimOutcome;
+import dev.baton.application.port.out.WorkerObserver;
+import dev.baton.domain.ConsumerName;
+import dev.baton.domain.QueueName;
+import dev.baton.domain.Retention;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Trims acknowledged history older than the retention from the streams, and removes consumers idle for long that own
+ * nothing, so that neither grows without bound.
+ */
+final class HousekeepingLoop implements BackgroundLoop {
+    private static final Logger LOG = LoggerFactory.getLogger(HousekeepingLoop.class);
+
+    private final QueueMaintenance maintenance;
+    private final List<QueueName> queues;
+    private final Retention retention;
+    private final Duration consumerIdleRemoval;
+    private final Clock clock;
+    private final WorkerObserver observer;
+
+    HousekeepingLoop(QueueMaintenance maintenance, List<QueueName> queues, Retention retention,
+                     Duration consumerIdleRemoval, Clock clock, WorkerObserver observer) {
+        this.maintenance = maintenance;
+        this.queues = List.copyOf(queues);
+        this.retention = retention;
+        this.consumerIdleRemoval = consumerIdleRemoval;
+        this.clock = clock;
+        this.observer = observer;
+    }
+
+    @Override
+    public void runOnce() {
+        for (QueueName queue : queues) {
+            TrimOutcome trimmed = maintenance.trim(queue, retention, clock.instant());
+            observer.trimmed(queue, trimmed);
+            LOG.debug("trimmed queue={} removed={} heldBack={}", queue, trimmed.removed(), trimmed.heldBack());
+            List<ConsumerName> removed = maintenance.removeIdleConsumers(queue, consumerIdleRemoval);
+            if (!removed.isEmpty()) {
+                LOG.info("removed idle consumers queue={} consumers={}", queue, removed);
+            }
+        }
+    }
+}

@@ -1,0 +1,98 @@
+package dev.baton.application.service.worker;
+
+import dev.baton.application.port.out.Delivery;
+import dev.baton.application.port.out.DeliveryId;
+import dev.baton.domain.QueueName;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.stream.Collectors;
+
+/**
+ * The deliveries a worker holds, and the slots they hold: one slot per delivery, {@code concurrency} slots in all.
+ * The fetcher takes free slots before it leases (this is the backpressure: a worker never holds more than
+ * {@code concurrency} jobs); a delivery gives its slot back when it is released.
+ */
+final class InFlight {
+    private final int concurrency;
+    private final Semaphore slots;
+    private final Map<Key, HeldDelivery> held = new ConcurrentHashMap<>();
+
+    InFlight(int concurrency) {
+        this.concurrency = concurrency;
+        this.slots = new Semaphore(concurrency);
+    }
+
+    /** Waits for one free slot, then takes every other free one: the most this worker may lease now. */
+    int takeFreeSlots() throws InterruptedException {
+        slots.acquire();
+        int taken = 1;
+        while (taken < concurrency && slots.tryAcquire()) {
+            taken++;
+        }
+        return taken;
+    }
+
+    void takeSlot() throws InterruptedException {
+        slots.acquire();
+    }
+
+    /** Gives back slots taken for deliveries that did not come. */
+    void freeSlots(int count) {
+        slots.release(count);
+    }
+
+    /**
+     * Holds a delivery in a slot taken for it. A delivery held already (this worker reclaimed its own running job)
+     * is handled already: its second slot is given back.
+     */
+    Optional<HeldDelivery> hold(Delivery delivery) {
+        HeldDelivery fresh = new HeldDelivery(delivery);
+        if (held.putIfAbsent(Key.of(delivery), fresh) != null) {
+            slots.release();
+            return Optional.empty();
+        }
+        return Optional.of(fresh);
+    }
+
+    /** Frees the slots all at once, so that the fetcher leases (and batches) them together, not one by one. */
+    void release(Collection<HeldDelivery> done) {
+        done.forEach(delivery -> held.remove(Key.of(delivery.delivery()), delivery));
+        slots.release(done.size());
+    }
+
+    Optional<HeldDelivery> find(QueueName queue, DeliveryId id) {
+        return Optional.ofNullable(held.get(new Key(queue, id)));
+    }
+
+    Map<QueueName, List<DeliveryId>> idsByQueue() {
+        return held.keySet().stream()
+                .collect(Collectors.groupingBy(Key::queue, Collectors.mapping(Key::id, Collectors.toList())));
+    }
+
+    List<HeldDelivery> all() {
+        return List.copyOf(held.values());
+    }
+
+    /** Abandons every held delivery not finishing yet. @return how many were abandoned */
+    int abandonAll() {
+        return (int) all().stream().filter(HeldDelivery::abandon).count();
+    }
+
+    int size() {
+        return held.size();
+    }
+
+    void clear() {
+        held.clear();
+    }
+
+    private record Key(QueueName queue, DeliveryId id) {
+        static Key of(Delivery delivery) {
+            return new Key(delivery.queue(), delivery.id());
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package dev.baton.application.service.worker;
+
+import dev.baton.domain.ConsumerName;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One task on a job thread: triages its deliveries, settles those that do not run, executes the rest as one attempt
+ * (or one batch) and ends each attempt, then frees the slots of all that were not handed over for acknowledgement.
+ */
+final class Processor {
+    private static final Logger LOG = LoggerFactory.getLogger(Processor.class);
+
+    private final Triage triage;
+    private final AttemptExecutor executor;
+    private final Finisher finisher;
+    private final InFlight inFlight;
+    private final ConsumerName consumer;
+
+    Processor(Triage triage, AttemptExecutor executor, Finisher finisher, InFlight inFlight, ConsumerName consumer) {
+        this.triage = triage;
+        this.executor = executor;
+        this.finisher = finisher;
+        this.inFlight = inFlight;
+        this.consumer = consumer;
+    }
+
+    void process(List<HeldDelivery> batch) {
+        Set<HeldDelivery> handedOver = new HashSet<>();
+        try {
+            List<Triage.Run> runs = new ArrayList<>(batch.size());
+            for (HeldDelivery held : batch) {
+                try {
+                    Triage.Verdict verdict = triage.of(held);
+                    if (verdict instanceof Triage.Run run) {
+                        runs.add(run);
+                    } else {
+                        handedOver.addAll(finisher.settle((Triage.Settled) verdict));
+                    }
+                } catch (RuntimeException e) {
+                    finisher.leftPending(held, e);
+                }
+            }
+            if (!runs.isEmpty()) {
+                handedOver.addAll(finisher.finish(executor.execute(runs)));
+            }
+        } catch (Throwable e) {
+            // never lose an entry: what was not finished stays pending and comes back after the lease
+            LOG.warn("could not finish deliveries, left pending for redelivery consumer={} count={}", consumer,
+                    batch.size(), e);
+        } finally {
+            // what was handed over for acknowledgement is released once acknowledged
+            inFlight.release(batch.stream().filter(held -> !handedOver.contains(held)).toList());
+        }
+    }
+}

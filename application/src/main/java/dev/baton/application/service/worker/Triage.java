@@ -1,0 +1,115 @@
+package dev.baton.application.service.worker;
+
+import dev.baton.application.handler.JobHandler;
+import dev.baton.application.handler.JobHandlers;
+import dev.baton.application.port.out.Delivery;
+import dev.baton.application.port.out.ExecutionLedger;
+import dev.baton.domain.Completion;
+import dev.baton.domain.DeadLetter;
+import dev.baton.domain.DeadLetterReason;
+import dev.baton.domain.DeliveryLimit;
+import dev.baton.domain.Job;
+import dev.baton.domain.JobError;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Decides what becomes of a delivery before anything runs: poison and malformed entries go to the dead letters, a
+ * job without a handler fails for good, the rest run under their handler.
+ */
+final class Triage {
+    private final DeliveryLimit deliveryLimit;
+    private final ExecutionLedger ledger;
+    private final JobHandlers handlers;
+    private final Optional<String> defaultHandler;
+    private final Clock clock;
+
+    /** @param defaultHandler the handler of untyped jobs; when empty, the handler named like the queue */
+    Triage(DeliveryLimit deliveryLimit, ExecutionLedger ledger, JobHandlers handlers, Optional<String> defaultHandler,
+           Clock clock) {
+        this.deliveryLimit = deliveryLimit;
+        this.ledger = ledger;
+        this.handlers = handlers;
+        this.defaultHandler = defaultHandler;
+        this.clock = clock;
+    }
+
+    /** What to do with a held delivery: run it, or settle it without running. */
+    sealed interface Verdict {
+    }
+
+    /** Runs under {@code handler}. */
+    record Run(HeldDelivery held, Delivery.Leased delivery, JobHandler handler) implements Verdict {
+    }
+
+    /** Ends without running. */
+    sealed interface Settled extends Verdict {
+    }
+
+    /** Committed before its worker died between the commit and the acknowledgement: acknowledged, not run. */
+    record Completed(HeldDelivery held, Delivery.Leased delivery, Completion completion) implements Settled {
+    }
+
+    /** Goes to the dead letters as it is, without an attempt: poison or malformed ({@code letter}'s reason). */
+    record Refused(HeldDelivery held, DeadLetter letter) implements Settled {
+    }
+
+    /** Fails for good, without running: no handler can take it. */
+    record Failed(HeldDelivery held, Delivery.Leased delivery, JobError error) implements Settled {
+    }
+
+    Verdict of(HeldDelivery held) {
+        Delivery delivery = held.delivery();
+        if (deliveryLimit.exceededBy(delivery.deliveryCount())) {
+            return poison(held);
+        }
+        if (delivery instanceof Delivery.Malformed malformed) {
+            return new Refused(held, DeadLetter.malformed(malformed.queue(), malformed.fields(), malformed.problem(),
+                    clock.instant()));
+        }
+        Delivery.Leased leased = (Delivery.Leased) delivery;
+        List<String> candidates = handlerNames(leased.job());
+        Optional<JobHandler> handler = candidates.stream().map(handlers::find).flatMap(Optional::stream).findFirst();
+        if (handler.isEmpty()) {
+            return new Failed(held, leased, JobError.permanent("no-handler", "no handler named "
+                    + String.join(" or ", candidates)));
+        }
+        return new Run(held, leased, handler.get());
+    }
+
+    private Verdict poison(HeldDelivery held) {
+        Delivery delivery = held.delivery();
+        if (delivery instanceof Delivery.Leased leased) {
+            // a job that committed before its worker died (between commit and XACK) is done, not poison
+            Optional<Completion> completion = ledger.find(leased.job().id());
+            if (completion.isPresent()) {
+                return new Completed(held, leased, completion.get());
+            }
+        }
+        String problem = "delivered " + delivery.deliveryCount() + " times without finishing, more than the limit of "
+                + deliveryLimit.maxDeliveries();
+        Instant now = clock.instant();
+        DeadLetter letter = delivery instanceof Delivery.Leased leased
+                ? DeadLetter.of(leased.job(), DeadLetterReason.POISON, JobError.permanent("poison", problem),
+                (int) Math.min(delivery.deliveryCount(), Integer.MAX_VALUE), now)
+                : DeadLetter.malformed(delivery.queue(), ((Delivery.Malformed) delivery).fields(), problem, now);
+        return new Refused(held, letter);
+    }
+
+    /**
+     * A typed job runs only under the handler of its type: falling back to the queue's handler would run a
+     * {@code refund} as an {@code order}. An untyped job runs under the worker's handler, else the queue's.
+     */
+    private List<String> handlerNames(Job job) {
+        if (job.type().isPresent()) {
+            return List.of(job.type().get());
+        }
+        List<String> names = new ArrayList<>(2);
+        defaultHandler.ifPresent(names::add);
+        names.add(job.queue().value());
+        return names.stream().distinct().toList();
+    }
+}

@@ -1,0 +1,99 @@
+package dev.baton.application.service.worker;
+
+import dev.baton.application.port.in.RunningWorker;
+import dev.baton.application.port.in.WorkerCounters;
+import dev.baton.domain.ConsumerName;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One started worker's lifecycle: it starts leasing, then its loops; it stops leasing first, gives running jobs the
+ * grace period (their leases still extended), abandons the rest to other consumers, sends the acknowledgements of what
+ * finished, and only then ends its loops.
+ */
+final class Worker implements RunningWorker {
+    private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
+    private static final Duration ABANDON_WAIT = Duration.ofSeconds(5);
+
+    private final ConsumerName consumer;
+    private final Fetcher fetcher;
+    private final ExecutorService jobs;
+    private final InFlight inFlight;
+    private final Acknowledgements<Attempt> acknowledgements;
+    private final Loops loops;
+    private final CountingObserver counting;
+    private final Duration defaultGrace;
+    private Integer abandoned;
+
+    Worker(ConsumerName consumer, Fetcher fetcher, ExecutorService jobs, InFlight inFlight,
+           Acknowledgements<Attempt> acknowledgements, Loops loops, CountingObserver counting, Duration defaultGrace) {
+        this.consumer = consumer;
+        this.fetcher = fetcher;
+        this.jobs = jobs;
+        this.inFlight = inFlight;
+        this.acknowledgements = acknowledgements;
+        this.loops = loops;
+        this.counting = counting;
+        this.defaultGrace = defaultGrace;
+    }
+
+    void start() {
+        fetcher.start();
+        loops.start();
+    }
+
+    @Override
+    public synchronized int stop(Duration grace) {
+        if (abandoned != null) {
+            return abandoned;
+        }
+        LOG.info("worker stopping consumer={} running={} grace={}", consumer, inFlight.size(), grace);
+        fetcher.stopLeasing();
+        loops.leasingStopped();
+        int left = 0;
+        try {
+            fetcher.awaitStopped();
+            jobs.shutdown();
+            if (!jobs.awaitTermination(grace.toNanos(), TimeUnit.NANOSECONDS)) {
+                left = inFlight.abandonAll();
+                jobs.shutdownNow();
+                if (!jobs.awaitTermination(ABANDON_WAIT.toNanos(), TimeUnit.NANOSECONDS)) {
+                    LOG.warn("some handlers ignore interruption; their threads are left behind consumer={}",
+                            consumer);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            left = inFlight.abandonAll();
+            jobs.shutdownNow();
+        }
+        try {
+            acknowledgements.close(ABANDON_WAIT); // what finished in the grace period is acknowledged now
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        loops.shutdownNow();
+        inFlight.clear();
+        abandoned = left;
+        LOG.info("worker stopped consumer={} abandoned={} completed={}", consumer, left, counters().completed());
+        return left;
+    }
+
+    @Override
+    public boolean isRunning() {
+        return fetcher.isLeasing();
+    }
+
+    @Override
+    public WorkerCounters counters() {
+        return counting.counters(inFlight.size());
+    }
+
+    @Override
+    public void close() {
+        stop(defaultGrace);
+    }
+}

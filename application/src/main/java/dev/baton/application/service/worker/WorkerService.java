@@ -1,0 +1,93 @@
+package dev.baton.application.service.worker;
+
+import dev.baton.application.handler.JobHandlers;
+import dev.baton.application.port.in.RunWorkerUseCase;
+import dev.baton.application.port.in.RunningWorker;
+import dev.baton.application.port.out.ExecutionLedger;
+import dev.baton.application.port.out.JobLeases;
+import dev.baton.application.port.out.QueueMaintenance;
+import dev.baton.application.port.out.WorkerObserver;
+import dev.baton.domain.ConsumerName;
+import dev.baton.domain.RandomSource;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs workers: each leases jobs from its queues as slots free up, runs them on a bounded pool with a per-attempt
+ * timeout, commits their effect through the execution ledger and only then acknowledges them; failures are retried
+ * or dead-lettered by the retry policy. Background loops extend the leases of running jobs, reclaim entries of
+ * consumers that went silent (dead-lettering poison), promote due retries and trim the streams. No loop dies of one
+ * bad job or one transport failure: it logs, pauses and goes on.
+ *
+ * <p>This class puts one worker together from its rooms; see docs/ARCHITECTURE.md for the path of a delivery through
+ * them. Exactly-once effects need a real ledger; with {@code AtLeastOnceExecution} a redelivered job runs again.
+ */
+public final class WorkerService implements RunWorkerUseCase {
+    private static final Logger LOG = LoggerFactory.getLogger(WorkerService.class);
+
+    private final JobLeases leases;
+    private final QueueMaintenance maintenance;
+    private final ExecutionLedger ledger;
+    private final JobHandlers handlers;
+    private final WorkerSettings settings;
+    private final Clock clock;
+    private final RandomSource random;
+    private final WorkerObserver observer;
+
+    public WorkerService(JobLeases leases, QueueMaintenance maintenance, ExecutionLedger ledger, JobHandlers handlers,
+                         WorkerSettings settings, Clock clock, RandomSource random, WorkerObserver observer) {
+        this.leases = leases;
+        this.maintenance = maintenance;
+        this.ledger = ledger;
+        this.handlers = handlers;
+        this.settings = settings;
+        this.clock = clock;
+        this.random = random;
+        this.observer = observer;
+    }
+
+    @Override
+    public RunningWorker start(Command command) {
+        ConsumerName consumer = command.consumer();
+        WorkerThreads threads = new WorkerThreads(settings.jobThreads(), settings.batchCommit(), "baton-" + consumer);
+        CountingObserver counting = new CountingObserver(observer);
+        InFlight inFlight = new InFlight(command.concurrency());
+
+        Acknowledgements<Attempt> acknowledgements = new Acknowledgements<>(leases,
+                new AcknowledgedAttempts(inFlight, counting, consumer), threads.ofJobKind("ack"));
+        Finisher finisher = new Finisher(leases, acknowledgements, settings.retryPolicy(), settings.jobTimeout(), clock,
+                random, counting, consumer);
+        Processor processor = new Processor(
+                new Triage(settings.deliveryLimit(), ledger, handlers, command.handler(), clock),
+                new AttemptExecutor(ledger, consumer, settings.jobTimeout(), clock, counting),
+                finisher, inFlight, consumer);
+        ExecutorService jobs = threads.jobs(command.concurrency());
+        Dispatcher dispatcher = new Dispatcher(inFlight, settings.batchCommit(), jobs, processor::process);
+
+        RecoveryLoop recovery = new RecoveryLoop(maintenance, command.queues(), consumer, settings.lease(), dispatcher,
+                counting);
+        Fetcher fetcher = new Fetcher(leases, command.queues(), consumer, command.concurrency(), settings.block(),
+                inFlight, recovery, dispatcher, threads.ofJobKind("fetch"));
+        Loops loops = new Loops(consumer, threads)
+                .sweepingDeadlines(new DeadlineLoop(inFlight), DeadlineLoop.interval(settings.jobTimeout()))
+                .whileLeasing("promotion", new PromotionLoop(maintenance, command.queues(), clock), Duration.ZERO,
+                        settings.promoteInterval())
+                .untilShutdown("lease extension", new LeaseExtensionLoop(leases, consumer, inFlight, counting),
+                        settings.extendInterval(), settings.extendInterval())
+                .whileLeasing("recovery", recovery, settings.recoveryInterval(), settings.recoveryInterval())
+                .whileLeasing("housekeeping", new HousekeepingLoop(maintenance, command.queues(),
+                                settings.retention(), settings.consumerIdleRemoval(), clock, counting),
+                        settings.trimInterval(), settings.trimInterval());
+
+        Worker worker = new Worker(consumer, fetcher, jobs, inFlight, acknowledgements, loops, counting,
+                settings.grace());
+        worker.start();
+        LOG.info("worker started consumer={} queues={} concurrency={} threads={} lease={} jobTimeout={}"
+                + " maxAttempts={}", consumer, command.queues(), command.concurrency(), settings.runsJobsOn().label(),
+                settings.lease(), settings.jobTimeout(), settings.retryPolicy().maxAttempts());
+        return worker;
+    }
+}

@@ -1,0 +1,52 @@
+package dev.baton.application.service.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.baton.application.port.in.WorkerCounters;
+import dev.baton.application.port.out.TrimOutcome;
+import dev.baton.application.port.out.WorkerObserver;
+import dev.baton.domain.DeadLetterReason;
+import dev.baton.domain.Job;
+import dev.baton.domain.JobError;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+class CountingObserverTest {
+
+    @Test
+    void countsWhatTheCountersShowAndPassesEveryEventOn() {
+        List<String> heard = new CopyOnWriteArrayList<>();
+        WorkerObserver user = (WorkerObserver) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {WorkerObserver.class}, (proxy, method, args) -> {
+                    heard.add(method.getName());
+                    return null;
+                });
+        CountingObserver counting = new CountingObserver(user);
+        Job job = Deliveries.leased("j").job();
+
+        counting.jobEnqueued(job);
+        counting.jobStarted(job, Duration.ZERO);
+        counting.jobCompleted(job, Duration.ZERO);
+        counting.jobCompleted(job, Duration.ZERO);
+        counting.duplicateSkipped(job);
+        counting.jobFailed(job, JobError.retryable("io", "reset"));
+        counting.jobRetried(job, Deliveries.NOW);
+        counting.jobDeadLettered(job.queue(), DeadLetterReason.POISON);
+        counting.reclaimed(job.queue(), 3);
+        counting.leaseLost(job.queue(), Deliveries.nextId());
+        counting.vanished(job.queue(), 2);
+        counting.trimmed(job.queue(), TrimOutcome.NOTHING);
+
+        assertThat(counting.counters(4)).isEqualTo(new WorkerCounters(2, 1, 1, 1, 3, 1, 4));
+        assertThat(heard).hasSize(12);
+        assertThat(Set.copyOf(heard)).isEqualTo(Arrays.stream(WorkerObserver.class.getDeclaredMethods())
+                .map(Method::getName).collect(Collectors.toSet()));
+    }
+}

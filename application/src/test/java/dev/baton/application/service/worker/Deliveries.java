@@ -1,0 +1,31 @@
+package dev.baton.application.service.worker;
+
+import dev.baton.application.port.out.Delivery;
+import dev.baton.application.port.out.DeliveryId;
+import dev.baton.domain.Job;
+import dev.baton.domain.JobId;
+import dev.baton.domain.QueueName;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** Deliveries made up for the tests of one room, without a transport. */
+final class Deliveries {
+    static final QueueName QUEUE = QueueName.of("orders");
+    static final Instant NOW = Instant.parse("2026-11-29T12:00:00Z");
+    private static final AtomicLong IDS = new AtomicLong();
+
+    private Deliveries() {
+    }
+
+    static Delivery.Leased leased(Job job, long deliveryCount) {
+        return new Delivery.Leased(job.queue(), nextId(), deliveryCount, job);
+    }
+
+    static Delivery.Leased leased(String jobId) {
+        return leased(Job.create(JobId.of(jobId), QUEUE, "{}", NOW), 1);
+    }
+
+    static DeliveryId nextId() {
+        return new DeliveryId(IDS.incrementAndGet() + "-0");
+    }
+}

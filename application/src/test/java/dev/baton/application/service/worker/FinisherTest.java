@@ -1,0 +1,172 @@
+package dev.baton.application.service.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.baton.application.handler.NonRetryableException;
+import dev.baton.application.port.in.WorkerCounters;
+import dev.baton.application.port.out.Delivery;
+import dev.baton.application.port.out.LedgerOutcome;
+import dev.baton.application.port.out.LedgerUnavailableException;
+import dev.baton.application.port.out.WorkerObserver;
+import dev.baton.application.service.JobThreads;
+import dev.baton.application.testing.InMemoryStreamTransport;
+import dev.baton.application.testing.MutableClock;
+import dev.baton.domain.Backoff;
+import dev.baton.domain.Completion;
+import dev.baton.domain.ConsumerName;
+import dev.baton.domain.DeadLetter;
+import dev.baton.domain.DeadLetterReason;
+import dev.baton.domain.Jitter;
+import dev.baton.domain.Job;
+import dev.baton.domain.JobError;
+import dev.baton.domain.JobId;
+import dev.baton.domain.JobSighting;
+import dev.baton.domain.QueueName;
+import dev.baton.domain.RetryPolicy;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The finishing room on the in-memory transport: where each outcome leaves its entry. */
+class FinisherTest {
+    private static final QueueName QUEUE = Deliveries.QUEUE;
+    private static final Duration JOB_TIMEOUT = Duration.ofSeconds(5);
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    private final MutableClock clock = MutableClock.at(Deliveries.NOW);
+    private final InMemoryStreamTransport transport = new InMemoryStreamTransport(clock);
+    private final ConsumerName worker = ConsumerName.of("w1");
+    private final InFlight inFlight = new InFlight(4);
+    private final CountingObserver counting = new CountingObserver(WorkerObserver.NONE);
+    private final Acknowledgements<Attempt> acknowledgements = new Acknowledgements<>(transport,
+            new AcknowledgedAttempts(inFlight, counting, worker),
+            new WorkerThreads(JobThreads.PLATFORM, 1, "test").platform("ack"));
+    private final Finisher finisher = new Finisher(transport, acknowledgements,
+            new RetryPolicy(2, new Backoff.Fixed(Duration.ofSeconds(5)), Jitter.NONE, Set.of()), JOB_TIMEOUT, clock,
+            () -> 0.5, counting, worker);
+
+    @AfterEach
+    void closeAcknowledgements() throws InterruptedException {
+        acknowledgements.close(WAIT);
+    }
+
+    @Test
+    void aCommittedAttemptIsAcknowledgedAndCountedOnlyThen() {
+        Attempt attempt = attempt(leaseAndHold("shipped"), this::committed);
+
+        assertThat(finisher.finish(List.of(attempt))).containsExactly(attempt.held());
+
+        await().atMost(WAIT).until(() -> transport.stats(QUEUE).pending() == 0);
+        await().atMost(WAIT).until(() -> counting.counters(inFlight.size()).equals(
+                new WorkerCounters(1, 0, 0, 0, 0, 0, 0)));
+    }
+
+    @Test
+    void aFailedEffectIsRetriedAfterItsBackoffOrDeadLetteredWhenItCannotBe() {
+        Attempt flaky = attempt(leaseAndHold("flaky"), job -> failed(new IOException("reset")));
+        Attempt refused = attempt(leaseAndHold("refused"), job -> failed(new NonRetryableException("no")));
+
+        assertThat(finisher.finish(List.of(flaky, refused))).isEmpty();
+
+        assertThat(transport.find(QUEUE, JobId.of("flaky"))).hasValueSatisfying(sighting -> {
+            Job retried = ((JobSighting.Delayed) sighting).job();
+            assertThat(retried.currentAttempt()).isEqualTo(2);
+            assertThat(retried.notBefore()).contains(clock.instant().plusSeconds(5));
+        });
+        DeadLetter letter = transport.deadLetters(QUEUE, Optional.empty(), 10).get(0).letter();
+        assertThat(letter.reason()).isEqualTo(DeadLetterReason.NON_RETRYABLE);
+        assertThat(transport.stats(QUEUE).pending()).isZero();
+        assertThat(counting.counters(0).retried()).isEqualTo(1);
+        assertThat(counting.counters(0).deadLettered()).isEqualTo(1);
+    }
+
+    @Test
+    void anAttemptPastItsDeadlineFailsAsATimeoutWhateverItThrew() {
+        HeldDelivery held = leaseAndHold("sleepy");
+        held.startDeadline(System.nanoTime());
+        new DeadlineLoop(inFlight).runOnce();
+
+        finisher.finish(List.of(attempt(held, job -> failed(new IllegalStateException("interrupted")))));
+
+        assertThat(transport.find(QUEUE, JobId.of("sleepy"))).hasValueSatisfying(sighting ->
+                assertThat(((JobSighting.Delayed) sighting).job().lastError()).hasValueSatisfying(error ->
+                        assertThat(error.type()).isEqualTo("timeout")));
+    }
+
+    @Test
+    void anUnknownOutcomeStaysPendingWhileTheOthersOfItsBatchFinish() {
+        Attempt committed = attempt(leaseAndHold("committed"), this::committed);
+        Attempt unknown = attempt(leaseAndHold("unknown"), job -> new LedgerOutcome.Unknown(
+                new LedgerUnavailableException("connection lost after COMMIT", null)));
+
+        assertThat(finisher.finish(List.of(committed, unknown))).containsExactly(committed.held());
+
+        await().atMost(WAIT).until(() -> transport.stats(QUEUE).pending() == 1);
+        assertThat(transport.find(QUEUE, JobId.of("unknown"))).hasValueSatisfying(sighting ->
+                assertThat(sighting).isInstanceOf(JobSighting.Pending.class));
+    }
+
+    @Test
+    void aDeliveryWhoseLeaseWasLostIsNeitherAcknowledgedNorRetried() {
+        HeldDelivery committed = leaseAndHold("lost-committed");
+        HeldDelivery failed = leaseAndHold("lost-failed");
+        committed.loseLease();
+        failed.loseLease();
+
+        assertThat(finisher.finish(List.of(attempt(committed, this::committed),
+                attempt(failed, job -> failed(new IOException("reset")))))).isEmpty();
+
+        assertThat(transport.stats(QUEUE).pending()).isEqualTo(2);
+        assertThat(transport.stats(QUEUE).delayed()).isZero();
+    }
+
+    @Test
+    void settledDeliveriesAreDeadLetteredFailedOrAcknowledgedWithoutRunning() {
+        HeldDelivery poison = leaseAndHold("poison");
+        HeldDelivery orphan = leaseAndHold("orphan");
+        HeldDelivery done = leaseAndHold("done");
+        Delivery.Leased doneDelivery = (Delivery.Leased) done.delivery();
+
+        finisher.settle(new Triage.Refused(poison, DeadLetter.of(((Delivery.Leased) poison.delivery()).job(),
+                DeadLetterReason.POISON, JobError.permanent("poison", "too often"), 6,
+                clock.instant())));
+        finisher.settle(new Triage.Failed(orphan, (Delivery.Leased) orphan.delivery(),
+                JobError.permanent("no-handler", "no handler named x")));
+        assertThat(finisher.settle(new Triage.Completed(done, doneDelivery, completion(doneDelivery.job()))))
+                .containsExactly(done);
+
+        assertThat(transport.deadLetters(QUEUE, Optional.empty(), 10)).extracting(stored -> stored.letter().reason())
+                .containsExactly(DeadLetterReason.POISON, DeadLetterReason.NON_RETRYABLE);
+        await().atMost(WAIT).until(() -> transport.stats(QUEUE).pending() == 0
+                && counting.counters(0).duplicates() == 1);
+    }
+
+    private HeldDelivery leaseAndHold(String jobId) {
+        transport.publish(Job.create(JobId.of(jobId), QUEUE, "{}", clock.instant()));
+        return inFlight.hold(transport.lease(QUEUE, worker, 1, Duration.ZERO).get(0)).orElseThrow();
+    }
+
+    private Attempt attempt(HeldDelivery held, Function<Job, LedgerOutcome> outcome) {
+        Delivery.Leased delivery = (Delivery.Leased) held.delivery();
+        return new Attempt(held, delivery, outcome.apply(delivery.job()), Duration.ofMillis(3));
+    }
+
+    private LedgerOutcome committed(Job job) {
+        return new LedgerOutcome.Committed(completion(job));
+    }
+
+    private Completion completion(Job job) {
+        return new Completion(job.id(), job.queue(), job.type(), job.currentAttempt(), worker, "1-0", Optional.empty(),
+                clock.instant());
+    }
+
+    private static LedgerOutcome failed(Exception cause) {
+        return new LedgerOutcome.EffectFailed(cause);
+    }
+}

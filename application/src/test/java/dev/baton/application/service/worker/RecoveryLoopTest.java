@@ -1,0 +1,95 @@
+package dev.baton.application.service.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.baton.application.port.out.Delivery;
+import dev.baton.application.port.out.WorkerObserver;
+import dev.baton.application.testing.InMemoryStreamTransport;
+import dev.baton.application.testing.MutableClock;
+import dev.baton.domain.ConsumerName;
+import dev.baton.domain.ConsumerStats;
+import dev.baton.domain.Job;
+import dev.baton.domain.JobId;
+import dev.baton.domain.QueueName;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+class RecoveryLoopTest {
+    private static final Duration LEASE = Duration.ofSeconds(30);
+    private static final QueueName QUEUE = Deliveries.QUEUE;
+
+    private final MutableClock clock = MutableClock.at(Deliveries.NOW);
+    private final InMemoryStreamTransport transport = new InMemoryStreamTransport(clock);
+    private final ConsumerName worker = ConsumerName.of("w1");
+    private final ConsumerName dead = ConsumerName.of("dead");
+    private final InFlight inFlight = new InFlight(4);
+    private final List<HeldDelivery> dispatched = new ArrayList<>();
+    private final AtomicInteger vanished = new AtomicInteger();
+    private final CountingObserver counting = new CountingObserver(new WorkerObserver() {
+        @Override
+        public void vanished(QueueName queue, int count) {
+            vanished.addAndGet(count);
+        }
+    });
+    private final RecoveryLoop recovery = new RecoveryLoop(transport, List.of(QUEUE), worker, LEASE,
+            new Dispatcher(inFlight, 1, Runnable::run, dispatched::addAll), counting);
+
+    @Test
+    void aPassMakesRecoveryDueAndTheFetcherThenReclaimsIntoTheSlotsItHolds() {
+        List<Delivery> abandoned = abandon(3);
+        clock.advance(LEASE.plusSeconds(1));
+        assertThat(recovery.reclaimIfDue(2)).as("not due before a pass").isZero();
+
+        recovery.runOnce();
+
+        assertThat(recovery.reclaimIfDue(2)).isEqualTo(2);
+        assertThat(dispatched).extracting(held -> held.delivery().id())
+                .containsExactly(abandoned.get(0).id(), abandoned.get(1).id());
+        assertThat(dispatched).allSatisfy(held -> assertThat(held.delivery().deliveryCount()).isEqualTo(2));
+        assertThat(pendingByConsumer()).containsEntry("w1", 2L).containsEntry("dead", 1L);
+        assertThat(counting.counters(0).reclaimed()).isEqualTo(2);
+        assertThat(recovery.reclaimIfDue(2)).as("one reclaim per pass").isZero();
+    }
+
+    @Test
+    void entriesSilentForLessThanALeaseStayWithTheirConsumer() {
+        abandon(1);
+        clock.advance(LEASE.minusSeconds(1));
+
+        recovery.runOnce();
+
+        assertThat(recovery.reclaimIfDue(4)).isZero();
+        assertThat(pendingByConsumer()).containsEntry("dead", 1L).doesNotContainKey("w1");
+    }
+
+    @Test
+    void pendingEntriesWhoseDataVanishedAreDroppedAndReported() {
+        Delivery gone = abandon(1).get(0);
+        transport.deleteEntry(QUEUE, gone.id());
+        clock.advance(LEASE.plusSeconds(1));
+
+        recovery.runOnce();
+
+        assertThat(recovery.reclaimIfDue(4)).isZero();
+        assertThat(vanished).hasValue(1);
+        assertThat(transport.stats(QUEUE).pending()).isZero();
+        assertThat(dispatched).isEmpty();
+    }
+
+    private List<Delivery> abandon(int count) {
+        transport.publishAll(IntStream.range(0, count)
+                .mapToObj(i -> Job.create(JobId.of("abandoned-" + i), QUEUE, "{}", clock.instant())).toList());
+        return transport.lease(QUEUE, dead, count, Duration.ZERO);
+    }
+
+    private Map<String, Long> pendingByConsumer() {
+        return transport.stats(QUEUE).consumers().stream().filter(consumer -> consumer.pending() > 0)
+                .collect(Collectors.toMap(ConsumerStats::name, ConsumerStats::pending));
+    }
+}

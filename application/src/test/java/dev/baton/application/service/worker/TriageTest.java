@@ -1,0 +1,104 @@
+package dev.baton.application.service.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.baton.application.handler.JobHandler;
+import dev.baton.application.handler.JobHandlers;
+import dev.baton.application.port.out.Delivery;
+import dev.baton.application.port.out.ExecutionLedger;
+import dev.baton.application.testing.InMemoryExecutionLedger;
+import dev.baton.application.testing.MutableClock;
+import dev.baton.domain.ConsumerName;
+import dev.baton.domain.DeadLetter;
+import dev.baton.domain.DeadLetterReason;
+import dev.baton.domain.DeliveryLimit;
+import dev.baton.domain.Job;
+import dev.baton.domain.JobId;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class TriageTest {
+    private static final DeliveryLimit LIMIT = new DeliveryLimit(2);
+
+    private final MutableClock clock = MutableClock.at(Deliveries.NOW);
+    private final InMemoryExecutionLedger ledger = new InMemoryExecutionLedger(clock);
+    private final JobHandler orders = context -> Optional.empty();
+    private final JobHandler email = context -> Optional.empty();
+    private final JobHandler fallback = context -> Optional.empty();
+    private final JobHandlers handlers = JobHandlers.of(Map.of("orders", orders, "email", email,
+            "fallback", fallback));
+
+    @Test
+    void aTypedJobRunsUnderTheHandlerOfItsTypeAndNeverFallsBackToTheQueues() {
+        Triage triage = triage(Optional.empty());
+
+        assertThat(run(triage.of(held(job("typed").withType("email"), 1)))).isSameAs(email);
+        Triage.Failed refund = (Triage.Failed) triage.of(held(job("refund").withType("refund"), 1));
+        assertThat(refund.error().retryable()).isFalse();
+        assertThat(refund.error().message()).isEqualTo("no handler named refund");
+    }
+
+    @Test
+    void anUntypedJobRunsUnderTheWorkersHandlerElseTheQueues() {
+        assertThat(run(triage(Optional.of("fallback")).of(held(job("untyped"), 1)))).isSameAs(fallback);
+        assertThat(run(triage(Optional.empty()).of(held(job("untyped"), 1)))).isSameAs(orders);
+        Triage.Failed none = (Triage.Failed) new Triage(LIMIT, ledger, JobHandlers.of(Map.of()),
+                Optional.of("fallback"), clock).of(held(job("untyped"), 1));
+        assertThat(none.error().message()).isEqualTo("no handler named fallback or orders");
+    }
+
+    @Test
+    void aMalformedEntryIsRefusedWithItsFieldsVerbatim() {
+        Map<String, String> garbage = Map.of("payload", "{}");
+        Triage.Refused refused = (Triage.Refused) triage(Optional.empty()).of(new HeldDelivery(
+                new Delivery.Malformed(Deliveries.QUEUE, Deliveries.nextId(), 1, garbage, "no job_id")));
+
+        assertThat(refused.letter().reason()).isEqualTo(DeadLetterReason.MALFORMED);
+        assertThat(refused.letter().rawFields()).isEqualTo(garbage);
+        assertThat(refused.letter().lastError().message()).isEqualTo("no job_id");
+    }
+
+    @Test
+    void anEntryDeliveredMoreOftenThanTheLimitIsPoisonMalformedOrNot() {
+        Triage triage = triage(Optional.empty());
+
+        assertThat(triage.of(held(job("at-the-limit"), LIMIT.maxDeliveries()))).isInstanceOf(Triage.Run.class);
+        DeadLetter poison = ((Triage.Refused) triage.of(held(job("poison"), 3))).letter();
+        assertThat(poison.reason()).isEqualTo(DeadLetterReason.POISON);
+        assertThat(poison.attempts()).isEqualTo(3);
+        assertThat(poison.lastError().message()).isEqualTo("delivered 3 times without finishing, more than the limit"
+                + " of 2");
+        DeadLetter malformed = ((Triage.Refused) triage.of(new HeldDelivery(new Delivery.Malformed(Deliveries.QUEUE,
+                Deliveries.nextId(), 3, Map.of(), "no job_id")))).letter();
+        assertThat(malformed.reason()).isEqualTo(DeadLetterReason.MALFORMED);
+        assertThat(malformed.lastError().message()).startsWith("delivered 3 times");
+    }
+
+    @Test
+    void aJobDeliveredTooOftenThatHadCompletedIsAcknowledgedNotPoison() {
+        Job done = job("committed-then-crashed");
+        ledger.execute(new ExecutionLedger.Execution(done, ConsumerName.of("earlier"), Deliveries.nextId(), 1,
+                clock.instant()), transaction -> Optional.empty());
+
+        Triage.Completed completed = (Triage.Completed) triage(Optional.empty()).of(held(done, 3));
+
+        assertThat(completed.completion().jobId()).isEqualTo(done.id());
+    }
+
+    private Triage triage(Optional<String> defaultHandler) {
+        return new Triage(LIMIT, ledger, handlers, defaultHandler, clock);
+    }
+
+    private static JobHandler run(Triage.Verdict verdict) {
+        return ((Triage.Run) verdict).handler();
+    }
+
+    private static Job job(String id) {
+        return Job.create(JobId.of(id), Deliveries.QUEUE, "{}", Deliveries.NOW);
+    }
+
+    private static HeldDelivery held(Job job, long deliveryCount) {
+        return new HeldDelivery(Deliveries.leased(job, deliveryCount));
+    }
+}
