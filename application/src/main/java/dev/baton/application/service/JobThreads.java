@@ -5,11 +5,11 @@ import java.util.Locale;
 
 /**
  * What runs a worker's jobs. Baton is built for Java 17, so virtual threads are reached reflectively and only where
- * the runtime has them. Measured side by side on Java 25 (docs/BENCHMARKS.md): with one transaction per job, virtual
- * threads moved 1.15x the jobs at 0.8x the CPU per job, because a job waiting for PostgreSQL parks on the JDK's
- * poller instead of putting an OS thread to sleep; with batched commits, where a few threads each run hundreds of
- * round trips one after the other, every round trip then wakes the poller and a carrier, and platform threads moved
- * 1.6x the jobs. {@link #AUTO} follows those measurements.
+ * the runtime has them. The rule {@link #AUTO} follows: a job that commits on its own waits for PostgreSQL once per
+ * round trip, and a virtual thread parks on the JDK's poller instead of putting an OS thread to sleep; a batch runs
+ * hundreds of round trips one after the other on a few threads, and there every round trip would wake the poller and
+ * a carrier, so platform threads do better. The measurements behind it: docs/BENCHMARKS.md, "Why it is built this
+ * way".
  */
 public enum JobThreads {
     /**
