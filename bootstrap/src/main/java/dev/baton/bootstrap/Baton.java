@@ -13,7 +13,7 @@ import dev.baton.application.port.in.EnqueueJobsUseCase;
 import dev.baton.application.port.in.InspectQueueUseCase;
 import dev.baton.application.port.in.RunWorkerUseCase;
 import dev.baton.application.port.in.RunningWorker;
-import dev.baton.application.port.out.WorkerObserver;
+import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.service.CompletionJanitor;
 import dev.baton.bootstrap.admin.AdminServer;
 import dev.baton.bootstrap.config.BatonConfig;
@@ -257,7 +257,7 @@ public final class Baton implements AutoCloseable {
         }
 
         /** Adds an observer of the workers' and producers' events, heard after the metrics' own. */
-        public Builder observer(WorkerObserver observer) {
+        public Builder observer(JobObserver observer) {
             return module(BatonModules.observer(observer));
         }
 

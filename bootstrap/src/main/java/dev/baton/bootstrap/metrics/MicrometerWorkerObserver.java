@@ -1,8 +1,8 @@
 package dev.baton.bootstrap.metrics;
 
 import dev.baton.application.port.out.DeliveryId;
+import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.port.out.TrimOutcome;
-import dev.baton.application.port.out.WorkerObserver;
 import dev.baton.domain.DeadLetterReason;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobError;
@@ -22,7 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * completed) are kept per queue here, because Micrometer's own lookup (builder, tags, map) cost more than the rest of
  * a no-op job; the rarer events look their meters up each time.
  */
-public final class MicrometerWorkerObserver implements WorkerObserver {
+public final class MicrometerWorkerObserver implements JobObserver {
     private static final double[] PERCENTILES = {0.5, 0.95, 0.99};
 
     private final MeterRegistry registry;

@@ -2,7 +2,7 @@ package dev.baton.bootstrap.wiring;
 
 import com.google.inject.Module;
 import com.google.inject.util.Modules;
-import dev.baton.application.port.out.WorkerObserver;
+import dev.baton.application.port.out.JobObserver;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.config.Mode;
 import java.time.Clock;
@@ -20,7 +20,7 @@ public final class BatonModules {
     }
 
     /** Adds {@code observer} to the observers of workers and producers, after the metrics. */
-    public static Module observer(WorkerObserver observer) {
+    public static Module observer(JobObserver observer) {
         Objects.requireNonNull(observer, "observer");
         return binder -> MetricsModule.addObserver(binder, observer);
     }

@@ -6,7 +6,7 @@ import com.google.inject.Provides;
 import com.google.inject.Singleton;
 import com.google.inject.multibindings.Multibinder;
 import dev.baton.application.port.in.InspectQueueUseCase;
-import dev.baton.application.port.out.WorkerObserver;
+import dev.baton.application.port.out.JobObserver;
 import dev.baton.bootstrap.metrics.KnownQueues;
 import dev.baton.bootstrap.metrics.MicrometerWorkerObserver;
 import dev.baton.bootstrap.metrics.QueueGauges;
@@ -25,13 +25,13 @@ import java.util.Set;
 final class MetricsModule extends AbstractModule {
     static final Duration GAUGE_REFRESH = Duration.ofSeconds(10);
 
-    static void addObserver(Binder binder, WorkerObserver observer) {
-        Multibinder.newSetBinder(binder, WorkerObserver.class).addBinding().toInstance(observer);
+    static void addObserver(Binder binder, JobObserver observer) {
+        Multibinder.newSetBinder(binder, JobObserver.class).addBinding().toInstance(observer);
     }
 
     @Override
     protected void configure() {
-        Multibinder.newSetBinder(binder(), WorkerObserver.class);
+        Multibinder.newSetBinder(binder(), JobObserver.class);
     }
 
     @Provides
@@ -47,10 +47,10 @@ final class MetricsModule extends AbstractModule {
 
     @Provides
     @Singleton
-    WorkerObserver observer(MeterRegistry registry, Set<WorkerObserver> added) {
-        List<WorkerObserver> all = new ArrayList<>(List.of(new MicrometerWorkerObserver(registry)));
+    JobObserver observer(MeterRegistry registry, Set<JobObserver> added) {
+        List<JobObserver> all = new ArrayList<>(List.of(new MicrometerWorkerObserver(registry)));
         all.addAll(added);
-        return FanOutObserver.of(all);
+        return FanOutJobObserver.of(all);
     }
 
     @Provides

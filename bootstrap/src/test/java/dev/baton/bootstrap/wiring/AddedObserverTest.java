@@ -3,7 +3,7 @@ package dev.baton.bootstrap.wiring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.baton.application.port.out.WorkerObserver;
+import dev.baton.application.port.out.JobObserver;
 import dev.baton.bootstrap.Baton;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.config.ConfigLoader;
@@ -25,7 +25,7 @@ class AddedObserverTest {
     void anAddedObserverHearsTheWorkerAndTheProducerAndTheMetricsStillCount() {
         BatonConfig config = ConfigLoader.load(Map.of("BATON_ADMIN_ADDRESS", "off"), Optional.empty(), Map.of());
         List<String> heard = new CopyOnWriteArrayList<>();
-        WorkerObserver listening = new WorkerObserver() {
+        JobObserver listening = new JobObserver() {
             @Override
             public void jobEnqueued(Job job) {
                 heard.add("enqueued " + job.id().value());

@@ -2,8 +2,8 @@ package dev.baton.application.service.worker;
 
 import dev.baton.application.port.in.WorkerCounters;
 import dev.baton.application.port.out.DeliveryId;
+import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.port.out.TrimOutcome;
-import dev.baton.application.port.out.WorkerObserver;
 import dev.baton.domain.DeadLetterReason;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobError;
@@ -16,8 +16,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * One worker's {@link WorkerCounters}, counted from what it tells its observer, then passed on to the user's
  * observer: the rooms of a worker report each event once, and the counters cannot drift from the metrics.
  */
-final class CountingObserver implements WorkerObserver {
-    private final WorkerObserver next;
+final class CountingObserver implements JobObserver {
+    private final JobObserver next;
     private final AtomicLong completed = new AtomicLong();
     private final AtomicLong duplicates = new AtomicLong();
     private final AtomicLong retried = new AtomicLong();
@@ -25,7 +25,7 @@ final class CountingObserver implements WorkerObserver {
     private final AtomicLong reclaimed = new AtomicLong();
     private final AtomicLong leasesLost = new AtomicLong();
 
-    CountingObserver(WorkerObserver next) {
+    CountingObserver(JobObserver next) {
         this.next = next;
     }
 

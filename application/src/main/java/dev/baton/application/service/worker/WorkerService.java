@@ -5,8 +5,8 @@ import dev.baton.application.port.in.RunWorkerUseCase;
 import dev.baton.application.port.in.RunningWorker;
 import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.application.port.out.JobLeases;
+import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.port.out.QueueMaintenance;
-import dev.baton.application.port.out.WorkerObserver;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.RandomSource;
 import java.time.Clock;
@@ -35,10 +35,10 @@ public final class WorkerService implements RunWorkerUseCase {
     private final WorkerSettings settings;
     private final Clock clock;
     private final RandomSource random;
-    private final WorkerObserver observer;
+    private final JobObserver observer;
 
     public WorkerService(JobLeases leases, QueueMaintenance maintenance, ExecutionLedger ledger, JobHandlers handlers,
-                         WorkerSettings settings, Clock clock, RandomSource random, WorkerObserver observer) {
+                         WorkerSettings settings, Clock clock, RandomSource random, JobObserver observer) {
         this.leases = leases;
         this.maintenance = maintenance;
         this.ledger = ledger;

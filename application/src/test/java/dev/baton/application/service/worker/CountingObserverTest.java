@@ -3,8 +3,8 @@ package dev.baton.application.service.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.application.port.in.WorkerCounters;
+import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.port.out.TrimOutcome;
-import dev.baton.application.port.out.WorkerObserver;
 import dev.baton.domain.DeadLetterReason;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobError;
@@ -23,8 +23,8 @@ class CountingObserverTest {
     @Test
     void countsWhatTheCountersShowAndPassesEveryEventOn() {
         List<String> heard = new CopyOnWriteArrayList<>();
-        WorkerObserver user = (WorkerObserver) Proxy.newProxyInstance(getClass().getClassLoader(),
-                new Class<?>[] {WorkerObserver.class}, (proxy, method, args) -> {
+        JobObserver user = (JobObserver) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {JobObserver.class}, (proxy, method, args) -> {
                     heard.add(method.getName());
                     return null;
                 });
@@ -46,7 +46,7 @@ class CountingObserverTest {
 
         assertThat(counting.counters(4)).isEqualTo(new WorkerCounters(2, 1, 1, 1, 3, 1, 4));
         assertThat(heard).hasSize(12);
-        assertThat(Set.copyOf(heard)).isEqualTo(Arrays.stream(WorkerObserver.class.getDeclaredMethods())
+        assertThat(Set.copyOf(heard)).isEqualTo(Arrays.stream(JobObserver.class.getDeclaredMethods())
                 .map(Method::getName).collect(Collectors.toSet()));
     }
 }

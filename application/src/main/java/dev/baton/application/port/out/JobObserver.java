@@ -11,10 +11,10 @@ import java.time.Instant;
  * Hears what producers and workers do, for metrics. Every method defaults to doing nothing; implementations must be
  * quick and thread-safe (workers call them from many threads) and must not throw.
  */
-public interface WorkerObserver {
+public interface JobObserver {
 
     /** Observes nothing. */
-    WorkerObserver NONE = new WorkerObserver() {
+    JobObserver NONE = new JobObserver() {
     };
 
     /** A job was published (due now or later). */
