@@ -256,7 +256,11 @@ public final class Baton implements AutoCloseable {
             return this;
         }
 
-        /** Adds an observer of the workers' and producers' events, heard after the metrics' own. */
+        /**
+         * Adds an observer of the jobs' events (producers' and workers'), heard after the metrics' own. One that
+         * implements {@code MaintenanceObserver} too hears the events of the worker's loops as well (reclaims, lost
+         * leases, vanished entries, trims): one object can watch both without being added twice.
+         */
         public Builder observer(JobObserver observer) {
             return module(BatonModules.observer(observer));
         }

@@ -19,7 +19,10 @@ public final class BatonModules {
         return List.of(new SettingsModule(config, clock), new ServicesModule(), new MetricsModule());
     }
 
-    /** Adds {@code observer} to the observers of workers and producers, after the metrics. */
+    /**
+     * Adds {@code observer} to the observers of jobs, after the metrics; one that is a {@code MaintenanceObserver}
+     * too also hears the worker's loops.
+     */
     public static Module observer(JobObserver observer) {
         Objects.requireNonNull(observer, "observer");
         return binder -> MetricsModule.addObserver(binder, observer);

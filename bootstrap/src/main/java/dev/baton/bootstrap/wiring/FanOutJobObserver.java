@@ -1,8 +1,6 @@
 package dev.baton.bootstrap.wiring;
 
-import dev.baton.application.port.out.DeliveryId;
 import dev.baton.application.port.out.JobObserver;
-import dev.baton.application.port.out.TrimOutcome;
 import dev.baton.domain.DeadLetterReason;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobError;
@@ -12,7 +10,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.function.Consumer;
 
-/** Hands every event to several observers, in order: the metrics first, then those added with the builder. */
+/** Hands every event of a job to several observers, in order: the metrics first, then those added with the builder. */
 final class FanOutJobObserver implements JobObserver {
     private final JobObserver[] observers;
 
@@ -64,25 +62,5 @@ final class FanOutJobObserver implements JobObserver {
     @Override
     public void jobDeadLettered(QueueName queue, DeadLetterReason reason) {
         each(observer -> observer.jobDeadLettered(queue, reason));
-    }
-
-    @Override
-    public void reclaimed(QueueName queue, int count) {
-        each(observer -> observer.reclaimed(queue, count));
-    }
-
-    @Override
-    public void leaseLost(QueueName queue, DeliveryId id) {
-        each(observer -> observer.leaseLost(queue, id));
-    }
-
-    @Override
-    public void vanished(QueueName queue, int count) {
-        each(observer -> observer.vanished(queue, count));
-    }
-
-    @Override
-    public void trimmed(QueueName queue, TrimOutcome outcome) {
-        each(observer -> observer.trimmed(queue, outcome));
     }
 }

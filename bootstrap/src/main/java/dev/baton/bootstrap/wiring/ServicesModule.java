@@ -17,6 +17,7 @@ import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.application.port.out.JobLeases;
 import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.port.out.JobPublisher;
+import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.port.out.QueueAdministration;
 import dev.baton.application.port.out.QueueMaintenance;
 import dev.baton.application.service.AtLeastOnceExecution;
@@ -74,9 +75,10 @@ final class ServicesModule extends AbstractModule {
     @Provides
     @Singleton
     WorkerService worker(JobLeases leases, QueueMaintenance maintenance, ExecutionLedger ledger,
-                         JobHandlers handlers, WorkerSettings settings, Clock clock, JobObserver observer) {
+                         JobHandlers handlers, WorkerSettings settings, Clock clock, JobObserver jobObserver,
+                         MaintenanceObserver maintenanceObserver) {
         return new WorkerService(leases, maintenance, ledger, handlers, settings, clock,
-                () -> ThreadLocalRandom.current().nextDouble(), observer);
+                () -> ThreadLocalRandom.current().nextDouble(), jobObserver, maintenanceObserver);
     }
 
     @Provides

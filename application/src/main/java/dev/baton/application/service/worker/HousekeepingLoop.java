@@ -1,6 +1,6 @@
 package dev.baton.application.service.worker;
 
-import dev.baton.application.port.out.JobObserver;
+import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.port.out.QueueMaintenance;
 import dev.baton.application.port.out.TrimOutcome;
 import dev.baton.domain.ConsumerName;
@@ -24,10 +24,10 @@ final class HousekeepingLoop implements BackgroundLoop {
     private final Retention retention;
     private final Duration consumerIdleRemoval;
     private final Clock clock;
-    private final JobObserver observer;
+    private final MaintenanceObserver observer;
 
     HousekeepingLoop(QueueMaintenance maintenance, List<QueueName> queues, Retention retention,
-                     Duration consumerIdleRemoval, Clock clock, JobObserver observer) {
+                     Duration consumerIdleRemoval, Clock clock, MaintenanceObserver observer) {
         this.maintenance = maintenance;
         this.queues = List.copyOf(queues);
         this.retention = retention;

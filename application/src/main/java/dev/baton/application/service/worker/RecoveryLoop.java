@@ -1,6 +1,6 @@
 package dev.baton.application.service.worker;
 
-import dev.baton.application.port.out.JobObserver;
+import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.port.out.QueueMaintenance;
 import dev.baton.application.port.out.Reclaimed;
 import dev.baton.domain.ConsumerName;
@@ -25,11 +25,11 @@ final class RecoveryLoop implements BackgroundLoop {
     private final ConsumerName consumer;
     private final Duration lease;
     private final Dispatcher dispatcher;
-    private final JobObserver observer;
+    private final MaintenanceObserver observer;
     private final AtomicBoolean due = new AtomicBoolean();
 
     RecoveryLoop(QueueMaintenance maintenance, List<QueueName> queues, ConsumerName consumer, Duration lease,
-                 Dispatcher dispatcher, JobObserver observer) {
+                 Dispatcher dispatcher, MaintenanceObserver observer) {
         this.maintenance = maintenance;
         this.queues = List.copyOf(queues);
         this.consumer = consumer;

@@ -12,6 +12,7 @@ import dev.baton.application.port.in.RunningWorker;
 import dev.baton.application.port.out.DeliveryId;
 import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.application.port.out.JobObserver;
+import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.port.out.LedgerOutcome;
 import dev.baton.application.port.out.Reclaimed;
 import dev.baton.application.service.AtLeastOnceExecution;
@@ -765,8 +766,8 @@ class WorkerServiceTest {
     }
 
     private WorkerService service(ExecutionLedger executionLedger, JobObserver observer) {
-        return new WorkerService(transport, transport, executionLedger, JobHandlers.of(handlers), settings, clock, () -> 0.5,
-                observer);
+        return new WorkerService(transport, transport, executionLedger, JobHandlers.of(handlers), settings, clock,
+                () -> 0.5, observer, MaintenanceObserver.NONE);
     }
 
     /** The in-memory ledger, recording how many jobs each {@code executeAll} call gets. */
