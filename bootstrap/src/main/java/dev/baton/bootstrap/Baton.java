@@ -13,7 +13,7 @@ import dev.baton.application.port.in.EnqueueJobsUseCase;
 import dev.baton.application.port.in.InspectQueueUseCase;
 import dev.baton.application.port.in.RunWorkerUseCase;
 import dev.baton.application.port.in.RunningWorker;
-import dev.baton.application.port.out.WorkerObserver;
+import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.service.CompletionJanitor;
 import dev.baton.bootstrap.admin.AdminServer;
 import dev.baton.bootstrap.config.BatonConfig;
@@ -256,8 +256,12 @@ public final class Baton implements AutoCloseable {
             return this;
         }
 
-        /** Adds an observer of the workers' and producers' events, heard after the metrics' own. */
-        public Builder observer(WorkerObserver observer) {
+        /**
+         * Adds an observer of the jobs' events (producers' and workers'), heard after the metrics' own. One that
+         * implements {@code MaintenanceObserver} too hears the events of the worker's loops as well (reclaims, lost
+         * leases, vanished entries, trims): one object can watch both without being added twice.
+         */
+        public Builder observer(JobObserver observer) {
             return module(BatonModules.observer(observer));
         }
 

@@ -7,7 +7,8 @@ import dev.baton.application.handler.JobHandler;
 import dev.baton.application.handler.JobHandlers;
 import dev.baton.application.port.in.RunWorkerUseCase;
 import dev.baton.application.port.in.RunningWorker;
-import dev.baton.application.port.out.WorkerObserver;
+import dev.baton.application.port.out.JobObserver;
+import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.service.worker.WorkerService;
 import dev.baton.application.service.worker.WorkerSettings;
 import dev.baton.application.testing.InMemoryExecutionLedger;
@@ -57,7 +58,7 @@ final class FlakyJobsRun {
                         Duration.ofSeconds(1));
         RunWorkerUseCase workers = new WorkerService(adapter.leases(), adapter.maintenance(), ledger,
                 JobHandlers.of(Map.of(queue.value(), flaky)), settings, Clock.systemUTC(), () -> 0.5,
-                WorkerObserver.NONE);
+                JobObserver.NONE, MaintenanceObserver.NONE);
         adapter.publisher().publishAll(IntStream.range(0, jobs)
                 .mapToObj(i -> Job.create(JobId.of("job-" + i), queue, i % 5 == 0 ? "{\"flaky\":true}" : "{}",
                         Instant.now()))

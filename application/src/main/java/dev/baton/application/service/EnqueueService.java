@@ -2,8 +2,8 @@ package dev.baton.application.service;
 
 import dev.baton.application.port.in.EnqueueJobUseCase;
 import dev.baton.application.port.in.EnqueueJobsUseCase;
+import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.port.out.JobPublisher;
-import dev.baton.application.port.out.WorkerObserver;
 import dev.baton.domain.Job;
 import dev.baton.domain.PayloadLimit;
 import java.time.Clock;
@@ -16,10 +16,10 @@ public final class EnqueueService implements EnqueueJobUseCase, EnqueueJobsUseCa
     private final JobPublisher publisher;
     private final Clock clock;
     private final PayloadLimit payloadLimit;
-    private final WorkerObserver observer;
+    private final JobObserver observer;
 
     public EnqueueService(JobPublisher publisher, Clock clock, PayloadLimit payloadLimit,
-                          WorkerObserver observer) {
+                          JobObserver observer) {
         this.publisher = publisher;
         this.clock = clock;
         this.payloadLimit = payloadLimit;
@@ -27,7 +27,7 @@ public final class EnqueueService implements EnqueueJobUseCase, EnqueueJobsUseCa
     }
 
     public EnqueueService(JobPublisher publisher, Clock clock, PayloadLimit payloadLimit) {
-        this(publisher, clock, payloadLimit, WorkerObserver.NONE);
+        this(publisher, clock, payloadLimit, JobObserver.NONE);
     }
 
     @Override

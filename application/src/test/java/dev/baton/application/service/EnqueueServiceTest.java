@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.application.port.in.EnqueueJobUseCase;
 import dev.baton.application.port.in.EnqueueJobsUseCase;
-import dev.baton.application.port.out.WorkerObserver;
+import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.testing.InMemoryStreamTransport;
 import dev.baton.application.testing.MutableClock;
 import dev.baton.domain.InvalidValueException;
@@ -29,7 +29,7 @@ class EnqueueServiceTest {
     private final InMemoryStreamTransport transport = new InMemoryStreamTransport(clock);
     private final List<Job> enqueued = new CopyOnWriteArrayList<>();
     private final EnqueueService service = new EnqueueService(transport, clock, new PayloadLimit(16),
-            new WorkerObserver() {
+            new JobObserver() {
                 @Override
                 public void jobEnqueued(Job job) {
                     enqueued.add(job);

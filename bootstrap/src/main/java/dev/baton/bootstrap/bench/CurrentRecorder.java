@@ -1,6 +1,6 @@
 package dev.baton.bootstrap.bench;
 
-import dev.baton.application.port.out.WorkerObserver;
+import dev.baton.application.port.out.JobObserver;
 import dev.baton.domain.DeadLetterReason;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobError;
@@ -12,8 +12,8 @@ import java.time.Duration;
  * fixed when it is built, and each round of jobs has a recorder of its own, so this one passes the events a recorder
  * times on to the recorder of the round running now. The other events reach the metrics only.
  */
-final class CurrentRecorder implements WorkerObserver {
-    private volatile WorkerObserver current = WorkerObserver.NONE;
+final class CurrentRecorder implements JobObserver {
+    private volatile JobObserver current = JobObserver.NONE;
 
     void attach(LatencyRecorder recorder) {
         current = recorder;

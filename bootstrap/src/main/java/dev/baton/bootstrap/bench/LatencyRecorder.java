@@ -1,6 +1,6 @@
 package dev.baton.bootstrap.bench;
 
-import dev.baton.application.port.out.WorkerObserver;
+import dev.baton.application.port.out.JobObserver;
 import dev.baton.domain.DeadLetterReason;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobError;
@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * its first attempt started, when it first completed, and how many times it completed. It hears the worker's events
  * after the metrics do ({@link CurrentRecorder}): the benchmark pays for the metrics like a real worker does.
  */
-final class LatencyRecorder implements WorkerObserver {
+final class LatencyRecorder implements JobObserver {
     private final String prefix;
     private final AtomicLongArray offered;
     private final AtomicLongArray started;

@@ -1,8 +1,9 @@
 package dev.baton.bootstrap.metrics;
 
 import dev.baton.application.port.out.DeliveryId;
+import dev.baton.application.port.out.JobObserver;
+import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.port.out.TrimOutcome;
-import dev.baton.application.port.out.WorkerObserver;
 import dev.baton.domain.DeadLetterReason;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobError;
@@ -16,13 +17,13 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Worker and producer events as Micrometer meters, tagged by queue: counters {@code baton.jobs.*}, and the timers
- * {@code baton.job.processing} and {@code baton.job.wait} (enqueue to start) with percentiles. A new queue needs no
- * registration step: its meters are registered on its first event. The meters of every job (enqueued, started,
- * completed) are kept per queue here, because Micrometer's own lookup (builder, tags, map) cost more than the rest of
- * a no-op job; the rarer events look their meters up each time.
+ * The events of jobs and of the worker's loops as Micrometer meters, tagged by queue: counters {@code baton.jobs.*}
+ * and {@code baton.stream.trimmed}, and the timers {@code baton.job.processing} and {@code baton.job.wait} (enqueue to
+ * start) with percentiles. A new queue needs no registration step: its meters are registered on its first event. The
+ * meters of every job (enqueued, started, completed) are kept per queue here, because Micrometer's own lookup
+ * (builder, tags, map) cost more than the rest of a no-op job; the rarer events look their meters up each time.
  */
-public final class MicrometerWorkerObserver implements WorkerObserver {
+public final class MicrometerWorkerObserver implements JobObserver, MaintenanceObserver {
     private static final double[] PERCENTILES = {0.5, 0.95, 0.99};
 
     private final MeterRegistry registry;

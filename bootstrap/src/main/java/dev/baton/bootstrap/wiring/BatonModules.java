@@ -2,7 +2,7 @@ package dev.baton.bootstrap.wiring;
 
 import com.google.inject.Module;
 import com.google.inject.util.Modules;
-import dev.baton.application.port.out.WorkerObserver;
+import dev.baton.application.port.out.JobObserver;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.config.Mode;
 import java.time.Clock;
@@ -19,8 +19,11 @@ public final class BatonModules {
         return List.of(new SettingsModule(config, clock), new ServicesModule(), new MetricsModule());
     }
 
-    /** Adds {@code observer} to the observers of workers and producers, after the metrics. */
-    public static Module observer(WorkerObserver observer) {
+    /**
+     * Adds {@code observer} to the observers of jobs, after the metrics; one that is a {@code MaintenanceObserver}
+     * too also hears the worker's loops.
+     */
+    public static Module observer(JobObserver observer) {
         Objects.requireNonNull(observer, "observer");
         return binder -> MetricsModule.addObserver(binder, observer);
     }

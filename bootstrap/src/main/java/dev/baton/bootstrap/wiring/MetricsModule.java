@@ -6,7 +6,8 @@ import com.google.inject.Provides;
 import com.google.inject.Singleton;
 import com.google.inject.multibindings.Multibinder;
 import dev.baton.application.port.in.InspectQueueUseCase;
-import dev.baton.application.port.out.WorkerObserver;
+import dev.baton.application.port.out.JobObserver;
+import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.bootstrap.metrics.KnownQueues;
 import dev.baton.bootstrap.metrics.MicrometerWorkerObserver;
 import dev.baton.bootstrap.metrics.QueueGauges;
@@ -19,19 +20,24 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Micrometer with the Prometheus registry behind {@code /metrics}, and the observer of workers and producers: the
- * metrics, followed by the observers other modules add with {@link #addObserver}.
+ * Micrometer with the Prometheus registry behind {@code /metrics}, and the observers of jobs and of the worker's
+ * loops: the metrics, followed by the observers other modules add with {@link #addObserver}.
  */
 final class MetricsModule extends AbstractModule {
     static final Duration GAUGE_REFRESH = Duration.ofSeconds(10);
 
-    static void addObserver(Binder binder, WorkerObserver observer) {
-        Multibinder.newSetBinder(binder, WorkerObserver.class).addBinding().toInstance(observer);
+    /** Adds {@code observer}; one that is a {@link MaintenanceObserver} too hears the worker's loops as well. */
+    static void addObserver(Binder binder, JobObserver observer) {
+        Multibinder.newSetBinder(binder, JobObserver.class).addBinding().toInstance(observer);
+        if (observer instanceof MaintenanceObserver maintenance) {
+            Multibinder.newSetBinder(binder, MaintenanceObserver.class).addBinding().toInstance(maintenance);
+        }
     }
 
     @Override
     protected void configure() {
-        Multibinder.newSetBinder(binder(), WorkerObserver.class);
+        Multibinder.newSetBinder(binder(), JobObserver.class);
+        Multibinder.newSetBinder(binder(), MaintenanceObserver.class);
     }
 
     @Provides
@@ -47,10 +53,26 @@ final class MetricsModule extends AbstractModule {
 
     @Provides
     @Singleton
-    WorkerObserver observer(MeterRegistry registry, Set<WorkerObserver> added) {
-        List<WorkerObserver> all = new ArrayList<>(List.of(new MicrometerWorkerObserver(registry)));
+    MicrometerWorkerObserver metrics(MeterRegistry registry) {
+        return new MicrometerWorkerObserver(registry);
+    }
+
+    @Provides
+    @Singleton
+    JobObserver jobObserver(MicrometerWorkerObserver metrics, Set<JobObserver> added) {
+        return FanOutJobObserver.of(metricsFirst(metrics, added));
+    }
+
+    @Provides
+    @Singleton
+    MaintenanceObserver maintenanceObserver(MicrometerWorkerObserver metrics, Set<MaintenanceObserver> added) {
+        return new FanOutMaintenanceObserver(metricsFirst(metrics, added));
+    }
+
+    private static <T> List<T> metricsFirst(T metrics, Set<T> added) {
+        List<T> all = new ArrayList<>(List.of(metrics));
         all.addAll(added);
-        return FanOutObserver.of(all);
+        return all;
     }
 
     @Provides

@@ -15,10 +15,11 @@ import dev.baton.application.port.in.RunWorkerUseCase;
 import dev.baton.application.port.in.TrimQueueUseCase;
 import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.application.port.out.JobLeases;
+import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.port.out.JobPublisher;
+import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.port.out.QueueAdministration;
 import dev.baton.application.port.out.QueueMaintenance;
-import dev.baton.application.port.out.WorkerObserver;
 import dev.baton.application.service.AtLeastOnceExecution;
 import dev.baton.application.service.CompletionJanitor;
 import dev.baton.application.service.DeadLetterService;
@@ -67,16 +68,17 @@ final class ServicesModule extends AbstractModule {
 
     @Provides
     @Singleton
-    EnqueueService enqueue(JobPublisher publisher, Clock clock, WorkerObserver observer) {
+    EnqueueService enqueue(JobPublisher publisher, Clock clock, JobObserver observer) {
         return new EnqueueService(publisher, clock, PayloadLimit.DEFAULT, observer);
     }
 
     @Provides
     @Singleton
     WorkerService worker(JobLeases leases, QueueMaintenance maintenance, ExecutionLedger ledger,
-                         JobHandlers handlers, WorkerSettings settings, Clock clock, WorkerObserver observer) {
+                         JobHandlers handlers, WorkerSettings settings, Clock clock, JobObserver jobObserver,
+                         MaintenanceObserver maintenanceObserver) {
         return new WorkerService(leases, maintenance, ledger, handlers, settings, clock,
-                () -> ThreadLocalRandom.current().nextDouble(), observer);
+                () -> ThreadLocalRandom.current().nextDouble(), jobObserver, maintenanceObserver);
     }
 
     @Provides

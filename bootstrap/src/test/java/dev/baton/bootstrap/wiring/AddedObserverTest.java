@@ -3,12 +3,16 @@ package dev.baton.bootstrap.wiring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.baton.application.port.out.WorkerObserver;
+import dev.baton.application.port.out.JobLeases;
+import dev.baton.application.port.out.JobObserver;
+import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.bootstrap.Baton;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.config.ConfigLoader;
 import dev.baton.bootstrap.testing.InMemoryAdapters;
+import dev.baton.domain.ConsumerName;
 import dev.baton.domain.Job;
+import dev.baton.domain.QueueName;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
@@ -25,7 +29,7 @@ class AddedObserverTest {
     void anAddedObserverHearsTheWorkerAndTheProducerAndTheMetricsStillCount() {
         BatonConfig config = ConfigLoader.load(Map.of("BATON_ADMIN_ADDRESS", "off"), Optional.empty(), Map.of());
         List<String> heard = new CopyOnWriteArrayList<>();
-        WorkerObserver listening = new WorkerObserver() {
+        JobObserver listening = new JobObserver() {
             @Override
             public void jobEnqueued(Job job) {
                 heard.add("enqueued " + job.id().value());
@@ -45,6 +49,37 @@ class AddedObserverTest {
             await().atMost(DONE).until(() -> heard.contains("completed welcome-1"));
             assertThat(heard).containsExactly("enqueued welcome-1", "completed welcome-1");
             assertThat(baton.use(PrometheusMeterRegistry.class).get("baton.jobs.completed").counter().count())
+                    .isEqualTo(1.0);
+        }
+    }
+
+    @Test
+    void anAddedObserverThatAlsoWatchesTheLoopsHearsAReclaimWithoutBeingAddedTwice() {
+        BatonConfig config = ConfigLoader.load(Map.of("BATON_ADMIN_ADDRESS", "off", "BATON_LEASE", "1s"),
+                Optional.empty(), Map.of());
+        List<String> heard = new CopyOnWriteArrayList<>();
+        final class Listening implements JobObserver, MaintenanceObserver {
+            @Override
+            public void jobCompleted(Job job, Duration processing) {
+                heard.add("completed " + job.id().value());
+            }
+
+            @Override
+            public void reclaimed(QueueName queue, int count) {
+                heard.add("reclaimed " + count + " from " + queue.value());
+            }
+        }
+
+        try (Baton baton = Baton.builder().config(config).adapters(new InMemoryAdapters(Clock.systemUTC()))
+                .handler("mail", context -> Optional.empty()).observer(new Listening()).build()) {
+            baton.enqueue("mail", "welcome-1", "{}");
+            // a consumer that leases the job and goes silent: the worker takes it over after a lease
+            baton.use(JobLeases.class).lease(QueueName.of("mail"), ConsumerName.of("gone"), 1, Duration.ZERO);
+            baton.start("mail");
+
+            await().atMost(DONE).until(() -> heard.contains("completed welcome-1"));
+            assertThat(heard).containsExactly("reclaimed 1 from mail", "completed welcome-1");
+            assertThat(baton.use(PrometheusMeterRegistry.class).get("baton.jobs.reclaimed").counter().count())
                     .isEqualTo(1.0);
         }
     }

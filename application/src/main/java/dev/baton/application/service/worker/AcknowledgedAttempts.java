@@ -1,7 +1,7 @@
 package dev.baton.application.service.worker;
 
+import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.port.out.LedgerOutcome;
-import dev.baton.application.port.out.WorkerObserver;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.Job;
 import java.util.List;
@@ -16,10 +16,10 @@ final class AcknowledgedAttempts implements Acknowledgements.Listener<Attempt> {
     private static final Logger LOG = LoggerFactory.getLogger(AcknowledgedAttempts.class);
 
     private final InFlight inFlight;
-    private final WorkerObserver observer;
+    private final JobObserver observer;
     private final ConsumerName consumer;
 
-    AcknowledgedAttempts(InFlight inFlight, WorkerObserver observer, ConsumerName consumer) {
+    AcknowledgedAttempts(InFlight inFlight, JobObserver observer, ConsumerName consumer) {
         this.inFlight = inFlight;
         this.observer = observer;
         this.consumer = consumer;

@@ -2,9 +2,9 @@ package dev.baton.application.service.worker;
 
 import dev.baton.application.handler.JobContext;
 import dev.baton.application.port.out.ExecutionLedger;
+import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.port.out.LedgerOutcome;
 import dev.baton.application.port.out.LedgerTransaction;
-import dev.baton.application.port.out.WorkerObserver;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.Job;
 import java.time.Clock;
@@ -27,10 +27,10 @@ final class AttemptExecutor {
     private final ConsumerName consumer;
     private final Duration jobTimeout;
     private final Clock clock;
-    private final WorkerObserver observer;
+    private final JobObserver observer;
 
     AttemptExecutor(ExecutionLedger ledger, ConsumerName consumer, Duration jobTimeout, Clock clock,
-                    WorkerObserver observer) {
+                    JobObserver observer) {
         this.ledger = ledger;
         this.consumer = consumer;
         this.jobTimeout = jobTimeout;

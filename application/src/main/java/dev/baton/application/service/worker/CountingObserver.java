@@ -2,8 +2,9 @@ package dev.baton.application.service.worker;
 
 import dev.baton.application.port.in.WorkerCounters;
 import dev.baton.application.port.out.DeliveryId;
+import dev.baton.application.port.out.JobObserver;
+import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.port.out.TrimOutcome;
-import dev.baton.application.port.out.WorkerObserver;
 import dev.baton.domain.DeadLetterReason;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobError;
@@ -13,11 +14,13 @@ import java.time.Instant;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * One worker's {@link WorkerCounters}, counted from what it tells its observer, then passed on to the user's
- * observer: the rooms of a worker report each event once, and the counters cannot drift from the metrics.
+ * One worker's {@link WorkerCounters}, counted from what it tells its observers, then passed on to the user's
+ * observers: the rooms of a worker report each event once, and the counters cannot drift from the metrics. It hears
+ * both ports because the counters mix them: completions from the job threads, reclaims from the loops.
  */
-final class CountingObserver implements WorkerObserver {
-    private final WorkerObserver next;
+final class CountingObserver implements JobObserver, MaintenanceObserver {
+    private final JobObserver jobObserver;
+    private final MaintenanceObserver maintenanceObserver;
     private final AtomicLong completed = new AtomicLong();
     private final AtomicLong duplicates = new AtomicLong();
     private final AtomicLong retried = new AtomicLong();
@@ -25,8 +28,9 @@ final class CountingObserver implements WorkerObserver {
     private final AtomicLong reclaimed = new AtomicLong();
     private final AtomicLong leasesLost = new AtomicLong();
 
-    CountingObserver(WorkerObserver next) {
-        this.next = next;
+    CountingObserver(JobObserver jobObserver, MaintenanceObserver maintenanceObserver) {
+        this.jobObserver = jobObserver;
+        this.maintenanceObserver = maintenanceObserver;
     }
 
     WorkerCounters counters(int running) {
@@ -36,62 +40,62 @@ final class CountingObserver implements WorkerObserver {
 
     @Override
     public void jobEnqueued(Job job) {
-        next.jobEnqueued(job);
+        jobObserver.jobEnqueued(job);
     }
 
     @Override
     public void jobStarted(Job job, Duration waited) {
-        next.jobStarted(job, waited);
+        jobObserver.jobStarted(job, waited);
     }
 
     @Override
     public void jobCompleted(Job job, Duration processing) {
         completed.incrementAndGet();
-        next.jobCompleted(job, processing);
+        jobObserver.jobCompleted(job, processing);
     }
 
     @Override
     public void duplicateSkipped(Job job) {
         duplicates.incrementAndGet();
-        next.duplicateSkipped(job);
+        jobObserver.duplicateSkipped(job);
     }
 
     @Override
     public void jobFailed(Job job, JobError error) {
-        next.jobFailed(job, error);
+        jobObserver.jobFailed(job, error);
     }
 
     @Override
     public void jobRetried(Job job, Instant at) {
         retried.incrementAndGet();
-        next.jobRetried(job, at);
+        jobObserver.jobRetried(job, at);
     }
 
     @Override
     public void jobDeadLettered(QueueName queue, DeadLetterReason reason) {
         deadLettered.incrementAndGet();
-        next.jobDeadLettered(queue, reason);
+        jobObserver.jobDeadLettered(queue, reason);
     }
 
     @Override
     public void reclaimed(QueueName queue, int count) {
         reclaimed.addAndGet(count);
-        next.reclaimed(queue, count);
+        maintenanceObserver.reclaimed(queue, count);
     }
 
     @Override
     public void leaseLost(QueueName queue, DeliveryId id) {
         leasesLost.incrementAndGet();
-        next.leaseLost(queue, id);
+        maintenanceObserver.leaseLost(queue, id);
     }
 
     @Override
     public void vanished(QueueName queue, int count) {
-        next.vanished(queue, count);
+        maintenanceObserver.vanished(queue, count);
     }
 
     @Override
     public void trimmed(QueueName queue, TrimOutcome outcome) {
-        next.trimmed(queue, outcome);
+        maintenanceObserver.trimmed(queue, outcome);
     }
 }

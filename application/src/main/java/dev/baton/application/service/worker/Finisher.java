@@ -3,8 +3,8 @@ package dev.baton.application.service.worker;
 import dev.baton.application.handler.NonRetryableException;
 import dev.baton.application.port.out.Delivery;
 import dev.baton.application.port.out.JobLeases;
+import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.port.out.LedgerOutcome;
-import dev.baton.application.port.out.WorkerObserver;
 import dev.baton.domain.AttemptOutcome;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.DeadLetter;
@@ -36,11 +36,11 @@ final class Finisher {
     private final Duration jobTimeout;
     private final Clock clock;
     private final RandomSource random;
-    private final WorkerObserver observer;
+    private final JobObserver observer;
     private final ConsumerName consumer;
 
     Finisher(JobLeases leases, Acknowledgements<Attempt> acknowledgements, RetryPolicy retryPolicy,
-             Duration jobTimeout, Clock clock, RandomSource random, WorkerObserver observer, ConsumerName consumer) {
+             Duration jobTimeout, Clock clock, RandomSource random, JobObserver observer, ConsumerName consumer) {
         this.leases = leases;
         this.acknowledgements = acknowledgements;
         this.retryPolicy = retryPolicy;

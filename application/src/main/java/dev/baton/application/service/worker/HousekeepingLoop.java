@@ -1,8 +1,8 @@
 package dev.baton.application.service.worker;
 
+import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.port.out.QueueMaintenance;
 import dev.baton.application.port.out.TrimOutcome;
-import dev.baton.application.port.out.WorkerObserver;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.QueueName;
 import dev.baton.domain.Retention;
@@ -24,10 +24,10 @@ final class HousekeepingLoop implements BackgroundLoop {
     private final Retention retention;
     private final Duration consumerIdleRemoval;
     private final Clock clock;
-    private final WorkerObserver observer;
+    private final MaintenanceObserver observer;
 
     HousekeepingLoop(QueueMaintenance maintenance, List<QueueName> queues, Retention retention,
-                     Duration consumerIdleRemoval, Clock clock, WorkerObserver observer) {
+                     Duration consumerIdleRemoval, Clock clock, MaintenanceObserver observer) {
         this.maintenance = maintenance;
         this.queues = List.copyOf(queues);
         this.retention = retention;

@@ -2,7 +2,7 @@ package dev.baton.application.service.worker;
 
 import dev.baton.application.port.out.DeliveryId;
 import dev.baton.application.port.out.JobLeases;
-import dev.baton.application.port.out.WorkerObserver;
+import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.QueueName;
 import java.util.List;
@@ -23,9 +23,9 @@ final class LeaseExtensionLoop implements BackgroundLoop {
     private final JobLeases leases;
     private final ConsumerName consumer;
     private final InFlight inFlight;
-    private final WorkerObserver observer;
+    private final MaintenanceObserver observer;
 
-    LeaseExtensionLoop(JobLeases leases, ConsumerName consumer, InFlight inFlight, WorkerObserver observer) {
+    LeaseExtensionLoop(JobLeases leases, ConsumerName consumer, InFlight inFlight, MaintenanceObserver observer) {
         this.leases = leases;
         this.consumer = consumer;
         this.inFlight = inFlight;

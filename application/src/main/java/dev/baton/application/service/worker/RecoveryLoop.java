@@ -1,8 +1,8 @@
 package dev.baton.application.service.worker;
 
+import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.port.out.QueueMaintenance;
 import dev.baton.application.port.out.Reclaimed;
-import dev.baton.application.port.out.WorkerObserver;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.QueueName;
 import java.time.Duration;
@@ -25,11 +25,11 @@ final class RecoveryLoop implements BackgroundLoop {
     private final ConsumerName consumer;
     private final Duration lease;
     private final Dispatcher dispatcher;
-    private final WorkerObserver observer;
+    private final MaintenanceObserver observer;
     private final AtomicBoolean due = new AtomicBoolean();
 
     RecoveryLoop(QueueMaintenance maintenance, List<QueueName> queues, ConsumerName consumer, Duration lease,
-                 Dispatcher dispatcher, WorkerObserver observer) {
+                 Dispatcher dispatcher, MaintenanceObserver observer) {
         this.maintenance = maintenance;
         this.queues = List.copyOf(queues);
         this.consumer = consumer;

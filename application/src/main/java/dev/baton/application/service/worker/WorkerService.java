@@ -5,8 +5,9 @@ import dev.baton.application.port.in.RunWorkerUseCase;
 import dev.baton.application.port.in.RunningWorker;
 import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.application.port.out.JobLeases;
+import dev.baton.application.port.out.JobObserver;
+import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.port.out.QueueMaintenance;
-import dev.baton.application.port.out.WorkerObserver;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.RandomSource;
 import java.time.Clock;
@@ -35,10 +36,12 @@ public final class WorkerService implements RunWorkerUseCase {
     private final WorkerSettings settings;
     private final Clock clock;
     private final RandomSource random;
-    private final WorkerObserver observer;
+    private final JobObserver jobObserver;
+    private final MaintenanceObserver maintenanceObserver;
 
     public WorkerService(JobLeases leases, QueueMaintenance maintenance, ExecutionLedger ledger, JobHandlers handlers,
-                         WorkerSettings settings, Clock clock, RandomSource random, WorkerObserver observer) {
+                         WorkerSettings settings, Clock clock, RandomSource random, JobObserver jobObserver,
+                         MaintenanceObserver maintenanceObserver) {
         this.leases = leases;
         this.maintenance = maintenance;
         this.ledger = ledger;
@@ -46,14 +49,15 @@ public final class WorkerService implements RunWorkerUseCase {
         this.settings = settings;
         this.clock = clock;
         this.random = random;
-        this.observer = observer;
+        this.jobObserver = jobObserver;
+        this.maintenanceObserver = maintenanceObserver;
     }
 
     @Override
     public RunningWorker start(Command command) {
         ConsumerName consumer = command.consumer();
         WorkerThreads threads = new WorkerThreads(settings.jobThreads(), settings.batchCommit(), "baton-" + consumer);
-        CountingObserver counting = new CountingObserver(observer);
+        CountingObserver counting = new CountingObserver(jobObserver, maintenanceObserver);
         InFlight inFlight = new InFlight(command.concurrency());
 
         Acknowledgements<Attempt> acknowledgements = new Acknowledgements<>(leases,

@@ -3,8 +3,9 @@ package dev.baton.application.service.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.application.port.in.WorkerCounters;
+import dev.baton.application.port.out.JobObserver;
+import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.port.out.TrimOutcome;
-import dev.baton.application.port.out.WorkerObserver;
 import dev.baton.domain.DeadLetterReason;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobError;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 class CountingObserverTest {
@@ -23,12 +25,12 @@ class CountingObserverTest {
     @Test
     void countsWhatTheCountersShowAndPassesEveryEventOn() {
         List<String> heard = new CopyOnWriteArrayList<>();
-        WorkerObserver user = (WorkerObserver) Proxy.newProxyInstance(getClass().getClassLoader(),
-                new Class<?>[] {WorkerObserver.class}, (proxy, method, args) -> {
+        Object user = Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {JobObserver.class, MaintenanceObserver.class}, (proxy, method, args) -> {
                     heard.add(method.getName());
                     return null;
                 });
-        CountingObserver counting = new CountingObserver(user);
+        CountingObserver counting = new CountingObserver((JobObserver) user, (MaintenanceObserver) user);
         Job job = Deliveries.leased("j").job();
 
         counting.jobEnqueued(job);
@@ -46,7 +48,8 @@ class CountingObserverTest {
 
         assertThat(counting.counters(4)).isEqualTo(new WorkerCounters(2, 1, 1, 1, 3, 1, 4));
         assertThat(heard).hasSize(12);
-        assertThat(Set.copyOf(heard)).isEqualTo(Arrays.stream(WorkerObserver.class.getDeclaredMethods())
-                .map(Method::getName).collect(Collectors.toSet()));
+        assertThat(Set.copyOf(heard)).isEqualTo(Stream.of(JobObserver.class, MaintenanceObserver.class)
+                .flatMap(port -> Arrays.stream(port.getDeclaredMethods())).map(Method::getName)
+                .collect(Collectors.toSet()));
     }
 }

@@ -6,9 +6,10 @@ import static org.awaitility.Awaitility.await;
 import dev.baton.application.handler.NonRetryableException;
 import dev.baton.application.port.in.WorkerCounters;
 import dev.baton.application.port.out.Delivery;
+import dev.baton.application.port.out.JobObserver;
+import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.port.out.LedgerOutcome;
 import dev.baton.application.port.out.LedgerUnavailableException;
-import dev.baton.application.port.out.WorkerObserver;
 import dev.baton.application.service.JobThreads;
 import dev.baton.application.testing.InMemoryStreamTransport;
 import dev.baton.application.testing.MutableClock;
@@ -43,7 +44,7 @@ class FinisherTest {
     private final InMemoryStreamTransport transport = new InMemoryStreamTransport(clock);
     private final ConsumerName worker = ConsumerName.of("w1");
     private final InFlight inFlight = new InFlight(4);
-    private final CountingObserver counting = new CountingObserver(WorkerObserver.NONE);
+    private final CountingObserver counting = new CountingObserver(JobObserver.NONE, MaintenanceObserver.NONE);
     private final Acknowledgements<Attempt> acknowledgements = new Acknowledgements<>(transport,
             new AcknowledgedAttempts(inFlight, counting, worker),
             new WorkerThreads(JobThreads.PLATFORM, 1, "test").platform("ack"));

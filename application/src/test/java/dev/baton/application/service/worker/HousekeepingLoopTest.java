@@ -3,8 +3,8 @@ package dev.baton.application.service.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.application.port.out.Delivery;
+import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.port.out.TrimOutcome;
-import dev.baton.application.port.out.WorkerObserver;
 import dev.baton.application.testing.InMemoryStreamTransport;
 import dev.baton.application.testing.MutableClock;
 import dev.baton.domain.ConsumerName;
@@ -27,7 +27,7 @@ class HousekeepingLoopTest {
     private final InMemoryStreamTransport transport = new InMemoryStreamTransport(clock);
     private final List<TrimOutcome> trims = new CopyOnWriteArrayList<>();
     private final HousekeepingLoop housekeeping = new HousekeepingLoop(transport, List.of(QUEUE), RETENTION,
-            IDLE_REMOVAL, clock, new WorkerObserver() {
+            IDLE_REMOVAL, clock, new MaintenanceObserver() {
                 @Override
                 public void trimmed(QueueName queue, TrimOutcome outcome) {
                     trims.add(outcome);

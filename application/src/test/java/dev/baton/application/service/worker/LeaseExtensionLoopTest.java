@@ -3,8 +3,9 @@ package dev.baton.application.service.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.application.port.out.Delivery;
+import dev.baton.application.port.out.JobObserver;
+import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.port.out.Reclaimed;
-import dev.baton.application.port.out.WorkerObserver;
 import dev.baton.application.testing.InMemoryStreamTransport;
 import dev.baton.application.testing.MutableClock;
 import dev.baton.domain.ConsumerName;
@@ -24,7 +25,7 @@ class LeaseExtensionLoopTest {
     private final ConsumerName worker = ConsumerName.of("w1");
     private final ConsumerName thief = ConsumerName.of("thief");
     private final InFlight inFlight = new InFlight(4);
-    private final CountingObserver counting = new CountingObserver(WorkerObserver.NONE);
+    private final CountingObserver counting = new CountingObserver(JobObserver.NONE, MaintenanceObserver.NONE);
     private final LeaseExtensionLoop extension = new LeaseExtensionLoop(transport, worker, inFlight, counting);
 
     @Test

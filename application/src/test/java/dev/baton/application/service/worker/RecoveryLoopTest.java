@@ -3,7 +3,8 @@ package dev.baton.application.service.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.application.port.out.Delivery;
-import dev.baton.application.port.out.WorkerObserver;
+import dev.baton.application.port.out.JobObserver;
+import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.testing.InMemoryStreamTransport;
 import dev.baton.application.testing.MutableClock;
 import dev.baton.domain.ConsumerName;
@@ -31,7 +32,7 @@ class RecoveryLoopTest {
     private final InFlight inFlight = new InFlight(4);
     private final List<HeldDelivery> dispatched = new ArrayList<>();
     private final AtomicInteger vanished = new AtomicInteger();
-    private final CountingObserver counting = new CountingObserver(new WorkerObserver() {
+    private final CountingObserver counting = new CountingObserver(JobObserver.NONE, new MaintenanceObserver() {
         @Override
         public void vanished(QueueName queue, int count) {
             vanished.addAndGet(count);

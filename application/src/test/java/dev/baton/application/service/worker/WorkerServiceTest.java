@@ -11,9 +11,10 @@ import dev.baton.application.port.in.RunWorkerUseCase;
 import dev.baton.application.port.in.RunningWorker;
 import dev.baton.application.port.out.DeliveryId;
 import dev.baton.application.port.out.ExecutionLedger;
+import dev.baton.application.port.out.JobObserver;
+import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.port.out.LedgerOutcome;
 import dev.baton.application.port.out.Reclaimed;
-import dev.baton.application.port.out.WorkerObserver;
 import dev.baton.application.service.AtLeastOnceExecution;
 import dev.baton.application.service.EnqueueService;
 import dev.baton.application.service.JobThreads;
@@ -28,8 +29,8 @@ import dev.baton.domain.DeadLetter;
 import dev.baton.domain.DeadLetterReason;
 import dev.baton.domain.DeliveryLimit;
 import dev.baton.domain.Jitter;
-import dev.baton.domain.JobError;
 import dev.baton.domain.Job;
+import dev.baton.domain.JobError;
 import dev.baton.domain.JobId;
 import dev.baton.domain.JobSighting;
 import dev.baton.domain.PayloadLimit;
@@ -586,7 +587,7 @@ class WorkerServiceTest {
         });
         List.of("b-1", "b-2", "b-3", "b-4").forEach(this::enqueue);
 
-        RunningWorker worker = track(service(recordingBatches(batchSizes), WorkerObserver.NONE)
+        RunningWorker worker = track(service(recordingBatches(batchSizes), JobObserver.NONE)
                 .start(command(queue, "w1", 4, Optional.empty())));
 
         await().atMost(WAIT).until(() -> worker.counters().completed() == 4);
@@ -634,7 +635,7 @@ class WorkerServiceTest {
             }
             return Optional.empty();
         });
-        RunningWorker worker = track(service(new AtLeastOnceExecution(clock), WorkerObserver.NONE)
+        RunningWorker worker = track(service(new AtLeastOnceExecution(clock), JobObserver.NONE)
                 .start(command(queue, "w1", 1, Optional.empty())));
 
         enqueue("same");
@@ -711,7 +712,7 @@ class WorkerServiceTest {
         QueueName emails = QueueName.of("emails");
         handlers.put("orders", counting("orders"));
         handlers.put("emails", counting("emails"));
-        RunningWorker worker = track(service(ledger, WorkerObserver.NONE).start(new RunWorkerUseCase.Command(
+        RunningWorker worker = track(service(ledger, JobObserver.NONE).start(new RunWorkerUseCase.Command(
                 List.of(queue, emails), ConsumerName.of("w1"), 2, Optional.empty())));
 
         enqueue("o-1");
@@ -761,12 +762,12 @@ class WorkerServiceTest {
     }
 
     private RunningWorker start(RunWorkerUseCase.Command command) {
-        return track(service(ledger, WorkerObserver.NONE).start(command));
+        return track(service(ledger, JobObserver.NONE).start(command));
     }
 
-    private WorkerService service(ExecutionLedger executionLedger, WorkerObserver observer) {
-        return new WorkerService(transport, transport, executionLedger, JobHandlers.of(handlers), settings, clock, () -> 0.5,
-                observer);
+    private WorkerService service(ExecutionLedger executionLedger, JobObserver observer) {
+        return new WorkerService(transport, transport, executionLedger, JobHandlers.of(handlers), settings, clock,
+                () -> 0.5, observer, MaintenanceObserver.NONE);
     }
 
     /** The in-memory ledger, recording how many jobs each {@code executeAll} call gets. */
@@ -845,7 +846,7 @@ class WorkerServiceTest {
     }
 
     /** Counts what it hears, by event name. */
-    private static final class RecordingObserver implements WorkerObserver {
+    private static final class RecordingObserver implements JobObserver {
         private final Map<String, AtomicInteger> counts = new ConcurrentHashMap<>();
         private final List<Duration> waits = new CopyOnWriteArrayList<>();
 

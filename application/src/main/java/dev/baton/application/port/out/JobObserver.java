@@ -8,13 +8,14 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * Hears what producers and workers do, for metrics. Every method defaults to doing nothing; implementations must be
- * quick and thread-safe (workers call them from many threads) and must not throw.
+ * Hears the life of jobs, for metrics: what producers publish and what the worker's job threads make of each
+ * delivery. The worker's background loops report to {@link MaintenanceObserver}. Every method defaults to doing
+ * nothing; implementations must be quick and thread-safe (workers call them from many threads) and must not throw.
  */
-public interface WorkerObserver {
+public interface JobObserver {
 
     /** Observes nothing. */
-    WorkerObserver NONE = new WorkerObserver() {
+    JobObserver NONE = new JobObserver() {
     };
 
     /** A job was published (due now or later). */
@@ -46,21 +47,5 @@ public interface WorkerObserver {
 
     /** A job (or a malformed entry) went to the dead letters. */
     default void jobDeadLettered(QueueName queue, DeadLetterReason reason) {
-    }
-
-    /** {@code count} entries were taken over from consumers that went silent. */
-    default void reclaimed(QueueName queue, int count) {
-    }
-
-    /** Another consumer took over a job this worker was still running. */
-    default void leaseLost(QueueName queue, DeliveryId id) {
-    }
-
-    /** {@code count} pending entries had lost their data (trimmed or deleted) and left the pending list. */
-    default void vanished(QueueName queue, int count) {
-    }
-
-    /** A trim ran. */
-    default void trimmed(QueueName queue, TrimOutcome outcome) {
     }
 }

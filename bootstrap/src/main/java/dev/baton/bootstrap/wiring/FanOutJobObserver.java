@@ -1,8 +1,6 @@
 package dev.baton.bootstrap.wiring;
 
-import dev.baton.application.port.out.DeliveryId;
-import dev.baton.application.port.out.TrimOutcome;
-import dev.baton.application.port.out.WorkerObserver;
+import dev.baton.application.port.out.JobObserver;
 import dev.baton.domain.DeadLetterReason;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobError;
@@ -12,21 +10,21 @@ import java.time.Instant;
 import java.util.List;
 import java.util.function.Consumer;
 
-/** Hands every event to several observers, in order: the metrics first, then those added with the builder. */
-final class FanOutObserver implements WorkerObserver {
-    private final WorkerObserver[] observers;
+/** Hands every event of a job to several observers, in order: the metrics first, then those added with the builder. */
+final class FanOutJobObserver implements JobObserver {
+    private final JobObserver[] observers;
 
-    private FanOutObserver(List<WorkerObserver> observers) {
-        this.observers = observers.toArray(WorkerObserver[]::new);
+    private FanOutJobObserver(List<JobObserver> observers) {
+        this.observers = observers.toArray(JobObserver[]::new);
     }
 
     /** {@code observers} as one; the only one itself, so that a worker with no added observer pays nothing. */
-    static WorkerObserver of(List<WorkerObserver> observers) {
-        return observers.size() == 1 ? observers.get(0) : new FanOutObserver(observers);
+    static JobObserver of(List<JobObserver> observers) {
+        return observers.size() == 1 ? observers.get(0) : new FanOutJobObserver(observers);
     }
 
-    private void each(Consumer<WorkerObserver> event) {
-        for (WorkerObserver observer : observers) {
+    private void each(Consumer<JobObserver> event) {
+        for (JobObserver observer : observers) {
             event.accept(observer);
         }
     }
@@ -64,25 +62,5 @@ final class FanOutObserver implements WorkerObserver {
     @Override
     public void jobDeadLettered(QueueName queue, DeadLetterReason reason) {
         each(observer -> observer.jobDeadLettered(queue, reason));
-    }
-
-    @Override
-    public void reclaimed(QueueName queue, int count) {
-        each(observer -> observer.reclaimed(queue, count));
-    }
-
-    @Override
-    public void leaseLost(QueueName queue, DeliveryId id) {
-        each(observer -> observer.leaseLost(queue, id));
-    }
-
-    @Override
-    public void vanished(QueueName queue, int count) {
-        each(observer -> observer.vanished(queue, count));
-    }
-
-    @Override
-    public void trimmed(QueueName queue, TrimOutcome outcome) {
-        each(observer -> observer.trimmed(queue, outcome));
     }
 }
