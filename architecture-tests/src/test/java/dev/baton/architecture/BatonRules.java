@@ -5,8 +5,12 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaModifier;
+import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
 import dev.baton.application.port.out.JobPublisher;
 import dev.baton.application.port.out.QueueAdministration;
 import java.time.Clock;
@@ -89,6 +93,33 @@ final class BatonRules {
             .should().dependOnClassesThat().resideInAPackage("..port.in..")
             .as("outbound ports do not depend on inbound ports");
 
+    /** Ten: more, and a port serves more than one audience (the stream transport had 18 and four of them). */
+    static final int MAX_PORT_METHODS = 10;
+
+    static final ArchRule OUTBOUND_PORTS_ARE_SMALL = classes().that().resideInAPackage("..port.out..")
+            .and().areInterfaces()
+            .should(haveAtMostMethods(MAX_PORT_METHODS))
+            .as("an outbound port has at most " + MAX_PORT_METHODS + " methods, its super-interfaces' included: split"
+                    + " a larger one by who uses it");
+
+    /** Counts the instance methods a type has, inherited ones included, so a composite cannot hide its width. */
+    private static ArchCondition<JavaClass> haveAtMostMethods(int max) {
+        return new ArchCondition<>("have at most " + max + " methods") {
+            @Override
+            public void check(JavaClass port, ConditionEvents events) {
+                long methods = port.getAllMethods().stream()
+                        .filter(method -> !method.getModifiers().contains(JavaModifier.STATIC))
+                        .filter(method -> !method.getOwner().isEquivalentTo(Object.class))
+                        .map(method -> method.getName() + method.getRawParameterTypes())
+                        .distinct()
+                        .count();
+                if (methods > max) {
+                    events.add(SimpleConditionEvent.violated(port, port.getName() + " has " + methods + " methods"));
+                }
+            }
+        };
+    }
+
     static final ArchRule NO_PACKAGE_CYCLES = slices().matching("dev.baton.(**)").should().beFreeOfCycles()
             .as("no package cycles");
 
@@ -145,6 +176,6 @@ final class BatonRules {
                 GUICE_AND_PICOCLI_ONLY_IN_BOOTSTRAP, PORTS_IN_AND_OUT_INDEPENDENT, PORTS_OUT_AND_IN_INDEPENDENT,
                 NO_PACKAGE_CYCLES, NO_CLOCK_READS_IN_CORE, NO_CONSOLE_OUTSIDE_CLI, ONE_PUBLIC_ENTRY_POINT_PER_ADAPTER,
                 SERVICES_ARE_FINAL, WORKER_ROOMS_ARE_PACKAGE_PRIVATE, LOOPS_DO_NOT_DEPEND_ON_THE_FETCHER,
-                WORKER_USES_ITS_OWN_TRANSPORT_PORTS);
+                WORKER_USES_ITS_OWN_TRANSPORT_PORTS, OUTBOUND_PORTS_ARE_SMALL);
     }
 }

@@ -17,6 +17,8 @@ import dev.baton.application.archfixture.cycle.a.CycleA;
 import dev.baton.application.archfixture.cycle.b.CycleB;
 import dev.baton.application.port.in.archfixture.InboundPortUsingOutboundPort;
 import dev.baton.application.port.out.archfixture.OutboundPortUsingInboundPort;
+import dev.baton.application.port.out.archfixture.NarrowOutboundPort;
+import dev.baton.application.port.out.archfixture.WideOutboundPort;
 import dev.baton.application.service.archfixture.ExtensibleService;
 import dev.baton.application.service.worker.archfixture.Fetcher;
 import dev.baton.application.service.worker.archfixture.PublicRoom;
@@ -117,6 +119,11 @@ class RulesBiteTest {
     @Test
     void workerTransportPortsRuleBites() {
         assertViolated(BatonRules.WORKER_USES_ITS_OWN_TRANSPORT_PORTS, WorkerUsingTheAdministration.class);
+    }
+
+    @Test
+    void portWidthBitesOnAPortWithElevenMethodsHalfOfThemInherited() {
+        assertViolated(BatonRules.OUTBOUND_PORTS_ARE_SMALL, WideOutboundPort.class, NarrowOutboundPort.class);
     }
 
     private static void assertViolated(ArchRule rule, Class<?>... broken) {
