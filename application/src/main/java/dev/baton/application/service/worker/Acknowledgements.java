@@ -30,6 +30,7 @@ final class Acknowledgements<T extends Acknowledgements.Finished> {
     private final JobLeases leases;
     private final Listener<T> listener;
     private final Queue<T> waiting = new ConcurrentLinkedQueue<>();
+    /** Null when the caller's thread sends ({@link #onCallingThread}). */
     private final Thread sender;
     private volatile boolean closing;
 
@@ -54,6 +55,20 @@ final class Acknowledgements<T extends Acknowledgements.Finished> {
         sender.start();
     }
 
+    private Acknowledgements(JobLeases leases, Listener<T> listener) {
+        this.leases = leases;
+        this.listener = listener;
+        this.sender = null;
+    }
+
+    /**
+     * Acknowledgements sent by the caller of {@link #acknowledge}, before it returns, in the same batches: for the
+     * {@link InlineWorker}, whose one thread must find every finished delivery acknowledged when a pass ends.
+     */
+    static <T extends Finished> Acknowledgements<T> onCallingThread(JobLeases leases, Listener<T> listener) {
+        return new Acknowledgements<>(leases, listener);
+    }
+
     void acknowledge(Collection<T> finished) {
         if (finished.isEmpty()) {
             return;
@@ -62,32 +77,46 @@ final class Acknowledgements<T extends Acknowledgements.Finished> {
             throw new IllegalStateException("acknowledgements are closed");
         }
         waiting.addAll(finished);
-        LockSupport.unpark(sender);
+        if (sender == null) {
+            sendWaiting();
+        } else {
+            LockSupport.unpark(sender);
+        }
     }
 
     /** Sends everything handed over before this call, then stops the sender; waits at most {@code wait}. */
     void close(Duration wait) throws InterruptedException {
         closing = true;
-        LockSupport.unpark(sender);
-        sender.join(Math.max(1, wait.toMillis()));
+        if (sender != null) {
+            LockSupport.unpark(sender);
+            sender.join(Math.max(1, wait.toMillis()));
+        }
     }
 
     private void send() {
-        List<T> batch = new ArrayList<>();
         while (true) {
-            T next = waiting.poll();
-            if (next == null) {
-                if (closing && waiting.isEmpty()) {
-                    return;
-                }
-                LockSupport.park(this);
-                continue;
+            sendWaiting();
+            if (closing && waiting.isEmpty()) {
+                return;
             }
-            do {
-                batch.add(next);
-            } while (batch.size() < MAX_BATCH && (next = waiting.poll()) != null);
+            if (waiting.isEmpty()) {
+                LockSupport.park(this); // an acknowledge() or close() after the check leaves a permit: no lost wake-up
+            }
+        }
+    }
+
+    /** Sends whatever has gathered, {@link #MAX_BATCH} at most per call, until nothing is waiting. */
+    private void sendWaiting() {
+        List<T> batch = new ArrayList<>();
+        for (T next = waiting.poll(); next != null; next = waiting.poll()) {
+            batch.add(next);
+            if (batch.size() == MAX_BATCH) {
+                sendBatch(batch);
+                batch.clear();
+            }
+        }
+        if (!batch.isEmpty()) {
             sendBatch(batch);
-            batch.clear();
         }
     }
 

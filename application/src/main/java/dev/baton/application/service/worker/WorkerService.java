@@ -62,12 +62,7 @@ public final class WorkerService implements RunWorkerUseCase {
 
         Acknowledgements<Attempt> acknowledgements = new Acknowledgements<>(leases,
                 new AcknowledgedAttempts(inFlight, counting, consumer), threads.ofJobKind("ack"));
-        Finisher finisher = new Finisher(leases, acknowledgements, settings.retryPolicy(), settings.jobTimeout(), clock,
-                random, counting, consumer);
-        Processor processor = new Processor(
-                new Triage(settings.deliveryLimit(), ledger, handlers, command.handler(), clock),
-                new AttemptExecutor(ledger, consumer, settings.jobTimeout(), clock, counting),
-                finisher, inFlight, consumer);
+        Processor processor = processor(command, acknowledgements, inFlight, counting);
         ExecutorService jobs = threads.jobs(command.concurrency());
         Dispatcher dispatcher = new Dispatcher(inFlight, settings.batchCommit(), jobs, processor::process);
 
@@ -93,5 +88,33 @@ public final class WorkerService implements RunWorkerUseCase {
                 + " maxAttempts={}", consumer, command.queues(), command.concurrency(), settings.runsJobsOn().label(),
                 settings.lease(), settings.jobTimeout(), settings.retryPolicy().maxAttempts());
         return worker;
+    }
+
+    /**
+     * The same worker's rooms on the calling thread, for tests that run their handlers and then assert: see
+     * {@link InlineWorker}. It declares the queues now.
+     */
+    public InlineWorker inline(Command command) {
+        CountingObserver counting = new CountingObserver(jobObserver, maintenanceObserver);
+        InFlight inFlight = new InFlight(command.concurrency());
+        Acknowledgements<Attempt> acknowledgements = Acknowledgements.onCallingThread(leases,
+                new AcknowledgedAttempts(inFlight, counting, command.consumer()));
+        Processor processor = processor(command, acknowledgements, inFlight, counting);
+        Dispatcher dispatcher = new Dispatcher(inFlight, settings.batchCommit(), Runnable::run, processor::process);
+        command.queues().forEach(leases::declare);
+        return new InlineWorker(leases, command, inFlight, dispatcher,
+                new PromotionLoop(maintenance, command.queues(), clock), counting);
+    }
+
+    /** Triage, execution and finishing of a delivery: the path every delivery takes, threaded or inline. */
+    private Processor processor(Command command, Acknowledgements<Attempt> acknowledgements, InFlight inFlight,
+                                CountingObserver counting) {
+        ConsumerName consumer = command.consumer();
+        Finisher finisher = new Finisher(leases, acknowledgements, settings.retryPolicy(), settings.jobTimeout(), clock,
+                random, counting, consumer);
+        return new Processor(
+                new Triage(settings.deliveryLimit(), ledger, handlers, command.handler(), clock),
+                new AttemptExecutor(ledger, consumer, settings.jobTimeout(), clock, counting),
+                finisher, inFlight, consumer);
     }
 }
