@@ -163,6 +163,11 @@ final class InMemoryQueue {
         return new Reclaimed(deliveries, vanished);
     }
 
+    /** When the first job of the delayed set is due; empty when the set is empty. */
+    Optional<Instant> nextDue() {
+        return delayed.isEmpty() ? Optional.empty() : Optional.of(delayed.first().dueAt);
+    }
+
     /** Moves up to {@code max} jobs due at {@code due} into the stream, as entries of {@code now}. */
     int promoteDue(Instant due, int max, Instant now) {
         int moved = 0;

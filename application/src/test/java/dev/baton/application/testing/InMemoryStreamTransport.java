@@ -158,6 +158,11 @@ public final class InMemoryStreamTransport
         return moved;
     }
 
+    /** When the earliest job in {@code queue}'s delayed set (a retry, a scheduled job) is due; empty when none. */
+    public synchronized Optional<Instant> nextDue(QueueName queue) {
+        return queue(queue).nextDue();
+    }
+
     @Override
     public synchronized TrimOutcome trim(QueueName queue, Retention retention, Instant now) {
         return queue(queue).trim(retention, now);
