@@ -158,7 +158,9 @@ final class BatonRules {
     static final ArchRule WORKER_ROOMS_ARE_PACKAGE_PRIVATE = classes().that().resideInAPackage(WORKER)
             .and().areTopLevelClasses().and().arePublic()
             .should().haveSimpleName("WorkerService").orShould().haveSimpleName("WorkerSettings")
-            .as("the worker's rooms are package-private: only WorkerService and WorkerSettings are public");
+            .orShould().haveSimpleName("InlineWorker")
+            .as("the worker's rooms are package-private: only WorkerService, its InlineWorker and WorkerSettings are"
+                    + " public");
 
     static final ArchRule LOOPS_DO_NOT_DEPEND_ON_THE_FETCHER = noClasses().that().resideInAPackage(WORKER)
             .and().haveSimpleNameEndingWith("Loop")
