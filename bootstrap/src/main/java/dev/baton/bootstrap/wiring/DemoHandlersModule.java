@@ -5,7 +5,10 @@ import com.google.inject.multibindings.Multibinder;
 import dev.baton.application.handler.NamedJobHandler;
 import dev.baton.bootstrap.demo.DemoHandlers;
 
-/** Registers the demo handlers ({@code orders}, {@code documents}, {@code noop}) the way a user's module would. */
+/**
+ * Registers the demo handlers ({@code orders}, {@code documents}, {@code noop}) and their tables the way a user's
+ * module would. Only the CLI installs it: the tables' migrations ship in the {@code baton} CLI jar, not in the library.
+ */
 public final class DemoHandlersModule extends AbstractModule {
     private final boolean crashOnPoison;
 
@@ -17,5 +20,6 @@ public final class DemoHandlersModule extends AbstractModule {
     protected void configure() {
         Multibinder<NamedJobHandler> handlers = Multibinder.newSetBinder(binder(), NamedJobHandler.class);
         DemoHandlers.all(crashOnPoison).forEach(handler -> handlers.addBinding().toInstance(handler));
+        PostgresModule.addMigrations(binder(), DemoHandlers.MIGRATIONS);
     }
 }

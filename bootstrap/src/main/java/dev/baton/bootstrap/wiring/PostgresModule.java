@@ -1,38 +1,59 @@
 package dev.baton.bootstrap.wiring;
 
 import com.google.inject.AbstractModule;
+import com.google.inject.Binder;
 import com.google.inject.Provider;
 import com.google.inject.Provides;
 import com.google.inject.Singleton;
+import com.google.inject.multibindings.Multibinder;
 import com.google.inject.multibindings.ProvidesIntoSet;
+import com.google.inject.name.Named;
+import com.google.inject.name.Names;
 import dev.baton.adapters.postgres.PostgresAdapter;
 import dev.baton.application.port.out.EffectRecords;
 import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.bootstrap.config.BatonConfig;
-import dev.baton.bootstrap.demo.DemoHandlers;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The execution ledger in PostgreSQL (exactly-once effects). Opening it migrates the schema, so that any command
- * works on a fresh schema; the demo tables come along (empty unless the demo handlers run) so that every command
- * applies the same migrations.
+ * works on a fresh schema: the ledger's tables, then those of the handler modules that {@link #addMigrations add a
+ * location} (the demo handlers do: an embedding service that does not install them never gets their tables), then
+ * {@code BATON_MIGRATIONS}.
  */
 public final class PostgresModule extends AbstractModule {
+    private static final String MODULE_MIGRATIONS = "baton.module-migrations";
+
+    /** Adds a Flyway location of a handler module's tables, applied with the ledger's whenever it is opened. */
+    public static void addMigrations(Binder binder, String location) {
+        moduleMigrations(binder).addBinding().toInstance(location);
+    }
+
+    private static Multibinder<String> moduleMigrations(Binder binder) {
+        return Multibinder.newSetBinder(binder, String.class, Names.named(MODULE_MIGRATIONS));
+    }
+
+    @Override
+    protected void configure() {
+        moduleMigrations(binder()); // the set exists, empty, when no module adds a location
+    }
 
     @Provides
     @Singleton
-    PostgresAdapter postgres(BatonConfig config, Clock clock, Closer closer) {
+    PostgresAdapter postgres(BatonConfig config, Clock clock, Closer closer,
+                             @Named(MODULE_MIGRATIONS) Set<String> moduleMigrations) {
         PostgresAdapter.Config adapterConfig = new PostgresAdapter.Config(config.jdbcUrl(), config.schema(),
-                config.poolSize(), true, config.retention(), locations(config))
+                config.poolSize(), true, config.retention(), locations(moduleMigrations, config))
                 // a job's transaction lives no longer than its attempt: set once per connection, not per job
                 .withTransactionTimeout(config.jobTimeout());
         return closer.register(PostgresAdapter.open(adapterConfig, clock));
     }
 
-    private static List<String> locations(BatonConfig config) {
-        List<String> locations = new ArrayList<>(List.of(DemoHandlers.MIGRATIONS));
+    private static List<String> locations(Set<String> moduleMigrations, BatonConfig config) {
+        List<String> locations = new ArrayList<>(moduleMigrations);
         locations.addAll(config.migrations());
         return locations;
     }
