@@ -1,6 +1,6 @@
 package dev.baton.application.testing;
 
-import static dev.baton.application.testing.TransportUnderTest.PAYLOAD_LIMIT;
+import static dev.baton.application.testing.TestedTransport.PAYLOAD_LIMIT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.application.port.out.Delivery;

@@ -4,15 +4,15 @@ import org.junit.jupiter.api.Nested;
 
 /**
  * Runs the four stream transport contracts on one transport. An adapter test extends this class and implements
- * {@link TransportUnderTest}; JUnit finds the suites below as nested classes of the adapter test, each test with a
+ * {@link TestedTransport}; JUnit finds the suites below as nested classes of the adapter test, each test with a
  * fresh instance of it.
  */
-public abstract class TransportContracts implements TransportUnderTest {
+public abstract class TransportContracts implements TestedTransport {
 
     @Nested
     class Publisher extends JobPublisherContract {
         @Override
-        protected TransportUnderTest subject() {
+        protected TestedTransport subject() {
             return TransportContracts.this;
         }
     }
@@ -20,7 +20,7 @@ public abstract class TransportContracts implements TransportUnderTest {
     @Nested
     class Leases extends JobLeasesContract {
         @Override
-        protected TransportUnderTest subject() {
+        protected TestedTransport subject() {
             return TransportContracts.this;
         }
     }
@@ -28,7 +28,7 @@ public abstract class TransportContracts implements TransportUnderTest {
     @Nested
     class Maintenance extends QueueMaintenanceContract {
         @Override
-        protected TransportUnderTest subject() {
+        protected TestedTransport subject() {
             return TransportContracts.this;
         }
     }
@@ -36,7 +36,7 @@ public abstract class TransportContracts implements TransportUnderTest {
     @Nested
     class Administration extends QueueAdministrationContract {
         @Override
-        protected TransportUnderTest subject() {
+        protected TestedTransport subject() {
             return TransportContracts.this;
         }
     }

@@ -44,7 +44,7 @@ public abstract class TransportFixture {
     protected final QueueName queue = randomQueue();
 
     /** The transport under test (the same for the whole test). */
-    protected abstract TransportUnderTest subject();
+    protected abstract TestedTransport subject();
 
     protected static QueueName randomQueue() {
         return QueueName.of("contract-" + UUID.randomUUID().toString().substring(0, 13));

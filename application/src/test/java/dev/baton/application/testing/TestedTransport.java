@@ -15,7 +15,7 @@ import java.util.Map;
  * that reach past them, to set up what no port can (a foreign entry, a deleted one, time passing). An adapter test
  * implements this once and runs every suite with {@link TransportContracts}.
  */
-public interface TransportUnderTest {
+public interface TestedTransport {
 
     /** Build the transport under test with this payload limit: the malformed-entry test relies on it. */
     PayloadLimit PAYLOAD_LIMIT = new PayloadLimit(4096);
