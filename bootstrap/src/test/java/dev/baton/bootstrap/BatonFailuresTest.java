@@ -9,8 +9,6 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import dev.baton.application.port.in.LocateJobUseCase.Whereabouts;
 import dev.baton.application.port.in.RunningWorker;
-import dev.baton.bootstrap.config.BatonConfig;
-import dev.baton.bootstrap.config.ConfigLoader;
 import dev.baton.bootstrap.json.Json;
 import dev.baton.bootstrap.testing.TestEndpoints;
 import dev.baton.domain.DeadLetter;
@@ -58,12 +56,9 @@ class BatonFailuresTest {
     void aJobThatAlwaysFailsIsDeadLetteredOnceWithItsTraceLoggedAndHeard(String name,
                                                                         Function<Baton.Builder, Baton.Builder> wiring) {
         QueueName queue = QueueName.of(TestEndpoints.unique("failures").replace('_', '-'));
-        BatonConfig config = ConfigLoader.load(Map.of("BATON_SCHEMA", TestEndpoints.unique("failures"),
-                "BATON_BACKOFF_INITIAL", "20ms", "BATON_BACKOFF_MAX", "50ms", "BATON_MAX_ATTEMPTS", "3",
-                "BATON_ADMIN_ADDRESS", "off"), Optional.empty(), Map.of());
         List<DeadLetter> heard = new CopyOnWriteArrayList<>();
 
-        try (Baton baton = wiring.apply(Baton.builder().config(config)
+        try (Baton baton = wiring.apply(Baton.builder().config(BatonScenarioTest.threeQuickAttempts("failures"))
                         .handler(queue.value(), context -> {
                             if (context.job().id().value().startsWith("broken")) {
                                 throw new IllegalStateException("always broken");

@@ -46,14 +46,19 @@ class BatonScenarioTest {
         return Stream.of(Arguments.of("in-memory", inMemory), Arguments.of("redis+postgres", real));
     }
 
+    /** Three attempts with short backoffs, no admin server, a schema of its own. */
+    static BatonConfig threeQuickAttempts(String schemaPrefix) {
+        return ConfigLoader.load(Map.of("BATON_SCHEMA", TestEndpoints.unique(schemaPrefix),
+                "BATON_BACKOFF_INITIAL", "50ms", "BATON_BACKOFF_MAX", "200ms", "BATON_MAX_ATTEMPTS", "3",
+                "BATON_ADMIN_ADDRESS", "off"), Optional.empty(), Map.of());
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("wirings")
     void jobsCompleteOnceRetriesSucceedAndARedrivenDeadLetterCompletes(String name,
                                                                         Function<Baton.Builder, Baton.Builder> wiring) {
         QueueName queue = QueueName.of(TestEndpoints.unique("scenario").replace('_', '-'));
-        BatonConfig config = ConfigLoader.load(Map.of("BATON_SCHEMA", TestEndpoints.unique("scenario"),
-                "BATON_BACKOFF_INITIAL", "50ms", "BATON_BACKOFF_MAX", "200ms", "BATON_MAX_ATTEMPTS", "3",
-                "BATON_ADMIN_ADDRESS", "off"), Optional.empty(), Map.of());
+        BatonConfig config = threeQuickAttempts("scenario");
         Map<String, AtomicInteger> runs = new ConcurrentHashMap<>();
         AtomicBoolean refundsWork = new AtomicBoolean(false);
         JobHandler handler = context -> {

@@ -127,10 +127,10 @@ final class Finisher {
         } else {
             DeadLetterReason reason = ((RetryDecision.DeadLetterNow) decision).reason();
             DeadLetter letter = DeadLetter.of(job, reason, error, job.currentAttempt(), now);
+            deadLetter(delivery, cause.map(ErrorTrace::of).map(letter::withTrace).orElse(letter));
             // a final failure is what an operator must see: WARN, with the stack trace (retries stay at DEBUG)
             LOG.warn("job dead-lettered reason={} queue={} job={} attempts={} error={}: {}", reason, job.queue(),
                     job.id(), letter.attempts(), error.type(), error.message(), cause.orElse(null));
-            deadLetter(delivery, cause.map(ErrorTrace::of).map(letter::withTrace).orElse(letter));
         }
     }
 
