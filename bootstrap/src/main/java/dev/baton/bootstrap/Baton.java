@@ -11,12 +11,15 @@ import dev.baton.application.handler.NamedJobHandler;
 import dev.baton.application.port.in.EnqueueJobUseCase;
 import dev.baton.application.port.in.EnqueueJobsUseCase;
 import dev.baton.application.port.in.InspectQueueUseCase;
+import dev.baton.application.port.in.LocateJobUseCase;
 import dev.baton.application.port.in.RunWorkerUseCase;
 import dev.baton.application.port.in.RunningWorker;
 import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.service.CompletionJanitor;
 import dev.baton.bootstrap.admin.AdminServer;
 import dev.baton.bootstrap.config.BatonConfig;
+import dev.baton.bootstrap.config.ConfigException;
+import dev.baton.bootstrap.config.Secrets;
 import dev.baton.bootstrap.metrics.KnownQueues;
 import dev.baton.bootstrap.metrics.QueueGauges;
 import dev.baton.bootstrap.wiring.BatonModules;
@@ -25,6 +28,8 @@ import dev.baton.bootstrap.wiring.HandlersModule;
 import dev.baton.bootstrap.wiring.HealthCheck;
 import dev.baton.bootstrap.wiring.Migrator;
 import dev.baton.domain.ConsumerName;
+import dev.baton.domain.DeadLetter;
+import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
@@ -42,6 +47,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 
 /**
  * Baton embedded in an application: enqueue jobs and run workers in-process.
@@ -58,17 +65,23 @@ import java.util.Set;
  * }</pre>
  *
  * Everything is opened lazily (the first enqueue opens Redis; the first worker or query opens PostgreSQL and migrates
- * the ledger's schema) and closed by {@link #close()}, which stops running workers gracefully first.
+ * the ledger's schema) and closed by {@link #close()}, which stops running workers gracefully first. Once a worker
+ * has started, a shutdown hook closes too (unless {@link Builder#shutdownHook(boolean) turned off}): a {@code main}
+ * that returns without {@code close()} still has what committed acknowledged.
  */
 public final class Baton implements AutoCloseable {
     private final Injector injector;
     private final Closer closer;
     private final BatonConfig config;
+    private final boolean closeAtShutdown;
+    private final List<RunningWorker> workers = new CopyOnWriteArrayList<>();
+    private Thread shutdownHook; // guarded by this
 
-    private Baton(Injector injector, BatonConfig config) {
+    private Baton(Injector injector, BatonConfig config, boolean closeAtShutdown) {
         this.injector = injector;
         this.closer = injector.getInstance(Closer.class);
         this.config = config;
+        this.closeAtShutdown = closeAtShutdown;
     }
 
     public static Builder builder() {
@@ -93,20 +106,68 @@ public final class Baton implements AutoCloseable {
         return use(EnqueueJobsUseCase.class).enqueueAll(new EnqueueJobsUseCase.Command(jobs));
     }
 
+    /** Where a job is now: completed (from the ledger), waiting, pending, delayed, dead, or unknown. */
+    public LocateJobUseCase.Whereabouts job(String queue, String jobId) {
+        return use(LocateJobUseCase.class).locate(new LocateJobUseCase.Command(QueueName.of(queue), JobId.of(jobId)));
+    }
+
     /** Starts a worker on {@code queues}, each run by the handler of the same name, with the configured concurrency. */
     public RunningWorker start(String... queues) {
         List<QueueName> names = Arrays.stream(queues).map(QueueName::of).toList();
         return start(new RunWorkerUseCase.Command(names, defaultConsumer(), config.concurrency(), Optional.empty()));
     }
 
-    /** Starts a worker; {@link #close()} stops it within the configured grace period. */
+    /**
+     * Starts a worker; {@link #close()} (or the shutdown hook) stops it within the configured grace period.
+     *
+     * @throws ConfigException when a queue has no handler of its name (and the command names none), or the named
+     *                         handler does not exist: such a worker would dead-letter every job
+     */
     public RunningWorker start(RunWorkerUseCase.Command command) {
+        HandlersModule.requireHandlers(handlers(), command.queues(), command.handler());
         instance(KnownQueues.class).add(command.queues());
         RunningWorker worker = use(RunWorkerUseCase.class).start(command);
         instance(CompletionJanitor.class); // started with the first worker, one for all of them
         Duration grace = config.grace();
         closer.register(() -> worker.stop(grace));
+        workers.add(worker);
+        if (closeAtShutdown) {
+            addShutdownHook();
+        }
         return worker;
+    }
+
+    /** Blocks until every worker started so far has stopped: by {@link #close()}, the shutdown hook, or by itself. */
+    public void await() throws InterruptedException {
+        for (RunningWorker worker : workers) {
+            worker.await();
+        }
+    }
+
+    /** Worker threads are daemons: without this, a {@code main} that returns ends them before they acknowledge. */
+    private synchronized void addShutdownHook() {
+        if (shutdownHook == null) {
+            shutdownHook = new Thread(this::close, "baton-shutdown");
+            Runtime.getRuntime().addShutdownHook(shutdownHook);
+        }
+    }
+
+    private synchronized void removeShutdownHook() {
+        if (shutdownHook != null && Thread.currentThread() != shutdownHook) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(shutdownHook);
+            } catch (IllegalStateException shuttingDown) {
+                // the JVM is exiting: the hook closes as well, and closing twice is harmless
+            }
+        }
+        shutdownHook = null;
+    }
+
+    /** The hook registered by the first worker, for tests that run it without ending their JVM. */
+    Optional<Thread> shutdownHook() {
+        synchronized (this) {
+            return Optional.ofNullable(shutdownHook);
+        }
     }
 
     /** Any inbound port (use case) of the application, e.g. {@code use(InspectQueueUseCase.class)}. */
@@ -168,6 +229,7 @@ public final class Baton implements AutoCloseable {
     /** Stops workers gracefully, then closes servers and connections, in reverse order of opening. */
     @Override
     public void close() {
+        removeShutdownHook();
         closer.close();
     }
 
@@ -188,18 +250,22 @@ public final class Baton implements AutoCloseable {
      * and Redis + PostgreSQL; handlers come from {@link #handler}, Guice {@link #module}s and {@code ServiceLoader}.
      */
     public static final class Builder {
+        private static final String ENVIRONMENT_JDBC_URL = "BATON_JDBC_URL";
         private BatonConfig config = BatonConfig.defaults();
         private final Map<String, JobHandler> handlers = new LinkedHashMap<>();
         private final List<Module> modules = new ArrayList<>();
         private Optional<Module> adapters = Optional.empty();
         private ClassLoader handlerLoader = Baton.class.getClassLoader();
         private Clock clock = Clock.systemUTC();
+        private String jdbcUrlOrigin = ENVIRONMENT_JDBC_URL;
+        private boolean shutdownHook = true;
 
         private Builder() {
         }
 
         public Builder config(BatonConfig newConfig) {
             this.config = Objects.requireNonNull(newConfig, "config");
+            this.jdbcUrlOrigin = ENVIRONMENT_JDBC_URL;
             return this;
         }
 
@@ -210,6 +276,7 @@ public final class Baton implements AutoCloseable {
 
         public Builder postgres(String jdbcUrl) {
             config = config.withJdbcUrl(jdbcUrl);
+            jdbcUrlOrigin = "Baton.builder().postgres(...)";
             return this;
         }
 
@@ -265,19 +332,42 @@ public final class Baton implements AutoCloseable {
             return module(BatonModules.observer(observer));
         }
 
+        /**
+         * Calls {@code listener} once per dead letter (a job that failed for good, a poison or malformed entry),
+         * after it was written, on the worker's thread: keep it quick. What it throws is logged, never the worker's
+         * problem.
+         */
+        public Builder onDeadLetter(Consumer<DeadLetter> listener) {
+            return observer(new DeadLetterListener(Objects.requireNonNull(listener, "listener")));
+        }
+
+        /**
+         * Whether the first started worker registers a JVM shutdown hook that closes this instance (default true):
+         * turn it off when the application stops Baton itself on shutdown.
+         */
+        public Builder shutdownHook(boolean enabled) {
+            this.shutdownHook = enabled;
+            return this;
+        }
+
         public Builder clock(Clock newClock) {
             this.clock = Objects.requireNonNull(newClock, "clock");
             return this;
         }
 
+        /** @throws InvalidValueException when the JDBC URL is not PostgreSQL's, naming where it came from */
         public Baton build() {
+            if (!config.jdbcUrl().startsWith("jdbc:postgresql:")) {
+                throw new InvalidValueException(jdbcUrlOrigin + " must be a PostgreSQL JDBC URL (jdbc:postgresql:"
+                        + "//host:port/database?user=...), got '" + Secrets.mask(config.jdbcUrl()) + "'");
+            }
             List<Module> all = new ArrayList<>(BatonModules.core(config, clock));
             all.add(adapters.orElseGet(() -> BatonModules.adapters(config)));
             all.add(new HandlersModule(handlerLoader));
             Map<String, JobHandler> named = Map.copyOf(handlers);
             all.add(binder -> named.forEach((name, handler) -> HandlersModule.bind(binder, name, handler)));
             all.addAll(modules);
-            return new Baton(Guice.createInjector(all), config);
+            return new Baton(Guice.createInjector(all), config, shutdownHook);
         }
     }
 }

@@ -7,7 +7,6 @@ import dev.baton.application.handler.JobHandler;
 import dev.baton.application.handler.NonRetryableException;
 import dev.baton.application.port.in.InspectQueueUseCase;
 import dev.baton.application.port.in.ListDeadLettersUseCase;
-import dev.baton.application.port.in.LocateJobUseCase;
 import dev.baton.application.port.in.LocateJobUseCase.Whereabouts;
 import dev.baton.application.port.in.RedriveDeadLettersUseCase;
 import dev.baton.application.port.in.RunningWorker;
@@ -17,7 +16,6 @@ import dev.baton.bootstrap.testing.InMemoryAdapters;
 import dev.baton.bootstrap.testing.TestEndpoints;
 import dev.baton.domain.DeadLetterReason;
 import dev.baton.domain.DeadLetterSelection;
-import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
 import dev.baton.domain.StoredDeadLetter;
 import java.time.Clock;
@@ -40,6 +38,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class BatonScenarioTest {
     private static final int GOOD = 30;
 
+    /** Also the wirings of {@link BatonFailuresTest}. */
     static Stream<Arguments> wirings() {
         Function<Baton.Builder, Baton.Builder> inMemory = builder -> builder.adapters(new InMemoryAdapters(Clock.systemUTC()));
         Function<Baton.Builder, Baton.Builder> real = builder -> builder
@@ -47,14 +46,19 @@ class BatonScenarioTest {
         return Stream.of(Arguments.of("in-memory", inMemory), Arguments.of("redis+postgres", real));
     }
 
+    /** Three attempts with short backoffs, no admin server, a schema of its own. */
+    static BatonConfig threeQuickAttempts(String schemaPrefix) {
+        return ConfigLoader.load(Map.of("BATON_SCHEMA", TestEndpoints.unique(schemaPrefix),
+                "BATON_BACKOFF_INITIAL", "50ms", "BATON_BACKOFF_MAX", "200ms", "BATON_MAX_ATTEMPTS", "3",
+                "BATON_ADMIN_ADDRESS", "off"), Optional.empty(), Map.of());
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("wirings")
     void jobsCompleteOnceRetriesSucceedAndARedrivenDeadLetterCompletes(String name,
                                                                         Function<Baton.Builder, Baton.Builder> wiring) {
         QueueName queue = QueueName.of(TestEndpoints.unique("scenario").replace('_', '-'));
-        BatonConfig config = ConfigLoader.load(Map.of("BATON_SCHEMA", TestEndpoints.unique("scenario"),
-                "BATON_BACKOFF_INITIAL", "50ms", "BATON_BACKOFF_MAX", "200ms", "BATON_MAX_ATTEMPTS", "3",
-                "BATON_ADMIN_ADDRESS", "off"), Optional.empty(), Map.of());
+        BatonConfig config = threeQuickAttempts("scenario");
         Map<String, AtomicInteger> runs = new ConcurrentHashMap<>();
         AtomicBoolean refundsWork = new AtomicBoolean(false);
         JobHandler handler = context -> {
@@ -90,12 +94,10 @@ class BatonScenarioTest {
                     .list(new ListDeadLettersUseCase.Command(queue, Optional.empty(), 10)).get(0);
             assertThat(dead.letter().reason()).isEqualTo(DeadLetterReason.NON_RETRYABLE);
             assertThat(dead.letter().lastError().message()).contains("refunds are switched off");
-            LocateJobUseCase locate = baton.use(LocateJobUseCase.class);
-            assertThat(locate.locate(new LocateJobUseCase.Command(queue, JobId.of("job-3"))))
+            assertThat(baton.job(queue.value(), "job-3"))
                     .isInstanceOfSatisfying(Whereabouts.Completed.class, completed ->
                             assertThat(completed.completion().result()).contains("done job-3"));
-            assertThat(locate.locate(new LocateJobUseCase.Command(queue, JobId.of("nobody"))))
-                    .isInstanceOf(Whereabouts.Unknown.class);
+            assertThat(baton.job(queue.value(), "nobody")).isInstanceOf(Whereabouts.Unknown.class);
 
             refundsWork.set(true);
             int redriven = baton.use(RedriveDeadLettersUseCase.class)

@@ -140,6 +140,36 @@ class ValueObjectTest {
     }
 
     @Test
+    void anErrorTraceKeepsTheCauseChainWithinItsBounds() {
+        IllegalStateException deep = new IllegalStateException("outer", new java.io.IOException("disk full"));
+        deep.setStackTrace(frames(ErrorTrace.MAX_FRAMES + 7));
+
+        String trace = ErrorTrace.of(deep).text();
+
+        assertThat(trace).startsWith("java.lang.IllegalStateException: outer\n\tat Frame.f0(Frame.java:1)")
+                .contains("\t... 7 more").contains("Caused by: java.io.IOException: disk full");
+        assertThat(trace.lines().filter(line -> line.startsWith("\tat Frame."))).hasSize(ErrorTrace.MAX_FRAMES);
+        assertThat(new ErrorTrace("x".repeat(ErrorTrace.MAX_LENGTH * 2)).text()).hasSize(ErrorTrace.MAX_LENGTH);
+    }
+
+    @Test
+    void anErrorTraceEndsACyclicCauseChain() {
+        RuntimeException first = new RuntimeException("first");
+        RuntimeException second = new RuntimeException("second", first);
+        first.initCause(second);
+
+        assertThat(ErrorTrace.of(first).text().lines().filter(line -> !line.startsWith("\t"))).hasSize(2);
+    }
+
+    private static StackTraceElement[] frames(int count) {
+        StackTraceElement[] frames = new StackTraceElement[count];
+        for (int i = 0; i < count; i++) {
+            frames[i] = new StackTraceElement("Frame", "f" + i, "Frame.java", i + 1);
+        }
+        return frames;
+    }
+
+    @Test
     void onlyMalformedDeadLettersMayLackAJob() {
         QueueName queue = QueueName.of("q");
         Map<String, String> raw = Map.of("job_id", "j-9", "payload", "x");
@@ -153,7 +183,7 @@ class ValueObjectTest {
                 .contains("j-1");
         assertThat(DeadLetter.malformed(queue, Map.of(), "empty", NOW).jobId()).isEmpty();
         assertThatThrownBy(() -> new DeadLetter(queue, Optional.empty(), raw, DeadLetterReason.POISON,
-                JobError.permanent("t", "m"), 1, NOW)).isInstanceOf(InvalidValueException.class);
+                JobError.permanent("t", "m"), 1, NOW, Optional.empty())).isInstanceOf(InvalidValueException.class);
         assertThatThrownBy(() -> DeadLetter.of(job, DeadLetterReason.EXHAUSTED, JobError.permanent("t", "m"), -1,
                 NOW)).isInstanceOf(InvalidValueException.class);
     }

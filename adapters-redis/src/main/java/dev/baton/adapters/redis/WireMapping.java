@@ -5,6 +5,7 @@ import dev.baton.application.port.out.DeliveryId;
 import dev.baton.domain.DeadLetter;
 import dev.baton.domain.DeadLetterId;
 import dev.baton.domain.DeadLetterReason;
+import dev.baton.domain.ErrorTrace;
 import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobError;
@@ -39,6 +40,7 @@ final class WireMapping {
     static final String DEAD_ERROR_TYPE = "dead_error_type";
     static final String DEAD_ERROR_MESSAGE = "dead_error_message";
     static final String DEAD_ERROR_RETRYABLE = "dead_error_retryable";
+    static final String DEAD_ERROR_TRACE = "dead_error_trace";
     static final String DEAD_ATTEMPTS = "dead_attempts";
     static final String DEAD_AT = "dead_at";
     static final String DEAD_ORIGINAL_ID = "dead_original_id";
@@ -46,7 +48,7 @@ final class WireMapping {
     private static final Set<String> JOB_FIELDS = Set.of(JOB_ID, PAYLOAD, ATTEMPT, TYPE, ENQUEUED_AT,
             LAST_ERROR_TYPE, LAST_ERROR_MESSAGE, LAST_ERROR_RETRYABLE);
     private static final Set<String> DEAD_FIELDS = Set.of(DEAD_REASON, DEAD_ERROR_TYPE, DEAD_ERROR_MESSAGE,
-            DEAD_ERROR_RETRYABLE, DEAD_ATTEMPTS, DEAD_AT, DEAD_ORIGINAL_ID);
+            DEAD_ERROR_RETRYABLE, DEAD_ERROR_TRACE, DEAD_ATTEMPTS, DEAD_AT, DEAD_ORIGINAL_ID);
     private static final int QUOTE_LIMIT = 80;
 
     private final PayloadLimit payloadLimit;
@@ -211,11 +213,12 @@ final class WireMapping {
 
     /** The dead-letter entry's fields after the job's own: why and when it died, and where it came from. */
     List<String> deadFields(DeadLetter letter, String originalId) {
-        List<String> fields = new ArrayList<>(14);
+        List<String> fields = new ArrayList<>(16);
         add(fields, DEAD_REASON, letter.reason().name());
         add(fields, DEAD_ERROR_TYPE, letter.lastError().type());
         add(fields, DEAD_ERROR_MESSAGE, letter.lastError().message());
         add(fields, DEAD_ERROR_RETRYABLE, Boolean.toString(letter.lastError().retryable()));
+        letter.trace().ifPresent(trace -> add(fields, DEAD_ERROR_TRACE, trace.text()));
         add(fields, DEAD_ATTEMPTS, Integer.toString(letter.attempts()));
         add(fields, DEAD_AT, Long.toString(letter.deadAt().toEpochMilli()));
         add(fields, DEAD_ORIGINAL_ID, originalId);
@@ -262,13 +265,16 @@ final class WireMapping {
             attempts = 0;
             deadAt = Instant.ofEpochMilli(EntryId.parse(deadId).ms());
         }
+        // optional: letters written before traces were kept, or by other clients, have none
+        Optional<ErrorTrace> trace = Optional.ofNullable(dead.get(DEAD_ERROR_TRACE)).map(ErrorTrace::new);
         DeadLetter letter;
         if (reason.isPresent() && reason.get() != DeadLetterReason.MALFORMED && entry instanceof Entry.Valid v) {
-            letter = new DeadLetter(queue, Optional.of(v.job()), Map.of(), reason.get(), error, attempts, deadAt);
+            letter = new DeadLetter(queue, Optional.of(v.job()), Map.of(), reason.get(), error, attempts, deadAt,
+                    trace);
         } else {
             Map<String, String> raw = entry instanceof Entry.Invalid invalid ? invalid.fields() : shown(jobFields);
             letter = new DeadLetter(queue, Optional.empty(), raw, DeadLetterReason.MALFORMED, error, attempts,
-                    deadAt);
+                    deadAt, trace);
         }
         return new StoredDeadLetter(DeadLetterId.of(deadId), letter);
     }

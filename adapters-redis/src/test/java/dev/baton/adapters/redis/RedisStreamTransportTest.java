@@ -13,6 +13,7 @@ import dev.baton.domain.DeadLetter;
 import dev.baton.domain.DeadLetterReason;
 import dev.baton.domain.DeadLetterSelection;
 import dev.baton.domain.DeliveryLimit;
+import dev.baton.domain.ErrorTrace;
 import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobError;
@@ -145,6 +146,30 @@ class RedisStreamTransportTest {
         assertThat(problems.get(4)).contains("2097152 bytes").contains("1048576");
         assertThat(((Delivery.Malformed) deliveries.get(3)).fields()).containsEntry("payload", "{\\xC3(}");
         assertThat(((Delivery.Leased) deliveries.get(5)).job().id()).isEqualTo(JobId.of("valid"));
+    }
+
+    @Test
+    void aDeadLettersTraceTravelsAsAnOptionalFieldThatARedriveDrops() {
+        adapter.publisher().publish(Job.create(JobId.of("traced"), queue, "{}", NOW));
+        Delivery delivery = single(adapter.leases().lease(queue, alice, 1, SHORT_BLOCK));
+        adapter.leases().deadLetter(delivery, DeadLetter.of(((Delivery.Leased) delivery).job(),
+                DeadLetterReason.NON_RETRYABLE, JobError.permanent("E", "x"), 1, NOW)
+                .withTrace(new ErrorTrace("E: x\n\tat Handler.run(Handler.java:7)")));
+        // as a letter from before traces were kept, or from another client, looks
+        raw.commands().xadd(RawRedis.dead(queue), bytes("job_id"), bytes("old"), bytes("payload"), bytes("{}"),
+                bytes("dead_reason"), bytes("EXHAUSTED"), bytes("dead_attempts"), bytes("3"));
+
+        List<StreamMessage<byte[], byte[]>> dead = raw.commands().xrange(RawRedis.dead(queue), Range.unbounded());
+        assertThat(dead.get(0).getBody().entrySet()).anySatisfy(field -> {
+            assertThat(new String(field.getKey())).isEqualTo("dead_error_trace");
+            assertThat(new String(field.getValue())).isEqualTo("E: x\n\tat Handler.run(Handler.java:7)");
+        });
+        assertThat(adapter.administration().deadLetters(queue, Optional.empty(), 10))
+                .extracting(stored -> stored.letter().trace().map(ErrorTrace::text))
+                .containsExactly(Optional.of("E: x\n\tat Handler.run(Handler.java:7)"), Optional.empty());
+        assertThat(adapter.administration().redrive(queue, new DeadLetterSelection.All())).isEqualTo(2);
+        assertThat(adapter.leases().lease(queue, alice, 10, SHORT_BLOCK)).hasSize(2).allSatisfy(redriven ->
+                assertThat(((Delivery.Leased) redriven).job().headers()).isEmpty());
     }
 
     @Test

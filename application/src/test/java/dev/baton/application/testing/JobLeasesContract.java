@@ -9,6 +9,7 @@ import dev.baton.application.port.out.JobLeases;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.DeadLetter;
 import dev.baton.domain.DeadLetterReason;
+import dev.baton.domain.ErrorTrace;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
 import dev.baton.domain.JobSighting;
@@ -167,6 +168,23 @@ public abstract class JobLeasesContract extends TransportFixture {
         assertThat(administration().find(queue, job.id())).hasValueSatisfying(sighting ->
                 assertThat(sighting).isEqualTo(new JobSighting.Dead(stored)));
         assertThat(leases().leaseOwnPending(queue, alice, 10)).isEmpty();
+    }
+
+    @Test
+    void aDeadLetterKeepsTheTraceOfTheExceptionThatEndedIt() {
+        publish("traced");
+        publish("untraced");
+        List<Delivery> deliveries = leases().lease(queue, alice, 2, SHORT_BLOCK);
+        ErrorTrace trace = ErrorTrace.of(new IllegalStateException("broken"));
+
+        leases().deadLetter(deliveries.get(0), DeadLetter.of(leased(deliveries.get(0)).job(),
+                DeadLetterReason.NON_RETRYABLE, ERROR, 1, BASE).withTrace(trace));
+        leases().deadLetter(deliveries.get(1), DeadLetter.of(leased(deliveries.get(1)).job(),
+                DeadLetterReason.EXHAUSTED, ERROR, 3, BASE));
+
+        assertThat(administration().deadLetters(queue, Optional.empty(), 10))
+                .extracting(stored -> stored.letter().trace())
+                .containsExactly(Optional.of(trace), Optional.empty());
     }
 
     // ---- extending leases -------------------------------------------------------------------------------------

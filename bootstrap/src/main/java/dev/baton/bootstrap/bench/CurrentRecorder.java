@@ -1,10 +1,9 @@
 package dev.baton.bootstrap.bench;
 
 import dev.baton.application.port.out.JobObserver;
-import dev.baton.domain.DeadLetterReason;
+import dev.baton.domain.DeadLetter;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobError;
-import dev.baton.domain.QueueName;
 import java.time.Duration;
 
 /**
@@ -35,7 +34,7 @@ final class CurrentRecorder implements JobObserver {
     }
 
     @Override
-    public void jobDeadLettered(QueueName queue, DeadLetterReason reason) {
-        current.jobDeadLettered(queue, reason);
+    public void jobDeadLettered(DeadLetter letter) {
+        current.jobDeadLettered(letter);
     }
 }

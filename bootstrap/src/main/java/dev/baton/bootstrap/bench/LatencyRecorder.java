@@ -1,10 +1,9 @@
 package dev.baton.bootstrap.bench;
 
 import dev.baton.application.port.out.JobObserver;
-import dev.baton.domain.DeadLetterReason;
+import dev.baton.domain.DeadLetter;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobError;
-import dev.baton.domain.QueueName;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicIntegerArray;
@@ -162,7 +161,7 @@ final class LatencyRecorder implements JobObserver {
     }
 
     @Override
-    public void jobDeadLettered(QueueName queue, DeadLetterReason reason) {
+    public void jobDeadLettered(DeadLetter letter) {
         dead.incrementAndGet();
     }
 }

@@ -1,11 +1,11 @@
 package dev.baton.bootstrap.cli;
 
-import dev.baton.application.handler.JobHandlers;
 import dev.baton.application.port.in.RunWorkerUseCase;
 import dev.baton.application.port.in.RunningWorker;
 import dev.baton.bootstrap.Baton;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.wiring.DemoHandlersModule;
+import dev.baton.bootstrap.wiring.HandlersModule;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.QueueName;
 import java.io.IOException;
@@ -18,7 +18,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -73,10 +72,12 @@ final class WorkerCommand extends SessionCommand {
         List<QueueName> names = queues(queues);
         ConsumerName consumerName = consumer == null ? Baton.defaultConsumer() : ConsumerName.of(consumer);
         Baton baton = batonBuilder().handlerClassLoader(pluginLoader(config.plugins(), classpath))
-                .module(new DemoHandlersModule(crashOnPoison)).build();
+                .module(new DemoHandlersModule(crashOnPoison))
+                .shutdownHook(false) // this command's own hook stops gracefully, then exits 0
+                .build();
         Thread hook = null;
         try {
-            checkHandlers(baton.handlers(), names);
+            HandlersModule.requireHandlers(baton.handlers(), names, Optional.ofNullable(handler));
             partitions.declare(baton, names);
             // registered before anything starts, so that a SIGTERM during start-up is a graceful stop too
             AtomicReference<RunningWorker> started = new AtomicReference<>();
@@ -155,22 +156,6 @@ final class WorkerCommand extends SessionCommand {
         }
         baton.close();
         return exitCode;
-    }
-
-    private void checkHandlers(JobHandlers handlers, List<QueueName> names) {
-        String known = String.join(", ", new TreeSet<>(handlers.names()));
-        if (handler != null) {
-            if (handlers.find(handler).isEmpty()) {
-                throw new UsageException("unknown handler '" + handler + "'; known handlers: " + known);
-            }
-            return;
-        }
-        for (QueueName queue : names) {
-            if (handlers.find(queue.value()).isEmpty()) {
-                throw new UsageException("no handler is named like queue '" + queue + "': pass --handler NAME"
-                        + " (known handlers: " + known + ")");
-            }
-        }
     }
 
     /** A class loader over the plugin folder's jars and {@code --classpath}, parented by Baton's own. */

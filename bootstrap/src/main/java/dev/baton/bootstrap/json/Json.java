@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.baton.application.port.in.InspectQueueUseCase.QueueReport;
 import dev.baton.domain.ConsumerStats;
 import dev.baton.domain.DeadLetter;
+import dev.baton.domain.ErrorTrace;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobError;
 import dev.baton.domain.QueueStats;
@@ -60,19 +61,25 @@ public final class Json {
         json.put("job_id", letter.jobId().orElse(null));
         json.put("reason", letter.reason().name());
         json.put("error", error(letter.lastError()));
+        json.put("trace", letter.trace().map(ErrorTrace::text).orElse(null));
         json.put("attempts", letter.attempts());
         json.put("dead_at", letter.deadAt().toString());
-        letter.job().ifPresentOrElse(job -> json.put("job", job(job)), () -> json.put("fields", letter.rawFields()));
+        letter.job().ifPresentOrElse(job -> json.put("job", deadJob(job)),
+                () -> json.put("fields", letter.rawFields()));
         return json;
     }
 
-    public static Map<String, Object> job(Job job) {
+    /**
+     * The job of a dead letter, without its wire {@code attempt} (the attempts made before the last delivery, one
+     * less than the letter's {@code attempts} for a job that failed): shown beside the letter's count it read as a
+     * contradiction. See docs/REDIS.md.
+     */
+    private static Map<String, Object> deadJob(Job job) {
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("job_id", job.id().value());
         json.put("queue", job.queue().value());
         json.put("type", job.type().orElse(null));
         json.put("payload", job.payload());
-        json.put("attempt", job.attempt());
         json.put("enqueued_at", job.enqueuedAt().toString());
         json.put("not_before", job.notBefore().map(Object::toString).orElse(null));
         json.put("last_error", job.lastError().map(Json::error).orElse(null));

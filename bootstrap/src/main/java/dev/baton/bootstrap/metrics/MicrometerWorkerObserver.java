@@ -4,7 +4,7 @@ import dev.baton.application.port.out.DeliveryId;
 import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.port.out.TrimOutcome;
-import dev.baton.domain.DeadLetterReason;
+import dev.baton.domain.DeadLetter;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobError;
 import dev.baton.domain.QueueName;
@@ -66,8 +66,9 @@ public final class MicrometerWorkerObserver implements JobObserver, MaintenanceO
     }
 
     @Override
-    public void jobDeadLettered(QueueName queue, DeadLetterReason reason) {
-        Counter.builder("baton.jobs.dead.lettered").tag("queue", queue.value()).tag("reason", reason.name())
+    public void jobDeadLettered(DeadLetter letter) {
+        Counter.builder("baton.jobs.dead.lettered").tag("queue", letter.queue().value())
+                .tag("reason", letter.reason().name())
                 .register(registry).increment();
     }
 

@@ -1,10 +1,9 @@
 package dev.baton.bootstrap.wiring;
 
 import dev.baton.application.port.out.JobObserver;
-import dev.baton.domain.DeadLetterReason;
+import dev.baton.domain.DeadLetter;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobError;
-import dev.baton.domain.QueueName;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -60,7 +59,7 @@ final class FanOutJobObserver implements JobObserver {
     }
 
     @Override
-    public void jobDeadLettered(QueueName queue, DeadLetterReason reason) {
-        each(observer -> observer.jobDeadLettered(queue, reason));
+    public void jobDeadLettered(DeadLetter letter) {
+        each(observer -> observer.jobDeadLettered(letter));
     }
 }

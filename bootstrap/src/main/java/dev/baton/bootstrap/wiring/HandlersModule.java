@@ -10,10 +10,14 @@ import dev.baton.application.handler.JobHandler;
 import dev.baton.application.handler.JobHandlers;
 import dev.baton.application.handler.NamedJobHandler;
 import dev.baton.bootstrap.config.ConfigException;
+import dev.baton.domain.QueueName;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Collects the handlers a worker can run, from three places: {@code MapBinder<String, JobHandler>} entries and
@@ -30,6 +34,27 @@ public final class HandlersModule extends AbstractModule {
     /** Registers {@code handler} under {@code name} from any module. */
     public static void bind(Binder binder, String name, JobHandler handler) {
         MapBinder.newMapBinder(binder, String.class, JobHandler.class).addBinding(name).toInstance(handler);
+    }
+
+    /**
+     * Refuses a worker that would dead-letter every job of a queue for want of a handler: {@code handler}, when
+     * given, must exist; otherwise each queue needs a handler of its own name. Checked before a worker starts, by the
+     * CLI and the embedding API alike.
+     */
+    public static void requireHandlers(JobHandlers handlers, List<QueueName> queues, Optional<String> handler) {
+        String known = String.join(", ", new TreeSet<>(handlers.names()));
+        if (handler.isPresent()) {
+            if (handlers.find(handler.get()).isEmpty()) {
+                throw new ConfigException("unknown handler '" + handler.get() + "'; known handlers: " + known);
+            }
+            return;
+        }
+        for (QueueName queue : queues) {
+            if (handlers.find(queue.value()).isEmpty()) {
+                throw new ConfigException("no handler is named like queue '" + queue + "': register one by that"
+                        + " name, or name the handler to run (--handler NAME) (known handlers: " + known + ")");
+            }
+        }
     }
 
     @Override

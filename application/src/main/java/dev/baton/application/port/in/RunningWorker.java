@@ -15,6 +15,12 @@ public interface RunningWorker extends AutoCloseable {
 
     boolean isRunning();
 
+    /**
+     * Blocks while the worker runs: returns once a {@link #stop} (from any thread) has finished, acknowledgements
+     * sent, or once the worker stopped leasing by itself.
+     */
+    void await() throws InterruptedException;
+
     /** Counters since start, for progress displays and tests. */
     WorkerCounters counters();
 

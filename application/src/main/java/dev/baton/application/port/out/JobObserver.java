@@ -1,9 +1,8 @@
 package dev.baton.application.port.out;
 
-import dev.baton.domain.DeadLetterReason;
+import dev.baton.domain.DeadLetter;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobError;
-import dev.baton.domain.QueueName;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -45,7 +44,7 @@ public interface JobObserver {
     default void jobRetried(Job job, Instant at) {
     }
 
-    /** A job (or a malformed entry) went to the dead letters. */
-    default void jobDeadLettered(QueueName queue, DeadLetterReason reason) {
+    /** A job (or a malformed entry) went to the dead letters: heard once per letter, after it was written. */
+    default void jobDeadLettered(DeadLetter letter) {
     }
 }

@@ -5,7 +5,7 @@ import dev.baton.application.port.out.DeliveryId;
 import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.port.out.TrimOutcome;
-import dev.baton.domain.DeadLetterReason;
+import dev.baton.domain.DeadLetter;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobError;
 import dev.baton.domain.QueueName;
@@ -72,9 +72,9 @@ final class CountingObserver implements JobObserver, MaintenanceObserver {
     }
 
     @Override
-    public void jobDeadLettered(QueueName queue, DeadLetterReason reason) {
+    public void jobDeadLettered(DeadLetter letter) {
         deadLettered.incrementAndGet();
-        jobObserver.jobDeadLettered(queue, reason);
+        jobObserver.jobDeadLettered(letter);
     }
 
     @Override

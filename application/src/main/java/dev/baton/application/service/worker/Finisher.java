@@ -9,6 +9,7 @@ import dev.baton.domain.AttemptOutcome;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.DeadLetter;
 import dev.baton.domain.DeadLetterReason;
+import dev.baton.domain.ErrorTrace;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobError;
 import dev.baton.domain.RandomSource;
@@ -19,6 +20,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -82,14 +84,14 @@ final class Finisher {
         }
         if (settled instanceof Triage.Refused refused) {
             if (refused.held().beginFinish()) {
-                LOG.warn("entry dead-lettered reason={} {} deliveries={} problem={}", refused.letter().reason(),
-                        refused.held(), refused.held().delivery().deliveryCount(),
-                        refused.letter().lastError().message());
+                LOG.warn("entry dead-lettered reason={} {} job={} deliveries={} problem={}",
+                        refused.letter().reason(), refused.held(), refused.letter().jobId().orElse("(none)"),
+                        refused.held().delivery().deliveryCount(), refused.letter().lastError().message());
                 deadLetter(refused.held().delivery(), refused.letter());
             }
         } else {
             Triage.Failed failed = (Triage.Failed) settled;
-            fail(failed.held(), failed.delivery(), failed.error());
+            fail(failed.held(), failed.delivery(), failed.error(), Optional.empty());
         }
         return List.of();
     }
@@ -102,13 +104,14 @@ final class Finisher {
         JobError error = attempt.held().isPastDeadline() ? new AttemptOutcome.TimedOut(jobTimeout).asError()
                 : JobError.of(failure, !(failure instanceof NonRetryableException));
         try {
-            fail(attempt.held(), attempt.delivery(), error);
+            fail(attempt.held(), attempt.delivery(), error, Optional.of(failure));
         } catch (RuntimeException e) {
             leftPending(attempt.held(), e);
         }
     }
 
-    private void fail(HeldDelivery held, Delivery.Leased delivery, JobError error) {
+    /** @param cause what the handler threw, if anything: a dead letter keeps its trace and the log shows it */
+    private void fail(HeldDelivery held, Delivery.Leased delivery, JobError error, Optional<Throwable> cause) {
         if (!held.beginFinish()) {
             return;
         }
@@ -123,14 +126,16 @@ final class Finisher {
                     job.id(), job.currentAttempt(), error.type());
         } else {
             DeadLetterReason reason = ((RetryDecision.DeadLetterNow) decision).reason();
-            LOG.debug("job failed for good queue={} job={} attempt={} reason={} error={}", job.queue(), job.id(),
-                    job.currentAttempt(), reason, error.type());
-            deadLetter(delivery, DeadLetter.of(job, reason, error, job.currentAttempt(), now));
+            DeadLetter letter = DeadLetter.of(job, reason, error, job.currentAttempt(), now);
+            deadLetter(delivery, cause.map(ErrorTrace::of).map(letter::withTrace).orElse(letter));
+            // a final failure is what an operator must see: WARN, with the stack trace (retries stay at DEBUG)
+            LOG.warn("job dead-lettered reason={} queue={} job={} attempts={} error={}: {}", reason, job.queue(),
+                    job.id(), letter.attempts(), error.type(), error.message(), cause.orElse(null));
         }
     }
 
     private void deadLetter(Delivery delivery, DeadLetter letter) {
         leases.deadLetter(delivery, letter);
-        observer.jobDeadLettered(delivery.queue(), letter.reason());
+        observer.jobDeadLettered(letter);
     }
 }

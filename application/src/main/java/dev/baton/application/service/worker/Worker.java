@@ -4,6 +4,7 @@ import dev.baton.application.port.in.RunningWorker;
 import dev.baton.application.port.in.WorkerCounters;
 import dev.baton.domain.ConsumerName;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -26,6 +27,8 @@ final class Worker implements RunningWorker {
     private final Loops loops;
     private final CountingObserver counting;
     private final Duration defaultGrace;
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private volatile boolean stopping;
     private Integer abandoned;
 
     Worker(ConsumerName consumer, Fetcher fetcher, ExecutorService jobs, InFlight inFlight,
@@ -51,6 +54,7 @@ final class Worker implements RunningWorker {
             return abandoned;
         }
         LOG.info("worker stopping consumer={} running={} grace={}", consumer, inFlight.size(), grace);
+        stopping = true;
         fetcher.stopLeasing();
         loops.leasingStopped();
         int left = 0;
@@ -78,6 +82,7 @@ final class Worker implements RunningWorker {
         loops.shutdownNow();
         inFlight.clear();
         abandoned = left;
+        stopped.countDown();
         LOG.info("worker stopped consumer={} abandoned={} completed={}", consumer, left, counters().completed());
         return left;
     }
@@ -85,6 +90,15 @@ final class Worker implements RunningWorker {
     @Override
     public boolean isRunning() {
         return fetcher.isLeasing();
+    }
+
+    @Override
+    public void await() throws InterruptedException {
+        fetcher.awaitStopped();
+        // set before leasing stops, so a stop under way is waited for; a fetcher that ended by itself is not
+        if (stopping) {
+            stopped.await();
+        }
     }
 
     @Override

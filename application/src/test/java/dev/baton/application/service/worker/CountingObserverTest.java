@@ -6,6 +6,7 @@ import dev.baton.application.port.in.WorkerCounters;
 import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.port.out.TrimOutcome;
+import dev.baton.domain.DeadLetter;
 import dev.baton.domain.DeadLetterReason;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobError;
@@ -40,7 +41,8 @@ class CountingObserverTest {
         counting.duplicateSkipped(job);
         counting.jobFailed(job, JobError.retryable("io", "reset"));
         counting.jobRetried(job, Deliveries.NOW);
-        counting.jobDeadLettered(job.queue(), DeadLetterReason.POISON);
+        counting.jobDeadLettered(DeadLetter.of(job, DeadLetterReason.POISON, JobError.permanent("poison", "p"), 3,
+                Deliveries.NOW));
         counting.reclaimed(job.queue(), 3);
         counting.leaseLost(job.queue(), Deliveries.nextId());
         counting.vanished(job.queue(), 2);

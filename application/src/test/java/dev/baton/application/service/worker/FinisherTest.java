@@ -82,6 +82,10 @@ class FinisherTest {
         });
         DeadLetter letter = transport.deadLetters(QUEUE, Optional.empty(), 10).get(0).letter();
         assertThat(letter.reason()).isEqualTo(DeadLetterReason.NON_RETRYABLE);
+        assertThat(letter.attempts()).isEqualTo(1);
+        assertThat(letter.trace()).hasValueSatisfying(trace -> assertThat(trace.text())
+                .startsWith(NonRetryableException.class.getName() + ": no\n\tat ")
+                .contains(FinisherTest.class.getName()));
         assertThat(transport.stats(QUEUE).pending()).isZero();
         assertThat(counting.counters(0).retried()).isEqualTo(1);
         assertThat(counting.counters(0).deadLettered()).isEqualTo(1);
@@ -144,6 +148,8 @@ class FinisherTest {
 
         assertThat(transport.deadLetters(QUEUE, Optional.empty(), 10)).extracting(stored -> stored.letter().reason())
                 .containsExactly(DeadLetterReason.POISON, DeadLetterReason.NON_RETRYABLE);
+        assertThat(transport.deadLetters(QUEUE, Optional.empty(), 10)).allSatisfy(stored ->
+                assertThat(stored.letter().trace()).as("nothing was thrown").isEmpty());
         await().atMost(WAIT).until(() -> transport.stats(QUEUE).pending() == 0
                 && counting.counters(0).duplicates() == 1);
     }

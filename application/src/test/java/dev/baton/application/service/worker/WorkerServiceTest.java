@@ -885,8 +885,8 @@ class WorkerServiceTest {
         }
 
         @Override
-        public void jobDeadLettered(QueueName deadQueue, DeadLetterReason reason) {
-            hear("dead:" + reason);
+        public void jobDeadLettered(DeadLetter letter) {
+            hear("dead:" + letter.reason());
         }
     }
 }
