@@ -18,6 +18,7 @@ import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.service.CompletionJanitor;
 import dev.baton.bootstrap.admin.AdminServer;
 import dev.baton.bootstrap.config.BatonConfig;
+import dev.baton.bootstrap.config.CodeSettings;
 import dev.baton.bootstrap.config.ConfigException;
 import dev.baton.bootstrap.config.Secrets;
 import dev.baton.bootstrap.metrics.KnownQueues;
@@ -248,8 +249,10 @@ public final class Baton implements AutoCloseable {
     /**
      * Builds a {@link Baton}: starts from the defaults (or {@link #config}, e.g. {@code BatonConfig.fromEnvironment()})
      * and Redis + PostgreSQL; handlers come from {@link #handler}, Guice {@link #module}s and {@code ServiceLoader}.
+     * Every setting of the environment can be given here too ({@link CodeSettings}): such a value beats the base
+     * configuration, whatever the order of the calls, and is checked by the environment's rule at {@link #build()}.
      */
-    public static final class Builder {
+    public static final class Builder extends CodeSettings<Builder> {
         private static final String ENVIRONMENT_JDBC_URL = "BATON_JDBC_URL";
         private BatonConfig config = BatonConfig.defaults();
         private final Map<String, JobHandler> handlers = new LinkedHashMap<>();
@@ -257,38 +260,26 @@ public final class Baton implements AutoCloseable {
         private Optional<Module> adapters = Optional.empty();
         private ClassLoader handlerLoader = Baton.class.getClassLoader();
         private Clock clock = Clock.systemUTC();
-        private String jdbcUrlOrigin = ENVIRONMENT_JDBC_URL;
+        private Optional<String> jdbcUrl = Optional.empty();
         private boolean shutdownHook = true;
 
         private Builder() {
+            super("Baton.builder()");
         }
 
+        @Override
+        protected Builder self() {
+            return this;
+        }
+
+        /** The base configuration, below the settings given on this builder. */
         public Builder config(BatonConfig newConfig) {
             this.config = Objects.requireNonNull(newConfig, "config");
-            this.jdbcUrlOrigin = ENVIRONMENT_JDBC_URL;
             return this;
         }
 
-        public Builder redis(String uri) {
-            config = config.withRedisUri(uri);
-            return this;
-        }
-
-        public Builder postgres(String jdbcUrl) {
-            config = config.withJdbcUrl(jdbcUrl);
-            jdbcUrlOrigin = "Baton.builder().postgres(...)";
-            return this;
-        }
-
-        /** The PostgreSQL schema of the ledger and of the handlers' tables ({@code BATON_SCHEMA}). */
-        public Builder schema(String schema) {
-            config = config.withSchema(schema);
-            return this;
-        }
-
-        /** Flyway locations of the handlers' own tables, applied after the ledger's (e.g. {@code classpath:db/shop}). */
-        public Builder migrations(String... locations) {
-            config = config.withMigrations(List.of(locations));
+        public Builder postgres(String url) {
+            this.jdbcUrl = Optional.of(Objects.requireNonNull(url, "jdbc url"));
             return this;
         }
 
@@ -355,8 +346,13 @@ public final class Baton implements AutoCloseable {
             return this;
         }
 
-        /** @throws InvalidValueException when the JDBC URL is not PostgreSQL's, naming where it came from */
+        /**
+         * @throws InvalidValueException when the JDBC URL is not PostgreSQL's, naming where it came from
+         * @throws ConfigException       when a setting given on this builder breaks its rule, naming the call
+         */
         public Baton build() {
+            BatonConfig config = applyTo(jdbcUrl.map(this.config::withJdbcUrl).orElse(this.config));
+            String jdbcUrlOrigin = jdbcUrl.isPresent() ? "Baton.builder().postgres(...)" : ENVIRONMENT_JDBC_URL;
             if (!config.jdbcUrl().startsWith("jdbc:postgresql:")) {
                 throw new InvalidValueException(jdbcUrlOrigin + " must be a PostgreSQL JDBC URL (jdbc:postgresql:"
                         + "//host:port/database?user=...), got '" + Secrets.mask(config.jdbcUrl()) + "'");

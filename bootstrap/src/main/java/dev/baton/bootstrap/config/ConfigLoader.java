@@ -66,14 +66,10 @@ public final class ConfigLoader {
     private BatonConfig build() {
         Duration backoffInitial = get(Setting.BACKOFF_INITIAL, ConfigLoader::positiveDuration);
         Duration backoffMax = get(Setting.BACKOFF_MAX, ConfigLoader::positiveDuration);
-        if (backoffMax.compareTo(backoffInitial) < 0) {
-            throw ConfigException.invalid(Setting.BACKOFF_MAX, values.get(Setting.BACKOFF_MAX),
-                    "must not be below BATON_BACKOFF_INITIAL (" + Durations.format(backoffInitial) + ")");
-        }
-        int concurrency = get(Setting.CONCURRENCY, text -> intIn(text, 1, 10_000));
-        int maxAttempts = get(Setting.MAX_ATTEMPTS, text -> intIn(text, 1, 1000));
-        RetryPolicy retryPolicy = new RetryPolicy(maxAttempts,
-                new Backoff.Exponential(backoffInitial, 2.0, backoffMax), Jitter.EQUAL, Set.of());
+        int maxAttempts = get(Setting.MAX_ATTEMPTS, text -> maxAttempts(wholeNumber(text)));
+        RetryPolicy retryPolicy = get(Setting.BACKOFF_MAX, text -> retryPolicy(maxAttempts, backoffInitial,
+                backoffMax, Setting.BACKOFF_INITIAL.envName()));
+        int concurrency = get(Setting.CONCURRENCY, text -> concurrency(wholeNumber(text)));
         return new BatonConfig(
                 get(Setting.REDIS_URI, ConfigLoader::redisUri),
                 get(Setting.REDIS_CLUSTER_NODES, ConfigLoader::clusterNodes),
@@ -83,19 +79,19 @@ public final class ConfigLoader {
                 get(Setting.QUEUES, ConfigLoader::queues),
                 get(Setting.LEASE, ConfigLoader::positiveDuration),
                 get(Setting.IDLE_THRESHOLD, ConfigLoader::positiveDuration),
-                get(Setting.DELIVERY_LIMIT, text -> new DeliveryLimit(intIn(text, 1, 1000))),
+                get(Setting.DELIVERY_LIMIT, text -> deliveryLimit(wholeNumber(text))),
                 retryPolicy,
                 get(Setting.JOB_TIMEOUT, ConfigLoader::positiveDuration),
-                get(Setting.RETENTION, text -> new Retention(positiveDuration(text))),
+                get(Setting.RETENTION, text -> retention(Durations.parse(text))),
                 concurrency,
                 get(Setting.GRACE, ConfigLoader::duration),
-                get(Setting.POOL_SIZE, text -> text.equalsIgnoreCase("auto") ? Math.min(1000, concurrency + 2)
-                        : intIn(text, 1, 1000)),
-                get(Setting.BATCH_COMMIT, text -> intIn(text, 1, 1000)),
-                get(Setting.JOB_THREADS, ConfigLoader::jobThreads),
+                get(Setting.POOL_SIZE, text -> text.equalsIgnoreCase("auto") ? autoPoolSize(concurrency)
+                        : poolSize(wholeNumber(text))),
+                get(Setting.BATCH_COMMIT, text -> batchCommit(wholeNumber(text))),
+                get(Setting.JOB_THREADS, text -> jobThreads(JobThreads.parse(text))),
                 get(Setting.ADMIN_ADDRESS, ConfigLoader::adminAddress),
                 get(Setting.PLUGINS, text -> text.isBlank() ? Optional.empty() : Optional.of(Path.of(text))),
-                get(Setting.MIGRATIONS, ConfigLoader::locations));
+                get(Setting.MIGRATIONS, text -> locations(list(text))));
     }
 
     private <T> T get(Setting setting, Function<String, T> parser) {
@@ -134,27 +130,79 @@ public final class ConfigLoader {
     }
 
     static Duration positiveDuration(String text) {
-        Duration duration = Durations.parse(text);
+        return positive(Durations.parse(text));
+    }
+
+    /*
+     * The rules below check typed values: the text of the environment, the file and the flags is parsed first, a
+     * value given in code (CodeSettings) is checked as it is. One rule per setting, whatever the source.
+     */
+
+    static Duration positive(Duration duration) {
         if (duration.isZero() || duration.isNegative()) {
             throw new IllegalArgumentException("must be positive");
         }
         return duration;
     }
 
-    static int intIn(String text, int min, int max) {
-        int value;
-        try {
-            value = Integer.parseInt(text);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("expected a whole number in " + min + ".." + max);
+    static int concurrency(int value) {
+        return intIn(value, 1, 10_000);
+    }
+
+    static int maxAttempts(int value) {
+        return intIn(value, 1, 1000);
+    }
+
+    static DeliveryLimit deliveryLimit(int value) {
+        return new DeliveryLimit(intIn(value, 1, 1000));
+    }
+
+    static int poolSize(int value) {
+        return intIn(value, 1, 1000);
+    }
+
+    /** Each running job holds a connection, and the worker's loops need two. */
+    static int autoPoolSize(int concurrency) {
+        return Math.min(1000, concurrency + 2);
+    }
+
+    static int batchCommit(int value) {
+        return intIn(value, 1, 1000);
+    }
+
+    static Retention retention(Duration maxAge) {
+        return new Retention(positive(maxAge));
+    }
+
+    static RetryPolicy retryPolicy(int maxAttempts, Duration initial, Duration max, String initialName) {
+        if (positive(max).compareTo(positive(initial)) < 0) {
+            throw new IllegalArgumentException("must not be below " + initialName + " (" + Durations.format(initial)
+                    + ")");
         }
+        return new RetryPolicy(maxAttempts(maxAttempts), new Backoff.Exponential(initial, 2.0, max), Jitter.EQUAL,
+                Set.of());
+    }
+
+    static int intIn(String text, int min, int max) {
+        return intIn(wholeNumber(text), min, max);
+    }
+
+    private static int wholeNumber(String text) {
+        try {
+            return Integer.parseInt(text);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("expected a whole number");
+        }
+    }
+
+    private static int intIn(int value, int min, int max) {
         if (value < min || value > max) {
             throw new IllegalArgumentException("must be in " + min + ".." + max);
         }
         return value;
     }
 
-    private static String redisUri(String text) {
+    static String redisUri(String text) {
         if (!text.matches("(?i)rediss?://.+")) {
             throw new IllegalArgumentException("expected redis://[user:password@]host:port[/db] or rediss://...");
         }
@@ -180,14 +228,14 @@ public final class ConfigLoader {
         return nodes;
     }
 
-    private static String jdbcUrl(String text) {
+    static String jdbcUrl(String text) {
         if (!text.startsWith("jdbc:postgresql:")) {
             throw new IllegalArgumentException("expected jdbc:postgresql://host:port/database?user=...");
         }
         return text;
     }
 
-    private static String schema(String text) {
+    static String schema(String text) {
         if (!text.matches("[a-z_][a-z0-9_]{0,62}")) {
             throw new IllegalArgumentException("expected a lower-case SQL identifier (letters, digits, _)");
         }
@@ -195,8 +243,7 @@ public final class ConfigLoader {
     }
 
     /** Checked against the running JVM now, so that {@code virtual} on Java 17 fails at start-up, not at the first job. */
-    private static JobThreads jobThreads(String text) {
-        JobThreads threads = JobThreads.parse(text);
+    static JobThreads jobThreads(JobThreads threads) {
         threads.resolve(1); // refused or not, whatever the batch size
         return threads;
     }
@@ -210,12 +257,14 @@ public final class ConfigLoader {
     }
 
     private static List<QueueName> queues(String text) {
-        return Arrays.stream(text.split(",")).map(String::trim).filter(s -> !s.isEmpty()).map(QueueName::of)
-                .distinct().toList();
+        return list(text).stream().map(QueueName::of).distinct().toList();
     }
 
-    private static List<String> locations(String text) {
-        List<String> locations = Arrays.stream(text.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+    private static List<String> list(String text) {
+        return Arrays.stream(text.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+    }
+
+    static List<String> locations(List<String> locations) {
         for (String location : locations) {
             if (!location.startsWith("classpath:") && !location.startsWith("filesystem:")) {
                 throw new IllegalArgumentException("expected Flyway locations like filesystem:/opt/app/sql or "
@@ -225,7 +274,7 @@ public final class ConfigLoader {
         return locations;
     }
 
-    private static Optional<AdminAddress> adminAddress(String text) {
+    static Optional<AdminAddress> adminAddress(String text) {
         if (text.equalsIgnoreCase("off")) {
             return Optional.empty();
         }
