@@ -28,6 +28,7 @@ import dev.baton.bootstrap.wiring.Closer;
 import dev.baton.bootstrap.wiring.HandlersModule;
 import dev.baton.bootstrap.wiring.HealthCheck;
 import dev.baton.bootstrap.wiring.Migrator;
+import dev.baton.bootstrap.wiring.PostgresModule;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.DeadLetter;
 import dev.baton.domain.InvalidValueException;
@@ -50,6 +51,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
+import javax.sql.DataSource;
 
 /**
  * Baton embedded in an application: enqueue jobs and run workers in-process.
@@ -281,6 +283,15 @@ public final class Baton implements AutoCloseable {
         public Builder postgres(String url) {
             this.jdbcUrl = Optional.of(Objects.requireNonNull(url, "jdbc url"));
             return this;
+        }
+
+        /**
+         * The ledger (and the migrations) use the application's pool instead of opening one of Baton's own; {@link
+         * Baton#close()} leaves it open. The JDBC URL and the pool size no longer apply.
+         */
+        public Builder dataSource(DataSource dataSource) {
+            Objects.requireNonNull(dataSource, "data source");
+            return module(binder -> PostgresModule.useDataSource(binder, dataSource));
         }
 
         public Builder handler(String name, JobHandler handler) {

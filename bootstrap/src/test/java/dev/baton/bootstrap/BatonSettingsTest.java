@@ -52,12 +52,14 @@ class BatonSettingsTest {
 
     @Test
     void theConnectionSettingsGivenOnTheBuilderReachTheConfiguration() {
-        try (Baton baton = builder().redis("redis://cache:6380").schema("shop").mode(Mode.AT_LEAST_ONCE)
+        try (Baton baton = builder().redis("redis://cache:6380").redisClusterNodes("cache-1:7000", "cache-2:7000")
+                .schema("shop").mode(Mode.AT_LEAST_ONCE)
                 .queues("emails", "reports").adminAddress("off").poolSize(3).migrations("classpath:db/shop")
                 .build()) {
             BatonConfig config = baton.config();
 
             assertThat(config.redisUri()).isEqualTo("redis://cache:6380");
+            assertThat(config.redisClusterNodes()).containsExactly("cache-1:7000", "cache-2:7000");
             assertThat(config.schema()).isEqualTo("shop");
             assertThat(config.mode()).isEqualTo(Mode.AT_LEAST_ONCE);
             assertThat(config.queues()).containsExactly(QueueName.of("emails"), QueueName.of("reports"));
@@ -115,6 +117,8 @@ class BatonSettingsTest {
         assertRefused(b -> b.schema("Shop"), "Baton.builder().schema('Shop'): expected a lower-case SQL identifier");
         assertRefused(b -> b.redis("http://cache"), "Baton.builder().redis('http://cache'): expected redis://");
         assertRefused(b -> b.migrations("db/shop"), "Baton.builder().migrations(db/shop): expected Flyway locations");
+        assertRefused(b -> b.redisClusterNodes("cache-1"),
+                "Baton.builder().redisClusterNodes(cache-1): expected comma-separated host:port");
         assertRefused(b -> b.adminAddress("nowhere"), "Baton.builder().adminAddress('nowhere'): expected host:port");
     }
 

@@ -43,11 +43,18 @@ final class LedgerTransactions {
     private final Clock clock;
     /** The timeouts every pooled connection already has, if the pool sets them (see {@code Config}). */
     private final Optional<Duration> sessionTimeout;
+    /**
+     * The schema each transaction puts first on its own {@code search_path}, when the connections are the
+     * application's: Baton's pool sets it once per connection instead, and an application's session is not ours to
+     * change.
+     */
+    private final Optional<String> transactionSchema;
 
-    LedgerTransactions(Jdbi jdbi, Clock clock, Optional<Duration> sessionTimeout) {
+    LedgerTransactions(Jdbi jdbi, Clock clock, Optional<Duration> sessionTimeout, Optional<String> transactionSchema) {
         this.jdbi = Objects.requireNonNull(jdbi, "jdbi");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.sessionTimeout = Objects.requireNonNull(sessionTimeout, "session timeout");
+        this.transactionSchema = Objects.requireNonNull(transactionSchema, "transaction schema");
     }
 
     /**
@@ -73,9 +80,12 @@ final class LedgerTransactions {
         }
     }
 
-    private static void begin(Handle handle, JobId jobId) {
+    private void begin(Handle handle, JobId jobId) {
         try {
             handle.begin();
+            transactionSchema.ifPresent(schema -> handle.createQuery("SELECT set_config('search_path', concat_ws(', ', "
+                    + ":schema, nullif(current_setting('search_path'), '')), true)").bind("schema", schema)
+                    .mapTo(String.class).one());
         } catch (JdbiException e) {
             throw unavailable("could not start the ledger transaction of job " + jobId, e);
         }

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
+import javax.sql.DataSource;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.JdbiException;
 import org.jdbi.v3.core.statement.SqlStatements;
@@ -37,13 +38,16 @@ public final class PostgresAdapter implements AutoCloseable {
     private static final int VALIDATION_TIMEOUT_SECONDS = 2;
 
     private final Config config;
-    private final HikariDataSource pool;
+    private final DataSource pool;
+    /** The pool this adapter opened, closed with it; empty on the application's DataSource, which it never closes. */
+    private final Optional<HikariDataSource> ownPool;
     private final Jdbi jdbi;
     private final ExecutionLedger ledger;
 
-    private PostgresAdapter(Config config, HikariDataSource pool, Clock clock) {
+    private PostgresAdapter(Config config, DataSource pool, Optional<HikariDataSource> ownPool, Clock clock) {
         this.config = config;
         this.pool = pool;
+        this.ownPool = ownPool;
         this.jdbi = Jdbi.create(pool).installPlugin(new PostgresPlugin());
         jdbi.setTransactionHandler(new EffectGuard.Transactions(jdbi.getTransactionHandler()));
         jdbi.getConfig(SqlStatements.class).addCustomizer(EffectGuard.COUNTING);
@@ -61,16 +65,36 @@ public final class PostgresAdapter implements AutoCloseable {
         Objects.requireNonNull(clock, "clock");
         HikariDataSource pool = createPool(config);
         try {
-            PostgresAdapter adapter = new PostgresAdapter(config, pool, clock);
+            PostgresAdapter adapter = new PostgresAdapter(config, pool, Optional.of(pool), clock);
             adapter.warnWhenThePoolCannotFill();
-            if (config.migrateOnStart()) {
-                adapter.migrate();
-            }
-            return adapter;
+            return adapter.migratedIfAsked();
         } catch (RuntimeException e) {
             pool.close();
             throw e;
         }
+    }
+
+    /**
+     * Runs the ledger (and, when {@link Config#migrateOnStart()}, the migrations) on connections of the application's
+     * {@code dataSource} instead of a pool of its own; {@link #close()} leaves it open. The connections are the
+     * application's, so nothing is set on their sessions: each job's transaction puts the schema first on its
+     * {@code search_path} and sets its timeouts itself. The config's JDBC URL, pool size and transaction timeout do
+     * not apply; the transactions are the data source's default isolation, READ COMMITTED in PostgreSQL. The
+     * migrations hold three connections at once (their advisory lock and Flyway's two): a smaller pool waits forever.
+     */
+    public static PostgresAdapter open(Config config, DataSource dataSource, Clock clock) {
+        Objects.requireNonNull(dataSource, "data source");
+        Objects.requireNonNull(clock, "clock");
+        Config shared = new Config(config.jdbcUrl(), config.schema(), config.poolSize(), config.migrateOnStart(),
+                config.retention(), config.extraMigrationLocations(), Optional.empty());
+        return new PostgresAdapter(shared, dataSource, Optional.empty(), clock).migratedIfAsked();
+    }
+
+    private PostgresAdapter migratedIfAsked() {
+        if (config.migrateOnStart()) {
+            migrate();
+        }
+        return this;
     }
 
     private static HikariDataSource createPool(Config config) {
@@ -122,15 +146,21 @@ public final class PostgresAdapter implements AutoCloseable {
 
     ExecutionLedger ledger(Clock clock, int forgetBatchSize) {
         return new PostgresExecutionLedger(jdbi, config.schema(), clock, forgetBatchSize,
-                config.transactionTimeout());
+                config.transactionTimeout(), ownPool.isEmpty());
     }
 
     /**
      * Applies the ledger's migrations, then those of every extra location, each with its own history table. Safe to
      * run from several workers at once (an advisory lock serializes them) and to repeat (applied versions are
-     * skipped). Migrations run on connections of their own, outside the pool.
+     * skipped). Migrations run on connections of their own, outside the pool (on the application's DataSource, on
+     * connections from it).
      */
     public void migrate() {
+        if (ownPool.isEmpty()) {
+            new Migrations(pool, config.schema(), config.extraMigrationLocations(), "the application's DataSource")
+                    .apply();
+            return;
+        }
         PGSimpleDataSource dataSource = new PGSimpleDataSource();
         dataSource.setURL(config.jdbcUrl());
         new Migrations(dataSource, config.schema(), config.extraMigrationLocations(),
@@ -161,7 +191,7 @@ public final class PostgresAdapter implements AutoCloseable {
 
     @Override
     public void close() {
-        pool.close();
+        ownPool.ifPresent(HikariDataSource::close);
     }
 
     /**

@@ -30,8 +30,9 @@ final class PostgresExecutionLedger implements ExecutionLedger {
     private final CompletionLookups lookups;
 
     PostgresExecutionLedger(Jdbi jdbi, String schema, Clock clock, int forgetBatchSize,
-                            Optional<Duration> sessionTimeout) {
-        LedgerTransactions transactions = new LedgerTransactions(jdbi, clock, sessionTimeout);
+                            Optional<Duration> sessionTimeout, boolean sharedConnections) {
+        LedgerTransactions transactions = new LedgerTransactions(jdbi, clock, sessionTimeout,
+                sharedConnections ? Optional.of(schema) : Optional.empty());
         CompletionTable table = new CompletionTable(schema);
         EffectRunner effects = new EffectRunner(transactions);
         CompletionCommit commits = new CompletionCommit(transactions, table);

@@ -3,6 +3,8 @@ package dev.baton.adapters.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import dev.baton.adapters.postgres.PostgresAdapter.Config;
 import dev.baton.adapters.postgres.testing.TestSchema;
 import dev.baton.application.port.out.LedgerUnavailableException;
@@ -108,6 +110,25 @@ class PostgresAdapterTest {
         assertThat(adapter.isReachable()).isTrue();
         adapter.close();
         assertThat(adapter.isReachable()).isFalse();
+    }
+
+    @Test
+    void onTheApplicationsDataSourceItMigratesThroughItAndLeavesItOpen() {
+        String schema = SCHEMA.name() + "_app";
+        HikariConfig hikari = new HikariConfig();
+        hikari.setJdbcUrl(SCHEMA.config().jdbcUrl());
+        hikari.setMaximumPoolSize(3); // the migrations hold three at once: their advisory lock and Flyway's two
+        try (HikariDataSource application = new HikariDataSource(hikari)) {
+            PostgresAdapter adapter = PostgresAdapter.open(SCHEMA.config().withSchema(schema)
+                    .withTransactionTimeout(Duration.ofMinutes(1)), application, Clock.systemUTC());
+            assertThat(schemaExists(schema)).as("migrated on open").isTrue();
+
+            adapter.close();
+
+            assertThat(application.isClosed()).isFalse();
+            assertThat(adapter.isReachable()).as("the application's pool still serves it").isTrue();
+            adapter.dropSchema();
+        }
     }
 
     @Test

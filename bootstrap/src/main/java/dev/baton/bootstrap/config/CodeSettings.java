@@ -40,6 +40,14 @@ public abstract class CodeSettings<B extends CodeSettings<B>> {
         return self();
     }
 
+    private B duration(Setting setting, String method, Duration duration) {
+        return set(setting, method + "(" + Durations.format(duration) + ")", duration);
+    }
+
+    private B number(Setting setting, String method, int number) {
+        return set(setting, method + "(" + number + ")", number);
+    }
+
     private static String quoted(String text) {
         return "'" + text + "'";
     }
@@ -47,6 +55,12 @@ public abstract class CodeSettings<B extends CodeSettings<B>> {
     /** The Redis endpoint ({@code BATON_REDIS_URI}): {@code redis://host:port}, {@code rediss://} for TLS. */
     public B redis(String uri) {
         return set(Setting.REDIS_URI, "redis(" + quoted(Secrets.mask(uri)) + ")", uri);
+    }
+
+    /** Redis Cluster nodes, {@code host:port} each, seeding a cluster client with the Redis URI's host. */
+    public B redisClusterNodes(String... nodes) {
+        return set(Setting.REDIS_CLUSTER_NODES, "redisClusterNodes(" + String.join(", ", nodes) + ")",
+                String.join(",", nodes));
     }
 
     /** The PostgreSQL schema of the ledger and of the handlers' tables ({@code BATON_SCHEMA}). */
@@ -71,12 +85,12 @@ public abstract class CodeSettings<B extends CodeSettings<B>> {
 
     /** Jobs a worker runs at once ({@code BATON_CONCURRENCY}). */
     public B concurrency(int jobs) {
-        return set(Setting.CONCURRENCY, "concurrency(" + jobs + ")", jobs);
+        return number(Setting.CONCURRENCY, "concurrency", jobs);
     }
 
     /** Attempts in all, the first included, before a failing job is dead-lettered ({@code BATON_MAX_ATTEMPTS}). */
     public B maxAttempts(int attempts) {
-        return set(Setting.MAX_ATTEMPTS, "maxAttempts(" + attempts + ")", attempts);
+        return number(Setting.MAX_ATTEMPTS, "maxAttempts", attempts);
     }
 
     /** Delay before the first retry, doubling up to {@code max} ({@code BATON_BACKOFF_INITIAL}, {@code _MAX}). */
@@ -88,42 +102,42 @@ public abstract class CodeSettings<B extends CodeSettings<B>> {
 
     /** How long a delivery stays with a worker before others may reclaim it ({@code BATON_LEASE}). */
     public B lease(Duration lease) {
-        return set(Setting.LEASE, "lease(" + Durations.format(lease) + ")", lease);
+        return duration(Setting.LEASE, "lease", lease);
     }
 
     /** Consumers silent for longer and owning nothing leave the group ({@code BATON_IDLE_THRESHOLD}). */
     public B idleThreshold(Duration threshold) {
-        return set(Setting.IDLE_THRESHOLD, "idleThreshold(" + Durations.format(threshold) + ")", threshold);
+        return duration(Setting.IDLE_THRESHOLD, "idleThreshold", threshold);
     }
 
     /** Deliveries without an outcome before a job is poison ({@code BATON_DELIVERY_LIMIT}). */
     public B deliveryLimit(int deliveries) {
-        return set(Setting.DELIVERY_LIMIT, "deliveryLimit(" + deliveries + ")", deliveries);
+        return number(Setting.DELIVERY_LIMIT, "deliveryLimit", deliveries);
     }
 
     /** An attempt running longer is interrupted and retried ({@code BATON_JOB_TIMEOUT}). */
     public B jobTimeout(Duration timeout) {
-        return set(Setting.JOB_TIMEOUT, "jobTimeout(" + Durations.format(timeout) + ")", timeout);
+        return duration(Setting.JOB_TIMEOUT, "jobTimeout", timeout);
     }
 
     /** How long acknowledged stream history and ledger completions are kept ({@code BATON_RETENTION}). */
     public B retention(Duration maxAge) {
-        return set(Setting.RETENTION, "retention(" + Durations.format(maxAge) + ")", maxAge);
+        return duration(Setting.RETENTION, "retention", maxAge);
     }
 
     /** On close, how long running jobs may finish before they are abandoned to others ({@code BATON_GRACE}). */
     public B grace(Duration grace) {
-        return set(Setting.GRACE, "grace(" + Durations.format(grace) + ")", grace);
+        return duration(Setting.GRACE, "grace", grace);
     }
 
     /** PostgreSQL connections of Baton's own pool ({@code BATON_POOL_SIZE}); unset, it follows the concurrency. */
     public B poolSize(int connections) {
-        return set(Setting.POOL_SIZE, "poolSize(" + connections + ")", connections);
+        return number(Setting.POOL_SIZE, "poolSize", connections);
     }
 
     /** Jobs committed per ledger transaction, a savepoint each ({@code BATON_BATCH_COMMIT}). */
     public B batchCommit(int jobs) {
-        return set(Setting.BATCH_COMMIT, "batchCommit(" + jobs + ")", jobs);
+        return number(Setting.BATCH_COMMIT, "batchCommit", jobs);
     }
 
     /** What runs the jobs: platform threads, virtual threads (Java 21+) or auto ({@code BATON_JOB_THREADS}). */
@@ -145,7 +159,7 @@ public abstract class CodeSettings<B extends CodeSettings<B>> {
         migrations.addAll(value(Setting.MIGRATIONS, List.<String>of(), ConfigLoader::locations));
         return new BatonConfig(
                 value(Setting.REDIS_URI, base.redisUri(), ConfigLoader::redisUri),
-                base.redisClusterNodes(),
+                value(Setting.REDIS_CLUSTER_NODES, base.redisClusterNodes(), ConfigLoader::clusterNodes),
                 base.jdbcUrl(),
                 value(Setting.SCHEMA, base.schema(), ConfigLoader::schema),
                 value(Setting.MODE, base.mode(), Function.identity()),

@@ -2,10 +2,12 @@ package dev.baton.bootstrap.wiring;
 
 import com.google.inject.AbstractModule;
 import com.google.inject.Binder;
+import com.google.inject.Key;
 import com.google.inject.Provider;
 import com.google.inject.Provides;
 import com.google.inject.Singleton;
 import com.google.inject.multibindings.Multibinder;
+import com.google.inject.multibindings.OptionalBinder;
 import com.google.inject.multibindings.ProvidesIntoSet;
 import com.google.inject.name.Named;
 import com.google.inject.name.Names;
@@ -16,16 +18,20 @@ import dev.baton.bootstrap.config.BatonConfig;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
+import javax.sql.DataSource;
 
 /**
  * The execution ledger in PostgreSQL (exactly-once effects). Opening it migrates the schema, so that any command
  * works on a fresh schema: the ledger's tables, then those of the handler modules that {@link #addMigrations add a
  * location} (the demo handlers do: an embedding service that does not install them never gets their tables), then
- * {@code BATON_MIGRATIONS}.
+ * {@code BATON_MIGRATIONS}. On the application's {@link #useDataSource DataSource}, the ledger and the migrations use
+ * its connections and Baton opens no pool of its own.
  */
 public final class PostgresModule extends AbstractModule {
     private static final String MODULE_MIGRATIONS = "baton.module-migrations";
+    private static final String APPLICATION_DATA_SOURCE = "baton.application-data-source";
 
     /** Adds a Flyway location of a handler module's tables, applied with the ledger's whenever it is opened. */
     public static void addMigrations(Binder binder, String location) {
@@ -36,20 +42,33 @@ public final class PostgresModule extends AbstractModule {
         return Multibinder.newSetBinder(binder, String.class, Names.named(MODULE_MIGRATIONS));
     }
 
+    /** Runs the ledger on the application's pool instead of one of Baton's own, which it leaves open. */
+    public static void useDataSource(Binder binder, DataSource dataSource) {
+        applicationDataSource(binder).setBinding().toInstance(dataSource);
+    }
+
+    private static OptionalBinder<DataSource> applicationDataSource(Binder binder) {
+        return OptionalBinder.newOptionalBinder(binder, Key.get(DataSource.class, Names.named(APPLICATION_DATA_SOURCE)));
+    }
+
     @Override
     protected void configure() {
         moduleMigrations(binder()); // the set exists, empty, when no module adds a location
+        applicationDataSource(binder());
     }
 
     @Provides
     @Singleton
     PostgresAdapter postgres(BatonConfig config, Clock clock, Closer closer,
-                             @Named(MODULE_MIGRATIONS) Set<String> moduleMigrations) {
+                             @Named(MODULE_MIGRATIONS) Set<String> moduleMigrations,
+                             @Named(APPLICATION_DATA_SOURCE) Optional<DataSource> applicationDataSource) {
         PostgresAdapter.Config adapterConfig = new PostgresAdapter.Config(config.jdbcUrl(), config.schema(),
                 config.poolSize(), true, config.retention(), locations(moduleMigrations, config))
                 // a job's transaction lives no longer than its attempt: set once per connection, not per job
                 .withTransactionTimeout(config.jobTimeout());
-        return closer.register(PostgresAdapter.open(adapterConfig, clock));
+        return closer.register(applicationDataSource
+                .map(dataSource -> PostgresAdapter.open(adapterConfig, dataSource, clock))
+                .orElseGet(() -> PostgresAdapter.open(adapterConfig, clock)));
     }
 
     private static List<String> locations(Set<String> moduleMigrations, BatonConfig config) {
