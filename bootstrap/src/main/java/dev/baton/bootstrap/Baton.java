@@ -21,6 +21,8 @@ import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.config.CodeSettings;
 import dev.baton.bootstrap.config.ConfigException;
 import dev.baton.bootstrap.config.Secrets;
+import dev.baton.bootstrap.jobs.JobType;
+import dev.baton.bootstrap.jobs.TypedJobHandler;
 import dev.baton.bootstrap.metrics.KnownQueues;
 import dev.baton.bootstrap.metrics.QueueGauges;
 import dev.baton.bootstrap.wiring.BatonModules;
@@ -60,12 +62,13 @@ import javax.sql.DataSource;
  * try (Baton baton = Baton.builder()
  *         .redis("redis://127.0.0.1:6379")
  *         .postgres("jdbc:postgresql://127.0.0.1:5432/app?user=app")
- *         .handler("emails", context -> { ...; return Optional.empty(); })
+ *         .handler(WELCOME, (welcome, context) -> { ...; return Optional.empty(); })
  *         .build()) {
  *     baton.start("emails");
- *     baton.enqueue("emails", "welcome-42", "{\"to\":\"ada@example.com\"}");
+ *     baton.enqueue(WELCOME, QueueName.of("emails"), JobId.of("welcome-42"), new Welcome("ada@example.com"));
  * }
  * }</pre>
+ * with {@code JobType<Welcome> WELCOME = JobType.of("welcome", Welcome.class)} and {@code record Welcome(String to)}.
  *
  * Everything is opened lazily (the first enqueue opens Redis; the first worker or query opens PostgreSQL and migrates
  * the ledger's schema) and closed by {@link #close()}, which stops running workers gracefully first. Once a worker
@@ -95,11 +98,17 @@ public final class Baton implements AutoCloseable {
         return config;
     }
 
-    /** Enqueues a job due now. */
-    public Job enqueue(String queue, String jobId, String payload) {
-        return enqueue(EnqueueJobUseCase.Command.now(QueueName.of(queue), JobId.of(jobId), payload));
+    /** Enqueues a job of {@code type} due now: its record as the JSON payload, the type's name as the job's type. */
+    public <T> Job enqueue(JobType<T> type, QueueName queue, JobId jobId, T job) {
+        return enqueue(type.command(queue, jobId, job));
     }
 
+    /** Enqueues an untyped job due now, its payload as given. */
+    public Job enqueue(QueueName queue, JobId jobId, String payload) {
+        return enqueue(EnqueueJobUseCase.Command.now(queue, jobId, payload));
+    }
+
+    /** Enqueues as {@code command} says: typed ({@link JobType#command}) or not, due now, at an instant or later. */
     public Job enqueue(EnqueueJobUseCase.Command command) {
         return use(EnqueueJobUseCase.class).enqueue(command);
     }
@@ -301,6 +310,11 @@ public final class Baton implements AutoCloseable {
 
         public Builder handler(NamedJobHandler handler) {
             return handler(handler.name(), handler);
+        }
+
+        /** Runs jobs of {@code type}, their payload bound to its record ({@code NON_RETRYABLE} when it cannot be). */
+        public <T> Builder handler(JobType<T> type, TypedJobHandler<T> handler) {
+            return handler(type.name(), type.handledBy(handler));
         }
 
         /** Where {@code ServiceLoader} looks for {@link NamedJobHandler}s (plugin jars). */

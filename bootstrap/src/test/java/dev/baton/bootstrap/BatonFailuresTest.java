@@ -14,6 +14,7 @@ import dev.baton.bootstrap.testing.TestEndpoints;
 import dev.baton.domain.DeadLetter;
 import dev.baton.domain.DeadLetterReason;
 import dev.baton.domain.ErrorTrace;
+import dev.baton.domain.JobId;
 import dev.baton.domain.JobSighting;
 import dev.baton.domain.QueueName;
 import dev.baton.domain.StoredDeadLetter;
@@ -70,10 +71,10 @@ class BatonFailuresTest {
                         })
                         .onDeadLetter(heard::add))
                 .build()) {
-            baton.enqueue(queue.value(), "broken-1", "{}");
+            baton.enqueue(queue, JobId.of("broken-1"), "{}");
             RunningWorker worker = baton.start(queue.value());
             await().atMost(WAIT).until(() -> worker.counters().deadLettered() == 1);
-            baton.enqueue(queue.value(), "fine-1", "{}");
+            baton.enqueue(queue, JobId.of("fine-1"), "{}");
             await().atMost(WAIT).until(() -> worker.counters().completed() == 1);
 
             assertThat(heard).singleElement().satisfies(letter -> {

@@ -61,7 +61,7 @@ class BatonLifecycleTest {
             release.await();
             return Optional.of("sent");
         }).build();
-        baton.enqueue(QUEUE, "welcome-1", "{}");
+        baton.enqueue(QueueName.of(QUEUE), JobId.of("welcome-1"), "{}");
         RunningWorker worker = baton.start(QUEUE);
         assertThat(running.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
         Thread hook = baton.shutdownHook().orElseThrow();

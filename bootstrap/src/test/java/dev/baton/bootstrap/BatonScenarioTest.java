@@ -16,6 +16,7 @@ import dev.baton.bootstrap.testing.InMemoryAdapters;
 import dev.baton.bootstrap.testing.TestEndpoints;
 import dev.baton.domain.DeadLetterReason;
 import dev.baton.domain.DeadLetterSelection;
+import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
 import dev.baton.domain.StoredDeadLetter;
 import java.time.Clock;
@@ -75,10 +76,10 @@ class BatonScenarioTest {
 
         try (Baton baton = wiring.apply(Baton.builder().config(config).handler(queue.value(), handler)).build()) {
             for (int i = 0; i < GOOD; i++) {
-                baton.enqueue(queue.value(), "job-" + i, "{\"n\":" + i + "}");
+                baton.enqueue(queue, JobId.of("job-" + i), "{\"n\":" + i + "}");
             }
-            baton.enqueue(queue.value(), "flaky-1", "{}");
-            baton.enqueue(queue.value(), "refund-1", "{}");
+            baton.enqueue(queue, JobId.of("flaky-1"), "{}");
+            baton.enqueue(queue, JobId.of("refund-1"), "{}");
             RunningWorker worker = baton.start(queue.value());
 
             await().atMost(Duration.ofSeconds(30)).until(() -> worker.counters().completed() == GOOD + 1

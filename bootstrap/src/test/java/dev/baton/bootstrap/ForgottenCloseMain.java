@@ -1,6 +1,8 @@
 package dev.baton.bootstrap;
 
 import dev.baton.application.port.in.LocateJobUseCase.Whereabouts;
+import dev.baton.domain.JobId;
+import dev.baton.domain.QueueName;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -32,7 +34,7 @@ public final class ForgottenCloseMain {
                 .shutdownHook(Boolean.parseBoolean(args[5]))
                 .build();
         for (int i = 0; i < count; i++) {
-            baton.enqueue(queue, "job-" + i, "{}");
+            baton.enqueue(QueueName.of(queue), JobId.of("job-" + i), "{}");
         }
         baton.start(queue);
         lastStarted.await();

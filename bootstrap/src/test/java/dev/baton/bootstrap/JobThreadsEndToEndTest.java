@@ -52,12 +52,12 @@ class JobThreadsEndToEndTest {
 
         try (Baton baton = Baton.builder().config(config).handler(queue.value(), handler)
                 .redis(TestEndpoints.redisUri()).postgres(TestEndpoints.jdbcUrl()).build()) {
-            baton.enqueue(queue.value(), "stuck", "{}");
+            baton.enqueue(queue, JobId.of("stuck"), "{}");
             RunningWorker worker = baton.start(queue.value());
 
             await().atMost(Duration.ofSeconds(20)).until(() -> worker.counters().completed() == 1);
             for (int i = 0; i < AFTER; i++) {
-                baton.enqueue(queue.value(), "next-" + i, "{}");
+                baton.enqueue(queue, JobId.of("next-" + i), "{}");
             }
             await().atMost(Duration.ofSeconds(20)).until(() -> worker.counters().completed() == 1 + AFTER);
 

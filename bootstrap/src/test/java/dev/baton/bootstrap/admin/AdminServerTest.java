@@ -9,6 +9,8 @@ import dev.baton.bootstrap.Baton;
 import dev.baton.bootstrap.config.ConfigLoader;
 import dev.baton.bootstrap.testing.InMemoryAdapters;
 import dev.baton.bootstrap.wiring.HealthCheck;
+import dev.baton.domain.JobId;
+import dev.baton.domain.QueueName;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -39,7 +41,7 @@ class AdminServerTest {
                 .build()) {
             InetSocketAddress address = baton.startAdmin().orElseThrow();
             RunningWorker worker = baton.start("mail");
-            baton.enqueue("mail", "m-1", "hello");
+            baton.enqueue(QueueName.of("mail"), JobId.of("m-1"), "hello");
             await().atMost(Duration.ofSeconds(10)).until(() -> worker.counters().completed() == 1);
 
             assertThat(get(address, "/health/live").statusCode()).isEqualTo(200);

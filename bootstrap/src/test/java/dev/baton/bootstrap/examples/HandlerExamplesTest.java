@@ -10,6 +10,7 @@ import dev.baton.bootstrap.Baton;
 import dev.baton.bootstrap.testing.TestEndpoints;
 import dev.baton.domain.DeadLetterReason;
 import dev.baton.domain.Job;
+import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -31,7 +32,7 @@ class HandlerExamplesTest {
             shop.producer().orderPlaced(run + "-1", false);
             shop.producer().orderPlaced(run + "-2", true);
             shop.producer().orderPlaced(run + "-2", true); // placed twice: shipped once
-            shop.baton().enqueue("shop-orders", "ship-" + run + "-bad", "{\"express\": true}");
+            shop.baton().enqueue(QueueName.of("shop-orders"), JobId.of("ship-" + run + "-bad"), "{\"express\": true}");
             Job reminder = shop.producer().remindLater(run + "-1");
 
             await().atMost(Duration.ofSeconds(30)).until(() -> worker.counters().completed()

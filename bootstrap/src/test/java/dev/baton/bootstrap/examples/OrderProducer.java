@@ -19,7 +19,7 @@ public final class OrderProducer {
 
     /** The order id is the job id: enqueuing the same order twice still ships it once. */
     public Job orderPlaced(String orderId, boolean express) {
-        return baton.enqueue(ORDERS.value(), "ship-" + orderId,
+        return baton.enqueue(ORDERS, JobId.of("ship-" + orderId),
                 "{\"orderId\":\"" + orderId + "\",\"express\":" + express + "}");
     }
 

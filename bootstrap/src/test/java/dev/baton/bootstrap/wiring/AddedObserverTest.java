@@ -12,6 +12,7 @@ import dev.baton.bootstrap.config.ConfigLoader;
 import dev.baton.bootstrap.testing.InMemoryAdapters;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.Job;
+import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
@@ -43,7 +44,7 @@ class AddedObserverTest {
 
         try (Baton baton = Baton.builder().config(config).adapters(new InMemoryAdapters(Clock.systemUTC()))
                 .handler("mail", context -> Optional.empty()).observer(listening).build()) {
-            baton.enqueue("mail", "welcome-1", "{}");
+            baton.enqueue(QueueName.of("mail"), JobId.of("welcome-1"), "{}");
             baton.start("mail");
 
             await().atMost(DONE).until(() -> heard.contains("completed welcome-1"));
@@ -72,7 +73,7 @@ class AddedObserverTest {
 
         try (Baton baton = Baton.builder().config(config).adapters(new InMemoryAdapters(Clock.systemUTC()))
                 .handler("mail", context -> Optional.empty()).observer(new Listening()).build()) {
-            baton.enqueue("mail", "welcome-1", "{}");
+            baton.enqueue(QueueName.of("mail"), JobId.of("welcome-1"), "{}");
             // a consumer that leases the job and goes silent: the worker takes it over after a lease
             baton.use(JobLeases.class).lease(QueueName.of("mail"), ConsumerName.of("gone"), 1, Duration.ZERO);
             baton.start("mail");

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import dev.baton.application.port.in.InspectQueueUseCase;
 import dev.baton.bootstrap.Baton;
 import dev.baton.bootstrap.config.ConfigLoader;
+import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -49,13 +50,13 @@ class RedisPasswordTest {
     @Test
     void thePasswordInTheUriWorksAndAWrongOneIsNeverPrinted() {
         try (Baton baton = atLeastOnce("redis://:open-sesame@127.0.0.1:" + port)) {
-            baton.enqueue("secret-q", "job-1", "payload");
+            baton.enqueue(QueueName.of("secret-q"), JobId.of("job-1"), "payload");
             assertThat(baton.use(InspectQueueUseCase.class)
                     .inspect(new InspectQueueUseCase.Command(QueueName.of("secret-q"))).stats().length()).isEqualTo(1);
             assertThat(baton.health()).containsEntry("redis", true);
         }
         try (Baton baton = atLeastOnce("redis://:wrong-guess@127.0.0.1:" + port)) {
-            assertThatThrownBy(() -> baton.enqueue("secret-q", "job-2", "payload"))
+            assertThatThrownBy(() -> baton.enqueue(QueueName.of("secret-q"), JobId.of("job-2"), "payload"))
                     .satisfies(failure -> assertThat(baton.config().redact(String.valueOf(failure.getMessage())))
                             .doesNotContain("wrong-guess"));
             assertThat(baton.health()).containsEntry("redis", false);

