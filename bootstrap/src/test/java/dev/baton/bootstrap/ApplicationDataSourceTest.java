@@ -7,6 +7,8 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.baton.application.port.in.LocateJobUseCase.Whereabouts;
 import dev.baton.bootstrap.testing.TestEndpoints;
+import dev.baton.domain.JobId;
+import dev.baton.domain.QueueName;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -34,7 +36,7 @@ class ApplicationDataSourceTest {
                         // unqualified names resolve in Baton's schema first, inside the job's transaction
                         return Optional.of(single(context.unwrap(Connection.class), "SELECT current_schema()"));
                     }).build()) {
-                baton.enqueue(queue, "welcome-1", "{}");
+                baton.enqueue(QueueName.of(queue), JobId.of("welcome-1"), "{}");
                 baton.start(queue);
 
                 await().atMost(WAIT).until(() -> baton.job(queue, "welcome-1") instanceof Whereabouts.Completed);

@@ -12,6 +12,7 @@ import dev.baton.bootstrap.config.ConfigLoader;
 import dev.baton.bootstrap.config.Mode;
 import dev.baton.bootstrap.testing.InMemoryAdapters;
 import dev.baton.domain.Backoff;
+import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
 import java.time.Clock;
 import java.time.Duration;
@@ -91,7 +92,7 @@ class BatonSettingsTest {
             return Optional.empty();
         }).build()) {
             for (int i = 0; i < 5; i++) {
-                baton.enqueue(QUEUE, "job-" + i, "{}");
+                baton.enqueue(QueueName.of(QUEUE), JobId.of("job-" + i), "{}");
             }
             baton.start(QUEUE);
 
