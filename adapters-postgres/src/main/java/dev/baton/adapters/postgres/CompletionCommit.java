@@ -26,8 +26,10 @@ final class CompletionCommit {
     /**
      * Sends {@code sql}, which writes {@code completion} with the parameters {@code binder} sets and commits.
      *
-     * @return {@code Committed}; {@code AlreadyCompleted} when an insert found the job id taken (nothing committed);
-     *     {@code EffectFailed} when the effect's state kept the commit from happening (everything rolled back)
+     * @return {@code Committed}; {@code AlreadyCompleted} or {@code AlreadyDead} when an insert found the job id
+     *     taken (nothing committed); {@code EffectFailed} when the effect's state kept the commit from happening
+     *     (everything rolled back)
+     * @throws RunAsRedelivery when an insert found the job id taken by a replayed job's row (nothing committed)
      * @throws dev.baton.application.port.out.LedgerUnavailableException when the commit was not confirmed
      */
     LedgerOutcome commit(Handle handle, Completion completion, String sql, Binder binder) {
@@ -42,7 +44,7 @@ final class CompletionCommit {
         } catch (SQLException e) {
             if (table.isKeyConflict(e)) {
                 LedgerTransactions.rollbackQuietly(handle);
-                return table.completedBefore(handle, jobId, "after a key conflict");
+                return table.endedBefore(handle, jobId).orElseThrow(RunAsRedelivery::new);
             }
             if (SqlFailures.isAbortedTransaction(e)) {
                 return new LedgerOutcome.EffectFailed(new IllegalStateException(EffectRunner.leftAborted(jobId), e));
@@ -57,6 +59,16 @@ final class CompletionCommit {
         }
         transactions.endCommitted(handle, jobId);
         return new LedgerOutcome.Committed(completion);
+    }
+
+    /**
+     * The job's row says it may run (replayed by an operator, or forgotten meanwhile), but only a claim takes such a
+     * row over: the attempt runs again as a redelivery.
+     */
+    static final class RunAsRedelivery extends RuntimeException {
+        RunAsRedelivery() {
+            super(null, null, false, false);
+        }
     }
 
     /** Sets a statement's parameters. */

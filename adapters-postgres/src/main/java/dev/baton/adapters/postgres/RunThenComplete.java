@@ -3,7 +3,6 @@ package dev.baton.adapters.postgres;
 import dev.baton.application.port.out.ExecutionLedger.Effect;
 import dev.baton.application.port.out.ExecutionLedger.Execution;
 import dev.baton.application.port.out.LedgerOutcome;
-import dev.baton.application.port.out.LedgerOutcome.AlreadyCompleted;
 import dev.baton.domain.Completion;
 import dev.baton.domain.JobId;
 import java.util.Objects;
@@ -11,27 +10,39 @@ import org.jdbi.v3.core.Handle;
 
 /**
  * A first delivery, rarely of a completed job: the effect runs first, and the completion is inserted with the commit,
- * in one round trip less than a claim would cost. A key conflict on that insert means the job completed, before or
- * meanwhile (the insert waits for a racing worker's uncommitted row): the transaction rolls back.
+ * in one round trip less than a claim would cost. A key conflict on that insert means the job completed (or went to
+ * the dead letters), before or meanwhile (the insert waits for a racing worker's uncommitted row): the transaction
+ * rolls back. The row of a replayed job (whose redriven entry is a first delivery) is taken over by a claim: its
+ * effect then runs again, as a redelivery's, the first run rolled back.
  */
 final class RunThenComplete {
     private final LedgerTransactions transactions;
     private final CompletionTable table;
     private final EffectRunner effects;
     private final CompletionCommit commits;
+    private final ClaimThenRun claims;
     private final String insertCompletedSql;
 
     RunThenComplete(LedgerTransactions transactions, CompletionTable table, EffectRunner effects,
-                    CompletionCommit commits) {
+                    CompletionCommit commits, ClaimThenRun claims) {
         this.transactions = Objects.requireNonNull(transactions, "transactions");
         this.table = Objects.requireNonNull(table, "table");
         this.effects = Objects.requireNonNull(effects, "effects");
         this.commits = Objects.requireNonNull(commits, "commits");
+        this.claims = Objects.requireNonNull(claims, "claims");
         this.insertCompletedSql = "INSERT INTO " + table.name() + " (" + CompletionTable.ROW_COLUMNS + ", result)"
                 + " VALUES (?, ?, ?, ?, ?, ?, ?, ?); COMMIT";
     }
 
     LedgerOutcome execute(Execution execution, Effect effect) {
+        try {
+            return runThenComplete(execution, effect);
+        } catch (CompletionCommit.RunAsRedelivery replayed) {
+            return claims.execute(execution, effect);
+        }
+    }
+
+    private LedgerOutcome runThenComplete(Execution execution, Effect effect) {
         JobId jobId = execution.job().id();
         return transactions.inTransaction(jobId, handle -> {
             transactions.setTimeoutsIfNeeded(handle, jobId, execution.deadline());
@@ -48,8 +59,8 @@ final class RunThenComplete {
     }
 
     /**
-     * An effect failing on a completed job (on a unique key of its own, say) is no failure at all: the completion is
-     * the outcome. Not when an interruption closed the connection (see {@link SqlFailures#isInterruption}): there is
+     * An effect failing on a completed (or dead) job, on a unique key of its own, say, is no failure at all: the
+     * ledger's record is the outcome. Not when an interruption closed the connection (see {@link SqlFailures#isInterruption}): there is
      * nothing left to look the completion up with, and the attempt failed before any commit was sent.
      */
     private LedgerOutcome failedUnlessCompleted(Handle handle, JobId jobId, LedgerOutcome failed) {
@@ -58,6 +69,6 @@ final class RunThenComplete {
             return failed;
         }
         LedgerTransactions.rollbackQuietly(handle);
-        return table.find(handle, jobId).<LedgerOutcome>map(AlreadyCompleted::new).orElse(failed);
+        return table.endedBefore(handle, jobId).orElse(failed);
     }
 }

@@ -56,7 +56,7 @@ final class FlakyJobsRun {
                 .withRetryPolicy(new RetryPolicy(3, new Backoff.Fixed(Duration.ofMillis(50)), Jitter.NONE, Set.of()))
                 .withIntervals(Duration.ofMillis(200), Duration.ofMillis(50), Duration.ofSeconds(5),
                         Duration.ofSeconds(1));
-        RunWorkerUseCase workers = new WorkerService(adapter.leases(), adapter.maintenance(), ledger,
+        RunWorkerUseCase workers = new WorkerService(adapter.leases(), adapter.maintenance(), ledger, ledger,
                 JobHandlers.of(Map.of(queue.value(), flaky)), settings, Clock.systemUTC(), () -> 0.5,
                 JobObserver.NONE, MaintenanceObserver.NONE);
         adapter.publisher().publishAll(IntStream.range(0, jobs)

@@ -70,7 +70,7 @@ public final class BatonTestHarness {
         this.transport = new InMemoryStreamTransport(clock);
         this.ledger = new InMemoryExecutionLedger(clock);
         this.enqueue = new EnqueueService(transport, clock, PayloadLimit.DEFAULT, recorder);
-        this.workers = new WorkerService(transport, transport, ledger, JobHandlers.of(builder.handlers),
+        this.workers = new WorkerService(transport, transport, ledger, ledger, JobHandlers.of(builder.handlers),
                 WorkerSettings.DEFAULTS.withRetryPolicy(builder.retryPolicy), clock, () -> 0.0, recorder,
                 MaintenanceObserver.NONE);
     }

@@ -14,8 +14,8 @@ import java.util.Map;
  * short connection per question so that it survives PostgreSQL restarts and terminated backends.
  */
 final class LedgerProbe {
-    /** The ledger's completion table (adapters-postgres' Flyway migration). */
-    static final String COMPLETIONS = "job_completions";
+    /** The ledger's outcome table (adapters-postgres' Flyway migrations). */
+    static final String COMPLETIONS = "job_outcomes";
 
     private final String jdbcUrl;
     private final String schema;

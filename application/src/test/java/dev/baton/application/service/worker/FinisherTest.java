@@ -11,6 +11,7 @@ import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.port.out.LedgerOutcome;
 import dev.baton.application.port.out.LedgerUnavailableException;
 import dev.baton.application.service.JobThreads;
+import dev.baton.application.testing.InMemoryExecutionLedger;
 import dev.baton.application.testing.InMemoryStreamTransport;
 import dev.baton.application.testing.MutableClock;
 import dev.baton.domain.Backoff;
@@ -42,13 +43,14 @@ class FinisherTest {
 
     private final MutableClock clock = MutableClock.at(Deliveries.NOW);
     private final InMemoryStreamTransport transport = new InMemoryStreamTransport(clock);
+    private final InMemoryExecutionLedger ledger = new InMemoryExecutionLedger(clock);
     private final ConsumerName worker = ConsumerName.of("w1");
     private final InFlight inFlight = new InFlight(4);
     private final CountingObserver counting = new CountingObserver(JobObserver.NONE, MaintenanceObserver.NONE);
     private final Acknowledgements<Attempt> acknowledgements = new Acknowledgements<>(transport,
             new AcknowledgedAttempts(inFlight, counting, worker),
             new WorkerThreads(JobThreads.PLATFORM, 1, "test").platform("ack"));
-    private final Finisher finisher = new Finisher(transport, acknowledgements,
+    private final Finisher finisher = new Finisher(transport, ledger, acknowledgements,
             new RetryPolicy(2, new Backoff.Fixed(Duration.ofSeconds(5)), Jitter.NONE, Set.of()), JOB_TIMEOUT, clock,
             () -> 0.5, counting, worker);
 
