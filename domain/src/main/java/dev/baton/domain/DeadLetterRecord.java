@@ -4,6 +4,7 @@ import static dev.baton.domain.InvalidValueException.notNull;
 import static dev.baton.domain.InvalidValueException.require;
 
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 
 /**
  * The execution ledger's record that a delivery went to the dead letters: why, with what error, after how many
@@ -25,6 +26,9 @@ public record DeadLetterRecord(String key, QueueName queue, DeadLetterReason rea
         notNull(deadAt, "dead-at");
         require(!key.isBlank(), "key must not be blank");
         require(attempts >= 0, "attempts must not be negative");
+        // as the transport keeps a dead letter: its error final, its time in milliseconds
+        error = error.asPermanent();
+        deadAt = deadAt.truncatedTo(ChronoUnit.MILLIS);
     }
 
     /** The record of {@code letter}, dead-lettered by {@code consumer} from the stream entry {@code entryId}. */
