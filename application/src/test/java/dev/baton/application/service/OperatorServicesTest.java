@@ -48,8 +48,8 @@ class OperatorServicesTest {
 
         InspectQueueUseCase.QueueReport withLedger = new QueueQueryService(transport, Optional.of(ledger), ledger)
                 .inspect(new InspectQueueUseCase.Command(queue));
-        InspectQueueUseCase.QueueReport withoutLedger = new QueueQueryService(transport, Optional.empty(), JobOutcomes.NOT_RECORDED)
-                .inspect(new InspectQueueUseCase.Command(queue));
+        InspectQueueUseCase.QueueReport withoutLedger = new QueueQueryService(transport, Optional.empty(),
+                JobOutcomes.NOT_RECORDED).inspect(new InspectQueueUseCase.Command(queue));
 
         assertThat(withLedger.stats().length()).isEqualTo(1);
         assertThat(withLedger.completed()).isEqualTo(OptionalLong.of(1));
