@@ -3,6 +3,7 @@ package dev.baton.adapters.postgres;
 import static dev.baton.adapters.postgres.SqlFailures.unavailable;
 
 import dev.baton.application.port.out.LedgerOutcome;
+import dev.baton.application.port.out.LedgerUnavailableException;
 import dev.baton.domain.Completion;
 import dev.baton.domain.JobId;
 import java.sql.PreparedStatement;
@@ -29,7 +30,6 @@ final class CompletionCommit {
      * @return {@code Committed}; {@code AlreadyCompleted} or {@code AlreadyDead} when an insert found the job id
      *     taken (nothing committed); {@code EffectFailed} when the effect's state kept the commit from happening
      *     (everything rolled back)
-     * @throws RunAsRedelivery when an insert found the job id taken by a replayed job's row (nothing committed)
      * @throws dev.baton.application.port.out.LedgerUnavailableException when the commit was not confirmed
      */
     LedgerOutcome commit(Handle handle, Completion completion, String sql, Binder binder) {
@@ -44,7 +44,9 @@ final class CompletionCommit {
         } catch (SQLException e) {
             if (table.isKeyConflict(e)) {
                 LedgerTransactions.rollbackQuietly(handle);
-                return table.endedBefore(handle, jobId).orElseThrow(RunAsRedelivery::new);
+                return table.endedBefore(handle, jobId).orElseThrow(() -> new LedgerUnavailableException("the row of"
+                        + " job " + jobId + " changed or vanished after a key conflict (a replay or the retention ran at"
+                        + " the same time): its redelivery will find out", null));
             }
             if (SqlFailures.isAbortedTransaction(e)) {
                 return new LedgerOutcome.EffectFailed(new IllegalStateException(EffectRunner.leftAborted(jobId), e));
@@ -59,16 +61,6 @@ final class CompletionCommit {
         }
         transactions.endCommitted(handle, jobId);
         return new LedgerOutcome.Committed(completion);
-    }
-
-    /**
-     * The job's row says it may run (replayed by an operator, or forgotten meanwhile), but only a claim takes such a
-     * row over: the attempt runs again as a redelivery.
-     */
-    static final class RunAsRedelivery extends RuntimeException {
-        RunAsRedelivery() {
-            super(null, null, false, false);
-        }
     }
 
     /** Sets a statement's parameters. */

@@ -65,9 +65,14 @@ final class CompletionTable {
         return count;
     }
 
-    /** True when inserting a job's row found its job id taken. */
+    /**
+     * True when inserting a job's row found its job id taken: a unique violation of the key, or the check violation
+     * that a first delivery's insert provokes on purpose when the row it conflicts with is not a replayed one (see
+     * {@link RunThenComplete}); no legitimate row of the ledger violates a check.
+     */
     boolean isKeyConflict(SQLException failure) {
-        return SqlFailures.isUniqueViolationOf(failure, schema, TABLE + "_pkey");
+        return SqlFailures.isUniqueViolationOf(failure, schema, TABLE + "_pkey")
+                || SqlFailures.isCheckViolationOn(failure, schema, TABLE);
     }
 
     /** How the job with this key ended, read in a new statement (a new READ COMMITTED snapshot). */

@@ -37,7 +37,7 @@ final class PostgresExecutionLedger implements ExecutionLedger {
         EffectRunner effects = new EffectRunner(transactions);
         CompletionCommit commits = new CompletionCommit(transactions, table);
         this.redeliveries = new ClaimThenRun(transactions, table, effects, commits);
-        this.firstDeliveries = new RunThenComplete(transactions, table, effects, commits, redeliveries);
+        this.firstDeliveries = new RunThenComplete(transactions, table, effects, commits);
         this.batches = new SavepointBatch(transactions, table, redeliveries);
         this.lookups = new CompletionLookups(jdbi, table, forgetBatchSize);
     }

@@ -12,37 +12,32 @@ import org.jdbi.v3.core.Handle;
  * A first delivery, rarely of a completed job: the effect runs first, and the completion is inserted with the commit,
  * in one round trip less than a claim would cost. A key conflict on that insert means the job completed (or went to
  * the dead letters), before or meanwhile (the insert waits for a racing worker's uncommitted row): the transaction
- * rolls back. The row of a replayed job (whose redriven entry is a first delivery) is taken over by a claim: its
- * effect then runs again, as a redelivery's, the first run rolled back.
+ * rolls back. The row of a replayed job (whose redriven entry is a first delivery) is taken over by the same insert
+ * ({@code ON CONFLICT DO UPDATE}), so a replayed job runs once; the update sets any other row to a state that the
+ * table's checks refuse, which fails the statement like a key conflict, and the {@code COMMIT} behind it never runs.
  */
 final class RunThenComplete {
     private final LedgerTransactions transactions;
     private final CompletionTable table;
     private final EffectRunner effects;
     private final CompletionCommit commits;
-    private final ClaimThenRun claims;
     private final String insertCompletedSql;
 
     RunThenComplete(LedgerTransactions transactions, CompletionTable table, EffectRunner effects,
-                    CompletionCommit commits, ClaimThenRun claims) {
+                    CompletionCommit commits) {
         this.transactions = Objects.requireNonNull(transactions, "transactions");
         this.table = Objects.requireNonNull(table, "table");
         this.effects = Objects.requireNonNull(effects, "effects");
         this.commits = Objects.requireNonNull(commits, "commits");
-        this.claims = Objects.requireNonNull(claims, "claims");
-        this.insertCompletedSql = "INSERT INTO " + table.name() + " (" + CompletionTable.ROW_COLUMNS + ", result)"
-                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?); COMMIT";
+        this.insertCompletedSql = "INSERT INTO " + table.name() + " AS o (" + CompletionTable.ROW_COLUMNS + ", result)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (job_id) DO UPDATE SET"
+                + " state = CASE WHEN o.state = 'replayed' THEN 'completed' ELSE 'ended before' END,"
+                + " queue = EXCLUDED.queue, type = EXCLUDED.type, attempt = EXCLUDED.attempt,"
+                + " consumer = EXCLUDED.consumer, message_id = EXCLUDED.message_id, result = EXCLUDED.result,"
+                + " completed_at = EXCLUDED.completed_at; COMMIT";
     }
 
     LedgerOutcome execute(Execution execution, Effect effect) {
-        try {
-            return runThenComplete(execution, effect);
-        } catch (CompletionCommit.RunAsRedelivery replayed) {
-            return claims.execute(execution, effect);
-        }
-    }
-
-    private LedgerOutcome runThenComplete(Execution execution, Effect effect) {
         JobId jobId = execution.job().id();
         return transactions.inTransaction(jobId, handle -> {
             transactions.setTimeoutsIfNeeded(handle, jobId, execution.deadline());

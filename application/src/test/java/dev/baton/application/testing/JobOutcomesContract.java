@@ -126,9 +126,14 @@ public abstract class JobOutcomesContract {
         assertThat(outcomes.countDead(queue)).isEmpty();
 
         clock.advance(Duration.ofMinutes(1));
-        LedgerOutcome outcome = ledger.execute(execution(job.redriven(), 1), transaction -> Optional.of("ok"));
+        AtomicInteger runs = new AtomicInteger();
+        LedgerOutcome outcome = ledger.execute(execution(job.redriven(), 1), transaction -> {
+            runs.incrementAndGet();
+            return Optional.of("ok");
+        });
 
         assertThat(outcome).isInstanceOf(LedgerOutcome.Committed.class);
+        assertThat(runs).as("a replayed job runs once").hasValue(1);
         assertThat(ledger.find(job.id())).hasValueSatisfying(c -> assertThat(c.result()).contains("ok"));
         assertThat(outcomes.recordReplayed(List.of(job.id().value()), replayedAt.plusSeconds(90))).isZero();
         assertThat(outcomes.find(job.id().value())).hasValueSatisfying(found ->
