@@ -1,11 +1,12 @@
 -- Acknowledges a delivery and appends it to the dead letters, atomically.
--- KEYS[1] stream, KEYS[2] dead-letter stream
+-- KEYS[1] stream, KEYS[2] dead-letter stream, KEYS[3] isolated hash (the entry's isolation record is forgotten)
 -- ARGV[1] group, ARGV[2] entry id, ARGV[3] '1' to copy the entry's own fields byte for byte (malformed entries),
 -- ARGV[4] n = number of job field arguments that follow, ARGV[5 .. 4+n] job fields, then the dead_* fields.
 -- Returns the dead letter's id, or false when the entry was no longer pending.
 if redis.call('XACK', KEYS[1], ARGV[1], ARGV[2]) == 0 then
   return false
 end
+redis.call('HDEL', KEYS[3], ARGV[2])
 local fields = {}
 local n = tonumber(ARGV[4])
 local original = {}

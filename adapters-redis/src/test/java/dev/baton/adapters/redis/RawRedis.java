@@ -41,6 +41,10 @@ final class RawRedis implements AutoCloseable {
         return bytes("baton:{" + queue + "}:dead");
     }
 
+    static byte[] isolated(QueueName queue) {
+        return bytes("baton:{" + queue + "}:isolated");
+    }
+
     static byte[] group(QueueName queue) {
         return bytes(queue + "-workers");
     }
