@@ -41,6 +41,8 @@ public final class Json {
         json.put("oldest_pending_idle_ms", stats.oldestPendingIdle().toMillis());
         json.put("delayed", stats.delayed());
         json.put("dead", stats.dead());
+        json.put("suspects", stats.suspects());
+        json.put("isolated_deliveries", stats.isolatedDeliveries());
         json.put("completed", report.completed().isPresent() ? report.completed().getAsLong() : null);
         json.put("consumers", stats.consumers().stream().map(Json::consumer).toList());
         return json;
