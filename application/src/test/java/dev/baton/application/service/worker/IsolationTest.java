@@ -9,8 +9,10 @@ import dev.baton.application.port.in.EnqueueJobUseCase;
 import dev.baton.application.port.in.RunWorkerUseCase;
 import dev.baton.application.port.in.RunningWorker;
 import dev.baton.application.port.out.Delivery;
+import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.port.out.MaintenanceObserver;
+import dev.baton.application.service.AtLeastOnceExecution;
 import dev.baton.application.service.EnqueueService;
 import dev.baton.application.testing.InMemoryExecutionLedger;
 import dev.baton.application.testing.InMemoryStreamTransport;
@@ -123,6 +125,21 @@ class IsolationTest {
     }
 
     @Test
+    void withoutALedgerTooOnlyIsolatedDeliveriesCount() {
+        settings = settings.withDeliveryLimit(new DeliveryLimit(1));
+        abandon("unlucky");
+        clock.advance(PAST_LEASE);
+        transport.reclaimAbandoned(queue, ConsumerName.of("crashed"), LEASE, 1);
+        clock.advance(PAST_LEASE);
+
+        RunningWorker worker = start("w1", 2, new AtLeastOnceExecution(clock));
+
+        await().atMost(WAIT).until(() -> worker.counters().completed() == 1);
+        assertThat(worker.counters().isolated()).isEqualTo(1);
+        assertThat(transport.deadLetters(queue, Optional.empty(), 10)).isEmpty();
+    }
+
+    @Test
     void aSuspectThatDiedAloneMoreOftenThanTheLimitIsDeadLetteredAsPoisonWithoutRunning() {
         settings = settings.withDeliveryLimit(new DeliveryLimit(2));
         abandon("poison");
@@ -206,7 +223,11 @@ class IsolationTest {
     }
 
     private RunningWorker start(String consumer, int concurrency) {
-        WorkerService service = new WorkerService(transport, transport, ledger,
+        return start(consumer, concurrency, ledger);
+    }
+
+    private RunningWorker start(String consumer, int concurrency, ExecutionLedger executionLedger) {
+        WorkerService service = new WorkerService(transport, transport, executionLedger,
                 JobHandlers.of(Map.of("orders", context -> handler.handle(context))), settings, clock, () -> 0.5,
                 JobObserver.NONE, MaintenanceObserver.NONE);
         RunningWorker worker = service.start(new RunWorkerUseCase.Command(List.of(queue), ConsumerName.of(consumer),
