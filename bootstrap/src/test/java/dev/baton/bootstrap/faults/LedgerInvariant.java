@@ -96,6 +96,8 @@ final class LedgerInvariant {
             if (effectCount > 1 || effectCount != (isCompleted ? 1 : 0)) {
                 duplicates.add(id + "(effects=" + effectCount + ", completed=" + isCompleted + ")");
             }
+            // POISON is right for any poison job: one that faults cut short may reach the delivery limit before it
+            // fails by itself; for any other job it means faults were blamed on it
             if (POISON.equals(reason) && !job.poison()) {
                 innocentPoison.add(id);
             } else if (isCompleted && expectedDeath.isPresent()) {

@@ -239,8 +239,7 @@ final class Scenario implements AutoCloseable {
     Verdict verify(Duration atMost, WorkerFleet supervised) {
         Verdict verdict = awaitDrained(atMost, supervised);
         String summary = verdict.summary(name, faults, seed) + acceptedLoss;
-        System.out.println(summary);
-        record(summary);
+        report(summary);
         assertThat(verdict.holds()).as(summary + "\n" + verdict.details() + "\nworker logs under " + dir).isTrue();
         assertThat(faults.get("drain timed out")).as("drained within " + atMost).isZero();
         assertThat(faults.toString()).as("a running worker must survive every fault but a kill").doesNotContain(
@@ -250,19 +249,17 @@ final class Scenario implements AutoCloseable {
 
     /** Prints the verdict of a stage of the run (before its last fault, say) next to its summary line. */
     void note(String stage, Verdict verdict) {
-        String line = verdict.summary(name + " " + stage, faults, seed);
-        System.out.println(line);
-        record(line);
+        report(verdict.summary(name + " " + stage, faults, seed));
     }
 
     /** Prints a finding of the run next to its summary line. */
     void note(String finding) {
-        String line = "[faults] " + name + ": " + finding;
-        System.out.println(line);
-        record(line);
+        report("[faults] " + name + ": " + finding);
     }
 
-    private static void record(String summary) {
+    /** Prints a line of the run and appends it to the summary log. */
+    private static void report(String summary) {
+        System.out.println(summary);
         try {
             Files.createDirectories(SUMMARY.getParent());
             Files.writeString(SUMMARY, summary + System.lineSeparator(), StandardOpenOption.CREATE,
