@@ -37,6 +37,7 @@ import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -346,6 +347,11 @@ public final class Baton implements AutoCloseable {
          */
         public Builder observer(JobObserver observer) {
             return module(BatonModules.observer(observer));
+        }
+
+        /** Baton's meters on the application's {@code registry}; the admin server's {@code /metrics} shows none. */
+        public Builder meterRegistry(MeterRegistry registry) {
+            return module(BatonModules.meterRegistry(registry));
         }
 
         /**

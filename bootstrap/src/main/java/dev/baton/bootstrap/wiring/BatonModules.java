@@ -5,6 +5,7 @@ import com.google.inject.util.Modules;
 import dev.baton.application.port.out.JobObserver;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.config.Mode;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
@@ -26,6 +27,12 @@ public final class BatonModules {
     public static Module observer(JobObserver observer) {
         Objects.requireNonNull(observer, "observer");
         return binder -> MetricsModule.addObserver(binder, observer);
+    }
+
+    /** Baton's meters on the application's {@code registry} instead of Baton's own Prometheus registry. */
+    public static Module meterRegistry(MeterRegistry registry) {
+        Objects.requireNonNull(registry, "meter registry");
+        return binder -> MetricsModule.useRegistry(binder, registry);
     }
 
     /** Redis, plus PostgreSQL in exactly-once mode. */
