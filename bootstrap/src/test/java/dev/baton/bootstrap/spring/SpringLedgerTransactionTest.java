@@ -4,17 +4,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.baton.application.handler.JobHandler;
 import dev.baton.application.handler.NonRetryableException;
 import dev.baton.application.port.in.LocateJobUseCase.Whereabouts;
 import dev.baton.bootstrap.Baton;
 import dev.baton.bootstrap.examples.InvoiceJobs;
 import dev.baton.bootstrap.examples.InvoiceJobs.IssueInvoice;
 import dev.baton.bootstrap.testing.TestEndpoints;
+import dev.baton.domain.JobId;
 import dev.baton.domain.JobSighting;
+import dev.baton.domain.QueueName;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
@@ -27,7 +33,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
 /**
  * The auto-configuration against real Redis and PostgreSQL, with docs/SPRING.md's {@link InvoiceJobs}: a handler
  * bean's {@code JdbcTemplate} writes join the ledger's transaction (a failed attempt's insert rolls back, the job's
- * effect commits once), Baton's meters land on the application's registry, and the health indicator reports.
+ * effect commits once), Baton's meters land on the application's registry, the health indicator reports, and closing
+ * the context stops the worker gracefully.
  */
 class SpringLedgerTransactionTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
@@ -79,6 +86,41 @@ class SpringLedgerTransactionTest {
                         .isEqualTo(1);
                 assertThat(context.getBean(BatonHealthIndicator.class).health().getStatus()).isEqualTo(Status.UP);
             });
+        }
+    }
+
+    @Test
+    void closingTheContextLetsTheRunningJobFinishWithinTheGrace() throws Exception {
+        String schema = TestEndpoints.unique("spring_grace");
+        String queue = schema.replace('_', '-');
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        JobHandler slow = context -> {
+            started.countDown();
+            release.await();
+            return Optional.of("finished");
+        };
+        try (HikariDataSource dataSource = dataSource()) {
+            runner(dataSource, schema, queue).withBean(queue, JobHandler.class, () -> slow)
+                    .withBean(InvoiceJobs.InvoiceMailer.class, () -> invoice -> { })
+                    .withPropertyValues("baton.grace=30s", "baton.worker.handler=" + queue).run(context -> {
+                        context.getBean(Baton.class).enqueue(QueueName.of(queue), JobId.of("slow-1"), "{}");
+                        assertThat(started.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+
+                        Thread closing = new Thread(context::close, "closing-the-context");
+                        closing.start();
+                        // the close waits for the running job (a graceless stop would interrupt it instead)
+                        await().atMost(WAIT).until(() -> closing.getState() == Thread.State.WAITING
+                                || closing.getState() == Thread.State.TIMED_WAITING);
+                        release.countDown();
+                        closing.join(WAIT.toMillis());
+
+                        assertThat(closing.isAlive()).isFalse();
+                    });
+        }
+        try (HikariDataSource afterwards = dataSource()) { // the context closed the application's pool too
+            assertThat(new JdbcTemplate(afterwards).queryForObject("SELECT result FROM " + schema
+                    + ".job_completions WHERE job_id = 'slow-1'", String.class)).isEqualTo("finished");
         }
     }
 
