@@ -17,6 +17,7 @@ import dev.baton.domain.QueueName;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
@@ -29,6 +30,8 @@ import org.springframework.boot.actuate.health.Status;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The auto-configuration against real Redis and PostgreSQL, with docs/SPRING.md's {@link InvoiceJobs}: a handler
@@ -86,6 +89,52 @@ class SpringLedgerTransactionTest {
                         .isEqualTo(1);
                 assertThat(context.getBean(BatonHealthIndicator.class).health().getStatus()).isEqualTo(Status.UP);
             });
+        }
+    }
+
+    /** What a {@code @Transactional} service method the handler calls does, without a proxy: the same manager. */
+    @Test
+    void aTransactionTheHandlerAsksForJoinsTheJobsAndItsFailureFailsTheAttempt() {
+        String schema = TestEndpoints.unique("spring_joined");
+        String queue = schema.replace('_', '-');
+        try (HikariDataSource dataSource = dataSource()) {
+            TransactionTemplate transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+            JdbcTemplate jdbc = new JdbcTemplate(dataSource);
+            JobHandler handler = context -> {
+                String order = context.job().payload();
+                transactions.executeWithoutResult(status -> jdbc.update(
+                        "INSERT INTO invoices (order_id, cents, job_id) VALUES (?, 1, ?)", order,
+                        context.job().id().value()));
+                if (order.equals("swallowed") && context.attempt() == 1) {
+                    try {
+                        transactions.executeWithoutResult(status -> {
+                            throw new IllegalStateException("the inner work failed");
+                        });
+                    } catch (IllegalStateException swallowed) {
+                        // the handler carries on, but the job's transaction was marked rollback-only
+                    }
+                }
+                if (order.equals("thrown") && context.attempt() == 1) {
+                    throw new IllegalStateException("the attempt fails after the joined transaction ended");
+                }
+                return Optional.empty();
+            };
+            runner(dataSource, schema, queue).withBean(queue, JobHandler.class, () -> handler)
+                    .withBean(InvoiceJobs.InvoiceMailer.class, () -> invoice -> { })
+                    .withPropertyValues("baton.worker.handler=" + queue).run(context -> {
+                        Baton baton = context.getBean(Baton.class);
+                        baton.enqueue(QueueName.of(queue), JobId.of("thrown-1"), "thrown");
+                        baton.enqueue(QueueName.of(queue), JobId.of("swallowed-1"), "swallowed");
+
+                        for (String job : List.of("thrown-1", "swallowed-1")) {
+                            await().atMost(WAIT).until(() -> baton.job(queue, job) instanceof Whereabouts.Completed);
+                            assertThat(((Whereabouts.Completed) baton.job(queue, job)).completion().attempt())
+                                    .as("%s failed its first attempt", job).isEqualTo(2);
+                        }
+                        assertThat(jdbc.queryForList("SELECT order_id FROM " + schema + ".invoices", String.class))
+                                .as("the joined transaction committed with the job, once each")
+                                .containsExactlyInAnyOrder("thrown", "swallowed");
+                    });
         }
     }
 
