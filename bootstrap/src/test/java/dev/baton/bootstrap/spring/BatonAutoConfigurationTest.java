@@ -13,13 +13,21 @@ import dev.baton.bootstrap.config.Mode;
 import dev.baton.bootstrap.examples.InvoiceJobs;
 import dev.baton.domain.Backoff;
 import dev.baton.domain.QueueName;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration;
+import org.springframework.boot.autoconfigure.jdbc.JdbcTemplateAutoConfiguration;
+import org.springframework.boot.env.YamlPropertySourceLoader;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.core.env.PropertySource;
+import org.springframework.core.io.ClassPathResource;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
@@ -68,6 +76,39 @@ class BatonAutoConfigurationTest {
         String defaultUrl = BatonConfig.defaults().jdbcUrl();
         runner.withPropertyValues("baton.mode=exactly-once", "baton.jdbc-url=" + defaultUrl).run(context ->
                 assertThat(context.getBean(Baton.class).config()).isEqualTo(BatonConfig.defaults()));
+    }
+
+    /** docs/SPRING.md's application.yml, with Spring Boot's own DataSource and JdbcTemplate auto-configuration. */
+    @Test
+    void theDocumentedApplicationYmlConfiguresBaton() {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
+                        JdbcTemplateAutoConfiguration.class, BatonAutoConfiguration.class))
+                .withInitializer(context -> applicationYml()
+                        .forEach(context.getEnvironment().getPropertySources()::addFirst))
+                .withUserConfiguration(InvoiceJobs.class)
+                .withBean(InvoiceJobs.InvoiceMailer.class, () -> invoice -> { })
+                .withPropertyValues("baton.worker.enabled=false") // its servers are not there: no worker to open them
+                .run(context -> {
+                    Baton baton = context.getBean(Baton.class);
+                    BatonConfig config = baton.config();
+                    assertThat(config.mode()).isEqualTo(Mode.EXACTLY_ONCE);
+                    assertThat(config.concurrency()).isEqualTo(4);
+                    assertThat(config.retryPolicy().maxAttempts()).isEqualTo(5);
+                    assertThat(config.jobTimeout()).isEqualTo(Duration.ofMinutes(2));
+                    assertThat(config.migrations()).containsExactly("classpath:db/invoices");
+                    assertThat(baton.handlers().names()).contains(ISSUE_INVOICE.name());
+                    assertThat(context.getBean(InvoiceJobs.Invoices.class).queue()).isEqualTo(QueueName.of("billing"));
+                });
+    }
+
+    private static List<PropertySource<?>> applicationYml() {
+        try {
+            return new YamlPropertySourceLoader().load("application.yml",
+                    new ClassPathResource("examples/application.yml"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     @Test
