@@ -169,13 +169,14 @@ class SpringLedgerTransactionTest {
         }
         try (HikariDataSource afterwards = dataSource()) { // the context closed the application's pool too
             assertThat(new JdbcTemplate(afterwards).queryForObject("SELECT result FROM " + schema
-                    + ".job_completions WHERE job_id = 'slow-1'", String.class)).isEqualTo("finished");
+                    + ".job_outcomes WHERE job_id = 'slow-1'", String.class)).isEqualTo("finished");
         }
     }
 
+    /** The ledger records the dead letter first: the job's whereabouts say dead-lettered, its dead letter in sight. */
     private static boolean isDead(Whereabouts whereabouts) {
-        return whereabouts instanceof Whereabouts.InTransport transport
-                && transport.sighting() instanceof JobSighting.Dead;
+        return whereabouts instanceof Whereabouts.DeadLettered dead
+                && dead.sighting().filter(JobSighting.Dead.class::isInstance).isPresent();
     }
 
     private static ApplicationContextRunner runner(DataSource dataSource, String schema, String queue) {

@@ -102,7 +102,7 @@ class SpringBootCheckTest {
                 .as("Spring Boot's Flyway migrated the application's schema").isEqualTo(1);
         awaitCompleted(placed("flyway-3"));
         assertThat(count("SELECT count(*) FROM information_schema.tables WHERE table_schema = '" + BATON_SCHEMA
-                + "' AND table_name = 'job_completions'")).as("Baton's ledger in Baton's schema").isEqualTo(1);
+                + "' AND table_name = 'job_outcomes'")).as("Baton's ledger in Baton's schema").isEqualTo(1);
         assertThat(count("SELECT count(*) FROM information_schema.tables WHERE table_schema = '" + APP_SCHEMA
                 + "' AND table_name <> 'flyway_schema_history' AND table_name NOT IN ('orders', 'invoices')"))
                 .as("nothing of Baton's in the application's schema").isZero();
