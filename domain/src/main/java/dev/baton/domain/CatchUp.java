@@ -5,7 +5,6 @@ import static dev.baton.domain.InvalidValueException.require;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 
 /**
  * What a schedule does with fire times missed while no scheduler ran. A fire time no older than the scheduler's grace
@@ -15,8 +14,13 @@ import java.util.List;
  */
 public sealed interface CatchUp {
 
-    /** The fire times to run, of the {@code due} ones (ascending, none after {@code now}); the rest are skipped. */
-    List<Instant> select(List<Instant> due, Instant now, Duration grace);
+    /** Fire times before this instant were missed; those at or after it run. */
+    Instant keepFrom(Instant now, Duration grace);
+
+    /** True when the latest missed fire time runs once if no fresher one runs. */
+    default boolean runsLatestMissed() {
+        return false;
+    }
 
     /** How the policy is written, as {@link #parse} reads it. */
     String text();
@@ -52,14 +56,10 @@ public sealed interface CatchUp {
         throw new InvalidValueException("catch-up '" + text + "' must be skip, latest or all-within:<duration>");
     }
 
-    private static List<Instant> since(List<Instant> due, Instant oldest) {
-        return due.stream().filter(time -> !time.isBefore(oldest)).toList();
-    }
-
     record Skip() implements CatchUp {
         @Override
-        public List<Instant> select(List<Instant> due, Instant now, Duration grace) {
-            return since(due, now.minus(grace));
+        public Instant keepFrom(Instant now, Duration grace) {
+            return now.minus(grace);
         }
 
         @Override
@@ -70,9 +70,13 @@ public sealed interface CatchUp {
 
     record Latest() implements CatchUp {
         @Override
-        public List<Instant> select(List<Instant> due, Instant now, Duration grace) {
-            List<Instant> fresh = since(due, now.minus(grace));
-            return fresh.isEmpty() && !due.isEmpty() ? List.of(due.get(due.size() - 1)) : fresh;
+        public Instant keepFrom(Instant now, Duration grace) {
+            return now.minus(grace);
+        }
+
+        @Override
+        public boolean runsLatestMissed() {
+            return true;
         }
 
         @Override
@@ -88,8 +92,8 @@ public sealed interface CatchUp {
         }
 
         @Override
-        public List<Instant> select(List<Instant> due, Instant now, Duration grace) {
-            return since(due, now.minus(window.compareTo(grace) > 0 ? window : grace));
+        public Instant keepFrom(Instant now, Duration grace) {
+            return now.minus(window.compareTo(grace) > 0 ? window : grace);
         }
 
         @Override

@@ -3,6 +3,7 @@ package dev.baton.domain;
 import static dev.baton.domain.InvalidValueException.notNull;
 import static dev.baton.domain.InvalidValueException.require;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -64,21 +65,40 @@ public record Schedule(ScheduleName name, Cadence cadence, QueueName queue, Stri
                 .withHeaders(Map.of(SCHEDULE_HEADER, name.value(), FIRE_TIME_HEADER, fireTime.toString()));
     }
 
-    /** Up to {@code limit} fire times after {@code after} and not after {@code until}, ascending. */
-    public List<Instant> fireTimes(Instant after, Instant until, int limit) {
-        require(limit >= 0, "limit must not be negative");
-        List<Instant> times = new ArrayList<>();
-        Optional<Instant> next = cadence.nextAfter(after);
-        while (next.isPresent() && !next.get().isAfter(until) && times.size() < limit) {
-            times.add(next.get());
-            next = cadence.nextAfter(next.get());
+    /**
+     * What a scheduler does at {@code now} when every fire time up to {@code settled} is settled: the fire times to
+     * run (at most {@code max}, the rest wait for the next pass), or else how far to settle without running (fire
+     * times the catch-up policy skips).
+     */
+    public FirePlan plan(Instant settled, Instant now, Duration grace, int max) {
+        require(max > 0, "max must be positive");
+        Instant keepFrom = catchUp.keepFrom(now, grace);
+        Optional<Instant> lastMissed = Optional.empty();
+        List<Instant> fire = new ArrayList<>();
+        // one fire time at a time, never a list of them all: a schedule may have missed millions
+        for (Optional<Instant> next = cadence.nextAfter(settled); next.isPresent() && !next.get().isAfter(now)
+                && fire.size() < max; next = cadence.nextAfter(next.get())) {
+            if (next.get().isBefore(keepFrom)) {
+                lastMissed = next;
+            } else {
+                fire.add(next.get());
+            }
         }
-        return times;
+        if (fire.isEmpty() && lastMissed.isPresent()) {
+            return catchUp.runsLatestMissed() ? new FirePlan(List.of(lastMissed.get()), Optional.empty())
+                    : new FirePlan(List.of(), lastMissed);
+        }
+        return new FirePlan(fire, Optional.empty());
     }
 
     /** The next {@code count} fire times after {@code after}. */
     public List<Instant> nextFireTimes(Instant after, int count) {
-        return fireTimes(after, Instant.MAX, count);
+        List<Instant> times = new ArrayList<>();
+        for (Optional<Instant> next = cadence.nextAfter(after); next.isPresent() && times.size() < count;
+             next = cadence.nextAfter(next.get())) {
+            times.add(next.get());
+        }
+        return times;
     }
 
     /** The schedule as a schedules file writes it (without name, queue and payload). */

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** Schedules as a schedules file writes them, their fire times, job ids and catch-up policies. */
@@ -22,10 +23,9 @@ class ScheduleTest {
     void anIntervalFiresAtItsMultiplesSinceTheEpochWhenEverAsked() {
         Schedule tick = Schedule.of("tick", "every 10s", "metrics", "{}");
 
-        assertThat(tick.fireTimes(at("10:00:03"), at("10:00:31"), 10))
+        assertThat(tick.nextFireTimes(at("10:00:03"), 3))
                 .containsExactly(at("10:00:10"), at("10:00:20"), at("10:00:30"));
-        assertThat(tick.fireTimes(at("10:00:10"), at("10:00:20"), 10)).containsExactly(at("10:00:20"));
-        assertThat(tick.fireTimes(at("10:00:00"), at("10:10:00"), 2)).hasSize(2);
+        assertThat(tick.nextFireTimes(at("10:00:10"), 1)).containsExactly(at("10:00:20"));
         assertThat(tick.cadence()).isEqualTo(new Cadence.Every(Duration.ofSeconds(10)));
     }
 
@@ -71,32 +71,48 @@ class ScheduleTest {
         assertThatThrownBy(() -> Schedule.of("tick", "every 1s", "a:b", "{}")).hasMessageContaining("queue name");
     }
 
+    private static FirePlan plan(CatchUp policy, Instant settled, Instant now) {
+        return Schedule.of("hourly", "0 * * * *", "q", "{}").withCatchUp(policy).plan(settled, now, GRACE, 100);
+    }
+
     @Test
     void freshFireTimesAlwaysRunWhateverThePolicy() {
-        List<Instant> fresh = List.of(at("10:00:10"), at("10:00:20"));
-        Instant now = at("10:00:25");
+        Schedule tick = Schedule.of("tick", "every 10s", "metrics", "{}");
+        FirePlan fresh = new FirePlan(List.of(at("10:00:10"), at("10:00:20")), Optional.empty());
 
-        assertThat(CatchUp.skip().select(fresh, now, GRACE)).isEqualTo(fresh);
-        assertThat(CatchUp.latest().select(fresh, now, GRACE)).isEqualTo(fresh);
-        assertThat(CatchUp.allWithin(Duration.ofSeconds(1)).select(fresh, now, GRACE)).isEqualTo(fresh);
+        for (CatchUp policy : List.of(CatchUp.skip(), CatchUp.latest(), CatchUp.allWithin(Duration.ofSeconds(1)))) {
+            assertThat(tick.withCatchUp(policy).plan(at("10:00:00"), at("10:00:25"), GRACE, 100)).isEqualTo(fresh);
+        }
+        assertThat(tick.plan(at("10:00:20"), at("10:00:25"), GRACE, 100))
+                .isEqualTo(new FirePlan(List.of(), Optional.empty()));
     }
 
     @Test
     void missedFireTimesAreSkippedCollapsedIntoTheLatestOrRunWithinTheWindow() {
-        List<Instant> missed = List.of(at("07:00:00"), at("08:00:00"), at("09:00:00"));
+        Instant settled = at("06:30:00");
         Instant now = at("09:30:00");
 
-        assertThat(CatchUp.skip().select(missed, now, GRACE)).isEmpty();
-        assertThat(CatchUp.latest().select(missed, now, GRACE)).containsExactly(at("09:00:00"));
-        assertThat(CatchUp.allWithin(Duration.ofHours(2)).select(missed, now, GRACE))
-                .containsExactly(at("08:00:00"), at("09:00:00"));
-        assertThat(CatchUp.latest().select(List.of(), now, GRACE)).isEmpty();
+        assertThat(plan(CatchUp.skip(), settled, now))
+                .isEqualTo(new FirePlan(List.of(), Optional.of(at("09:00:00"))));
+        assertThat(plan(CatchUp.latest(), settled, now))
+                .isEqualTo(new FirePlan(List.of(at("09:00:00")), Optional.empty()));
+        assertThat(plan(CatchUp.allWithin(Duration.ofHours(2)), settled, now))
+                .isEqualTo(new FirePlan(List.of(at("08:00:00"), at("09:00:00")), Optional.empty()));
     }
 
     @Test
     void latestRunsNoMissedTimeWhenAFreshOneRunsAnyway() {
-        List<Instant> due = List.of(at("08:00:00"), at("09:29:50"));
+        FirePlan plan = plan(CatchUp.latest(), at("06:30:00"), at("09:00:30"));
 
-        assertThat(CatchUp.latest().select(due, at("09:30:00"), GRACE)).containsExactly(at("09:29:50"));
+        assertThat(plan).isEqualTo(new FirePlan(List.of(at("09:00:00")), Optional.empty()));
+    }
+
+    @Test
+    void aLongBacklogIsRunAFewAtATime() {
+        Schedule tick = Schedule.of("tick", "every 1s catch-up=all-within:1d", "metrics", "{}");
+
+        FirePlan plan = tick.plan(at("00:00:00"), at("10:00:00"), GRACE, 3);
+
+        assertThat(plan.fire()).containsExactly(at("00:00:01"), at("00:00:02"), at("00:00:03"));
     }
 }
