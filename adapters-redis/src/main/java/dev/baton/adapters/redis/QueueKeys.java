@@ -1,6 +1,7 @@
 package dev.baton.adapters.redis;
 
 import dev.baton.domain.QueueName;
+import dev.baton.domain.ScheduleName;
 
 /**
  * The Redis keys of one partition of a queue. All share one hash tag, so every script touches a single slot: {@code
@@ -36,6 +37,11 @@ record QueueKeys(QueueName queue, String groupName, int partition, int partition
 
     byte[] dead() {
         return Utf8.bytes("baton:{" + tag() + "}:dead");
+    }
+
+    /** The state of a schedule whose jobs go to this partition (see {@code RedisScheduleFires}). */
+    byte[] schedule(ScheduleName name) {
+        return Utf8.bytes("baton:{" + tag() + "}:schedule:" + name.value());
     }
 
     byte[] group() {
