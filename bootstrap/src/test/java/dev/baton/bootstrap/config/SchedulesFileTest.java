@@ -53,6 +53,15 @@ class SchedulesFileTest {
     }
 
     @Test
+    void theDocumentedExampleReads() {
+        List<Schedule> schedules = SchedulesFile.read(Path.of("src", "test", "resources", "schedules",
+                "example.schedules"));
+
+        assertThat(schedules).extracting(Schedule::when).containsExactly("TZ=Europe/Berlin 0 2 * * * catch-up=latest",
+                "every 10s catch-up=skip", "0 6 1 * * catch-up=all-within:3d", "*/15 9-17 * * MON-FRI catch-up=latest");
+    }
+
+    @Test
     void aMissingFileSaysSo(@TempDir Path dir) {
         assertThatThrownBy(() -> SchedulesFile.read(dir.resolve("none.schedules")))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("cannot read schedules file");
