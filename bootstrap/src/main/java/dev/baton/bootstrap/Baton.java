@@ -164,7 +164,8 @@ public final class Baton implements AutoCloseable {
      */
     public synchronized void startScheduler() {
         if (scheduler == null && !schedules.isEmpty()) {
-            scheduler = closer.register(use(RunSchedulerUseCase.class).start(RunSchedulerUseCase.Command.of(schedules)));
+            scheduler = closer.register(use(RunSchedulerUseCase.class)
+                    .start(RunSchedulerUseCase.Command.of(schedules)));
         }
     }
 

@@ -72,7 +72,7 @@ class CronExpressionTest {
     void aStarredDayFieldLeavesTheChoiceToTheOther() {
         assertThat(utc("0 0 13 * *", "2026-01-01T00:00:00Z", 2))
                 .containsExactly("2026-01-13T00:00Z", "2026-02-13T00:00Z");
-        // */10 starts with '*', so it is not the OR rule (as in Vixie cron): a Friday that is the 1st, 11th, 21st or 31st
+        // */10 starts with '*', so no OR rule (as in Vixie cron): a Friday that is the 1st, 11th, 21st or 31st
         assertThat(utc("0 0 */10 * FRI", "2026-01-01T00:00:00Z", 2))
                 .containsExactly("2026-05-01T00:00Z", "2026-07-31T00:00Z");
     }

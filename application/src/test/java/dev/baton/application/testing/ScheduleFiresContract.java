@@ -90,6 +90,7 @@ public abstract class ScheduleFiresContract extends TransportFixture {
         schedulers.forEach(CompletableFuture::join);
 
         assertThat(wins).containsExactlyInAnyOrderElementsOf(times);
-        assertThat(enqueued()).extracting(Job::id).containsExactlyElementsOf(times.stream().map(tick()::jobId).toList());
+        assertThat(enqueued()).extracting(Job::id)
+                .containsExactlyElementsOf(times.stream().map(tick()::jobId).toList());
     }
 }

@@ -12,9 +12,9 @@ import java.time.Duration;
 import java.util.Map;
 
 /**
- * A stream transport as the contract suites see it: its four ports, the schedules' watermarks (usually one object behind them all) and the hooks
- * that reach past them, to set up what no port can (a foreign entry, a deleted one, time passing). An adapter test
- * implements this once and runs every suite with {@link TransportContracts}.
+ * A stream transport as the contract suites see it: its four ports and the schedules' watermarks (usually one object
+ * behind them all) and the hooks that reach past them, to set up what no port can (a foreign entry, a deleted one,
+ * time passing). An adapter test implements this once and runs every suite with {@link TransportContracts}.
  */
 public interface TestedTransport {
 

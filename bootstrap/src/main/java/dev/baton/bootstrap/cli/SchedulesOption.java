@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import java.util.Optional;
 import picocli.CommandLine.Option;
 
-/** {@code --schedules FILE}, else {@code BATON_SCHEDULES}: the schedules file of a worker or of {@code schedule list}. */
+/** {@code --schedules FILE}, else {@code BATON_SCHEDULES}: the schedules file of a worker or of the schedule list. */
 final class SchedulesOption {
     static final String ENV = "BATON_SCHEDULES";
 

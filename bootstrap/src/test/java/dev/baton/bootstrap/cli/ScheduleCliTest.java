@@ -36,7 +36,8 @@ class ScheduleCliTest {
     void theListShowsNextFireTimesAndTheLastFireAWorkerMade() throws Exception {
         String queue = QueuePartitionsCliTest.queue("ticks");
         Path file = Files.writeString(dir.resolve("jobs.schedules"), "tick-" + queue + " | every 1s | " + queue
-                + " | {}\nnightly-" + queue + " | TZ=Europe/Berlin 0 2 * * * | " + queue + " | {\"kind\":\"nightly\"}\n");
+                + " | {}\nnightly-" + queue + " | TZ=Europe/Berlin 0 2 * * * | " + queue
+                + " | {\"kind\":\"nightly\"}\n");
         InJvmCli cli = QueuePartitionsCliTest.cli(Map.of("BATON_MODE", "at-least-once"));
 
         Result before = cli.run("schedule", "list", "--schedules", file.toString(), "--next", "2");
@@ -47,8 +48,7 @@ class ScheduleCliTest {
         InJvmCli.Worker worker = cli.startWorker("--queue", queue, "--handler", "noop", "--schedules",
                 file.toString());
         await().atMost(Duration.ofSeconds(60)).until(() -> cli.run("schedule", "list", "--schedules",
-                file.toString()).out().lines().filter(line -> line.startsWith("tick-"))
-                .noneMatch(line -> line.endsWith("never")));
+                file.toString()).out().lines().anyMatch(line -> line.startsWith("tick-") && !line.endsWith("never")));
         Result stopped = worker.stop();
 
         assertThat(stopped.exit()).as(stopped.toString()).isZero();

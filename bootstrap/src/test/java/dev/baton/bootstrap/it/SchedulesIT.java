@@ -48,7 +48,8 @@ class SchedulesIT {
         }
         Ledger ledger = new Ledger(TestEndpoints.jdbcUrl(), schema);
 
-        await().atMost(Duration.ofSeconds(120)).ignoreExceptions().until(() -> ledger.completions(queue) >= SECONDS / 3);
+        await().atMost(Duration.ofSeconds(120)).ignoreExceptions()
+                .until(() -> ledger.completions(queue) >= SECONDS / 3);
         workers.get(0).process().destroyForcibly(); // kill -9: its in-flight job is reclaimed after the lease
         await().atMost(Duration.ofSeconds(120)).until(() -> fireTimes(ledger, queue, prefix).size() >= SECONDS
                 && contiguous(fireTimes(ledger, queue, prefix)));

@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
  * skipped, as its catch-up policy says). A schedule seen for the first time starts now: it fires nothing from before
  * it existed. Many schedulers may pass at once: {@link ScheduleFires#fire} enqueues each fire time once.
  */
-public final class SchedulerLoop {
+final class SchedulerLoop {
     /** Fires per schedule and pass: a long catch-up goes on in the next pass, never blocking the other schedules. */
     static final int MAX_FIRES_PER_PASS = 100;
     private static final Logger LOG = LoggerFactory.getLogger(SchedulerLoop.class);
@@ -26,7 +26,7 @@ public final class SchedulerLoop {
     private final Duration grace;
     private final Clock clock;
 
-    public SchedulerLoop(ScheduleFires fires, List<Schedule> schedules, Duration grace, Clock clock) {
+    SchedulerLoop(ScheduleFires fires, List<Schedule> schedules, Duration grace, Clock clock) {
         this.fires = fires;
         this.schedules = List.copyOf(schedules);
         this.grace = grace;
@@ -34,7 +34,7 @@ public final class SchedulerLoop {
     }
 
     /** One pass; one schedule's failure (a transport error) is logged and leaves the others to run. */
-    public void runOnce() {
+    void runOnce() {
         for (Schedule schedule : schedules) {
             try {
                 pass(schedule);
