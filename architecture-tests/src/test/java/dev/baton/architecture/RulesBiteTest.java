@@ -13,6 +13,7 @@ import dev.baton.adapters.redis.archfixture.RedisAdapterUsingPostgresAdapter;
 import dev.baton.application.archfixture.ApplicationReadingTheClock;
 import dev.baton.application.archfixture.ApplicationUsingGuice;
 import dev.baton.application.archfixture.ApplicationUsingLettuce;
+import dev.baton.bootstrap.archfixture.BootstrapUsingSpring;
 import dev.baton.application.archfixture.cycle.a.CycleA;
 import dev.baton.application.archfixture.cycle.b.CycleB;
 import dev.baton.application.port.in.archfixture.InboundPortUsingOutboundPort;
@@ -24,6 +25,7 @@ import dev.baton.application.service.worker.archfixture.Fetcher;
 import dev.baton.application.service.worker.archfixture.PublicRoom;
 import dev.baton.application.service.worker.archfixture.ReclaimingLoop;
 import dev.baton.application.service.worker.archfixture.WorkerUsingTheAdministration;
+import dev.baton.bootstrap.archfixture.MetricsUsingOpenTelemetry;
 import dev.baton.domain.archfixture.DomainUsingApplication;
 import dev.baton.domain.archfixture.DomainUsingSlf4j;
 import dev.baton.domain.archfixture.DomainUsingFlyway;
@@ -71,8 +73,18 @@ class RulesBiteTest {
     }
 
     @Test
+    void springConfinementBites() {
+        assertViolated(BatonRules.SPRING_ONLY_IN_ITS_PACKAGE, BootstrapUsingSpring.class);
+    }
+
+    @Test
     void guiceConfinementBites() {
         assertViolated(BatonRules.GUICE_AND_PICOCLI_ONLY_IN_BOOTSTRAP, ApplicationUsingGuice.class);
+    }
+
+    @Test
+    void openTelemetryConfinementBitesOnAClassOutsideTracingEvenForTheTypeTheBuilderMayName() {
+        assertViolated(BatonRules.OPENTELEMETRY_ONLY_IN_TRACING, MetricsUsingOpenTelemetry.class);
     }
 
     @Test

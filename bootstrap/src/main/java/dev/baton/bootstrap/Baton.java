@@ -25,6 +25,7 @@ import dev.baton.bootstrap.jobs.JobType;
 import dev.baton.bootstrap.jobs.TypedJobHandler;
 import dev.baton.bootstrap.metrics.KnownQueues;
 import dev.baton.bootstrap.metrics.QueueGauges;
+import dev.baton.bootstrap.tracing.OpenTelemetryTracing;
 import dev.baton.bootstrap.wiring.BatonModules;
 import dev.baton.bootstrap.wiring.Closer;
 import dev.baton.bootstrap.wiring.HandlersModule;
@@ -38,7 +39,9 @@ import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
 import dev.baton.domain.Schedule;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.opentelemetry.api.OpenTelemetry;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -121,7 +124,10 @@ public final class Baton implements AutoCloseable {
         return use(EnqueueJobsUseCase.class).enqueueAll(new EnqueueJobsUseCase.Command(jobs));
     }
 
-    /** Where a job is now: completed (from the ledger), waiting, pending, delayed, dead, or unknown. */
+    /**
+     * Where a job is now: completed, dead, replayed or purged (from the ledger, even when Redis lost the job), waiting,
+     * pending, delayed, dead (in Redis), or unknown.
+     */
     public LocateJobUseCase.Whereabouts job(String queue, String jobId) {
         return use(LocateJobUseCase.class).locate(new LocateJobUseCase.Command(QueueName.of(queue), JobId.of(jobId)));
     }
@@ -313,8 +319,8 @@ public final class Baton implements AutoCloseable {
         /**
          * Replaces the Redis and PostgreSQL modules with {@code module}, which must bind the transport's ports
          * ({@code JobPublisher}, {@code JobLeases}, {@code QueueMaintenance}, {@code QueueAdministration},
-         * {@code ScheduleFires}),
-         * {@code ExecutionLedger} and {@code Migrator} (tests bind in-memory adapters this way).
+         * {@code ScheduleFires}), {@code ExecutionLedger}, {@code JobOutcomes} and {@code Migrator} (tests bind
+         * in-memory adapters this way).
          */
         public Builder adapters(Module module) {
             this.adapters = Optional.of(module);
@@ -330,6 +336,11 @@ public final class Baton implements AutoCloseable {
             return module(BatonModules.observer(observer));
         }
 
+        /** Baton's meters on the application's {@code registry}; the admin server's {@code /metrics} shows none. */
+        public Builder meterRegistry(MeterRegistry registry) {
+            return module(BatonModules.meterRegistry(registry));
+        }
+
         /**
          * Calls {@code listener} once per dead letter (a job that failed for good, a poison or malformed entry),
          * after it was written, on the worker's thread: keep it quick. What it throws is logged, never the worker's
@@ -337,6 +348,11 @@ public final class Baton implements AutoCloseable {
          */
         public Builder onDeadLetter(Consumer<DeadLetter> listener) {
             return observer(new DeadLetterListener(Objects.requireNonNull(listener, "listener")));
+        }
+
+        /** Traces jobs through {@code openTelemetry} instead of {@code GlobalOpenTelemetry} (docs/OPERATIONS.md). */
+        public Builder openTelemetry(OpenTelemetry openTelemetry) {
+            return module(BatonModules.tracing(OpenTelemetryTracing.of(openTelemetry)));
         }
 
         /**

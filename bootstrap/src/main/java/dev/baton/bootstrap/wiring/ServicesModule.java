@@ -1,8 +1,10 @@
 package dev.baton.bootstrap.wiring;
 
 import com.google.inject.AbstractModule;
+import com.google.inject.Binder;
 import com.google.inject.Provides;
 import com.google.inject.Singleton;
+import com.google.inject.multibindings.OptionalBinder;
 import dev.baton.application.handler.JobHandlers;
 import dev.baton.application.port.in.EnqueueJobUseCase;
 import dev.baton.application.port.in.EnqueueJobsUseCase;
@@ -18,7 +20,9 @@ import dev.baton.application.port.in.TrimQueueUseCase;
 import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.application.port.out.JobLeases;
 import dev.baton.application.port.out.JobObserver;
+import dev.baton.application.port.out.JobOutcomes;
 import dev.baton.application.port.out.JobPublisher;
+import dev.baton.application.port.out.JobTracing;
 import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.port.out.QueueAdministration;
 import dev.baton.application.port.out.QueueMaintenance;
@@ -34,6 +38,7 @@ import dev.baton.application.service.schedule.SchedulerService;
 import dev.baton.application.service.worker.WorkerService;
 import dev.baton.application.service.worker.WorkerSettings;
 import dev.baton.bootstrap.config.BatonConfig;
+import dev.baton.bootstrap.tracing.Tracings;
 import dev.baton.domain.PayloadLimit;
 import java.time.Clock;
 import java.time.Duration;
@@ -43,6 +48,11 @@ import java.util.concurrent.ThreadLocalRandom;
 /** The application services behind the use cases, built from the configuration and whatever adapters are bound. */
 final class ServicesModule extends AbstractModule {
     private static final Duration JANITOR_INTERVAL = Duration.ofMinutes(10);
+
+    /** Traces jobs through {@code tracing} instead of the classpath's {@code GlobalOpenTelemetry}. */
+    static void useTracing(Binder binder, JobTracing tracing) {
+        OptionalBinder.newOptionalBinder(binder, JobTracing.class).setBinding().toInstance(tracing);
+    }
 
     @Override
     protected void configure() {
@@ -57,6 +67,8 @@ final class ServicesModule extends AbstractModule {
         bind(TrimQueueUseCase.class).to(TrimService.class);
         bind(RunSchedulerUseCase.class).to(SchedulerService.class);
         bind(ListSchedulesUseCase.class).to(ScheduleQueryService.class);
+        OptionalBinder.newOptionalBinder(binder(), JobTracing.class).setDefault()
+                .toProvider(Tracings::fromClasspath).in(Singleton.class);
     }
 
     @Provides
@@ -87,31 +99,31 @@ final class ServicesModule extends AbstractModule {
 
     @Provides
     @Singleton
-    EnqueueService enqueue(JobPublisher publisher, Clock clock, JobObserver observer) {
-        return new EnqueueService(publisher, clock, PayloadLimit.DEFAULT, observer);
+    EnqueueService enqueue(JobPublisher publisher, Clock clock, JobObserver observer, JobTracing tracing) {
+        return new EnqueueService(publisher, clock, PayloadLimit.DEFAULT, observer, tracing);
     }
 
     @Provides
     @Singleton
-    WorkerService worker(JobLeases leases, QueueMaintenance maintenance, ExecutionLedger ledger,
+    WorkerService worker(JobLeases leases, QueueMaintenance maintenance, ExecutionLedger ledger, JobOutcomes outcomes,
                          JobHandlers handlers, WorkerSettings settings, Clock clock, JobObserver jobObserver,
-                         MaintenanceObserver maintenanceObserver) {
-        return new WorkerService(leases, maintenance, ledger, handlers, settings, clock,
-                () -> ThreadLocalRandom.current().nextDouble(), jobObserver, maintenanceObserver);
+                         MaintenanceObserver maintenanceObserver, JobTracing tracing) {
+        return new WorkerService(leases, maintenance, ledger, outcomes, handlers, settings, clock,
+                () -> ThreadLocalRandom.current().nextDouble(), jobObserver, maintenanceObserver, tracing);
     }
 
     @Provides
     @Singleton
-    QueueQueryService queries(QueueAdministration administration, ExecutionLedger ledger) {
+    QueueQueryService queries(QueueAdministration administration, ExecutionLedger ledger, JobOutcomes outcomes) {
         // without a ledger there are no completions to count or find
         return new QueueQueryService(administration,
-                ledger instanceof AtLeastOnceExecution ? Optional.empty() : Optional.of(ledger));
+                ledger instanceof AtLeastOnceExecution ? Optional.empty() : Optional.of(ledger), outcomes);
     }
 
     @Provides
     @Singleton
-    DeadLetterService deadLetters(QueueAdministration administration) {
-        return new DeadLetterService(administration);
+    DeadLetterService deadLetters(QueueAdministration administration, JobOutcomes outcomes, Clock clock) {
+        return new DeadLetterService(administration, outcomes, clock);
     }
 
     @Provides

@@ -2,6 +2,7 @@ package dev.baton.bootstrap.testing;
 
 import com.google.inject.AbstractModule;
 import dev.baton.application.port.out.ExecutionLedger;
+import dev.baton.application.port.out.JobOutcomes;
 import dev.baton.application.port.out.JobLeases;
 import dev.baton.application.port.out.JobPublisher;
 import dev.baton.application.port.out.QueueAdministration;
@@ -31,6 +32,7 @@ public final class InMemoryAdapters extends AbstractModule {
         bind(QueueAdministration.class).toInstance(transport);
         bind(ScheduleFires.class).toInstance(new InMemoryScheduleFires(transport));
         bind(ExecutionLedger.class).toInstance(ledger);
+        bind(JobOutcomes.class).toInstance(ledger);
         bind(Migrator.class).toInstance(() -> { });
     }
 

@@ -3,15 +3,20 @@ package dev.baton.application.service.worker;
 import dev.baton.application.handler.NonRetryableException;
 import dev.baton.application.port.out.Delivery;
 import dev.baton.application.port.out.JobLeases;
+import dev.baton.application.port.out.JobOutcomes;
 import dev.baton.application.port.out.JobObserver;
+import dev.baton.application.port.out.JobTracing.AttemptEnd;
+import dev.baton.application.port.out.JobTracing.AttemptTrace;
 import dev.baton.application.port.out.LedgerOutcome;
 import dev.baton.domain.AttemptOutcome;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.DeadLetter;
 import dev.baton.domain.DeadLetterReason;
+import dev.baton.domain.DeadLetterRecord;
 import dev.baton.domain.ErrorTrace;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobError;
+import dev.baton.domain.JobOutcome;
 import dev.baton.domain.RandomSource;
 import dev.baton.domain.RetryDecision;
 import dev.baton.domain.RetryPolicy;
@@ -19,7 +24,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,12 +34,18 @@ import org.slf4j.LoggerFactory;
 /**
  * Ends a delivery once: what the ledger recorded is acknowledged (after the commit, never before), a failure is
  * retried or dead-lettered by the retry policy, an unknown outcome is left pending, so that its redelivery asks the
- * ledger again. A delivery whose lease was lost, or that was abandoned at stop, is not ended here.
+ * ledger again. A delivery whose lease was lost, or that was abandoned at stop, is not ended here. Every attempt's trace
+ * hears how it was settled.
+ *
+ * <p>A dead letter is recorded in the ledger first ({@link JobOutcomes}), then moved in the transport; when the ledger
+ * says the job ended otherwise (completed, purged, or dead before), that ending wins: the delivery is acknowledged,
+ * or its earlier dead letter written again (the transport writes it only if it lost it), never both.
  */
 final class Finisher {
     private static final Logger LOG = LoggerFactory.getLogger(Finisher.class);
 
     private final JobLeases leases;
+    private final JobOutcomes outcomes;
     private final Acknowledgements<Attempt> acknowledgements;
     private final RetryPolicy retryPolicy;
     private final Duration jobTimeout;
@@ -41,9 +54,11 @@ final class Finisher {
     private final JobObserver observer;
     private final ConsumerName consumer;
 
-    Finisher(JobLeases leases, Acknowledgements<Attempt> acknowledgements, RetryPolicy retryPolicy,
-             Duration jobTimeout, Clock clock, RandomSource random, JobObserver observer, ConsumerName consumer) {
+    Finisher(JobLeases leases, JobOutcomes outcomes, Acknowledgements<Attempt> acknowledgements,
+             RetryPolicy retryPolicy, Duration jobTimeout, Clock clock, RandomSource random, JobObserver observer,
+             ConsumerName consumer) {
         this.leases = leases;
+        this.outcomes = outcomes;
         this.acknowledgements = acknowledgements;
         this.retryPolicy = retryPolicy;
         this.jobTimeout = jobTimeout;
@@ -58,12 +73,20 @@ final class Finisher {
         List<Attempt> recorded = new ArrayList<>(attempts.size());
         List<Attempt> unknown = new ArrayList<>();
         for (Attempt attempt : attempts) {
-            if (attempt.outcome() instanceof LedgerOutcome.Unknown) {
+            if (attempt.outcome() instanceof LedgerOutcome.Unknown unknownOutcome) {
                 unknown.add(attempt);
+                attempt.trace().ended(AttemptEnd.LEFT_PENDING, Optional.of(unknownOutcome.failure()));
             } else if (attempt.outcome() instanceof LedgerOutcome.EffectFailed failed) {
-                failOrLeavePending(attempt, failed.cause());
+                attempt.trace().ended(failOrLeavePending(attempt, failed.cause()), Optional.of(failed.cause()));
+            } else if (attempt.outcome() instanceof LedgerOutcome.AlreadyDead dead) {
+                endAsRecordedOrLeavePending(attempt, dead.outcome());
+                attempt.trace().ended(AttemptEnd.DUPLICATE, Optional.empty());
             } else if (attempt.held().beginFinish()) {
                 recorded.add(attempt);
+                attempt.trace().ended(attempt.outcome() instanceof LedgerOutcome.Committed ? AttemptEnd.COMPLETED
+                        : AttemptEnd.DUPLICATE, Optional.empty());
+            } else {
+                attempt.trace().ended(AttemptEnd.NOT_SETTLED, Optional.empty());
             }
         }
         if (!unknown.isEmpty()) {
@@ -91,7 +114,7 @@ final class Finisher {
             }
         } else {
             Triage.Failed failed = (Triage.Failed) settled;
-            fail(failed.held(), failed.delivery(), failed.error(), Optional.empty());
+            fail(failed.held(), failed.delivery(), failed.error(), Optional.empty(), AttemptTrace.NONE);
         }
         return List.of();
     }
@@ -100,42 +123,93 @@ final class Finisher {
         LOG.warn("could not finish delivery, left pending for redelivery consumer={} {}", consumer, held, failure);
     }
 
-    private void failOrLeavePending(Attempt attempt, Throwable failure) {
+    private AttemptEnd failOrLeavePending(Attempt attempt, Throwable failure) {
         JobError error = attempt.held().isPastDeadline() ? new AttemptOutcome.TimedOut(jobTimeout).asError()
                 : JobError.of(failure, !(failure instanceof NonRetryableException));
         try {
-            fail(attempt.held(), attempt.delivery(), error, Optional.of(failure));
+            return fail(attempt.held(), attempt.delivery(), error, Optional.of(failure), attempt.trace());
         } catch (RuntimeException e) {
             leftPending(attempt.held(), e);
+            return AttemptEnd.LEFT_PENDING;
         }
     }
 
-    /** @param cause what the handler threw, if anything: a dead letter keeps its trace and the log shows it */
-    private void fail(HeldDelivery held, Delivery.Leased delivery, JobError error, Optional<Throwable> cause) {
+    /**
+     * @param cause what the handler threw, if anything: a dead letter keeps its trace and the log shows it
+     * @param trace the failed attempt's: a retry carries its headers
+     */
+    private AttemptEnd fail(HeldDelivery held, Delivery.Leased delivery, JobError error, Optional<Throwable> cause,
+                            AttemptTrace trace) {
         if (!held.beginFinish()) {
-            return;
+            return AttemptEnd.NOT_SETTLED;
         }
         Job job = delivery.job();
         observer.jobFailed(job, error);
         Instant now = clock.instant();
         RetryDecision decision = retryPolicy.decide(job, error, now, random);
         if (decision instanceof RetryDecision.RetryAt retry) {
-            leases.retryLater(delivery, job.retriedAfter(error, retry.at()));
+            leases.retryLater(delivery, job.retriedAfter(error, retry.at()).withHeaders(retryHeaders(job, trace)));
             observer.jobRetried(job, retry.at());
             LOG.debug("job failed, retry at {} queue={} job={} attempt={} error={}", retry.at(), job.queue(),
                     job.id(), job.currentAttempt(), error.type());
-        } else {
-            DeadLetterReason reason = ((RetryDecision.DeadLetterNow) decision).reason();
-            DeadLetter letter = DeadLetter.of(job, reason, error, job.currentAttempt(), now);
-            deadLetter(delivery, cause.map(ErrorTrace::of).map(letter::withTrace).orElse(letter));
-            // a final failure is what an operator must see: WARN, with the stack trace (retries stay at DEBUG)
-            LOG.warn("job dead-lettered reason={} queue={} job={} attempts={} error={}: {}", reason, job.queue(),
-                    job.id(), letter.attempts(), error.type(), error.message(), cause.orElse(null));
+            return AttemptEnd.RETRIED;
+        }
+        DeadLetterReason reason = ((RetryDecision.DeadLetterNow) decision).reason();
+        DeadLetter letter = DeadLetter.of(job, reason, error, job.currentAttempt(), now);
+        deadLetter(delivery, cause.map(ErrorTrace::of).map(letter::withTrace).orElse(letter));
+        // a final failure is what an operator must see: WARN, with the stack trace (retries stay at DEBUG)
+        LOG.warn("job dead-lettered reason={} queue={} job={} attempts={} error={}: {}", reason, job.queue(),
+                job.id(), letter.attempts(), error.type(), error.message(), cause.orElse(null));
+        return AttemptEnd.DEAD_LETTERED;
+    }
+
+    private static Map<String, String> retryHeaders(Job job, AttemptTrace trace) {
+        Map<String, String> added = trace.retryHeaders();
+        if (added.isEmpty()) {
+            return job.headers();
+        }
+        Map<String, String> headers = new HashMap<>(job.headers());
+        headers.putAll(added);
+        return headers;
+    }
+
+    private void endAsRecordedOrLeavePending(Attempt attempt, JobOutcome recorded) {
+        if (!attempt.held().beginFinish()) {
+            return;
+        }
+        try {
+            endAsRecorded(attempt.delivery(), recorded, Optional.empty());
+        } catch (RuntimeException e) {
+            leftPending(attempt.held(), e);
         }
     }
 
+    /** The ledger first, then the transport, unless the ledger says the job ended otherwise. */
     private void deadLetter(Delivery delivery, DeadLetter letter) {
-        leases.deadLetter(delivery, letter);
-        observer.jobDeadLettered(letter);
+        DeadLetterRecord record = DeadLetterRecord.of(letter, consumer, delivery.id().value());
+        JobOutcome recorded = outcomes.recordDead(record);
+        if (recorded instanceof JobOutcome.Dead dead && dead.record().equals(record)) {
+            leases.deadLetter(delivery, letter);
+            observer.jobDeadLettered(letter);
+        } else {
+            endAsRecorded(delivery, recorded, Optional.of(letter));
+        }
+    }
+
+    /**
+     * Ends a delivery as the ledger says the job ended before: a dead job's dead letter is moved again (from the
+     * ledger's record; {@code letter} when there is no job to rebuild it for), which the transport skips when it still
+     * holds it; a completed or purged job is acknowledged.
+     */
+    private void endAsRecorded(Delivery delivery, JobOutcome recorded, Optional<DeadLetter> letter) {
+        if (recorded instanceof JobOutcome.Dead dead) {
+            DeadLetter again = delivery instanceof Delivery.Leased leased ? dead.record().letterFor(leased.job())
+                    : letter.orElseThrow();
+            leases.deadLetter(delivery, again);
+        } else {
+            leases.acknowledge(delivery.queue(), List.of(delivery.id()));
+        }
+        LOG.info("the ledger says the job ended before, so it was not run or dead-lettered again: {} {}", delivery.id(),
+                recorded.getClass().getSimpleName());
     }
 }
