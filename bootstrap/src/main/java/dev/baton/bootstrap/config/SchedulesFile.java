@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntFunction;
 
 /**
  * A schedules file ({@code baton worker --schedules FILE}, {@code BATON_SCHEDULES}): one schedule per line,
@@ -29,15 +30,29 @@ public final class SchedulesFile {
         }
     }
 
+    /**
+     * Schedules written as a list of lines in the file's format, e.g. the Spring property {@code baton.schedules};
+     * errors name the element: {@code baton.schedules[2]}.
+     *
+     * @throws ConfigException naming the first bad element and what is wrong
+     */
+    public static List<Schedule> fromList(String property, List<String> lines) {
+        return parse(lines, index -> property + "[" + index + "]");
+    }
+
     /** @param origin how the lines' source is named in errors: the file's path */
     static List<Schedule> parse(String origin, List<String> lines) {
+        return parse(lines, index -> origin + ":" + (index + 1));
+    }
+
+    private static List<Schedule> parse(List<String> lines, IntFunction<String> whereOf) {
         List<Schedule> schedules = new ArrayList<>();
-        for (int number = 1; number <= lines.size(); number++) {
-            String line = lines.get(number - 1).strip();
+        for (int index = 0; index < lines.size(); index++) {
+            String line = lines.get(index).strip();
             if (line.isEmpty() || line.startsWith("#")) {
                 continue;
             }
-            String where = origin + ":" + number;
+            String where = whereOf.apply(index);
             Schedule schedule = schedule(where, line);
             schedules.stream().filter(known -> known.name().equals(schedule.name())).findFirst().ifPresent(known -> {
                 throw new ConfigException(where + ": schedule '" + schedule.name() + "' is declared twice");
