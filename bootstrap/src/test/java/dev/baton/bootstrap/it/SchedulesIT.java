@@ -69,7 +69,7 @@ class SchedulesIT {
     }
 
     private static List<Instant> fireTimes(Ledger ledger, String queue, String prefix) {
-        return ledger.strings("select job_id from {schema}.job_completions where queue = ? order by job_id", queue)
+        return ledger.strings("select job_id from {schema}.job_outcomes where queue = ? and state = 'completed'", queue)
                 .stream().map(id -> Instant.parse(id.substring(prefix.length()))).sorted().toList();
     }
 
