@@ -4,7 +4,6 @@ import com.google.inject.Guice;
 import com.google.inject.Injector;
 import com.google.inject.Key;
 import com.google.inject.Module;
-import com.google.inject.ProvisionException;
 import dev.baton.application.handler.JobHandler;
 import dev.baton.application.handler.JobHandlers;
 import dev.baton.application.handler.NamedJobHandler;
@@ -12,6 +11,7 @@ import dev.baton.application.port.in.EnqueueJobUseCase;
 import dev.baton.application.port.in.EnqueueJobsUseCase;
 import dev.baton.application.port.in.InspectQueueUseCase;
 import dev.baton.application.port.in.LocateJobUseCase;
+import dev.baton.application.port.in.RunSchedulerUseCase;
 import dev.baton.application.port.in.RunWorkerUseCase;
 import dev.baton.application.port.in.RunningWorker;
 import dev.baton.application.port.out.JobObserver;
@@ -38,12 +38,12 @@ import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
+import dev.baton.domain.Schedule;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.opentelemetry.api.OpenTelemetry;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -84,13 +84,16 @@ public final class Baton implements AutoCloseable {
     private final BatonConfig config;
     private final boolean closeAtShutdown;
     private final List<RunningWorker> workers = new CopyOnWriteArrayList<>();
-    private Thread shutdownHook; // guarded by this
+    private final CloseAtShutdown shutdownHook = new CloseAtShutdown(this::close);
+    private final List<Schedule> schedules;
+    private RunSchedulerUseCase.RunningScheduler scheduler; // guarded by this
 
-    private Baton(Injector injector, BatonConfig config, boolean closeAtShutdown) {
+    private Baton(Injector injector, BatonConfig config, boolean closeAtShutdown, List<Schedule> schedules) {
         this.injector = injector;
         this.closer = injector.getInstance(Closer.class);
         this.config = config;
         this.closeAtShutdown = closeAtShutdown;
+        this.schedules = List.copyOf(schedules);
     }
 
     public static Builder builder() {
@@ -149,10 +152,27 @@ public final class Baton implements AutoCloseable {
         Duration grace = config.grace();
         closer.register(() -> worker.stop(grace));
         workers.add(worker);
+        startScheduler();
         if (closeAtShutdown) {
-            addShutdownHook();
+            shutdownHook.register();
         }
         return worker;
+    }
+
+    /** The schedules this instance fires ({@link Builder#schedule}, {@link Builder#schedulesFile}). */
+    public List<Schedule> schedules() {
+        return schedules;
+    }
+
+    /**
+     * Starts firing the schedules, unless already started (the first worker starts it too). Every instance may: each
+     * fire time's job is enqueued once, whichever fires it first. Stopped by {@link #close()}.
+     */
+    public synchronized void startScheduler() {
+        if (scheduler == null && !schedules.isEmpty()) {
+            scheduler = closer.register(use(RunSchedulerUseCase.class)
+                    .start(RunSchedulerUseCase.Command.of(schedules)));
+        }
     }
 
     /** Blocks until every worker started so far has stopped: by {@link #close()}, the shutdown hook, or by itself. */
@@ -162,30 +182,9 @@ public final class Baton implements AutoCloseable {
         }
     }
 
-    /** Worker threads are daemons: without this, a {@code main} that returns ends them before they acknowledge. */
-    private synchronized void addShutdownHook() {
-        if (shutdownHook == null) {
-            shutdownHook = new Thread(this::close, "baton-shutdown");
-            Runtime.getRuntime().addShutdownHook(shutdownHook);
-        }
-    }
-
-    private synchronized void removeShutdownHook() {
-        if (shutdownHook != null && Thread.currentThread() != shutdownHook) {
-            try {
-                Runtime.getRuntime().removeShutdownHook(shutdownHook);
-            } catch (IllegalStateException shuttingDown) {
-                // the JVM is exiting: the hook closes as well, and closing twice is harmless
-            }
-        }
-        shutdownHook = null;
-    }
-
     /** The hook registered by the first worker, for tests that run it without ending their JVM. */
     Optional<Thread> shutdownHook() {
-        synchronized (this) {
-            return Optional.ofNullable(shutdownHook);
-        }
+        return shutdownHook.hook();
     }
 
     /** Any inbound port (use case) of the application, e.g. {@code use(InspectQueueUseCase.class)}. */
@@ -197,20 +196,8 @@ public final class Baton implements AutoCloseable {
         return instance(Key.get(type));
     }
 
-    /** Guice wraps what a provider throws (an unreachable server, a bad handler name): callers get the cause. */
     private <T> T instance(Key<T> key) {
-        try {
-            return injector.getInstance(key);
-        } catch (ProvisionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            if (cause instanceof Error error) {
-                throw error;
-            }
-            throw e;
-        }
+        return Injections.get(injector, key);
     }
 
     /** The handlers this instance knows, by name. */
@@ -247,20 +234,13 @@ public final class Baton implements AutoCloseable {
     /** Stops workers gracefully, then closes servers and connections, in reverse order of opening. */
     @Override
     public void close() {
-        removeShutdownHook();
+        shutdownHook.remove();
         closer.close();
     }
 
     /** {@code <host>-<pid>}: stable across restarts on one host, distinct between processes. */
     public static ConsumerName defaultConsumer() {
-        String host = Optional.ofNullable(System.getenv("HOSTNAME")).filter(h -> !h.isBlank()).orElseGet(() -> {
-            try {
-                return InetAddress.getLocalHost().getHostName();
-            } catch (UnknownHostException e) {
-                return "baton";
-            }
-        });
-        return ConsumerName.of(host.replaceAll("[^A-Za-z0-9._-]", "_") + "-" + ProcessHandle.current().pid());
+        return HostConsumer.name();
     }
 
     /**
@@ -279,6 +259,7 @@ public final class Baton implements AutoCloseable {
         private Clock clock = Clock.systemUTC();
         private Optional<String> jdbcUrl = Optional.empty();
         private boolean shutdownHook = true;
+        private final Schedules schedules = new Schedules();
 
         private Builder() {
             super("Baton.builder()");
@@ -337,8 +318,9 @@ public final class Baton implements AutoCloseable {
 
         /**
          * Replaces the Redis and PostgreSQL modules with {@code module}, which must bind the transport's ports
-         * ({@code JobPublisher}, {@code JobLeases}, {@code QueueMaintenance}, {@code QueueAdministration}),
-         * {@code ExecutionLedger}, {@code JobOutcomes} and {@code Migrator} (tests bind in-memory adapters this way).
+         * ({@code JobPublisher}, {@code JobLeases}, {@code QueueMaintenance}, {@code QueueAdministration},
+         * {@code ScheduleFires}), {@code ExecutionLedger}, {@code JobOutcomes} and {@code Migrator} (tests bind
+         * in-memory adapters this way).
          */
         public Builder adapters(Module module) {
             this.adapters = Optional.of(module);
@@ -382,6 +364,23 @@ public final class Baton implements AutoCloseable {
             return this;
         }
 
+        /** Fires {@code schedule}'s jobs while this instance runs a worker (or {@link Baton#startScheduler()}). */
+        public Builder schedule(Schedule schedule) {
+            schedules.add(Objects.requireNonNull(schedule, "schedule"));
+            return this;
+        }
+
+        /** A schedule as a schedules file writes it, e.g. {@code schedule("tick", "every 10s", "metrics", "{}")}. */
+        public Builder schedule(String name, String when, String queue, String payload) {
+            return schedule(Schedule.of(name, when, queue, payload));
+        }
+
+        /** Every schedule of a schedules file ({@code name | schedule | queue | payload}), read at {@link #build()}. */
+        public Builder schedulesFile(Path file) {
+            schedules.addFile(Objects.requireNonNull(file, "schedules file"));
+            return this;
+        }
+
         public Builder clock(Clock newClock) {
             this.clock = Objects.requireNonNull(newClock, "clock");
             return this;
@@ -389,7 +388,8 @@ public final class Baton implements AutoCloseable {
 
         /**
          * @throws InvalidValueException when the JDBC URL is not PostgreSQL's, naming where it came from
-         * @throws ConfigException       when a setting given on this builder breaks its rule, naming the call
+         * @throws ConfigException       when a setting given on this builder breaks its rule, naming the call, or
+         *                               a schedules file has a bad line, naming the file and line
          */
         public Baton build() {
             BatonConfig config = applyTo(jdbcUrl.map(this.config::withJdbcUrl).orElse(this.config));
@@ -398,13 +398,18 @@ public final class Baton implements AutoCloseable {
                 throw new InvalidValueException(jdbcUrlOrigin + " must be a PostgreSQL JDBC URL (jdbc:postgresql:"
                         + "//host:port/database?user=...), got '" + Secrets.mask(config.jdbcUrl()) + "'");
             }
+            List<Schedule> read = schedules.all();
+            return new Baton(Guice.createInjector(modules(config)), config, shutdownHook, read);
+        }
+
+        private List<Module> modules(BatonConfig config) {
             List<Module> all = new ArrayList<>(BatonModules.core(config, clock));
             all.add(adapters.orElseGet(() -> BatonModules.adapters(config)));
             all.add(new HandlersModule(handlerLoader));
             Map<String, JobHandler> named = Map.copyOf(handlers);
             all.add(binder -> named.forEach((name, handler) -> HandlersModule.bind(binder, name, handler)));
             all.addAll(modules);
-            return new Baton(Guice.createInjector(all), config, shutdownHook);
+            return all;
         }
     }
 }

@@ -14,6 +14,8 @@ import org.junit.jupiter.api.Test;
 /** Keeps docs/OPERATIONS.md, docs/HANDLERS.md and docs/SPRING.md in step with the code they describe. */
 class DocsTest {
     private static final Path DOCS = Path.of("..", "docs");
+    /** The schedules file OPERATIONS.md shows, read by {@code SchedulesFileTest}. */
+    static final Path SCHEDULES_EXAMPLE = Path.of("src", "test", "resources", "schedules", "example.schedules");
     private static final Path EXAMPLES = Path.of("src", "test", "java", "dev", "baton", "bootstrap", "examples");
     private static final Path TEST_RESOURCES = Path.of("src", "test", "resources");
 
@@ -31,8 +33,15 @@ class DocsTest {
         String operations = Files.readString(DOCS.resolve("OPERATIONS.md"));
 
         assertThat(operations).contains("### `baton dev", "### `baton worker", "### `baton enqueue", "### `baton stats",
-                "### `baton job", "### `baton dlq", "### `baton queue", "`baton migrate`", "`baton trim --queue Q`",
-                "`baton config`");
+                "### `baton job", "### `baton dlq", "### `baton queue", "### `baton schedule list", "`baton migrate`",
+                "`baton trim --queue Q`", "`baton config`");
+    }
+
+    @Test
+    void theOperationsGuideShowsTheTestedSchedulesFileVerbatim() throws IOException {
+        String operations = Files.readString(DOCS.resolve("OPERATIONS.md"));
+
+        assertThat(operations).contains(Files.readString(SCHEDULES_EXAMPLE));
     }
 
     @Test
@@ -40,7 +49,8 @@ class DocsTest {
         String handlers = Files.readString(DOCS.resolve("HANDLERS.md"));
 
         for (String example : List.of("ShipOrderHandler.java", "ShopModule.java", "OrderProducer.java",
-                "ShopApplication.java", "ShippingJobs.java", "ReceiptHandler.java", "ReceiptHandlerTest.java")) {
+                "ShopApplication.java", "ShippingJobs.java", "ReceiptHandler.java", "ReceiptHandlerTest.java",
+                "ShopSchedules.java")) {
             assertThat(handlers).as(example).contains(Files.readString(EXAMPLES.resolve(example)));
         }
         assertThat(handlers).contains(Files.readString(

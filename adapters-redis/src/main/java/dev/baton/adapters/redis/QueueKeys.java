@@ -1,6 +1,7 @@
 package dev.baton.adapters.redis;
 
 import dev.baton.domain.QueueName;
+import dev.baton.domain.ScheduleName;
 
 /**
  * The Redis keys of one partition of a queue. All share one hash tag, so every script touches a single slot: {@code
@@ -49,6 +50,11 @@ record QueueKeys(QueueName queue, String groupName, int partition, int partition
     /** The hash of entry ids to their isolated deliveries: the suspects that ran alone and have not finished. */
     byte[] isolated() {
         return Utf8.bytes("baton:{" + tag() + "}:isolated");
+    }
+
+    /** The state of a schedule whose jobs go to this partition (see {@code RedisScheduleFires}). */
+    byte[] schedule(ScheduleName name) {
+        return Utf8.bytes("baton:{" + tag() + "}:schedule:" + name.value());
     }
 
     byte[] group() {

@@ -4,6 +4,7 @@ import dev.baton.application.port.out.JobLeases;
 import dev.baton.application.port.out.JobPublisher;
 import dev.baton.application.port.out.QueueAdministration;
 import dev.baton.application.port.out.QueueMaintenance;
+import dev.baton.application.port.out.ScheduleFires;
 import dev.baton.application.port.out.TransportException;
 import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.PayloadLimit;
@@ -227,6 +228,11 @@ public final class RedisAdapter implements AutoCloseable {
 
     public QueueAdministration administration() {
         return transport;
+    }
+
+    /** The schedules' watermarks and atomic fires, beside the queues their jobs go to. */
+    public ScheduleFires scheduleFires() {
+        return transport.scheduleFires();
     }
 
     /**

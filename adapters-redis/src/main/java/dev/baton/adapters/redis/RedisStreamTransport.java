@@ -7,6 +7,7 @@ import dev.baton.application.port.out.JobPublisher;
 import dev.baton.application.port.out.QueueAdministration;
 import dev.baton.application.port.out.QueueMaintenance;
 import dev.baton.application.port.out.Reclaimed;
+import dev.baton.application.port.out.ScheduleFires;
 import dev.baton.application.port.out.TrimOutcome;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.DeadLetter;
@@ -49,6 +50,7 @@ final class RedisStreamTransport
     private final Housekeeping housekeeping;
     private final DeadLetters deadLetters;
     private final JobLookup lookup;
+    private final RedisScheduleFires scheduleFires;
 
     /** @param pipeline a connection that does not flush automatically, for batches; used only by publishing */
     RedisStreamTransport(Link connection, Link pipeline, BlockingReads blockingReads, LuaScripts scripts,
@@ -68,6 +70,12 @@ final class RedisStreamTransport
         this.housekeeping = new Housekeeping(connection.sync(), scripts, partitions, groups);
         this.deadLetters = new DeadLetters(connection.sync(), partitions, moves, wire);
         this.lookup = new JobLookup(connection.sync(), partitions, groups, deadLetters, wire);
+        this.scheduleFires = new RedisScheduleFires(connection.sync(), scripts, partitions, wire);
+    }
+
+    /** The schedules' watermarks, kept with the queues' keys (RedisAdapter's own API). */
+    ScheduleFires scheduleFires() {
+        return scheduleFires;
     }
 
     // ---------------------------------------------------------------- partitions (RedisAdapter's own API)

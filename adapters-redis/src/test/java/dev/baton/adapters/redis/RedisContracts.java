@@ -6,6 +6,7 @@ import dev.baton.application.port.out.JobLeases;
 import dev.baton.application.port.out.JobPublisher;
 import dev.baton.application.port.out.QueueAdministration;
 import dev.baton.application.port.out.QueueMaintenance;
+import dev.baton.application.port.out.ScheduleFires;
 import dev.baton.application.testing.TransportContracts;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,6 +36,11 @@ abstract class RedisContracts extends TransportContracts {
     @Override
     public QueueAdministration administration() {
         return adapter().administration();
+    }
+
+    @Override
+    public ScheduleFires scheduleFires() {
+        return adapter().scheduleFires();
     }
 
     /** Idle times are the server's: real time has to pass. */

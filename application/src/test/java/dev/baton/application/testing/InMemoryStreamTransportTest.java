@@ -5,6 +5,7 @@ import dev.baton.application.port.out.JobLeases;
 import dev.baton.application.port.out.JobPublisher;
 import dev.baton.application.port.out.QueueAdministration;
 import dev.baton.application.port.out.QueueMaintenance;
+import dev.baton.application.port.out.ScheduleFires;
 import dev.baton.domain.QueueName;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,6 +15,7 @@ import java.util.Map;
 class InMemoryStreamTransportTest extends TransportContracts {
     private final MutableClock clock = MutableClock.at(Instant.parse("2026-11-29T12:00:00Z"));
     private final InMemoryStreamTransport transport = new InMemoryStreamTransport(clock, PAYLOAD_LIMIT);
+    private final InMemoryScheduleFires scheduleFires = new InMemoryScheduleFires(transport);
 
     @Override
     public JobPublisher publisher() {
@@ -33,6 +35,11 @@ class InMemoryStreamTransportTest extends TransportContracts {
     @Override
     public QueueAdministration administration() {
         return transport;
+    }
+
+    @Override
+    public ScheduleFires scheduleFires() {
+        return scheduleFires;
     }
 
     @Override

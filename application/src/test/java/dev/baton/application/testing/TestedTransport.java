@@ -5,15 +5,16 @@ import dev.baton.application.port.out.JobLeases;
 import dev.baton.application.port.out.JobPublisher;
 import dev.baton.application.port.out.QueueAdministration;
 import dev.baton.application.port.out.QueueMaintenance;
+import dev.baton.application.port.out.ScheduleFires;
 import dev.baton.domain.PayloadLimit;
 import dev.baton.domain.QueueName;
 import java.time.Duration;
 import java.util.Map;
 
 /**
- * A stream transport as the contract suites see it: its four ports (usually one object behind them all) and the hooks
- * that reach past them, to set up what no port can (a foreign entry, a deleted one, time passing). An adapter test
- * implements this once and runs every suite with {@link TransportContracts}.
+ * A stream transport as the contract suites see it: its four ports and the schedules' watermarks (usually one object
+ * behind them all) and the hooks that reach past them, to set up what no port can (a foreign entry, a deleted one,
+ * time passing). An adapter test implements this once and runs every suite with {@link TransportContracts}.
  */
 public interface TestedTransport {
 
@@ -27,6 +28,8 @@ public interface TestedTransport {
     QueueMaintenance maintenance();
 
     QueueAdministration administration();
+
+    ScheduleFires scheduleFires();
 
     /** Appends an entry with exactly these fields to the queue's stream, bypassing the job mapping. */
     void appendRaw(QueueName queue, Map<String, String> fields);

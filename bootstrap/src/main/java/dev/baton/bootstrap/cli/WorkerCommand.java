@@ -33,7 +33,9 @@ import picocli.CommandLine.Option;
         description = {"Runs jobs from one or more queues until SIGTERM or Ctrl-C.",
                 "Stopping is graceful: no new jobs are leased, running jobs get BATON_GRACE to finish, the rest are "
                 + "left to other workers; then exit 0. Handlers: the demo handlers (orders, documents, noop) and "
-                + "NamedJobHandler services in the jars of --classpath or the BATON_PLUGINS folder."})
+                + "NamedJobHandler services in the jars of --classpath or the BATON_PLUGINS folder.",
+                "With --schedules FILE (or BATON_SCHEDULES) it also fires the file's schedules; any number of workers "
+                + "may: each fire time's job is enqueued once. A bad line of the file exits 2, naming file:line."})
 final class WorkerCommand extends SessionCommand {
     private static final Logger LOG = LoggerFactory.getLogger(WorkerCommand.class);
 
@@ -62,6 +64,9 @@ final class WorkerCommand extends SessionCommand {
     @Mixin
     PartitionsOption partitions;
 
+    @Mixin
+    SchedulesOption schedules;
+
     WorkerCommand(Terminal terminal) {
         super(terminal);
     }
@@ -71,10 +76,11 @@ final class WorkerCommand extends SessionCommand {
         BatonConfig config = config();
         List<QueueName> names = queues(queues);
         ConsumerName consumerName = consumer == null ? Baton.defaultConsumer() : ConsumerName.of(consumer);
-        Baton baton = batonBuilder().handlerClassLoader(pluginLoader(config.plugins(), classpath))
+        Baton.Builder builder = batonBuilder().handlerClassLoader(pluginLoader(config.plugins(), classpath))
                 .module(new DemoHandlersModule(crashOnPoison))
-                .shutdownHook(false) // this command's own hook stops gracefully, then exits 0
-                .build();
+                .shutdownHook(false); // this command's own hook stops gracefully, then exits 0
+        schedules.file(terminal).ifPresent(builder::schedulesFile);
+        Baton baton = builder.build(); // a bad schedules line fails here, before anything starts: exit 2
         Thread hook = null;
         try {
             HandlersModule.requireHandlers(baton.handlers(), names, Optional.ofNullable(handler));
@@ -91,7 +97,9 @@ final class WorkerCommand extends SessionCommand {
             started.set(worker);
             LOG.info("worker started consumer={} queues={} concurrency={} mode={} config={}", consumerName, names,
                     config.concurrency(), config.mode().label(), config.describe());
-            terminal.err().println("worker " + consumerName + " consuming " + names + "; Ctrl-C or SIGTERM stops it");
+            terminal.err().println("worker " + consumerName + " consuming " + names
+                    + (baton.schedules().isEmpty() ? "" : ", firing " + baton.schedules().size() + " schedule(s)")
+                    + "; Ctrl-C or SIGTERM stops it");
             if (awaitStopOrFailure(worker, stopRequested)) {
                 return closeWithoutHook(hook, baton, ExitCodes.OK); // interrupted: stopped without a signal
             }

@@ -5,7 +5,9 @@ import dev.baton.bootstrap.Baton;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.config.ConfigException;
 import dev.baton.bootstrap.config.Mode;
+import dev.baton.bootstrap.config.SchedulesFile;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.nio.file.Path;
 import java.util.Optional;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ListableBeanFactory;
@@ -21,8 +23,8 @@ import org.springframework.context.annotation.Configuration;
 /**
  * Baton in a Spring Boot application (docs/SPRING.md): a {@link Baton} bean from the {@code baton.*} properties on
  * the application's {@code DataSource} and {@code MeterRegistry}, its handler beans registered, a worker on
- * {@code baton.worker.queues} started with the context and stopped gracefully when it closes, and a health
- * indicator when the actuator is there. Baton's Flyway migrations stay in Baton's schema with their own history
+ * {@code baton.worker.queues} started with the context (firing {@code baton.schedules}) and stopped gracefully when
+ * it closes, and a health indicator when the actuator is there. Baton's Flyway migrations stay in Baton's schema with their own history
  * tables, and run only when the ledger opens: the application's own Flyway is left as it is.
  */
 @AutoConfiguration(afterName = {
@@ -33,8 +35,9 @@ import org.springframework.context.annotation.Configuration;
 public class BatonAutoConfiguration {
 
     /**
-     * @throws ConfigException when a property breaks its rule, two handler beans share a name, or the ledger has
-     *                         neither a {@code DataSource} nor {@code baton.jdbc-url}
+     * @throws ConfigException when a property breaks its rule (a bad schedule names its element or file line), two
+     *                         handler beans share a name, or the ledger has neither a {@code DataSource} nor
+     *                         {@code baton.jdbc-url}
      */
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
@@ -51,6 +54,8 @@ public class BatonAutoConfiguration {
         dataSource.ifPresent(builder::dataSource);
         Optional.ofNullable(registries.getIfAvailable()).ifPresent(builder::meterRegistry);
         HandlerBeans.byName(beans.getBeansOfType(JobHandler.class), dataSource).forEach(builder::handler);
+        SchedulesFile.fromList("baton.schedules", properties.getSchedules()).forEach(builder::schedule);
+        Optional.ofNullable(properties.getSchedulesFile()).map(Path::of).ifPresent(builder::schedulesFile);
         return builder.build();
     }
 

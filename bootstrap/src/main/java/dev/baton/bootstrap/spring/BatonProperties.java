@@ -56,6 +56,13 @@ public class BatonProperties {
     private Integer batchCommit;
     /** What runs the jobs: platform, virtual (Java 21+) or auto. */
     private JobThreads jobThreads;
+    /**
+     * Periodic jobs, one per element in a schedules file's format: "name | schedule | queue | payload", fired while
+     * the context runs a worker.
+     */
+    private List<String> schedules = new ArrayList<>();
+    /** A schedules file (one "name | schedule | queue | payload" per line), fired while the context runs a worker. */
+    private String schedulesFile;
     @NestedConfigurationProperty
     private final Worker worker = new Worker();
 
@@ -98,6 +105,22 @@ public class BatonProperties {
 
     public Worker getWorker() {
         return worker;
+    }
+
+    public List<String> getSchedules() {
+        return schedules;
+    }
+
+    public void setSchedules(List<String> schedules) {
+        this.schedules = schedules;
+    }
+
+    public String getSchedulesFile() {
+        return schedulesFile;
+    }
+
+    public void setSchedulesFile(String schedulesFile) {
+        this.schedulesFile = schedulesFile;
     }
 
     public String getRedisUri() {

@@ -10,10 +10,11 @@ import dev.baton.application.port.out.JobLeases;
 import dev.baton.application.port.out.JobPublisher;
 import dev.baton.application.port.out.QueueAdministration;
 import dev.baton.application.port.out.QueueMaintenance;
+import dev.baton.application.port.out.ScheduleFires;
 import dev.baton.bootstrap.config.BatonConfig;
 import java.time.Clock;
 
-/** The stream transport on Redis: its four ports, one adapter behind them. */
+/** The stream transport on Redis: its four ports and the schedules' watermarks, one adapter behind them. */
 public final class RedisModule extends AbstractModule {
 
     @Provides
@@ -46,6 +47,12 @@ public final class RedisModule extends AbstractModule {
     @Singleton
     QueueAdministration administration(RedisAdapter redis) {
         return redis.administration();
+    }
+
+    @Provides
+    @Singleton
+    ScheduleFires scheduleFires(RedisAdapter redis) {
+        return redis.scheduleFires();
     }
 
     @ProvidesIntoSet

@@ -10,9 +10,11 @@ import dev.baton.application.port.in.EnqueueJobUseCase;
 import dev.baton.application.port.in.EnqueueJobsUseCase;
 import dev.baton.application.port.in.InspectQueueUseCase;
 import dev.baton.application.port.in.ListDeadLettersUseCase;
+import dev.baton.application.port.in.ListSchedulesUseCase;
 import dev.baton.application.port.in.LocateJobUseCase;
 import dev.baton.application.port.in.PurgeDeadLettersUseCase;
 import dev.baton.application.port.in.RedriveDeadLettersUseCase;
+import dev.baton.application.port.in.RunSchedulerUseCase;
 import dev.baton.application.port.in.RunWorkerUseCase;
 import dev.baton.application.port.in.TrimQueueUseCase;
 import dev.baton.application.port.out.ExecutionLedger;
@@ -24,12 +26,15 @@ import dev.baton.application.port.out.JobTracing;
 import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.port.out.QueueAdministration;
 import dev.baton.application.port.out.QueueMaintenance;
+import dev.baton.application.port.out.ScheduleFires;
 import dev.baton.application.service.AtLeastOnceExecution;
 import dev.baton.application.service.CompletionJanitor;
 import dev.baton.application.service.DeadLetterService;
 import dev.baton.application.service.EnqueueService;
 import dev.baton.application.service.QueueQueryService;
 import dev.baton.application.service.TrimService;
+import dev.baton.application.service.schedule.ScheduleQueryService;
+import dev.baton.application.service.schedule.SchedulerService;
 import dev.baton.application.service.worker.WorkerService;
 import dev.baton.application.service.worker.WorkerSettings;
 import dev.baton.bootstrap.config.BatonConfig;
@@ -60,8 +65,22 @@ final class ServicesModule extends AbstractModule {
         bind(RedriveDeadLettersUseCase.class).to(DeadLetterService.class);
         bind(PurgeDeadLettersUseCase.class).to(DeadLetterService.class);
         bind(TrimQueueUseCase.class).to(TrimService.class);
+        bind(RunSchedulerUseCase.class).to(SchedulerService.class);
+        bind(ListSchedulesUseCase.class).to(ScheduleQueryService.class);
         OptionalBinder.newOptionalBinder(binder(), JobTracing.class).setDefault()
                 .toProvider(Tracings::fromClasspath).in(Singleton.class);
+    }
+
+    @Provides
+    @Singleton
+    SchedulerService scheduler(ScheduleFires fires, Clock clock) {
+        return new SchedulerService(fires, clock);
+    }
+
+    @Provides
+    @Singleton
+    ScheduleQueryService schedules(ScheduleFires fires, Clock clock) {
+        return new ScheduleQueryService(fires, clock);
     }
 
     @Provides

@@ -5,6 +5,8 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
 
 /** Reads the ledger and demo tables of one schema directly, to check what the CLI did. */
 final class Ledger {
@@ -24,6 +26,23 @@ final class Ledger {
                 rows.next();
                 return rows.getLong(1);
             }
+        } catch (SQLException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** The first column of every row {@code sql} returns, {@code ?} bound to {@code parameter}. */
+    List<String> strings(String sql, String parameter) {
+        try (Connection connection = DriverManager.getConnection(jdbcUrl);
+             PreparedStatement statement = connection.prepareStatement(sql.replace("{schema}", schema))) {
+            statement.setString(1, parameter);
+            List<String> values = new ArrayList<>();
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    values.add(rows.getString(1));
+                }
+            }
+            return values;
         } catch (SQLException e) {
             throw new AssertionError(e);
         }

@@ -13,6 +13,7 @@ import dev.baton.bootstrap.config.Mode;
 import dev.baton.bootstrap.examples.InvoiceJobs;
 import dev.baton.domain.Backoff;
 import dev.baton.domain.QueueName;
+import dev.baton.domain.Schedule;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -177,5 +178,19 @@ class BatonAutoConfigurationTest {
         runner.run(context -> assertThat(context).hasSingleBean(BatonHealthIndicator.class));
         runner.withClassLoader(new FilteredClassLoader(HealthIndicator.class))
                 .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(BatonHealthIndicator.class));
+    }
+
+    @Test
+    void schedulesComeFromPropertiesAndABadOneFailsTheStartNamingIt() {
+        runner.withPropertyValues("baton.schedules[0]=tick | every 10s | metrics | {}",
+                "baton.schedules[1]=nightly | TZ=Europe/Berlin 0 2 * * * catch-up=skip | reports | {\"kind\":1}")
+                .run(context -> assertThat(context.getBean(Baton.class).schedules())
+                        .containsExactly(Schedule.of("tick", "every 10s", "metrics", "{}"),
+                                Schedule.of("nightly", "TZ=Europe/Berlin 0 2 * * * catch-up=skip", "reports",
+                                        "{\"kind\":1}")));
+        runner.withPropertyValues("baton.schedules[0]=tick | every 10s | metrics | {}",
+                "baton.schedules[1]=report | 0 25 * * * | reports | {}")
+                .run(context -> assertThat(context).getFailure().rootCause().isInstanceOf(ConfigException.class)
+                        .hasMessage("baton.schedules[1]: cron hour field '25': values are 0..23"));
     }
 }

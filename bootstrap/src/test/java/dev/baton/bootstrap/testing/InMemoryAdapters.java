@@ -7,7 +7,9 @@ import dev.baton.application.port.out.JobLeases;
 import dev.baton.application.port.out.JobPublisher;
 import dev.baton.application.port.out.QueueAdministration;
 import dev.baton.application.port.out.QueueMaintenance;
+import dev.baton.application.port.out.ScheduleFires;
 import dev.baton.application.testing.InMemoryExecutionLedger;
+import dev.baton.application.testing.InMemoryScheduleFires;
 import dev.baton.application.testing.InMemoryStreamTransport;
 import dev.baton.bootstrap.wiring.Migrator;
 import java.time.Clock;
@@ -28,6 +30,7 @@ public final class InMemoryAdapters extends AbstractModule {
         bind(JobLeases.class).toInstance(transport);
         bind(QueueMaintenance.class).toInstance(transport);
         bind(QueueAdministration.class).toInstance(transport);
+        bind(ScheduleFires.class).toInstance(new InMemoryScheduleFires(transport));
         bind(ExecutionLedger.class).toInstance(ledger);
         bind(JobOutcomes.class).toInstance(ledger);
         bind(Migrator.class).toInstance(() -> { });

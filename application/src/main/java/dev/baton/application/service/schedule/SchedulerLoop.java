@@ -1,0 +1,70 @@
+package dev.baton.application.service.schedule;
+
+import dev.baton.application.port.out.ScheduleFires;
+import dev.baton.domain.FirePlan;
+import dev.baton.domain.Schedule;
+import dev.baton.domain.ScheduleState;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One scheduler's pass over its schedules: for each, the fire times due since the recorded watermark are fired (or
+ * skipped, as its catch-up policy says). A schedule seen for the first time starts now: it fires nothing from before
+ * it existed. Many schedulers may pass at once: {@link ScheduleFires#fire} enqueues each fire time once.
+ */
+final class SchedulerLoop {
+    /** Fires per schedule and pass: a long catch-up goes on in the next pass, never blocking the other schedules. */
+    static final int MAX_FIRES_PER_PASS = 100;
+    private static final Logger LOG = LoggerFactory.getLogger(SchedulerLoop.class);
+
+    private final ScheduleFires fires;
+    private final List<Schedule> schedules;
+    private final Duration grace;
+    private final Clock clock;
+
+    SchedulerLoop(ScheduleFires fires, List<Schedule> schedules, Duration grace, Clock clock) {
+        this.fires = fires;
+        this.schedules = List.copyOf(schedules);
+        this.grace = grace;
+        this.clock = clock;
+    }
+
+    /** One pass; one schedule's failure (a transport error) is logged and leaves the others to run. */
+    void runOnce() {
+        for (Schedule schedule : schedules) {
+            try {
+                pass(schedule);
+            } catch (RuntimeException e) {
+                LOG.warn("schedule pass failed, retrying at the next pass schedule={}: {}", schedule.name(),
+                        e.toString());
+            }
+        }
+    }
+
+    private void pass(Schedule schedule) {
+        Instant now = clock.instant();
+        ScheduleState state = fires.state(schedule);
+        if (state.settledThrough().isEmpty()) {
+            fires.settle(schedule, now);
+            LOG.info("schedule seen for the first time, firing from now on schedule={} next={}", schedule.name(),
+                    schedule.nextFireTimes(now, 1));
+            return;
+        }
+        FirePlan plan = schedule.plan(state.settledThrough().get(), now, grace, MAX_FIRES_PER_PASS);
+        for (Instant fireTime : plan.fire()) {
+            if (fires.fire(schedule, fireTime)) {
+                LOG.debug("fired schedule={} fireTime={} job={}", schedule.name(), fireTime,
+                        schedule.jobId(fireTime));
+            }
+        }
+        plan.settleThrough().ifPresent(through -> {
+            fires.settle(schedule, through);
+            LOG.info("skipped missed fire times schedule={} through={} catchUp={}", schedule.name(), through,
+                    schedule.catchUp().text());
+        });
+    }
+}
