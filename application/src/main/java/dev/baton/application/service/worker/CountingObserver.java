@@ -24,6 +24,7 @@ final class CountingObserver implements JobObserver, MaintenanceObserver {
     private final AtomicLong completed = new AtomicLong();
     private final AtomicLong duplicates = new AtomicLong();
     private final AtomicLong retried = new AtomicLong();
+    private final AtomicLong snoozed = new AtomicLong();
     private final AtomicLong deadLettered = new AtomicLong();
     private final AtomicLong reclaimed = new AtomicLong();
     private final AtomicLong leasesLost = new AtomicLong();
@@ -34,7 +35,7 @@ final class CountingObserver implements JobObserver, MaintenanceObserver {
     }
 
     WorkerCounters counters(int running) {
-        return new WorkerCounters(completed.get(), duplicates.get(), retried.get(), deadLettered.get(),
+        return new WorkerCounters(completed.get(), duplicates.get(), retried.get(), snoozed.get(), deadLettered.get(),
                 reclaimed.get(), leasesLost.get(), running);
     }
 
@@ -69,6 +70,12 @@ final class CountingObserver implements JobObserver, MaintenanceObserver {
     public void jobRetried(Job job, Instant at) {
         retried.incrementAndGet();
         jobObserver.jobRetried(job, at);
+    }
+
+    @Override
+    public void jobSnoozed(Job job, Instant at) {
+        snoozed.incrementAndGet();
+        jobObserver.jobSnoozed(job, at);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.baton.application.service.worker;
 
 import dev.baton.application.handler.NonRetryableException;
+import dev.baton.application.handler.SnoozeException;
 import dev.baton.application.port.out.Delivery;
 import dev.baton.application.port.out.JobLeases;
 import dev.baton.application.port.out.JobObserver;
@@ -25,9 +26,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Ends a delivery once: what the ledger recorded is acknowledged (after the commit, never before), a failure is
- * retried or dead-lettered by the retry policy, an unknown outcome is left pending, so that its redelivery asks the
- * ledger again. A delivery whose lease was lost, or that was abandoned at stop, is not ended here.
+ * Ends a delivery once: what the ledger recorded is acknowledged (after the commit, never before), a snooze waits
+ * in the delayed set with its attempt unspent, a failure is retried or dead-lettered by the retry policy, an unknown
+ * outcome is left pending, so that its redelivery asks the ledger again. A delivery whose lease was lost, or that was abandoned at stop, is not ended here.
  */
 final class Finisher {
     private static final Logger LOG = LoggerFactory.getLogger(Finisher.class);
@@ -61,7 +62,7 @@ final class Finisher {
             if (attempt.outcome() instanceof LedgerOutcome.Unknown) {
                 unknown.add(attempt);
             } else if (attempt.outcome() instanceof LedgerOutcome.EffectFailed failed) {
-                failOrLeavePending(attempt, failed.cause());
+                endFailedOrLeavePending(attempt, failed.cause());
             } else if (attempt.held().beginFinish()) {
                 recorded.add(attempt);
             }
@@ -100,14 +101,32 @@ final class Finisher {
         LOG.warn("could not finish delivery, left pending for redelivery consumer={} {}", consumer, held, failure);
     }
 
-    private void failOrLeavePending(Attempt attempt, Throwable failure) {
-        JobError error = attempt.held().isPastDeadline() ? new AttemptOutcome.TimedOut(jobTimeout).asError()
-                : JobError.of(failure, !(failure instanceof NonRetryableException));
+    /** An attempt that committed nothing: the handler's snooze, else a failure (timed out when past its deadline). */
+    private void endFailedOrLeavePending(Attempt attempt, Throwable failure) {
         try {
+            if (failure instanceof SnoozeException snooze) {
+                snooze(attempt.held(), attempt.delivery(), snooze);
+                return;
+            }
+            JobError error = attempt.held().isPastDeadline() ? new AttemptOutcome.TimedOut(jobTimeout).asError()
+                    : JobError.of(failure, !(failure instanceof NonRetryableException));
             fail(attempt.held(), attempt.delivery(), error, Optional.of(failure));
         } catch (RuntimeException e) {
             leftPending(attempt.held(), e);
         }
+    }
+
+    /** Waits in the delayed set like a retry, but with the same attempt: a snooze is not a failure. */
+    private void snooze(HeldDelivery held, Delivery.Leased delivery, SnoozeException snooze) {
+        if (!held.beginFinish()) {
+            return;
+        }
+        Job job = delivery.job();
+        Instant at = clock.instant().plus(snooze.delay());
+        leases.retryLater(delivery, job.snoozedUntil(at));
+        observer.jobSnoozed(job, at);
+        LOG.debug("job snoozed until {} queue={} job={} attempt={} snoozes={}", at, job.queue(), job.id(),
+                job.currentAttempt(), job.snoozes() + 1);
     }
 
     /** @param cause what the handler threw, if anything: a dead letter keeps its trace and the log shows it */

@@ -41,6 +41,8 @@ class CountingObserverTest {
         counting.duplicateSkipped(job);
         counting.jobFailed(job, JobError.retryable("io", "reset"));
         counting.jobRetried(job, Deliveries.NOW);
+        counting.jobSnoozed(job, Deliveries.NOW);
+        counting.jobSnoozed(job, Deliveries.NOW);
         counting.jobDeadLettered(DeadLetter.of(job, DeadLetterReason.POISON, JobError.permanent("poison", "p"), 3,
                 Deliveries.NOW));
         counting.reclaimed(job.queue(), 3);
@@ -48,8 +50,8 @@ class CountingObserverTest {
         counting.vanished(job.queue(), 2);
         counting.trimmed(job.queue(), TrimOutcome.NOTHING);
 
-        assertThat(counting.counters(4)).isEqualTo(new WorkerCounters(2, 1, 1, 1, 3, 1, 4));
-        assertThat(heard).hasSize(12);
+        assertThat(counting.counters(4)).isEqualTo(new WorkerCounters(2, 1, 1, 2, 1, 3, 1, 4));
+        assertThat(heard).hasSize(14);
         assertThat(Set.copyOf(heard)).isEqualTo(Stream.of(JobObserver.class, MaintenanceObserver.class)
                 .flatMap(port -> Arrays.stream(port.getDeclaredMethods())).map(Method::getName)
                 .collect(Collectors.toSet()));

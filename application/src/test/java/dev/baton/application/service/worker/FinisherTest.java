@@ -65,7 +65,7 @@ class FinisherTest {
 
         await().atMost(WAIT).until(() -> transport.stats(QUEUE).pending() == 0);
         await().atMost(WAIT).until(() -> counting.counters(inFlight.size()).equals(
-                new WorkerCounters(1, 0, 0, 0, 0, 0, 0)));
+                new WorkerCounters(1, 0, 0, 0, 0, 0, 0, 0)));
     }
 
     @Test
