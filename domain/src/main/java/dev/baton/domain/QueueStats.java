@@ -16,9 +16,10 @@ import java.util.OptionalLong;
  * @param consumers          the group's consumers
  * @param delayed            jobs waiting for their due time (retries and scheduled jobs)
  * @param dead               dead letters
+ * @param paused             workers lease nothing from the queue until it is resumed (enqueues go on)
  */
 public record QueueStats(QueueName queue, long length, OptionalLong lag, long pending, Duration oldestPendingIdle,
-                         List<ConsumerStats> consumers, long delayed, long dead) {
+                         List<ConsumerStats> consumers, long delayed, long dead, boolean paused) {
     public QueueStats {
         notNull(queue, "queue");
         notNull(lag, "lag");

@@ -48,6 +48,7 @@ final class RedisStreamTransport
     private final Housekeeping housekeeping;
     private final DeadLetters deadLetters;
     private final JobLookup lookup;
+    private final QueuePauses pauses;
 
     /** @param pipeline a connection that does not flush automatically, for batches; used only by publishing */
     RedisStreamTransport(Link connection, Link pipeline, BlockingReads blockingReads, LuaScripts scripts,
@@ -67,6 +68,7 @@ final class RedisStreamTransport
         this.housekeeping = new Housekeeping(connection.sync(), scripts, partitions, groups);
         this.deadLetters = new DeadLetters(connection.sync(), partitions, moves, wire);
         this.lookup = new JobLookup(connection.sync(), partitions, groups, deadLetters, wire);
+        this.pauses = new QueuePauses(connection, replies);
     }
 
     // ---------------------------------------------------------------- partitions (RedisAdapter's own API)
@@ -146,6 +148,11 @@ final class RedisStreamTransport
         moves.deadLetter(delivery, letter);
     }
 
+    @Override
+    public Set<QueueName> paused(Collection<QueueName> queues) {
+        return pauses.paused(queues);
+    }
+
     // ---------------------------------------------------------------- QueueMaintenance
 
     @Override
@@ -196,6 +203,16 @@ final class RedisStreamTransport
     @Override
     public int purgeDeadLetters(QueueName queue, DeadLetterSelection selection) {
         return deadLetters.purge(queue, selection);
+    }
+
+    @Override
+    public void pause(QueueName queue) {
+        pauses.pause(queue);
+    }
+
+    @Override
+    public void resume(QueueName queue) {
+        pauses.resume(queue);
     }
 
     private static void requirePositive(int max) {

@@ -21,7 +21,7 @@ import java.util.OptionalLong;
 
 /**
  * A queue's figures, summed over its partitions: stream length, lag, pending entries and their oldest idle time,
- * consumers, delayed jobs and dead letters. Polled by gauges and the admin API, so every partition's commands go out
+ * consumers, delayed jobs and dead letters, and whether it is paused. Polled by gauges and the admin API, so every partition's commands go out
  * together (pipelined): one round trip per node.
  */
 final class Statistics {
@@ -54,6 +54,7 @@ final class Statistics {
                     async.xinfoGroups(keys.stream()), async.xinfoConsumers(keys.stream(), keys.group()),
                     async.xpending(keys.stream(), keys.group(), Range.unbounded(),
                             Limit.from(PENDING_SAMPLE)))).toList();
+            RedisFuture<Long> paused = async.exists(QueueKeys.paused(queue));
             long length = 0;
             long delayed = 0;
             long dead = 0;
@@ -93,7 +94,7 @@ final class Statistics {
             }
             OptionalLong groupLag = anyGroup && lagKnown ? OptionalLong.of(lag) : OptionalLong.empty();
             return new QueueStats(queue, length, groupLag, pending, oldestIdle, List.copyOf(consumers.values()),
-                    delayed, dead);
+                    delayed, dead, replies.get(paused) > 0);
         });
     }
 

@@ -59,7 +59,7 @@ final class RawRedis implements AutoCloseable {
 
     /** Deletes every key of the queue. */
     void forget(QueueName queue) {
-        commands().del(stream(queue), delayed(queue), dead(queue));
+        commands().del(stream(queue), delayed(queue), dead(queue), QueueKeys.paused(queue));
     }
 
     @Override

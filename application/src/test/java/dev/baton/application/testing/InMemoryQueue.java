@@ -50,6 +50,7 @@ final class InMemoryQueue {
     private final EntryIds streamIds = new EntryIds();
     private EntryId lastDelivered = EntryId.ZERO;
     private long delayedSequence;
+    private boolean paused;
 
     InMemoryQueue(QueueName name, WireFields wire) {
         this.name = name;
@@ -190,7 +191,15 @@ final class InMemoryQueue {
                 .toList();
         long lag = stream.tailMap(lastDelivered, false).size();
         return new QueueStats(name, stream.size(), OptionalLong.of(lag), pending.size(), oldestIdle, consumerStats,
-                delayed.size(), dead.size());
+                delayed.size(), dead.size(), paused);
+    }
+
+    void paused(boolean paused) {
+        this.paused = paused;
+    }
+
+    boolean isPaused() {
+        return paused;
     }
 
     TrimOutcome trim(Retention retention, Instant now) {

@@ -31,6 +31,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /**
  * The stream transport in memory, all four ports in one object, behaving like the Redis Streams one: per queue an
@@ -138,6 +139,11 @@ public final class InMemoryStreamTransport
     }
 
     @Override
+    public synchronized Set<QueueName> paused(Collection<QueueName> names) {
+        return names.stream().filter(name -> queue(name).isPaused()).collect(Collectors.toUnmodifiableSet());
+    }
+
+    @Override
     public synchronized Set<DeliveryId> extendLeases(QueueName queue, ConsumerName consumer,
                                                      Collection<DeliveryId> ids) {
         return queue(queue).extendLeases(consumer, ids, clock.instant());
@@ -200,6 +206,16 @@ public final class InMemoryStreamTransport
     @Override
     public synchronized int purgeDeadLetters(QueueName queue, DeadLetterSelection selection) {
         return queue(queue).purgeDeadLetters(selection);
+    }
+
+    @Override
+    public synchronized void pause(QueueName queue) {
+        queue(queue).paused(true);
+    }
+
+    @Override
+    public synchronized void resume(QueueName queue) {
+        queue(queue).paused(false);
     }
 
     private InMemoryQueue queue(QueueName queue) {

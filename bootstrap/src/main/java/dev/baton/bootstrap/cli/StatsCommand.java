@@ -17,7 +17,8 @@ import picocli.CommandLine.Option;
 @Command(name = "stats", mixinStandardHelpOptions = true,
         description = {"Shows the numbers of queues.",
                 "Stream length, lag (not yet delivered), pending (delivered, not acknowledged), oldest pending idle, "
-                + "consumers and their idle, delayed (retries and scheduled), dead, completed (in the ledger). "
+                + "consumers and their idle, delayed (retries and scheduled), dead, completed (in the ledger), "
+                + "paused (workers lease nothing from it). "
                 + "Queues: --queue, else BATON_QUEUES."})
 final class StatsCommand extends SessionCommand {
     @Option(names = "--queue", paramLabel = "QUEUE", description = "a queue to show (repeatable)")
@@ -66,13 +67,13 @@ final class StatsCommand extends SessionCommand {
 
     private void print(List<QueueReport> reports) {
         Table table = new Table("QUEUE", "LENGTH", "LAG", "PENDING", "OLDEST-PENDING", "DELAYED", "DEAD",
-                "COMPLETED", "CONSUMERS");
+                "COMPLETED", "CONSUMERS", "PAUSED");
         for (QueueReport report : reports) {
             QueueStats stats = report.stats();
             table.row(stats.queue(), stats.length(), stats.lag().isPresent() ? stats.lag().getAsLong() : "?",
                     stats.pending(), Table.duration(stats.oldestPendingIdle()), stats.delayed(), stats.dead(),
                     report.completed().isPresent() ? report.completed().getAsLong() : "-",
-                    stats.consumers().size());
+                    stats.consumers().size(), stats.paused() ? "yes" : "no");
         }
         table.print(terminal.out());
         for (QueueReport report : reports) {

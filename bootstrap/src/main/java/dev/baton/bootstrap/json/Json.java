@@ -41,6 +41,7 @@ public final class Json {
         json.put("oldest_pending_idle_ms", stats.oldestPendingIdle().toMillis());
         json.put("delayed", stats.delayed());
         json.put("dead", stats.dead());
+        json.put("paused", stats.paused());
         json.put("completed", report.completed().isPresent() ? report.completed().getAsLong() : null);
         json.put("consumers", stats.consumers().stream().map(Json::consumer).toList());
         return json;

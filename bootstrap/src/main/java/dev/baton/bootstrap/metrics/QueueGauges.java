@@ -61,6 +61,7 @@ public final class QueueGauges implements AutoCloseable {
         gauge("baton.queue.delayed", queue, r -> r.stats().delayed());
         gauge("baton.queue.dead", queue, r -> r.stats().dead());
         gauge("baton.queue.consumers", queue, r -> r.stats().consumers().size());
+        gauge("baton.queue.paused", queue, r -> r.stats().paused() ? 1 : 0);
         gauge("baton.queue.oldest.pending.idle.seconds", queue, r -> r.stats().oldestPendingIdle().toMillis() / 1000.0);
     }
 

@@ -9,8 +9,10 @@ import dev.baton.application.port.in.EnqueueJobsUseCase;
 import dev.baton.application.port.in.InspectQueueUseCase;
 import dev.baton.application.port.in.ListDeadLettersUseCase;
 import dev.baton.application.port.in.LocateJobUseCase;
+import dev.baton.application.port.in.PauseQueueUseCase;
 import dev.baton.application.port.in.PurgeDeadLettersUseCase;
 import dev.baton.application.port.in.RedriveDeadLettersUseCase;
+import dev.baton.application.port.in.ResumeQueueUseCase;
 import dev.baton.application.port.in.RunWorkerUseCase;
 import dev.baton.application.port.in.TrimQueueUseCase;
 import dev.baton.application.port.out.ExecutionLedger;
@@ -24,6 +26,7 @@ import dev.baton.application.service.AtLeastOnceExecution;
 import dev.baton.application.service.CompletionJanitor;
 import dev.baton.application.service.DeadLetterService;
 import dev.baton.application.service.EnqueueService;
+import dev.baton.application.service.QueuePauseService;
 import dev.baton.application.service.QueueQueryService;
 import dev.baton.application.service.TrimService;
 import dev.baton.application.service.worker.WorkerService;
@@ -50,6 +53,8 @@ final class ServicesModule extends AbstractModule {
         bind(RedriveDeadLettersUseCase.class).to(DeadLetterService.class);
         bind(PurgeDeadLettersUseCase.class).to(DeadLetterService.class);
         bind(TrimQueueUseCase.class).to(TrimService.class);
+        bind(PauseQueueUseCase.class).to(QueuePauseService.class);
+        bind(ResumeQueueUseCase.class).to(QueuePauseService.class);
     }
 
     @Provides
@@ -93,6 +98,12 @@ final class ServicesModule extends AbstractModule {
     @Singleton
     DeadLetterService deadLetters(QueueAdministration administration) {
         return new DeadLetterService(administration);
+    }
+
+    @Provides
+    @Singleton
+    QueuePauseService pauses(QueueAdministration administration) {
+        return new QueuePauseService(administration);
     }
 
     @Provides

@@ -13,10 +13,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The worker's one leasing thread. It declares the queues and first resumes what this consumer held when it last
- * stopped; then, again and again, it takes the free slots (waiting while all are busy), fills them with reclaimed
- * entries when recovery is due, else with new entries leased round-robin over the queues, and dispatches what came.
- * It never leases more than it has slots for. A transport failure pauses it, it never ends it.
+ * The worker's one leasing thread. It declares the queues, reads which are paused and first resumes what this
+ * consumer held when it last stopped in the others; then, again and again, it takes the free slots (waiting while all
+ * are busy), fills them with reclaimed entries when recovery is due, else with new entries leased round-robin over
+ * the queues that are not paused, and dispatches what came. It never leases more than it has slots for. A transport
+ * failure pauses it, it never ends it.
  */
 final class Fetcher {
     private static final Logger LOG = LoggerFactory.getLogger(Fetcher.class);
@@ -27,6 +28,7 @@ final class Fetcher {
     private final Duration blockPerQueue;
     private final InFlight inFlight;
     private final RecoveryLoop recovery;
+    private final PausedQueues pauses;
     private final Dispatcher dispatcher;
     private final int concurrency;
     private final Thread thread;
@@ -34,7 +36,8 @@ final class Fetcher {
 
     /** @param block how long one round over the queues may wait for new entries; split over the queues */
     Fetcher(JobLeases leases, List<QueueName> queues, ConsumerName consumer, int concurrency, Duration block,
-            InFlight inFlight, RecoveryLoop recovery, Dispatcher dispatcher, ThreadFactory threads) {
+            InFlight inFlight, RecoveryLoop recovery, PausedQueues pauses, Dispatcher dispatcher,
+            ThreadFactory threads) {
         this.leases = leases;
         this.queues = List.copyOf(queues);
         this.consumer = consumer;
@@ -44,6 +47,7 @@ final class Fetcher {
         this.blockPerQueue = split.isZero() ? Duration.ofMillis(1) : split;
         this.inFlight = inFlight;
         this.recovery = recovery;
+        this.pauses = pauses;
         this.dispatcher = dispatcher;
         this.thread = threads.newThread(this::run);
     }
@@ -72,15 +76,27 @@ final class Fetcher {
             for (QueueName queue : queues) {
                 retrying("declare " + queue, () -> leases.declare(queue));
             }
+            // a pause outlives workers: a worker restarted while its queue is paused must not run a job of it
+            retrying("read paused queues", pauses::refresh);
             for (QueueName queue : queues) {
-                resumeOwnPending(queue);
+                if (!pauses.isPaused(queue)) {
+                    resumeOwnPending(queue);
+                }
             }
             Pause pause = new Pause();
             for (int turn = 0; leasing.get(); turn++) {
                 int wanted = inFlight.takeFreeSlots();
+                // after the wait for slots, however long: a lease never acts on pauses older than a check interval
+                pauses.refreshIfDue();
                 // abandoned work first; reclaiming here, with the slots in hand, cannot starve behind the lease
                 wanted -= recovery.reclaimIfDue(wanted);
-                if (wanted > 0 && !lease(queues.get(turn % queues.size()), wanted, pause)) {
+                QueueName queue = queues.get(turn % queues.size());
+                if (pauses.isPaused(queue)) {
+                    inFlight.freeSlots(wanted);
+                    if (pauses.allPaused()) {
+                        pauses.awaitNextCheck();
+                    }
+                } else if (wanted > 0 && !lease(queue, wanted, pause)) {
                     break;
                 }
             }

@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
  * Takes over the entries of consumers that went silent for a whole lease. A pass only marks recovery as due; the
  * fetcher then reclaims into slots it holds already ({@link #reclaimIfDue}), so that reclaiming never waits behind a
  * blocking lease and never takes more jobs than this worker has room for. Poison among them is dead-lettered by the
- * triage, like any delivery.
+ * triage, like any delivery. A paused queue is not reclaimed from: its abandoned entries wait, pending, until it is
+ * resumed.
  */
 final class RecoveryLoop implements BackgroundLoop {
     private static final Logger LOG = LoggerFactory.getLogger(RecoveryLoop.class);
@@ -25,16 +26,18 @@ final class RecoveryLoop implements BackgroundLoop {
     private final ConsumerName consumer;
     private final Duration lease;
     private final Dispatcher dispatcher;
+    private final PausedQueues pauses;
     private final MaintenanceObserver observer;
     private final AtomicBoolean due = new AtomicBoolean();
 
     RecoveryLoop(QueueMaintenance maintenance, List<QueueName> queues, ConsumerName consumer, Duration lease,
-                 Dispatcher dispatcher, MaintenanceObserver observer) {
+                 Dispatcher dispatcher, PausedQueues pauses, MaintenanceObserver observer) {
         this.maintenance = maintenance;
         this.queues = List.copyOf(queues);
         this.consumer = consumer;
         this.lease = lease;
         this.dispatcher = dispatcher;
+        this.pauses = pauses;
         this.observer = observer;
     }
 
@@ -57,6 +60,9 @@ final class RecoveryLoop implements BackgroundLoop {
         for (QueueName queue : queues) {
             if (used == available) {
                 break;
+            }
+            if (pauses.isPaused(queue)) {
+                continue;
             }
             try {
                 used += reclaim(queue, available - used);
