@@ -21,8 +21,8 @@ import java.util.OptionalLong;
 
 /**
  * A queue's figures, summed over its partitions: stream length, lag, pending entries and their oldest idle time,
- * consumers, delayed jobs and dead letters, and whether it is paused. Polled by gauges and the admin API, so every partition's commands go out
- * together (pipelined): one round trip per node.
+ * consumers, delayed jobs and dead letters, and whether it is paused. Polled by gauges and the admin API, so every
+ * partition's commands go out together (pipelined): one round trip per node.
  */
 final class Statistics {
     /** Pending entries looked at for the oldest pending idle time. */

@@ -92,7 +92,7 @@ public final class AdminServer implements AutoCloseable {
         respond(exchange, up ? 200 : 503, "application/json", Json.write(body));
     }
 
-    /** Answers with {@code handler} for the {@code methods} given, 405 for others, 500 with a redacted text if it fails. */
+    /** Answers with {@code handler} for {@code methods}, 405 for others, 500 with a redacted text if it fails. */
     private static HttpHandler guarded(BatonConfig config, List<String> methods, HttpHandler handler) {
         return exchange -> {
             try {

@@ -108,7 +108,8 @@ final class Fetcher {
     /** @return false when a stop interrupted the lease */
     private boolean lease(QueueName queue, int wanted, Pause pause) throws InterruptedException {
         try {
-            List<Delivery> leased = leases.lease(queue, consumer, wanted, blockPerQueue);
+            Duration block = pauses.blockUntilNextCheck(blockPerQueue);
+            List<Delivery> leased = leases.lease(queue, consumer, wanted, block);
             inFlight.freeSlots(wanted - leased.size());
             dispatcher.dispatch(leased);
             pause.reset();

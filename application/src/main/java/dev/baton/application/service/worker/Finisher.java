@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Ends a delivery once: what the ledger recorded is acknowledged (after the commit, never before), a snooze waits
  * in the delayed set with its attempt unspent, a failure is retried or dead-lettered by the retry policy, an unknown
- * outcome is left pending, so that its redelivery asks the ledger again. A delivery whose lease was lost, or that was abandoned at stop, is not ended here.
+ * outcome is left pending, so that its redelivery asks the ledger again. A delivery whose lease was lost, or that was
+ * abandoned at stop, is not ended here.
  */
 final class Finisher {
     private static final Logger LOG = LoggerFactory.getLogger(Finisher.class);

@@ -11,13 +11,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Which of the worker's queues an operator paused, as the fetcher last read them: once at start, then at most once a
- * {@link #CHECK_INTERVAL}, on the fetcher's own thread between two leases, so that what a lease acts on is never
- * older than that. Reading it is one cheap request for all the queues, not one per lease. Only the fetcher refreshes
- * it; the recovery and {@link RunningWorker#pausedQueues()} read it from other threads.
+ * Which of the worker's queues an operator paused, as the fetcher last read them: once at start, then once a
+ * {@link #CHECK_INTERVAL}, on the fetcher's own thread between two leases, whose blocking reads end by the next read
+ * ({@link #blockUntilNextCheck}): a worker leases nothing from a queue a check interval after it was paused. Reading
+ * it is one cheap request for all the queues, not one per lease. Only the fetcher (or an inline worker) refreshes it;
+ * the recovery and {@code RunningWorker.pausedQueues()} read it from other threads.
  */
 final class PausedQueues {
     static final Duration CHECK_INTERVAL = Duration.ofSeconds(1);
+    private static final Duration MIN_BLOCK = Duration.ofMillis(1);
     private static final Logger LOG = LoggerFactory.getLogger(PausedQueues.class);
 
     private final JobLeases leases;
@@ -67,6 +69,15 @@ final class PausedQueues {
 
     Set<QueueName> current() {
         return paused;
+    }
+
+    /**
+     * {@code block}, cut short where the next read is due (never below a millisecond, a transport's shortest wait):
+     * a blocking read that began before a pause ends before the read that sees it, and leases nothing after it.
+     */
+    Duration blockUntilNextCheck(Duration block) {
+        long untilCheck = CHECK_INTERVAL.toNanos() - (System.nanoTime() - checkedAt);
+        return untilCheck >= block.toNanos() ? block : Duration.ofNanos(Math.max(MIN_BLOCK.toNanos(), untilCheck));
     }
 
     /** Waits until the next read is due: nothing is to be leased before, every queue being paused. */
