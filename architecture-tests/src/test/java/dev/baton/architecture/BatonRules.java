@@ -6,10 +6,12 @@ import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.Dependency;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.conditions.ArchConditions;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
 import dev.baton.application.port.out.JobPublisher;
@@ -38,6 +40,7 @@ final class BatonRules {
     static final String WORKER = "dev.baton.application.service.worker..";
     /** Demo handlers are user code: like users' handlers, they write through the ledger's Jdbi handle. */
     static final String DEMO_HANDLERS = "dev.baton.bootstrap.demo..";
+    static final String TRACING = "dev.baton.bootstrap.tracing..";
 
     private BatonRules() {
     }
@@ -88,6 +91,28 @@ final class BatonRules {
             .and().resideInAPackage("dev.baton..")
             .should().dependOnClassesThat().resideInAnyPackage("com.google.inject..", "picocli..")
             .as("Guice and picocli are used only in bootstrap");
+
+    /**
+     * OpenTelemetry is an optional dependency: a class that names it outside the tracing package could fail to load
+     * in a service without it. The one exception is {@code Baton.Builder}, whose {@code openTelemetry(...)} takes
+     * the {@code OpenTelemetry} the application hands over, and names nothing else of it.
+     */
+    static final ArchRule OPENTELEMETRY_ONLY_IN_TRACING = classes().that().resideInAPackage("dev.baton..")
+            .should(ArchConditions.onlyHaveDependenciesWhere(new DescribedPredicate<Dependency>("OpenTelemetry is named only in " + TRACING
+                    + ", and in Baton.Builder as the type of openTelemetry(...)'s parameter") {
+                @Override
+                public boolean test(Dependency dependency) {
+                    JavaClass target = dependency.getTargetClass();
+                    if (!target.getPackageName().startsWith("io.opentelemetry")) {
+                        return true;
+                    }
+                    JavaClass origin = dependency.getOriginClass();
+                    return origin.getPackageName().startsWith(TRACING.replace("..", ""))
+                            || origin.getName().equals("dev.baton.bootstrap.Baton$Builder")
+                            && target.getName().equals("io.opentelemetry.api.OpenTelemetry");
+                }
+            }))
+            .as("OpenTelemetry is used only in dev.baton.bootstrap.tracing (and handed over by Baton.Builder)");
 
     static final ArchRule PORTS_IN_AND_OUT_INDEPENDENT = noClasses().that().resideInAPackage("..port.in..")
             .should().dependOnClassesThat().resideInAPackage("..port.out..")
@@ -179,7 +204,8 @@ final class BatonRules {
     static List<ArchRule> all() {
         return List.of(MODULE_LAYERING, DOMAIN_IS_PURE_JAVA, APPLICATION_DEPENDS_ON_DOMAIN_AND_SLF4J_ONLY,
                 LETTUCE_ONLY_IN_REDIS_ADAPTER, JDBI_AND_JDBC_ONLY_IN_POSTGRES_ADAPTER, FLYWAY_ONLY_IN_POSTGRES_ADAPTER,
-                GUICE_AND_PICOCLI_ONLY_IN_BOOTSTRAP, PORTS_IN_AND_OUT_INDEPENDENT, PORTS_OUT_AND_IN_INDEPENDENT,
+                GUICE_AND_PICOCLI_ONLY_IN_BOOTSTRAP, OPENTELEMETRY_ONLY_IN_TRACING, PORTS_IN_AND_OUT_INDEPENDENT,
+                PORTS_OUT_AND_IN_INDEPENDENT,
                 NO_PACKAGE_CYCLES, NO_CLOCK_READS_IN_CORE, NO_CONSOLE_OUTSIDE_CLI, ONE_PUBLIC_ENTRY_POINT_PER_ADAPTER,
                 SERVICES_ARE_FINAL, WORKER_ROOMS_ARE_PACKAGE_PRIVATE, LOOPS_DO_NOT_DEPEND_ON_THE_FETCHER,
                 WORKER_USES_ITS_OWN_TRANSPORT_PORTS, OUTBOUND_PORTS_ARE_SMALL);

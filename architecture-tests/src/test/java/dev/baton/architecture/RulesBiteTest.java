@@ -24,6 +24,7 @@ import dev.baton.application.service.worker.archfixture.Fetcher;
 import dev.baton.application.service.worker.archfixture.PublicRoom;
 import dev.baton.application.service.worker.archfixture.ReclaimingLoop;
 import dev.baton.application.service.worker.archfixture.WorkerUsingTheAdministration;
+import dev.baton.bootstrap.archfixture.MetricsUsingOpenTelemetry;
 import dev.baton.domain.archfixture.DomainUsingApplication;
 import dev.baton.domain.archfixture.DomainUsingSlf4j;
 import dev.baton.domain.archfixture.DomainUsingFlyway;
@@ -73,6 +74,11 @@ class RulesBiteTest {
     @Test
     void guiceConfinementBites() {
         assertViolated(BatonRules.GUICE_AND_PICOCLI_ONLY_IN_BOOTSTRAP, ApplicationUsingGuice.class);
+    }
+
+    @Test
+    void openTelemetryConfinementBitesOnAClassOutsideTracingEvenForTheTypeTheBuilderMayName() {
+        assertViolated(BatonRules.OPENTELEMETRY_ONLY_IN_TRACING, MetricsUsingOpenTelemetry.class);
     }
 
     @Test

@@ -28,6 +28,7 @@ import dev.baton.bootstrap.jobs.JobType;
 import dev.baton.bootstrap.jobs.TypedJobHandler;
 import dev.baton.bootstrap.metrics.KnownQueues;
 import dev.baton.bootstrap.metrics.QueueGauges;
+import dev.baton.bootstrap.tracing.OpenTelemetryTracing;
 import dev.baton.bootstrap.wiring.BatonModules;
 import dev.baton.bootstrap.wiring.Closer;
 import dev.baton.bootstrap.wiring.HandlersModule;
@@ -41,6 +42,7 @@ import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.opentelemetry.api.OpenTelemetry;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -369,6 +371,11 @@ public final class Baton implements AutoCloseable {
          */
         public Builder onDeadLetter(Consumer<DeadLetter> listener) {
             return observer(new DeadLetterListener(Objects.requireNonNull(listener, "listener")));
+        }
+
+        /** Traces jobs through {@code openTelemetry} instead of {@code GlobalOpenTelemetry} (docs/OPERATIONS.md). */
+        public Builder openTelemetry(OpenTelemetry openTelemetry) {
+            return module(BatonModules.tracing(OpenTelemetryTracing.of(openTelemetry)));
         }
 
         /**

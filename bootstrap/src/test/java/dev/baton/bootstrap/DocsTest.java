@@ -44,4 +44,11 @@ class DocsTest {
         assertThat(handlers).contains(Files.readString(
                 Path.of("src", "test", "resources", "db", "shop", "V1__shop_shipments.sql")));
     }
+
+    @Test
+    void theTracingSectionShowsTheTestedExampleVerbatim() throws IOException {
+        String operations = Files.readString(DOCS.resolve("OPERATIONS.md"));
+
+        assertThat(operations).contains(Files.readString(EXAMPLES.resolve("TracedShipping.java")));
+    }
 }

@@ -4,6 +4,7 @@ import dev.baton.application.port.in.EnqueueJobUseCase;
 import dev.baton.application.port.in.EnqueueJobsUseCase;
 import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.port.out.JobPublisher;
+import dev.baton.application.port.out.JobTracing;
 import dev.baton.domain.Job;
 import dev.baton.domain.PayloadLimit;
 import java.time.Clock;
@@ -11,19 +12,26 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
-/** Turns enqueue commands into jobs stamped with the clock and publishes them. */
+/** Turns enqueue commands into jobs stamped with the clock and publishes them, each in its trace. */
 public final class EnqueueService implements EnqueueJobUseCase, EnqueueJobsUseCase {
     private final JobPublisher publisher;
     private final Clock clock;
     private final PayloadLimit payloadLimit;
     private final JobObserver observer;
+    private final JobTracing tracing;
 
-    public EnqueueService(JobPublisher publisher, Clock clock, PayloadLimit payloadLimit,
-                          JobObserver observer) {
+    public EnqueueService(JobPublisher publisher, Clock clock, PayloadLimit payloadLimit, JobObserver observer,
+                          JobTracing tracing) {
         this.publisher = publisher;
         this.clock = clock;
         this.payloadLimit = payloadLimit;
         this.observer = observer;
+        this.tracing = tracing;
+    }
+
+    public EnqueueService(JobPublisher publisher, Clock clock, PayloadLimit payloadLimit,
+                          JobObserver observer) {
+        this(publisher, clock, payloadLimit, observer, JobTracing.NONE);
     }
 
     public EnqueueService(JobPublisher publisher, Clock clock, PayloadLimit payloadLimit) {
@@ -32,18 +40,32 @@ public final class EnqueueService implements EnqueueJobUseCase, EnqueueJobsUseCa
 
     @Override
     public Job enqueue(EnqueueJobUseCase.Command command) {
-        Job job = toJob(command, clock.instant());
-        publisher.publish(job);
-        observer.jobEnqueued(job);
-        return job;
+        JobTracing.Sending sending = tracing.sending(toJob(command, clock.instant()));
+        try {
+            publisher.publish(sending.job());
+        } catch (RuntimeException e) {
+            sending.failed(e);
+            throw e;
+        }
+        sending.sent();
+        observer.jobEnqueued(sending.job());
+        return sending.job();
     }
 
     @Override
     public List<Job> enqueueAll(EnqueueJobsUseCase.Command command) {
         Instant now = clock.instant();
         // validate every job before publishing any, so a bad one does not leave half a batch behind
-        List<Job> jobs = command.jobs().stream().map(job -> toJob(job, now)).toList();
-        publisher.publishAll(jobs);
+        List<JobTracing.Sending> sendings = command.jobs().stream().map(job -> tracing.sending(toJob(job, now)))
+                .toList();
+        List<Job> jobs = sendings.stream().map(JobTracing.Sending::job).toList();
+        try {
+            publisher.publishAll(jobs);
+        } catch (RuntimeException e) {
+            sendings.forEach(sending -> sending.failed(e));
+            throw e;
+        }
+        sendings.forEach(JobTracing.Sending::sent);
         jobs.forEach(observer::jobEnqueued);
         return jobs;
     }

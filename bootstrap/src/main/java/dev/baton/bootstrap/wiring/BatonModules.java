@@ -3,6 +3,7 @@ package dev.baton.bootstrap.wiring;
 import com.google.inject.Module;
 import com.google.inject.util.Modules;
 import dev.baton.application.port.out.JobObserver;
+import dev.baton.application.port.out.JobTracing;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.config.Mode;
 import java.time.Clock;
@@ -26,6 +27,12 @@ public final class BatonModules {
     public static Module observer(JobObserver observer) {
         Objects.requireNonNull(observer, "observer");
         return binder -> MetricsModule.addObserver(binder, observer);
+    }
+
+    /** Traces jobs through {@code tracing} instead of the classpath's {@code GlobalOpenTelemetry} (the default). */
+    public static Module tracing(JobTracing tracing) {
+        Objects.requireNonNull(tracing, "tracing");
+        return binder -> ServicesModule.useTracing(binder, tracing);
     }
 
     /** Redis, plus PostgreSQL in exactly-once mode. */

@@ -1,8 +1,10 @@
 package dev.baton.bootstrap.wiring;
 
 import com.google.inject.AbstractModule;
+import com.google.inject.Binder;
 import com.google.inject.Provides;
 import com.google.inject.Singleton;
+import com.google.inject.multibindings.OptionalBinder;
 import dev.baton.application.handler.JobHandlers;
 import dev.baton.application.port.in.EnqueueJobUseCase;
 import dev.baton.application.port.in.EnqueueJobsUseCase;
@@ -19,6 +21,7 @@ import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.application.port.out.JobLeases;
 import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.port.out.JobPublisher;
+import dev.baton.application.port.out.JobTracing;
 import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.port.out.QueueAdministration;
 import dev.baton.application.port.out.QueueMaintenance;
@@ -32,6 +35,7 @@ import dev.baton.application.service.TrimService;
 import dev.baton.application.service.worker.WorkerService;
 import dev.baton.application.service.worker.WorkerSettings;
 import dev.baton.bootstrap.config.BatonConfig;
+import dev.baton.bootstrap.tracing.Tracings;
 import dev.baton.domain.PayloadLimit;
 import java.time.Clock;
 import java.time.Duration;
@@ -41,6 +45,11 @@ import java.util.concurrent.ThreadLocalRandom;
 /** The application services behind the use cases, built from the configuration and whatever adapters are bound. */
 final class ServicesModule extends AbstractModule {
     private static final Duration JANITOR_INTERVAL = Duration.ofMinutes(10);
+
+    /** Traces jobs through {@code tracing} instead of the classpath's {@code GlobalOpenTelemetry}. */
+    static void useTracing(Binder binder, JobTracing tracing) {
+        OptionalBinder.newOptionalBinder(binder, JobTracing.class).setBinding().toInstance(tracing);
+    }
 
     @Override
     protected void configure() {
@@ -55,6 +64,8 @@ final class ServicesModule extends AbstractModule {
         bind(TrimQueueUseCase.class).to(TrimService.class);
         bind(PauseQueueUseCase.class).to(QueuePauseService.class);
         bind(ResumeQueueUseCase.class).to(QueuePauseService.class);
+        OptionalBinder.newOptionalBinder(binder(), JobTracing.class).setDefault()
+                .toProvider(Tracings::fromClasspath).in(Singleton.class);
     }
 
     @Provides
@@ -73,17 +84,17 @@ final class ServicesModule extends AbstractModule {
 
     @Provides
     @Singleton
-    EnqueueService enqueue(JobPublisher publisher, Clock clock, JobObserver observer) {
-        return new EnqueueService(publisher, clock, PayloadLimit.DEFAULT, observer);
+    EnqueueService enqueue(JobPublisher publisher, Clock clock, JobObserver observer, JobTracing tracing) {
+        return new EnqueueService(publisher, clock, PayloadLimit.DEFAULT, observer, tracing);
     }
 
     @Provides
     @Singleton
     WorkerService worker(JobLeases leases, QueueMaintenance maintenance, ExecutionLedger ledger,
                          JobHandlers handlers, WorkerSettings settings, Clock clock, JobObserver jobObserver,
-                         MaintenanceObserver maintenanceObserver) {
+                         MaintenanceObserver maintenanceObserver, JobTracing tracing) {
         return new WorkerService(leases, maintenance, ledger, handlers, settings, clock,
-                () -> ThreadLocalRandom.current().nextDouble(), jobObserver, maintenanceObserver);
+                () -> ThreadLocalRandom.current().nextDouble(), jobObserver, maintenanceObserver, tracing);
     }
 
     @Provides

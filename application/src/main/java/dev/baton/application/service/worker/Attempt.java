@@ -2,13 +2,22 @@ package dev.baton.application.service.worker;
 
 import dev.baton.application.port.out.Delivery;
 import dev.baton.application.port.out.DeliveryId;
+import dev.baton.application.port.out.JobTracing;
 import dev.baton.application.port.out.LedgerOutcome;
 import dev.baton.domain.QueueName;
 import java.time.Duration;
 
-/** How one attempt at a job ended, as the ledger tells it; {@code took} is how long the attempt ran. */
-record Attempt(HeldDelivery held, Delivery.Leased delivery, LedgerOutcome outcome, Duration took)
-        implements Acknowledgements.Finished {
+/**
+ * How one attempt at a job ended, as the ledger tells it; {@code took} is how long the attempt ran, {@code trace} is
+ * told how the worker settled it.
+ */
+record Attempt(HeldDelivery held, Delivery.Leased delivery, LedgerOutcome outcome, Duration took,
+               JobTracing.AttemptTrace trace) implements Acknowledgements.Finished {
+
+    /** An attempt that is not traced: a job the triage found completed, or a test's. */
+    Attempt(HeldDelivery held, Delivery.Leased delivery, LedgerOutcome outcome, Duration took) {
+        this(held, delivery, outcome, took, JobTracing.AttemptTrace.NONE);
+    }
 
     @Override
     public QueueName queue() {

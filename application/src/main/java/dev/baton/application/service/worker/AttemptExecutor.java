@@ -3,6 +3,7 @@ package dev.baton.application.service.worker;
 import dev.baton.application.handler.JobContext;
 import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.application.port.out.JobObserver;
+import dev.baton.application.port.out.JobTracing;
 import dev.baton.application.port.out.LedgerOutcome;
 import dev.baton.application.port.out.LedgerTransaction;
 import dev.baton.domain.ConsumerName;
@@ -19,6 +20,7 @@ import org.slf4j.LoggerFactory;
  * Runs one job, or a batch of jobs one after the other, in one ledger call: the effects and the completions commit
  * together, and the jobs share one deadline, {@code jobTimeout} from the start. Every end of every job comes back as
  * its {@link LedgerOutcome}; a handler that throws, or an attempt cut short, is an {@link LedgerOutcome.EffectFailed}.
+ * Each attempt is traced from here until the finisher settles it; its handler runs with the attempt's trace current.
  */
 final class AttemptExecutor {
     private static final Logger LOG = LoggerFactory.getLogger(AttemptExecutor.class);
@@ -28,14 +30,16 @@ final class AttemptExecutor {
     private final Duration jobTimeout;
     private final Clock clock;
     private final JobObserver observer;
+    private final JobTracing tracing;
 
     AttemptExecutor(ExecutionLedger ledger, ConsumerName consumer, Duration jobTimeout, Clock clock,
-                    JobObserver observer) {
+                    JobObserver observer, JobTracing tracing) {
         this.ledger = ledger;
         this.consumer = consumer;
         this.jobTimeout = jobTimeout;
         this.clock = clock;
         this.observer = observer;
+        this.tracing = tracing;
     }
 
     /** @return one attempt per run, in order */
@@ -43,6 +47,7 @@ final class AttemptExecutor {
         Instant started = clock.instant();
         Instant deadline = started.plus(jobTimeout);
         List<ExecutionLedger.Step> steps = new ArrayList<>(batch.size());
+        List<JobTracing.AttemptTrace> traces = new ArrayList<>(batch.size());
         for (Triage.Run run : batch) {
             Job job = run.delivery().job();
             Duration waited = Duration.between(job.enqueuedAt(), started);
@@ -51,8 +56,10 @@ final class AttemptExecutor {
                     job.currentAttempt(), run.delivery().id());
             ExecutionLedger.Execution execution = new ExecutionLedger.Execution(job, consumer, run.delivery().id(),
                     run.delivery().deliveryCount(), deadline);
-            steps.add(new ExecutionLedger.Step(execution, transaction -> run.held().runHandler(run.handler(),
-                    new Context(job, job.currentAttempt(), consumer, deadline, transaction))));
+            JobTracing.AttemptTrace trace = tracing.attemptStarted(job);
+            traces.add(trace);
+            steps.add(new ExecutionLedger.Step(execution, transaction -> trace.during(() -> run.held().runHandler(
+                    run.handler(), new Context(job, job.currentAttempt(), consumer, deadline, transaction)))));
         }
         long timeoutAt = System.nanoTime() + jobTimeout.toNanos();
         batch.forEach(run -> run.held().startDeadline(timeoutAt));
@@ -66,7 +73,7 @@ final class AttemptExecutor {
         List<Attempt> attempts = new ArrayList<>(batch.size());
         for (int i = 0; i < batch.size(); i++) {
             Triage.Run run = batch.get(i);
-            attempts.add(new Attempt(run.held(), run.delivery(), outcomes.get(i), took));
+            attempts.add(new Attempt(run.held(), run.delivery(), outcomes.get(i), took, traces.get(i)));
         }
         return attempts;
     }

@@ -5,6 +5,8 @@ import dev.baton.application.handler.SnoozeException;
 import dev.baton.application.port.out.Delivery;
 import dev.baton.application.port.out.JobLeases;
 import dev.baton.application.port.out.JobObserver;
+import dev.baton.application.port.out.JobTracing.AttemptEnd;
+import dev.baton.application.port.out.JobTracing.AttemptTrace;
 import dev.baton.application.port.out.LedgerOutcome;
 import dev.baton.domain.AttemptOutcome;
 import dev.baton.domain.ConsumerName;
@@ -20,7 +22,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * Ends a delivery once: what the ledger recorded is acknowledged (after the commit, never before), a snooze waits
  * in the delayed set with its attempt unspent, a failure is retried or dead-lettered by the retry policy, an unknown
  * outcome is left pending, so that its redelivery asks the ledger again. A delivery whose lease was lost, or that was
- * abandoned at stop, is not ended here.
+ * abandoned at stop, is not ended here. Every attempt's trace hears how it was settled.
  */
 final class Finisher {
     private static final Logger LOG = LoggerFactory.getLogger(Finisher.class);
@@ -60,12 +64,19 @@ final class Finisher {
         List<Attempt> recorded = new ArrayList<>(attempts.size());
         List<Attempt> unknown = new ArrayList<>();
         for (Attempt attempt : attempts) {
-            if (attempt.outcome() instanceof LedgerOutcome.Unknown) {
+            if (attempt.outcome() instanceof LedgerOutcome.Unknown unknownOutcome) {
                 unknown.add(attempt);
+                attempt.trace().ended(AttemptEnd.LEFT_PENDING, Optional.of(unknownOutcome.failure()));
             } else if (attempt.outcome() instanceof LedgerOutcome.EffectFailed failed) {
-                endFailedOrLeavePending(attempt, failed.cause());
+                AttemptEnd end = endFailedOrLeavePending(attempt, failed.cause());
+                // a snooze is not a failure: its trace carries no error
+                attempt.trace().ended(end, end == AttemptEnd.SNOOZED ? Optional.empty() : Optional.of(failed.cause()));
             } else if (attempt.held().beginFinish()) {
                 recorded.add(attempt);
+                attempt.trace().ended(attempt.outcome() instanceof LedgerOutcome.Committed ? AttemptEnd.COMPLETED
+                        : AttemptEnd.DUPLICATE, Optional.empty());
+            } else {
+                attempt.trace().ended(AttemptEnd.NOT_SETTLED, Optional.empty());
             }
         }
         if (!unknown.isEmpty()) {
@@ -93,7 +104,7 @@ final class Finisher {
             }
         } else {
             Triage.Failed failed = (Triage.Failed) settled;
-            fail(failed.held(), failed.delivery(), failed.error(), Optional.empty());
+            fail(failed.held(), failed.delivery(), failed.error(), Optional.empty(), AttemptTrace.NONE);
         }
         return List.of();
     }
@@ -103,55 +114,73 @@ final class Finisher {
     }
 
     /** An attempt that committed nothing: the handler's snooze, else a failure (timed out when past its deadline). */
-    private void endFailedOrLeavePending(Attempt attempt, Throwable failure) {
+    private AttemptEnd endFailedOrLeavePending(Attempt attempt, Throwable failure) {
         try {
             if (failure instanceof SnoozeException snooze) {
-                snooze(attempt.held(), attempt.delivery(), snooze);
-                return;
+                return snooze(attempt.held(), attempt.delivery(), snooze, attempt.trace());
             }
             JobError error = attempt.held().isPastDeadline() ? new AttemptOutcome.TimedOut(jobTimeout).asError()
                     : JobError.of(failure, !(failure instanceof NonRetryableException));
-            fail(attempt.held(), attempt.delivery(), error, Optional.of(failure));
+            return fail(attempt.held(), attempt.delivery(), error, Optional.of(failure), attempt.trace());
         } catch (RuntimeException e) {
             leftPending(attempt.held(), e);
+            return AttemptEnd.LEFT_PENDING;
         }
     }
 
     /** Waits in the delayed set like a retry, but with the same attempt: a snooze is not a failure. */
-    private void snooze(HeldDelivery held, Delivery.Leased delivery, SnoozeException snooze) {
+    private AttemptEnd snooze(HeldDelivery held, Delivery.Leased delivery, SnoozeException snooze,
+                              AttemptTrace trace) {
         if (!held.beginFinish()) {
-            return;
+            return AttemptEnd.NOT_SETTLED;
         }
         Job job = delivery.job();
         Instant at = clock.instant().plus(snooze.delay());
-        leases.retryLater(delivery, job.snoozedUntil(at));
+        Job snoozed = job.snoozedUntil(at);
+        leases.retryLater(delivery, snoozed.withHeaders(retryHeaders(snoozed, trace)));
         observer.jobSnoozed(job, at);
         LOG.debug("job snoozed until {} queue={} job={} attempt={} snoozes={}", at, job.queue(), job.id(),
-                job.currentAttempt(), job.snoozes() + 1);
+                job.currentAttempt(), snoozed.snoozes());
+        return AttemptEnd.SNOOZED;
     }
 
-    /** @param cause what the handler threw, if anything: a dead letter keeps its trace and the log shows it */
-    private void fail(HeldDelivery held, Delivery.Leased delivery, JobError error, Optional<Throwable> cause) {
+    /**
+     * @param cause what the handler threw, if anything: a dead letter keeps its trace and the log shows it
+     * @param trace the failed attempt's: a retry carries its headers
+     */
+    private AttemptEnd fail(HeldDelivery held, Delivery.Leased delivery, JobError error, Optional<Throwable> cause,
+                            AttemptTrace trace) {
         if (!held.beginFinish()) {
-            return;
+            return AttemptEnd.NOT_SETTLED;
         }
         Job job = delivery.job();
         observer.jobFailed(job, error);
         Instant now = clock.instant();
         RetryDecision decision = retryPolicy.decide(job, error, now, random);
         if (decision instanceof RetryDecision.RetryAt retry) {
-            leases.retryLater(delivery, job.retriedAfter(error, retry.at()));
+            leases.retryLater(delivery, job.retriedAfter(error, retry.at()).withHeaders(retryHeaders(job, trace)));
             observer.jobRetried(job, retry.at());
             LOG.debug("job failed, retry at {} queue={} job={} attempt={} error={}", retry.at(), job.queue(),
                     job.id(), job.currentAttempt(), error.type());
-        } else {
-            DeadLetterReason reason = ((RetryDecision.DeadLetterNow) decision).reason();
-            DeadLetter letter = DeadLetter.of(job, reason, error, job.currentAttempt(), now);
-            deadLetter(delivery, cause.map(ErrorTrace::of).map(letter::withTrace).orElse(letter));
-            // a final failure is what an operator must see: WARN, with the stack trace (retries stay at DEBUG)
-            LOG.warn("job dead-lettered reason={} queue={} job={} attempts={} error={}: {}", reason, job.queue(),
-                    job.id(), letter.attempts(), error.type(), error.message(), cause.orElse(null));
+            return AttemptEnd.RETRIED;
         }
+        DeadLetterReason reason = ((RetryDecision.DeadLetterNow) decision).reason();
+        DeadLetter letter = DeadLetter.of(job, reason, error, job.currentAttempt(), now);
+        deadLetter(delivery, cause.map(ErrorTrace::of).map(letter::withTrace).orElse(letter));
+        // a final failure is what an operator must see: WARN, with the stack trace (retries stay at DEBUG)
+        LOG.warn("job dead-lettered reason={} queue={} job={} attempts={} error={}: {}", reason, job.queue(),
+                job.id(), letter.attempts(), error.type(), error.message(), cause.orElse(null));
+        return AttemptEnd.DEAD_LETTERED;
+    }
+
+    private static Map<String, String> retryHeaders(Job job, AttemptTrace trace) {
+        Map<String, String> added = trace.retryHeaders();
+        if (added.isEmpty()) {
+            return job.headers();
+        }
+        Map<String, String> headers = new HashMap<>(job.headers());
+        headers.putAll(added);
+        return headers;
     }
 
     private void deadLetter(Delivery delivery, DeadLetter letter) {

@@ -6,6 +6,7 @@ import dev.baton.application.port.in.RunningWorker;
 import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.application.port.out.JobLeases;
 import dev.baton.application.port.out.JobObserver;
+import dev.baton.application.port.out.JobTracing;
 import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.port.out.QueueMaintenance;
 import dev.baton.domain.ConsumerName;
@@ -38,10 +39,19 @@ public final class WorkerService implements RunWorkerUseCase {
     private final RandomSource random;
     private final JobObserver jobObserver;
     private final MaintenanceObserver maintenanceObserver;
+    private final JobTracing tracing;
 
     public WorkerService(JobLeases leases, QueueMaintenance maintenance, ExecutionLedger ledger, JobHandlers handlers,
                          WorkerSettings settings, Clock clock, RandomSource random, JobObserver jobObserver,
                          MaintenanceObserver maintenanceObserver) {
+        this(leases, maintenance, ledger, handlers, settings, clock, random, jobObserver, maintenanceObserver,
+                JobTracing.NONE);
+    }
+
+    /** @param tracing traces every attempt, in the trace its job carries */
+    public WorkerService(JobLeases leases, QueueMaintenance maintenance, ExecutionLedger ledger, JobHandlers handlers,
+                         WorkerSettings settings, Clock clock, RandomSource random, JobObserver jobObserver,
+                         MaintenanceObserver maintenanceObserver, JobTracing tracing) {
         this.leases = leases;
         this.maintenance = maintenance;
         this.ledger = ledger;
@@ -51,6 +61,7 @@ public final class WorkerService implements RunWorkerUseCase {
         this.random = random;
         this.jobObserver = jobObserver;
         this.maintenanceObserver = maintenanceObserver;
+        this.tracing = tracing;
     }
 
     @Override
@@ -116,7 +127,7 @@ public final class WorkerService implements RunWorkerUseCase {
                 random, counting, consumer);
         return new Processor(
                 new Triage(settings.deliveryLimit(), ledger, handlers, command.handler(), clock),
-                new AttemptExecutor(ledger, consumer, settings.jobTimeout(), clock, counting),
+                new AttemptExecutor(ledger, consumer, settings.jobTimeout(), clock, counting, tracing),
                 finisher, inFlight, consumer);
     }
 }

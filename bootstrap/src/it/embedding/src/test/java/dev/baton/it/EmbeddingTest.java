@@ -1,6 +1,7 @@
 package dev.baton.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.bootstrap.Baton;
@@ -33,7 +34,7 @@ import org.slf4j.LoggerFactory;
 /**
  * What a service that depends on {@code dev.baton:baton} gets: Baton and what its API needs, and nothing of the
  * {@code baton} CLI's world (a logging backend or its configuration, a command-line parser, database binaries, the
- * demo handlers' tables).
+ * demo handlers' tables), nor the optional OpenTelemetry API: a job runs without it.
  */
 class EmbeddingTest {
     record Welcome(String to) {
@@ -50,6 +51,15 @@ class EmbeddingTest {
         assertThat(names).anyMatch(name -> name.matches("baton-\\d.*\\.jar"));
         assertThat(names).anyMatch(name -> name.startsWith("slf4j-api-"));
         assertThat(names).noneMatch(name -> CLI_ONLY_JARS.stream().anyMatch(name::startsWith));
+    }
+
+    @Test
+    void openTelemetryIsOptionalSoTheServiceWithoutItHasNone() throws IOException {
+        assertThat(runtimeClasspath()).extracting(jar -> jar.getFileName().toString())
+                .noneMatch(name -> name.startsWith("opentelemetry-"));
+        // and so the job below runs with no OpenTelemetry class to load: Baton traces nothing, and fails on nothing
+        assertThatThrownBy(() -> Class.forName("io.opentelemetry.api.OpenTelemetry"))
+                .isInstanceOf(ClassNotFoundException.class);
     }
 
     @Test
