@@ -123,7 +123,10 @@ public final class Baton implements AutoCloseable {
         return use(EnqueueJobsUseCase.class).enqueueAll(new EnqueueJobsUseCase.Command(jobs));
     }
 
-    /** Where a job is now: completed (from the ledger), waiting, pending, delayed, dead, or unknown. */
+    /**
+     * Where a job is now: completed, dead, replayed or purged (from the ledger, even when Redis lost the job), waiting,
+     * pending, delayed, dead (in Redis), or unknown.
+     */
     public LocateJobUseCase.Whereabouts job(String queue, String jobId) {
         return use(LocateJobUseCase.class).locate(new LocateJobUseCase.Command(QueueName.of(queue), JobId.of(jobId)));
     }
@@ -348,7 +351,7 @@ public final class Baton implements AutoCloseable {
         /**
          * Replaces the Redis and PostgreSQL modules with {@code module}, which must bind the transport's ports
          * ({@code JobPublisher}, {@code JobLeases}, {@code QueueMaintenance}, {@code QueueAdministration}),
-         * {@code ExecutionLedger} and {@code Migrator} (tests bind in-memory adapters this way).
+         * {@code ExecutionLedger}, {@code JobOutcomes} and {@code Migrator} (tests bind in-memory adapters this way).
          */
         public Builder adapters(Module module) {
             this.adapters = Optional.of(module);

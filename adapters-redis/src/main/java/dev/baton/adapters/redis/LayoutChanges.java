@@ -57,7 +57,7 @@ final class LayoutChanges {
         }
         call("repartition", queue, () -> {
             for (QueueKeys keys : old.all()) {
-                redis.del(keys.stream(), keys.delayed(), keys.dead());
+                redis.del(keys.stream(), keys.delayed(), keys.dead(), keys.deadJobs());
             }
             if (count == 1) {
                 redis.del(QueueKeys.meta(queue));
@@ -88,7 +88,7 @@ final class LayoutChanges {
         QueueLayout layout = partitions.refreshLayout("delete", queue);
         call("delete", queue, () -> {
             // one DEL per partition: on a cluster, one command touches one slot
-            layout.all().forEach(keys -> redis.del(keys.stream(), keys.delayed(), keys.dead()));
+            layout.all().forEach(keys -> redis.del(keys.stream(), keys.delayed(), keys.dead(), keys.deadJobs()));
             return redis.del(QueueKeys.meta(queue), QueueKeys.paused(queue));
         });
         partitions.forget(queue);

@@ -43,6 +43,14 @@ record QueueKeys(QueueName queue, String groupName, int partition, int partition
         return Utf8.bytes("baton:{" + tag() + "}:dead");
     }
 
+    /**
+     * The hash from each dead job's key ({@link DeadJobKey}) to its dead letter's entry id: lets a dead letter be
+     * written again only when the transport lost it (the execution ledger said the job is dead).
+     */
+    byte[] deadJobs() {
+        return Utf8.bytes("baton:{" + tag() + "}:dead-jobs");
+    }
+
     byte[] group() {
         return Utf8.bytes(groupName);
     }

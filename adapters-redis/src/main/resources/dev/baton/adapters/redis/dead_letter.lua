@@ -1,13 +1,20 @@
--- Acknowledges a delivery and appends it to the dead letters, atomically.
--- KEYS[1] stream, KEYS[2] dead-letter stream
+-- Acknowledges a delivery and appends it to the dead letters, atomically; once per dead job: when the job's dead
+-- letter is still there (a delivery of a job the execution ledger says is dead, after Redis rolled back its group),
+-- the delivery is only acknowledged. When Redis lost the dead letter, it is written again.
+-- KEYS[1] stream, KEYS[2] dead-letter stream, KEYS[3] dead jobs hash (dead job key -> dead letter id)
 -- ARGV[1] group, ARGV[2] entry id, ARGV[3] '1' to copy the entry's own fields byte for byte (malformed entries),
--- ARGV[4] n = number of job field arguments that follow, ARGV[5 .. 4+n] job fields, then the dead_* fields.
--- Returns the dead letter's id, or false when the entry was no longer pending.
+-- ARGV[4] the dead job key, ARGV[5] n = number of job field arguments that follow, ARGV[6 .. 5+n] job fields, then
+-- the dead_* fields.
+-- Returns the dead letter's id (the one already there, or the new one), or false when the entry was no longer pending.
 if redis.call('XACK', KEYS[1], ARGV[1], ARGV[2]) == 0 then
   return false
 end
+local existing = redis.call('HGET', KEYS[3], ARGV[4])
+if existing and #redis.call('XRANGE', KEYS[2], existing, existing) == 1 then
+  return existing
+end
 local fields = {}
-local n = tonumber(ARGV[4])
+local n = tonumber(ARGV[5])
 local original = {}
 if ARGV[3] == '1' then
   original = redis.call('XRANGE', KEYS[1], ARGV[2], ARGV[2])
@@ -21,11 +28,13 @@ if #original == 1 then
     end
   end
 else
-  for i = 5, 4 + n do
+  for i = 6, 5 + n do
     fields[#fields + 1] = ARGV[i]
   end
 end
-for i = 5 + n, #ARGV do
+for i = 6 + n, #ARGV do
   fields[#fields + 1] = ARGV[i]
 end
-return redis.call('XADD', KEYS[2], '*', unpack(fields))
+local id = redis.call('XADD', KEYS[2], '*', unpack(fields))
+redis.call('HSET', KEYS[3], ARGV[4], id)
+return id

@@ -41,6 +41,10 @@ final class RawRedis implements AutoCloseable {
         return bytes("baton:{" + queue + "}:dead");
     }
 
+    static byte[] deadJobs(QueueName queue) {
+        return bytes("baton:{" + queue + "}:dead-jobs");
+    }
+
     static byte[] group(QueueName queue) {
         return bytes(queue + "-workers");
     }
@@ -59,7 +63,7 @@ final class RawRedis implements AutoCloseable {
 
     /** Deletes every key of the queue. */
     void forget(QueueName queue) {
-        commands().del(stream(queue), delayed(queue), dead(queue), QueueKeys.paused(queue));
+        commands().del(stream(queue), delayed(queue), dead(queue), deadJobs(queue), QueueKeys.paused(queue));
     }
 
     @Override

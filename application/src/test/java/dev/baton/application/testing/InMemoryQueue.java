@@ -120,9 +120,12 @@ final class InMemoryQueue {
         delay(retried, dueAt);
     }
 
+    /** Once per job id, like the Redis transport: a job whose dead letter is still there is only acknowledged. */
     void deadLetter(DeliveryId id, DeadLetter letter, Instant now) {
         pending.remove(EntryId.parse(id.value()));
-        dead.add(letter, now);
+        if (letter.jobId().flatMap(dead::withJobId).isEmpty()) {
+            dead.add(letter, now);
+        }
     }
 
     Set<DeliveryId> extendLeases(ConsumerName consumer, Collection<DeliveryId> ids, Instant now) {

@@ -10,6 +10,7 @@ import dev.baton.domain.QueueName;
 import dev.baton.domain.QueueStats;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeMap;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -65,6 +66,20 @@ final class StatsCommand extends SessionCommand {
         return ExitCodes.OK;
     }
 
+    /** The ledger's dead letters by reason, when there are any: the count that survives Redis losing its own. */
+    private void printDeadInLedger(List<QueueReport> reports) {
+        if (reports.stream().allMatch(report -> report.deadByReason().isEmpty())) {
+            return;
+        }
+        terminal.out().println();
+        Table dead = new Table("QUEUE", "DEAD-IN-LEDGER", "REASON");
+        for (QueueReport report : reports) {
+            new TreeMap<>(report.deadByReason()).forEach((reason, count) ->
+                    dead.row(report.stats().queue(), count, reason.name()));
+        }
+        dead.print(terminal.out());
+    }
+
     private void print(List<QueueReport> reports) {
         Table table = new Table("QUEUE", "LENGTH", "LAG", "PENDING", "OLDEST-PENDING", "DELAYED", "DEAD",
                 "COMPLETED", "CONSUMERS", "PAUSED");
@@ -76,6 +91,7 @@ final class StatsCommand extends SessionCommand {
                     stats.consumers().size(), stats.paused() ? "yes" : "no");
         }
         table.print(terminal.out());
+        printDeadInLedger(reports);
         for (QueueReport report : reports) {
             if (!report.stats().consumers().isEmpty()) {
                 terminal.out().println();

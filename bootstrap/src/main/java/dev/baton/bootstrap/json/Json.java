@@ -15,6 +15,7 @@ import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /** The one JSON shape of Baton's reports, shared by {@code /api/queues} and the CLI's {@code --json}. */
 public final class Json {
@@ -43,6 +44,8 @@ public final class Json {
         json.put("dead", stats.dead());
         json.put("paused", stats.paused());
         json.put("completed", report.completed().isPresent() ? report.completed().getAsLong() : null);
+        // from the ledger, which outlives what Redis may lose; null without a ledger
+        json.put("dead_in_ledger", report.completed().isPresent() ? new TreeMap<>(report.deadByReason()) : null);
         json.put("consumers", stats.consumers().stream().map(Json::consumer).toList());
         return json;
     }

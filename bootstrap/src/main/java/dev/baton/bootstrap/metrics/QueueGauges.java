@@ -3,8 +3,10 @@ package dev.baton.bootstrap.metrics;
 import dev.baton.application.port.in.InspectQueueUseCase;
 import dev.baton.application.port.in.InspectQueueUseCase.QueueReport;
 import dev.baton.domain.QueueName;
+import dev.baton.domain.DeadLetterReason;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -47,6 +49,9 @@ public final class QueueGauges implements AutoCloseable {
                 QueueReport report = inspect.inspect(new InspectQueueUseCase.Command(queue));
                 if (latest.put(queue, report) == null) {
                     register(queue);
+                    if (report.completed().isPresent()) {
+                        registerLedger(queue);
+                    }
                 }
             } catch (RuntimeException e) {
                 LOG.warn("queue gauges refresh failed queue={} error={}", queue, e.toString());
@@ -65,11 +70,23 @@ public final class QueueGauges implements AutoCloseable {
         gauge("baton.queue.oldest.pending.idle.seconds", queue, r -> r.stats().oldestPendingIdle().toMillis() / 1000.0);
     }
 
+    /** The ledger's dead letters by reason: what Redis may have lost or rolled back, the ledger still counts. */
+    private void registerLedger(QueueName queue) {
+        for (DeadLetterReason reason : DeadLetterReason.values()) {
+            gauge("baton.ledger.dead", queue, r -> r.deadByReason().getOrDefault(reason, 0L), Tags.of("reason",
+                    reason.name()));
+        }
+    }
+
     private void gauge(String name, QueueName queue, ToDoubleFunction<QueueReport> value) {
+        gauge(name, queue, value, Tags.empty());
+    }
+
+    private void gauge(String name, QueueName queue, ToDoubleFunction<QueueReport> value, Tags tags) {
         Gauge.builder(name, latest, reports -> {
             QueueReport report = reports.get(queue);
             return report == null ? Double.NaN : value.applyAsDouble(report);
-        }).tag("queue", queue.value()).register(registry);
+        }).tag("queue", queue.value()).tags(tags).register(registry);
     }
 
     @Override

@@ -35,7 +35,7 @@ class HarnessIT {
              Connection connection = DriverManager.getConnection(TestEndpoints.jdbcUrl());
              Statement sql = connection.createStatement()) {
             sql.execute("create schema " + schema);
-            sql.execute("create table " + schema + "." + LedgerProbe.COMPLETIONS + " (job_id text primary key)");
+            sql.execute("create table " + schema + "." + LedgerProbe.COMPLETIONS + " (job_id text primary key, state text not null default 'completed')");
             sql.execute("create table " + schema + ".demo_shipments (job_id text)");
             // ok: completed once; doubled: two effects; both: completed and dead; dead-ok: dead, no effect;
             // lost: nothing; ghost: an effect without completion; poison-done: a poison job that completed

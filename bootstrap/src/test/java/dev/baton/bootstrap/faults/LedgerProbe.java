@@ -14,8 +14,9 @@ import java.util.Map;
  * short connection per question so that it survives PostgreSQL restarts and terminated backends.
  */
 final class LedgerProbe {
-    /** The ledger's completion table (adapters-postgres' Flyway migration). */
-    static final String COMPLETIONS = "job_completions";
+    /** The ledger's outcome table (adapters-postgres' Flyway migrations); completions are its rows in this state. */
+    static final String COMPLETIONS = "job_outcomes";
+    private static final String COMPLETED = " state = 'completed'";
 
     private final String jdbcUrl;
     private final String schema;
@@ -27,7 +28,8 @@ final class LedgerProbe {
 
     /** Completion rows per job id. */
     Map<String, Integer> completions() {
-        return countPerKey("select job_id, count(*) from " + schema + "." + COMPLETIONS + " group by job_id");
+        return countPerKey("select job_id, count(*) from " + schema + "." + COMPLETIONS + " where" + COMPLETED
+                + " group by job_id");
     }
 
     /** Effects (shipment rows) per job id. */
@@ -42,7 +44,8 @@ final class LedgerProbe {
                 if (!tableExists(connection, COMPLETIONS)) {
                     return 0L;
                 }
-                try (ResultSet rows = statement.executeQuery("select count(*) from " + schema + "." + COMPLETIONS)) {
+                try (ResultSet rows = statement.executeQuery("select count(*) from " + schema + "." + COMPLETIONS
+                        + " where" + COMPLETED)) {
                     rows.next();
                     return rows.getLong(1);
                 }
@@ -69,7 +72,7 @@ final class LedgerProbe {
     boolean isCompleted(String jobId) {
         return query(connection -> {
             try (PreparedStatement statement = connection.prepareStatement(
-                    "select 1 from " + schema + "." + COMPLETIONS + " where job_id = ?")) {
+                    "select 1 from " + schema + "." + COMPLETIONS + " where job_id = ? and" + COMPLETED)) {
                 statement.setString(1, jobId);
                 try (ResultSet rows = statement.executeQuery()) {
                     return rows.next();

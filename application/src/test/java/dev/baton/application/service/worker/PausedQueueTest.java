@@ -9,6 +9,7 @@ import dev.baton.application.port.in.EnqueueJobUseCase;
 import dev.baton.application.port.in.RunWorkerUseCase;
 import dev.baton.application.port.in.RunningWorker;
 import dev.baton.application.port.out.JobObserver;
+import dev.baton.application.port.out.JobTracing;
 import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.service.EnqueueService;
 import dev.baton.application.testing.InMemoryExecutionLedger;
@@ -144,9 +145,9 @@ class PausedQueueTest {
     }
 
     private WorkerService service() {
-        return new WorkerService(transport, transport, ledger,
+        return new WorkerService(transport, transport, ledger, ledger,
                 JobHandlers.of(Map.of(paused.value(), handler, running.value(), handler)), settings, clock,
-                () -> 0.5, JobObserver.NONE, MaintenanceObserver.NONE);
+                () -> 0.5, JobObserver.NONE, MaintenanceObserver.NONE, JobTracing.NONE);
     }
 
     private static RunWorkerUseCase.Command command(String consumer, QueueName... queues) {

@@ -9,6 +9,7 @@ import dev.baton.application.handler.SnoozeException;
 import dev.baton.application.port.in.EnqueueJobUseCase;
 import dev.baton.application.port.in.RunWorkerUseCase;
 import dev.baton.application.port.out.JobObserver;
+import dev.baton.application.port.out.JobTracing;
 import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.service.EnqueueService;
 import dev.baton.application.testing.InMemoryEffects;
@@ -101,9 +102,9 @@ class SnoozeTest {
     }
 
     private InlineWorker worker(RetryPolicy retryPolicy) {
-        WorkerService service = new WorkerService(transport, transport, ledger,
+        WorkerService service = new WorkerService(transport, transport, ledger, ledger,
                 JobHandlers.of(Map.of(queue.value(), handler)), WorkerSettings.DEFAULTS.withRetryPolicy(retryPolicy),
-                clock, () -> 0.5, JobObserver.NONE, MaintenanceObserver.NONE);
+                clock, () -> 0.5, JobObserver.NONE, MaintenanceObserver.NONE, JobTracing.NONE);
         return service.inline(new RunWorkerUseCase.Command(List.of(queue), ConsumerName.of("w1"), 4,
                 Optional.empty()));
     }

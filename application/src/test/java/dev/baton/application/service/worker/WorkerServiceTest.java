@@ -12,6 +12,8 @@ import dev.baton.application.port.in.RunningWorker;
 import dev.baton.application.port.out.DeliveryId;
 import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.application.port.out.JobObserver;
+import dev.baton.application.port.out.JobTracing;
+import dev.baton.application.port.out.JobOutcomes;
 import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.port.out.LedgerOutcome;
 import dev.baton.application.port.out.Reclaimed;
@@ -766,8 +768,9 @@ class WorkerServiceTest {
     }
 
     private WorkerService service(ExecutionLedger executionLedger, JobObserver observer) {
-        return new WorkerService(transport, transport, executionLedger, JobHandlers.of(handlers), settings, clock,
-                () -> 0.5, observer, MaintenanceObserver.NONE);
+        JobOutcomes outcomes = executionLedger instanceof AtLeastOnceExecution ? JobOutcomes.NOT_RECORDED : ledger;
+        return new WorkerService(transport, transport, executionLedger, outcomes, JobHandlers.of(handlers), settings,
+                clock, () -> 0.5, observer, MaintenanceObserver.NONE, JobTracing.NONE);
     }
 
     /** The in-memory ledger, recording how many jobs each {@code executeAll} call gets. */
