@@ -41,6 +41,7 @@ import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.opentelemetry.api.OpenTelemetry;
 import java.net.InetAddress;
@@ -365,6 +366,11 @@ public final class Baton implements AutoCloseable {
          */
         public Builder observer(JobObserver observer) {
             return module(BatonModules.observer(observer));
+        }
+
+        /** Baton's meters on the application's {@code registry}; the admin server's {@code /metrics} shows none. */
+        public Builder meterRegistry(MeterRegistry registry) {
+            return module(BatonModules.meterRegistry(registry));
         }
 
         /**

@@ -47,7 +47,7 @@ final class EntryMoves {
         Long moved = located.isEmpty() ? 0L : call("retry", delivery.queue(), () -> {
             QueueKeys keys = located.get().keys();
             return scripts.run(Script.RETRY_LATER, ScriptOutputType.INTEGER,
-                    new byte[][] {keys.stream(), keys.delayed()}, keys.group(), bytes(located.get().entryId()),
+                    new byte[][] {keys.stream(), keys.delayed(), keys.isolated()}, keys.group(), bytes(located.get().entryId()),
                     number(due.toEpochMilli()), member);
         });
         if (moved == 0) {
@@ -76,7 +76,8 @@ final class EntryMoves {
             jobFields.forEach(field -> args.add(bytes(field)));
             wire.deadFields(letter, entryId).forEach(field -> args.add(bytes(field)));
             return scripts.run(Script.DEAD_LETTER, ScriptOutputType.VALUE,
-                    new byte[][] {keys.stream(), keys.dead(), keys.deadJobs()}, args.toArray(byte[][]::new));
+                    new byte[][] {keys.stream(), keys.dead(), keys.deadJobs(), keys.isolated()},
+                    args.toArray(byte[][]::new));
         });
         if (deadId == null) {
             LOG.info("Entry {} of queue {} was no longer pending, so it was not dead-lettered", delivery.id(),

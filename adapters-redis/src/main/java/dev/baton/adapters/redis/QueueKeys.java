@@ -51,6 +51,11 @@ record QueueKeys(QueueName queue, String groupName, int partition, int partition
         return Utf8.bytes("baton:{" + tag() + "}:dead-jobs");
     }
 
+    /** The hash of entry ids to their isolated deliveries: the suspects that ran alone and have not finished. */
+    byte[] isolated() {
+        return Utf8.bytes("baton:{" + tag() + "}:isolated");
+    }
+
     byte[] group() {
         return Utf8.bytes(groupName);
     }

@@ -45,6 +45,10 @@ final class RawRedis implements AutoCloseable {
         return bytes("baton:{" + queue + "}:dead-jobs");
     }
 
+    static byte[] isolated(QueueName queue) {
+        return bytes("baton:{" + queue + "}:isolated");
+    }
+
     static byte[] group(QueueName queue) {
         return bytes(queue + "-workers");
     }

@@ -47,6 +47,8 @@ final class InMemoryQueue {
     private final Map<String, Instant> consumers = new HashMap<>();
     private final TreeSet<DelayedJob> delayed = new TreeSet<>(DelayedJob.ORDER);
     private final InMemoryDeadLetters dead = new InMemoryDeadLetters();
+    /** Entry id to its isolated deliveries, like the Redis hash: recorded by {@link #isolate}, gone with the entry. */
+    private final TreeMap<EntryId, Long> isolated = new TreeMap<>();
     private final EntryIds streamIds = new EntryIds();
     private EntryId lastDelivered = EntryId.ZERO;
     private long delayedSequence;
@@ -87,7 +89,7 @@ final class InMemoryQueue {
             }
             lastDelivered = entry.getKey();
             pending.put(entry.getKey(), new PendingEntry(consumer.value(), now, 1));
-            deliveries.add(wire.delivery(name, entry.getKey(), 1, entry.getValue()));
+            deliveries.add(wire.delivery(name, entry.getKey(), 1, 0, entry.getValue()));
         }
         return deliveries;
     }
@@ -105,27 +107,49 @@ final class InMemoryQueue {
             if (held.owner.equals(consumer.value()) && fields != null) {
                 PendingEntry redelivered = held.redelivered(consumer.value(), now);
                 entry.setValue(redelivered);
-                deliveries.add(wire.delivery(name, entry.getKey(), redelivered.deliveries, fields));
+                deliveries.add(wire.delivery(name, entry.getKey(), redelivered.deliveries, isolatedOf(entry.getKey()),
+                        fields));
             }
         }
         return deliveries;
     }
 
     void acknowledge(Collection<DeliveryId> ids) {
-        ids.forEach(id -> pending.remove(EntryId.parse(id.value())));
+        ids.forEach(this::finish);
     }
 
     void retryLater(DeliveryId id, Job retried, Instant dueAt) {
-        pending.remove(EntryId.parse(id.value()));
+        finish(id);
         delay(retried, dueAt);
     }
 
     /** Once per job id, like the Redis transport: a job whose dead letter is still there is only acknowledged. */
     void deadLetter(DeliveryId id, DeadLetter letter, Instant now) {
-        pending.remove(EntryId.parse(id.value()));
+        finish(id);
         if (letter.jobId().flatMap(dead::withJobId).isEmpty()) {
             dead.add(letter, now);
         }
+    }
+
+    /** @return the isolated deliveries, this one included; empty when {@code consumer} does not hold the entry */
+    OptionalLong isolate(DeliveryId id, ConsumerName consumer) {
+        EntryId entryId = EntryId.parse(id.value());
+        PendingEntry held = pending.get(entryId);
+        if (held == null || !held.owner.equals(consumer.value())) {
+            return OptionalLong.empty();
+        }
+        return OptionalLong.of(isolated.merge(entryId, 1L, Long::sum));
+    }
+
+    /** The entry leaves the pending list, and its isolation record with it. */
+    private void finish(DeliveryId id) {
+        EntryId entryId = EntryId.parse(id.value());
+        isolated.remove(entryId);
+        pending.remove(entryId);
+    }
+
+    private long isolatedOf(EntryId id) {
+        return isolated.getOrDefault(id, 0L);
     }
 
     Set<DeliveryId> extendLeases(ConsumerName consumer, Collection<DeliveryId> ids, Instant now) {
@@ -157,11 +181,13 @@ final class InMemoryQueue {
             Map<String, String> fields = stream.get(entry.getKey());
             if (fields == null) {
                 entries.remove();
+                isolated.remove(entry.getKey());
                 vanished.add(new DeliveryId(entry.getKey().toString()));
             } else {
                 PendingEntry claimed = held.redelivered(consumer.value(), now);
                 entry.setValue(claimed);
-                deliveries.add(wire.delivery(name, entry.getKey(), claimed.deliveries, fields));
+                deliveries.add(wire.delivery(name, entry.getKey(), claimed.deliveries, isolatedOf(entry.getKey()),
+                        fields));
             }
         }
         return new Reclaimed(deliveries, vanished);
@@ -194,7 +220,8 @@ final class InMemoryQueue {
                 .toList();
         long lag = stream.tailMap(lastDelivered, false).size();
         return new QueueStats(name, stream.size(), OptionalLong.of(lag), pending.size(), oldestIdle, consumerStats,
-                delayed.size(), dead.size(), paused);
+                delayed.size(), dead.size(), isolated.size(),
+                isolated.values().stream().mapToLong(Long::longValue).sum(), paused);
     }
 
     void paused(boolean paused) {
@@ -212,6 +239,7 @@ final class InMemoryQueue {
         NavigableMap<EntryId, Map<String, String>> removable = stream.headMap(minId, false);
         long removed = removable.size();
         removable.clear();
+        isolated.headMap(minId, false).clear();
         return new TrimOutcome(removed, bound.filter(b -> b.compareTo(cutoff) < 0)
                 .map(b -> List.of(new DeliveryId(b.toString()))).orElse(List.of()));
     }

@@ -42,6 +42,8 @@ public final class Json {
         json.put("oldest_pending_idle_ms", stats.oldestPendingIdle().toMillis());
         json.put("delayed", stats.delayed());
         json.put("dead", stats.dead());
+        json.put("suspects", stats.suspects());
+        json.put("isolated_deliveries", stats.isolatedDeliveries());
         json.put("paused", stats.paused());
         json.put("completed", report.completed().isPresent() ? report.completed().getAsLong() : null);
         // from the ledger, which outlives what Redis may lose; null without a ledger

@@ -18,7 +18,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Per-queue gauges (length, lag, pending, delayed, dead, oldest pending idle) refreshed on a schedule: a scrape reads
+ * Per-queue gauges (length, lag, pending, delayed, dead, oldest pending idle, suspects under isolation and their
+ * isolated deliveries) refreshed on a schedule: a scrape reads
  * the last snapshot, so many scrapers never turn into many round trips to Redis.
  */
 public final class QueueGauges implements AutoCloseable {
@@ -65,6 +66,8 @@ public final class QueueGauges implements AutoCloseable {
         gauge("baton.queue.pending", queue, r -> r.stats().pending());
         gauge("baton.queue.delayed", queue, r -> r.stats().delayed());
         gauge("baton.queue.dead", queue, r -> r.stats().dead());
+        gauge("baton.queue.suspects", queue, r -> r.stats().suspects());
+        gauge("baton.queue.isolated.deliveries", queue, r -> r.stats().isolatedDeliveries());
         gauge("baton.queue.consumers", queue, r -> r.stats().consumers().size());
         gauge("baton.queue.paused", queue, r -> r.stats().paused() ? 1 : 0);
         gauge("baton.queue.oldest.pending.idle.seconds", queue, r -> r.stats().oldestPendingIdle().toMillis() / 1000.0);

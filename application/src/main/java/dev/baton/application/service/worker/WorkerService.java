@@ -77,9 +77,9 @@ public final class WorkerService implements RunWorkerUseCase {
         Dispatcher dispatcher = new Dispatcher(inFlight, settings.batchCommit(), jobs, processor::process);
 
         PausedQueues pauses = new PausedQueues(leases, command.queues(), consumer);
-        RecoveryLoop recovery = new RecoveryLoop(maintenance, command.queues(), consumer, settings.lease(), dispatcher,
-                pauses, counting);
-        Fetcher fetcher = new Fetcher(leases, command.queues(), consumer, command.concurrency(), settings.block(),
+        RecoveryLoop recovery = new RecoveryLoop(maintenance, command.queues(), consumer, settings.lease(), inFlight,
+                dispatcher, pauses, counting);
+        Fetcher fetcher = new Fetcher(leases, command.queues(), consumer, settings.block(),
                 inFlight, recovery, pauses, dispatcher, threads.ofJobKind("fetch"));
         Loops loops = new Loops(consumer, threads)
                 .sweepingDeadlines(new DeadlineLoop(inFlight), DeadlineLoop.interval(settings.jobTimeout()))
@@ -127,6 +127,6 @@ public final class WorkerService implements RunWorkerUseCase {
         return new Processor(
                 new Triage(settings.deliveryLimit(), ledger, handlers, command.handler(), clock),
                 new AttemptExecutor(ledger, consumer, settings.jobTimeout(), clock, counting, tracing),
-                finisher, inFlight, consumer);
+                finisher, new Isolation(inFlight, leases, consumer, counting), inFlight, consumer);
     }
 }

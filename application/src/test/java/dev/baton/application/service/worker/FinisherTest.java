@@ -70,8 +70,8 @@ class FinisherTest {
         assertThat(finisher.finish(List.of(attempt))).containsExactly(attempt.held());
 
         await().atMost(WAIT).until(() -> transport.stats(QUEUE).pending() == 0);
-        await().atMost(WAIT).until(() -> counting.counters(inFlight.size()).equals(
-                new WorkerCounters(1, 0, 0, 0, 0, 0, 0, 0)));
+        await().atMost(WAIT).until(() -> counting.counters(inFlight.size(), 0).equals(
+                new WorkerCounters(1, 0, 0, 0, 0, 0, 0, 0, 0, 0)));
     }
 
     @Test
@@ -93,8 +93,8 @@ class FinisherTest {
                 .startsWith(NonRetryableException.class.getName() + ": no\n\tat ")
                 .contains(FinisherTest.class.getName()));
         assertThat(transport.stats(QUEUE).pending()).isZero();
-        assertThat(counting.counters(0).retried()).isEqualTo(1);
-        assertThat(counting.counters(0).deadLettered()).isEqualTo(1);
+        assertThat(counting.counters(0, 0).retried()).isEqualTo(1);
+        assertThat(counting.counters(0, 0).deadLettered()).isEqualTo(1);
     }
 
     @Test
@@ -157,7 +157,7 @@ class FinisherTest {
         assertThat(transport.deadLetters(QUEUE, Optional.empty(), 10)).allSatisfy(stored ->
                 assertThat(stored.letter().trace()).as("nothing was thrown").isEmpty());
         await().atMost(WAIT).until(() -> transport.stats(QUEUE).pending() == 0
-                && counting.counters(0).duplicates() == 1);
+                && counting.counters(0, 0).duplicates() == 1);
     }
 
     @Test
@@ -215,7 +215,7 @@ class FinisherTest {
             assertThat(stored.letter().lastError().message()).isEqualTo("reset");
         });
         assertThat(transport.stats(QUEUE).pending()).isZero();
-        assertThat(counting.counters(0).deadLettered()).as("not dead-lettered anew").isZero();
+        assertThat(counting.counters(0, 0).deadLettered()).as("not dead-lettered anew").isZero();
     }
 
     @Test
