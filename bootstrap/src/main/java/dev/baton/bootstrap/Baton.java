@@ -12,11 +12,14 @@ import dev.baton.application.port.in.EnqueueJobsUseCase;
 import dev.baton.application.port.in.InspectQueueUseCase;
 import dev.baton.application.port.in.LocateJobUseCase;
 import dev.baton.application.port.in.RunSchedulerUseCase;
+import dev.baton.application.port.in.PauseQueueUseCase;
+import dev.baton.application.port.in.ResumeQueueUseCase;
 import dev.baton.application.port.in.RunWorkerUseCase;
 import dev.baton.application.port.in.RunningWorker;
 import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.service.CompletionJanitor;
 import dev.baton.bootstrap.admin.AdminServer;
+import dev.baton.bootstrap.admin.PauseEndpoint;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.config.CodeSettings;
 import dev.baton.bootstrap.config.ConfigException;
@@ -132,6 +135,16 @@ public final class Baton implements AutoCloseable {
         return use(LocateJobUseCase.class).locate(new LocateJobUseCase.Command(QueueName.of(queue), JobId.of(jobId)));
     }
 
+    /** Pauses {@code queue} until {@link #resume}: workers lease nothing from it, enqueues go on (OPERATIONS.md). */
+    public void pause(QueueName queue) {
+        use(PauseQueueUseCase.class).pause(new PauseQueueUseCase.Command(queue));
+    }
+
+    /** Resumes a paused {@code queue}: workers lease from it again within a second. */
+    public void resume(QueueName queue) {
+        use(ResumeQueueUseCase.class).resume(new ResumeQueueUseCase.Command(queue));
+    }
+
     /** Starts a worker on {@code queues}, each run by the handler of the same name, with the configured concurrency. */
     public RunningWorker start(String... queues) {
         List<QueueName> names = Arrays.stream(queues).map(QueueName::of).toList();
@@ -220,7 +233,8 @@ public final class Baton implements AutoCloseable {
         return config.adminAddress().map(address -> closer.register(AdminServer.start(address, config,
                 instance(new Key<Set<HealthCheck>>() { }),
                 instance(PrometheusMeterRegistry.class), use(InspectQueueUseCase.class),
-                instance(KnownQueues.class))).address());
+                instance(KnownQueues.class), new PauseEndpoint(use(PauseQueueUseCase.class),
+                        use(ResumeQueueUseCase.class)))).address());
     }
 
     /** Whether each dependency (redis, postgres) answers now. */

@@ -4,6 +4,7 @@ import static dev.baton.domain.InvalidValueException.notNull;
 import static dev.baton.domain.InvalidValueException.require;
 
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -22,6 +23,8 @@ import java.util.Optional;
  */
 public record Job(JobId id, QueueName queue, Optional<String> type, String payload, int attempt, Instant enqueuedAt,
                   Optional<Instant> notBefore, Optional<JobError> lastError, Map<String, String> headers) {
+    /** The header that counts a job's snoozes ({@link #snoozedUntil}). */
+    public static final String SNOOZES = "snoozes";
 
     public Job {
         notNull(id, "job id");
@@ -66,6 +69,25 @@ public record Job(JobId id, QueueName queue, Optional<String> type, String paylo
     public Job retriedAfter(JobError error, Instant dueAt) {
         return new Job(id, queue, type, payload, attempt + 1, enqueuedAt, Optional.of(dueAt), Optional.of(error),
                 headers);
+    }
+
+    /**
+     * The job as it waits after its handler snoozed it: the same attempt (a snooze spends none), the error of the
+     * previous attempt kept, one more snooze counted in the {@value #SNOOZES} header, due at {@code dueAt}.
+     */
+    public Job snoozedUntil(Instant dueAt) {
+        Map<String, String> counted = new HashMap<>(headers);
+        counted.put(SNOOZES, Integer.toString(snoozes() + 1));
+        return new Job(id, queue, type, payload, attempt, enqueuedAt, Optional.of(dueAt), lastError, counted);
+    }
+
+    /** How often the job's handler snoozed it so far: the {@value #SNOOZES} header, 0 without (or with a bad) one. */
+    public int snoozes() {
+        try {
+            return Math.max(0, Integer.parseInt(headers.getOrDefault(SNOOZES, "0")));
+        } catch (NumberFormatException e) {
+            return 0;
+        }
     }
 
     /** The job as a redrive from the dead letters puts it back: attempts start again, no delay, no error. */

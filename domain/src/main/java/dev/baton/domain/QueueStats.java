@@ -19,10 +19,11 @@ import java.util.OptionalLong;
  * @param suspects           pending entries that ran isolated as suspects and have not finished: running alone in
  *                           their worker now, or died there and wait to be reclaimed
  * @param isolatedDeliveries the isolated deliveries of those suspects, summed
+ * @param paused             workers lease nothing from the queue until it is resumed (enqueues go on)
  */
 public record QueueStats(QueueName queue, long length, OptionalLong lag, long pending, Duration oldestPendingIdle,
                          List<ConsumerStats> consumers, long delayed, long dead, long suspects,
-                         long isolatedDeliveries) {
+                         long isolatedDeliveries, boolean paused) {
     public QueueStats {
         notNull(queue, "queue");
         notNull(lag, "lag");

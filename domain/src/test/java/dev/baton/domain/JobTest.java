@@ -42,6 +42,21 @@ class JobTest {
     }
 
     @Test
+    void aSnoozedJobKeepsItsAttemptAndErrorAndCountsTheSnooze() {
+        Job failedOnce = job.withHeaders(Map.of("trace", "t-1")).retriedAfter(ERROR, ENQUEUED.plusSeconds(1));
+
+        Job snoozed = failedOnce.snoozedUntil(ENQUEUED.plusSeconds(60)).snoozedUntil(ENQUEUED.plusSeconds(120));
+
+        assertThat(snoozed.attempt()).isEqualTo(1);
+        assertThat(snoozed.lastError()).contains(ERROR);
+        assertThat(snoozed.notBefore()).contains(ENQUEUED.plusSeconds(120));
+        assertThat(snoozed.snoozes()).isEqualTo(2);
+        assertThat(snoozed.headers()).containsEntry("trace", "t-1").containsEntry(Job.SNOOZES, "2");
+        assertThat(job.snoozes()).isZero();
+        assertThat(job.withHeaders(Map.of(Job.SNOOZES, "many")).snoozes()).as("a foreign header").isZero();
+    }
+
+    @Test
     void aRedrivenJobStartsOverButKeepsItsIdentity() {
         Job tired = job.withType("invoice").withHeaders(Map.of("trace", "t-1"))
                 .retriedAfter(ERROR, ENQUEUED.plusSeconds(1)).retriedAfter(ERROR, ENQUEUED.plusSeconds(3));

@@ -81,15 +81,15 @@ final class LayoutChanges {
     }
 
     /**
-     * Deletes the queue's streams (with their consumer group), delayed sets and dead letters, of every partition, and
-     * its partition count.
+     * Deletes the queue's streams (with their consumer group), delayed sets and dead letters, of every partition, its
+     * partition count and its pause.
      */
     void delete(QueueName queue) {
         QueueLayout layout = partitions.refreshLayout("delete", queue);
         call("delete", queue, () -> {
             // one DEL per partition: on a cluster, one command touches one slot
             layout.all().forEach(keys -> redis.del(keys.stream(), keys.delayed(), keys.dead(), keys.deadJobs()));
-            return redis.del(QueueKeys.meta(queue));
+            return redis.del(QueueKeys.meta(queue), QueueKeys.paused(queue));
         });
         partitions.forget(queue);
     }

@@ -19,6 +19,11 @@ record QueueKeys(QueueName queue, String groupName, int partition, int partition
         return Utf8.bytes("baton:{" + queue.value() + "}:meta");
     }
 
+    /** The key whose presence pauses the queue (all its partitions): in the slot of {@link #meta}. */
+    static byte[] paused(QueueName queue) {
+        return Utf8.bytes("baton:{" + queue.value() + "}:paused");
+    }
+
     private String tag() {
         return partitions == 1 ? queue.value() : queue.value() + ":" + partition;
     }

@@ -51,6 +51,7 @@ final class RedisStreamTransport
     private final DeadLetters deadLetters;
     private final JobLookup lookup;
     private final RedisScheduleFires scheduleFires;
+    private final QueuePauses pauses;
 
     /** @param pipeline a connection that does not flush automatically, for batches; used only by publishing */
     RedisStreamTransport(Link connection, Link pipeline, BlockingReads blockingReads, LuaScripts scripts,
@@ -71,6 +72,7 @@ final class RedisStreamTransport
         this.deadLetters = new DeadLetters(connection.sync(), partitions, moves, wire);
         this.lookup = new JobLookup(connection.sync(), partitions, groups, deadLetters, wire);
         this.scheduleFires = new RedisScheduleFires(connection.sync(), scripts, partitions, wire);
+        this.pauses = new QueuePauses(connection, replies);
     }
 
     /** The schedules' watermarks, kept with the queues' keys (RedisAdapter's own API). */
@@ -160,6 +162,11 @@ final class RedisStreamTransport
         moves.deadLetter(delivery, letter);
     }
 
+    @Override
+    public Set<QueueName> paused(Collection<QueueName> queues) {
+        return pauses.paused(queues);
+    }
+
     // ---------------------------------------------------------------- QueueMaintenance
 
     @Override
@@ -210,6 +217,16 @@ final class RedisStreamTransport
     @Override
     public int purgeDeadLetters(QueueName queue, DeadLetterSelection selection) {
         return deadLetters.purge(queue, selection);
+    }
+
+    @Override
+    public void pause(QueueName queue) {
+        pauses.pause(queue);
+    }
+
+    @Override
+    public void resume(QueueName queue) {
+        pauses.resume(queue);
     }
 
     private static void requirePositive(int max) {

@@ -21,8 +21,8 @@ import java.util.OptionalLong;
 
 /**
  * A queue's figures, summed over its partitions: stream length, lag, pending entries and their oldest idle time,
- * consumers, delayed jobs and dead letters. Polled by gauges and the admin API, so every partition's commands go out
- * together (pipelined): one round trip per node.
+ * consumers, delayed jobs and dead letters, and whether it is paused. Polled by gauges and the admin API, so every
+ * partition's commands go out together (pipelined): one round trip per node.
  */
 final class Statistics {
     /** Pending entries looked at for the oldest pending idle time. */
@@ -55,6 +55,7 @@ final class Statistics {
                     async.xinfoGroups(keys.stream()), async.xinfoConsumers(keys.stream(), keys.group()),
                     async.xpending(keys.stream(), keys.group(), Range.unbounded(),
                             Limit.from(PENDING_SAMPLE)), async.hvals(keys.isolated()))).toList();
+            RedisFuture<Long> paused = async.exists(QueueKeys.paused(queue));
             long length = 0;
             long delayed = 0;
             long dead = 0;
@@ -100,7 +101,7 @@ final class Statistics {
             }
             OptionalLong groupLag = anyGroup && lagKnown ? OptionalLong.of(lag) : OptionalLong.empty();
             return new QueueStats(queue, length, groupLag, pending, oldestIdle, List.copyOf(consumers.values()),
-                    delayed, dead, suspects, isolatedDeliveries);
+                    delayed, dead, suspects, isolatedDeliveries, replies.get(paused) > 0);
         });
     }
 

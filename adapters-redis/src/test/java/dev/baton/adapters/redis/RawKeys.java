@@ -49,14 +49,14 @@ final class RawKeys implements AutoCloseable {
         return QueueKeys.of(queue, "-workers", partition, partitions);
     }
 
-    /** Deletes every key of the queue (all partitions, and its metadata). */
+    /** Deletes every key of the queue (all partitions, its metadata and its pause). */
     void forget(QueueName queue, int partitions) {
         for (int p = 0; p < partitions; p++) {
             QueueKeys partition = keys(queue, p, partitions);
             // one DEL per partition: on a cluster, a command may only touch keys of one slot
             commands.del(partition.stream(), partition.delayed(), partition.dead());
         }
-        commands.del(QueueKeys.meta(queue));
+        commands.del(QueueKeys.meta(queue), QueueKeys.paused(queue));
     }
 
     @Override

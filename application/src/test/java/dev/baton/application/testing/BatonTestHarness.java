@@ -166,7 +166,7 @@ public final class BatonTestHarness {
             }
             clock.set(next.get());
         }
-        return new Drained(recorder.completed(), recorder.retried(), newDeadLetters());
+        return new Drained(recorder.completed(), recorder.retried(), recorder.snoozed(), newDeadLetters());
     }
 
     private Optional<Instant> nextDue(List<QueueName> served) {
@@ -197,10 +197,12 @@ public final class BatonTestHarness {
     private final class Recorder implements JobObserver {
         private final List<Job> completed = new ArrayList<>();
         private final List<Job> retried = new ArrayList<>();
+        private final List<Job> snoozed = new ArrayList<>();
 
         synchronized void clear() {
             completed.clear();
             retried.clear();
+            snoozed.clear();
         }
 
         synchronized List<Job> completed() {
@@ -209,6 +211,10 @@ public final class BatonTestHarness {
 
         synchronized List<Job> retried() {
             return List.copyOf(retried);
+        }
+
+        synchronized List<Job> snoozed() {
+            return List.copyOf(snoozed);
         }
 
         @Override
@@ -224,6 +230,11 @@ public final class BatonTestHarness {
         @Override
         public synchronized void jobRetried(Job job, Instant at) {
             retried.add(job);
+        }
+
+        @Override
+        public synchronized void jobSnoozed(Job job, Instant at) {
+            snoozed.add(job);
         }
     }
 

@@ -52,6 +52,7 @@ final class InMemoryQueue {
     private final EntryIds streamIds = new EntryIds();
     private EntryId lastDelivered = EntryId.ZERO;
     private long delayedSequence;
+    private boolean paused;
 
     InMemoryQueue(QueueName name, WireFields wire) {
         this.name = name;
@@ -220,7 +221,15 @@ final class InMemoryQueue {
         long lag = stream.tailMap(lastDelivered, false).size();
         return new QueueStats(name, stream.size(), OptionalLong.of(lag), pending.size(), oldestIdle, consumerStats,
                 delayed.size(), dead.size(), isolated.size(),
-                isolated.values().stream().mapToLong(Long::longValue).sum());
+                isolated.values().stream().mapToLong(Long::longValue).sum(), paused);
+    }
+
+    void paused(boolean paused) {
+        this.paused = paused;
+    }
+
+    boolean isPaused() {
+        return paused;
     }
 
     TrimOutcome trim(Retention retention, Instant now) {

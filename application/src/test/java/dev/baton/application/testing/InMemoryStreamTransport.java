@@ -32,6 +32,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /**
  * The stream transport in memory, all four ports in one object, behaving like the Redis Streams one: per queue an
@@ -144,6 +145,11 @@ public final class InMemoryStreamTransport
     }
 
     @Override
+    public synchronized Set<QueueName> paused(Collection<QueueName> names) {
+        return names.stream().filter(name -> queue(name).isPaused()).collect(Collectors.toUnmodifiableSet());
+    }
+
+    @Override
     public synchronized Set<DeliveryId> extendLeases(QueueName queue, ConsumerName consumer,
                                                      Collection<DeliveryId> ids) {
         return queue(queue).extendLeases(consumer, ids, clock.instant());
@@ -206,6 +212,16 @@ public final class InMemoryStreamTransport
     @Override
     public synchronized int purgeDeadLetters(QueueName queue, DeadLetterSelection selection) {
         return queue(queue).purgeDeadLetters(selection);
+    }
+
+    @Override
+    public synchronized void pause(QueueName queue) {
+        queue(queue).paused(true);
+    }
+
+    @Override
+    public synchronized void resume(QueueName queue) {
+        queue(queue).paused(false);
     }
 
     private InMemoryQueue queue(QueueName queue) {

@@ -11,6 +11,7 @@ import dev.baton.domain.DeadLetterSelection;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
 import dev.baton.domain.JobSighting;
+import dev.baton.domain.QueueName;
 import dev.baton.domain.QueueStats;
 import dev.baton.domain.StoredDeadLetter;
 import java.util.List;
@@ -155,6 +156,31 @@ public abstract class QueueAdministrationContract extends TransportFixture {
                         assertThat(waiting.job().id()).isEqualTo(JobId.of("waiting"))));
         assertThat(administration().find(queue, JobId.of("nobody"))).isEmpty();
         assertThat(administration().find(randomQueue(), JobId.of("leased"))).isEmpty();
+    }
+
+    // ---- pausing ----------------------------------------------------------------------------------------------
+
+    @Test
+    void aPausedQueueIsSeenPausedUntilResumedAndStillTakesJobs() {
+        QueueName other = randomQueue();
+        leases().declare(other);
+
+        administration().pause(queue);
+        administration().pause(queue);
+        publish("while-paused");
+
+        assertThat(leases().paused(List.of(queue, other))).containsExactly(queue);
+        assertThat(administration().stats(queue).paused()).isTrue();
+        assertThat(administration().stats(queue).length()).isEqualTo(1);
+        assertThat(administration().stats(other).paused()).isFalse();
+
+        administration().resume(queue);
+        administration().resume(queue);
+
+        assertThat(leases().paused(List.of(queue, other))).isEmpty();
+        assertThat(administration().stats(queue).paused()).isFalse();
+        assertThat(jobIds(leases().lease(queue, alice, 10, SHORT_BLOCK))).containsExactly("while-paused");
+        subject().forget(other);
     }
 
     /** Publishes, leases and dead-letters one job per id. @return the dead letters' ids, in order */

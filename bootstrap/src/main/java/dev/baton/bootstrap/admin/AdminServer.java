@@ -26,11 +26,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The admin HTTP endpoints on the JDK's HTTP server: {@code /health/live}, {@code /health/ready} (503 unless Redis
- * and PostgreSQL answer), {@code /metrics} (Prometheus text) and {@code /api/queues} (JSON). Read-only: nothing here
- * changes a queue. Error texts go through the configuration's redaction, so no password leaks.
+ * and PostgreSQL answer), {@code /metrics} (Prometheus text) and {@code /api/queues} (JSON), all read with GET; and
+ * the one change, {@code POST /api/queues/{queue}/pause|resume} ({@link PauseEndpoint}). Error texts go through the
+ * configuration's redaction, so no password leaks.
  */
 public final class AdminServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AdminServer.class);
+    private static final List<String> READ = List.of("GET", "HEAD");
 
     private final HttpServer server;
     private final ExecutorService executor;
@@ -42,7 +44,7 @@ public final class AdminServer implements AutoCloseable {
 
     public static AdminServer start(AdminAddress address, BatonConfig config, Set<HealthCheck> checks,
                                     PrometheusMeterRegistry registry, InspectQueueUseCase inspect,
-                                    KnownQueues queues) {
+                                    KnownQueues queues, PauseEndpoint pauses) {
         HttpServer server;
         try {
             server = HttpServer.create(new InetSocketAddress(address.host(), address.port()), 0);
@@ -51,10 +53,11 @@ public final class AdminServer implements AutoCloseable {
                     + "; choose another address or 'off'", e);
         }
         server.createContext("/health/live", exchange -> respond(exchange, 200, "text/plain", "live\n"));
-        server.createContext("/health/ready", guarded(config, exchange -> ready(exchange, checks)));
-        server.createContext("/metrics", guarded(config, exchange ->
+        server.createContext("/health/ready", guarded(config, READ, exchange -> ready(exchange, checks)));
+        server.createContext("/metrics", guarded(config, READ, exchange ->
                 respond(exchange, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape())));
-        server.createContext("/api/queues", guarded(config, exchange -> {
+        server.createContext("/api/queues/", guarded(config, List.of("POST"), pauses::handle));
+        server.createContext("/api/queues", guarded(config, READ, exchange -> {
             List<QueueReport> reports = queues.all().stream()
                     .map(queue -> inspect.inspect(new InspectQueueUseCase.Command(queue))).toList();
             respond(exchange, 200, "application/json", Json.write(Json.queues(reports)));
@@ -89,11 +92,12 @@ public final class AdminServer implements AutoCloseable {
         respond(exchange, up ? 200 : 503, "application/json", Json.write(body));
     }
 
-    private static HttpHandler guarded(BatonConfig config, HttpHandler handler) {
+    /** Answers with {@code handler} for {@code methods}, 405 for others, 500 with a redacted text if it fails. */
+    private static HttpHandler guarded(BatonConfig config, List<String> methods, HttpHandler handler) {
         return exchange -> {
             try {
-                if (!"GET".equals(exchange.getRequestMethod()) && !"HEAD".equals(exchange.getRequestMethod())) {
-                    respond(exchange, 405, "text/plain", "only GET\n");
+                if (!methods.contains(exchange.getRequestMethod())) {
+                    respond(exchange, 405, "text/plain", "only " + String.join(" or ", methods) + "\n");
                     return;
                 }
                 handler.handle(exchange);
@@ -106,7 +110,7 @@ public final class AdminServer implements AutoCloseable {
         };
     }
 
-    private static void respond(HttpExchange exchange, int status, String contentType, String body)
+    static void respond(HttpExchange exchange, int status, String contentType, String body)
             throws IOException {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().set("Content-Type", contentType);

@@ -3,29 +3,47 @@ package dev.baton.bootstrap.cli;
 import dev.baton.adapters.redis.RedisAdapter;
 import dev.baton.bootstrap.Baton;
 import dev.baton.domain.QueueName;
+import java.util.function.BiConsumer;
 import java.util.function.ToIntFunction;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code baton queue declare|show|repartition}: the partition count of a queue (docs/SCALING.md). */
+/**
+ * {@code baton queue declare|show|repartition}: the partition count of a queue (docs/SCALING.md); {@code baton queue
+ * pause|resume}: whether workers lease from it (docs/OPERATIONS.md).
+ */
 @Command(name = "queue", mixinStandardHelpOptions = true,
-        description = "Declares, shows or changes the partition count of a queue.",
-        subcommands = {QueueCommand.Declare.class, QueueCommand.Show.class, QueueCommand.Repartition.class})
+        description = "Declares, shows or changes the partition count of a queue; pauses or resumes it.",
+        subcommands = {QueueCommand.Declare.class, QueueCommand.Show.class, QueueCommand.Repartition.class,
+                QueueCommand.Pause.class, QueueCommand.Resume.class})
 final class QueueCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new UsageException("queue needs a subcommand: declare, show or repartition");
+        throw new UsageException("queue needs a subcommand: declare, show, repartition, pause or resume");
     }
 
-    /** Runs {@code action} on the Redis adapter and prints the queue's partition count it returns. */
+    /** Runs {@code action} on the Redis adapter and prints the queue's partition count it returns, and its pause. */
     private static Integer report(SessionCommand command, String queue, ToIntFunction<RedisAdapter> action) {
         int partitions;
+        boolean paused;
         try (Baton baton = command.batonBuilder().build()) {
-            partitions = action.applyAsInt(baton.use(RedisAdapter.class));
+            RedisAdapter redis = baton.use(RedisAdapter.class);
+            partitions = action.applyAsInt(redis);
+            paused = redis.administration().stats(QueueName.of(queue)).paused();
         }
-        command.terminal.out().println(queue + ": " + partitions + " partitions");
+        command.terminal.out().println(queue + ": " + partitions + " partitions" + (paused ? ", paused" : ""));
+        return ExitCodes.OK;
+    }
+
+    /** Pauses or resumes the queue, then says so. */
+    private static Integer change(SessionCommand command, String queue, BiConsumer<Baton, QueueName> change,
+                                  String outcome) {
+        try (Baton baton = command.batonBuilder().build()) {
+            change.accept(baton, QueueName.of(queue));
+        }
+        command.terminal.out().println(queue + ": " + outcome);
         return ExitCodes.OK;
     }
 
@@ -67,6 +85,41 @@ final class QueueCommand implements Runnable {
         public Integer call() {
             QueueName name = QueueName.of(queue);
             return report(this, queue, redis -> redis.partitions(name));
+        }
+    }
+
+    @Command(name = "pause", mixinStandardHelpOptions = true,
+            description = {"Pauses a queue: every worker stops leasing from it within a second.",
+                    "Running jobs finish, enqueues go on, delayed jobs are promoted but wait; the pause is kept in "
+                    + "Redis, across worker restarts, until `queue resume`."})
+    static final class Pause extends SessionCommand {
+        @Parameters(index = "0", paramLabel = "QUEUE")
+        String queue;
+
+        Pause(Terminal terminal) {
+            super(terminal);
+        }
+
+        @Override
+        public Integer call() {
+            return change(this, queue, Baton::pause, "paused (workers lease nothing from it until `baton queue resume "
+                    + queue + "`)");
+        }
+    }
+
+    @Command(name = "resume", mixinStandardHelpOptions = true,
+            description = "Resumes a paused queue: workers lease from it again within a second.")
+    static final class Resume extends SessionCommand {
+        @Parameters(index = "0", paramLabel = "QUEUE")
+        String queue;
+
+        Resume(Terminal terminal) {
+            super(terminal);
+        }
+
+        @Override
+        public Integer call() {
+            return change(this, queue, Baton::resume, "resumed");
         }
     }
 

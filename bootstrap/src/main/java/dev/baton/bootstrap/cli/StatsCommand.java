@@ -20,7 +20,7 @@ import picocli.CommandLine.Option;
                 "Stream length, lag (not yet delivered), pending (delivered, not acknowledged), oldest pending idle, "
                 + "consumers and their idle, delayed (retries and scheduled), dead, suspects (reclaimed jobs that "
                 + "ran alone in their worker and have not finished) and their isolated deliveries, completed (in "
-                + "the ledger). "
+                + "the ledger), paused (workers lease nothing from it). "
                 + "Queues: --queue, else BATON_QUEUES."})
 final class StatsCommand extends SessionCommand {
     @Option(names = "--queue", paramLabel = "QUEUE", description = "a queue to show (repeatable)")
@@ -83,14 +83,14 @@ final class StatsCommand extends SessionCommand {
 
     private void print(List<QueueReport> reports) {
         Table table = new Table("QUEUE", "LENGTH", "LAG", "PENDING", "OLDEST-PENDING", "DELAYED", "DEAD",
-                "SUSPECTS", "ISOLATED", "COMPLETED", "CONSUMERS");
+                "SUSPECTS", "ISOLATED", "COMPLETED", "CONSUMERS", "PAUSED");
         for (QueueReport report : reports) {
             QueueStats stats = report.stats();
             table.row(stats.queue(), stats.length(), stats.lag().isPresent() ? stats.lag().getAsLong() : "?",
                     stats.pending(), Table.duration(stats.oldestPendingIdle()), stats.delayed(), stats.dead(),
                     stats.suspects(), stats.isolatedDeliveries(),
                     report.completed().isPresent() ? report.completed().getAsLong() : "-",
-                    stats.consumers().size());
+                    stats.consumers().size(), stats.paused() ? "yes" : "no");
         }
         table.print(terminal.out());
         printDeadInLedger(reports);

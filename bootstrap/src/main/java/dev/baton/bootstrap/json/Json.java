@@ -44,6 +44,7 @@ public final class Json {
         json.put("dead", stats.dead());
         json.put("suspects", stats.suspects());
         json.put("isolated_deliveries", stats.isolatedDeliveries());
+        json.put("paused", stats.paused());
         json.put("completed", report.completed().isPresent() ? report.completed().getAsLong() : null);
         // from the ledger, which outlives what Redis may lose; null without a ledger
         json.put("dead_in_ledger", report.completed().isPresent() ? new TreeMap<>(report.deadByReason()) : null);

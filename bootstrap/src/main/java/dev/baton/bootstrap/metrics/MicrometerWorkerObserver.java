@@ -71,6 +71,11 @@ public final class MicrometerWorkerObserver implements JobObserver, MaintenanceO
     }
 
     @Override
+    public void jobSnoozed(Job job, Instant at) {
+        count("baton.jobs.snoozed", job.queue());
+    }
+
+    @Override
     public void jobDeadLettered(DeadLetter letter) {
         Counter.builder("baton.jobs.dead.lettered").tag("queue", letter.queue().value())
                 .tag("reason", letter.reason().name())

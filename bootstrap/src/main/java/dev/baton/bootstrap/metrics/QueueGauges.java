@@ -69,6 +69,7 @@ public final class QueueGauges implements AutoCloseable {
         gauge("baton.queue.suspects", queue, r -> r.stats().suspects());
         gauge("baton.queue.isolated.deliveries", queue, r -> r.stats().isolatedDeliveries());
         gauge("baton.queue.consumers", queue, r -> r.stats().consumers().size());
+        gauge("baton.queue.paused", queue, r -> r.stats().paused() ? 1 : 0);
         gauge("baton.queue.oldest.pending.idle.seconds", queue, r -> r.stats().oldestPendingIdle().toMillis() / 1000.0);
     }
 

@@ -64,6 +64,11 @@ final class FanOutJobObserver implements JobObserver {
     }
 
     @Override
+    public void jobSnoozed(Job job, Instant at) {
+        each(observer -> observer.jobSnoozed(job, at));
+    }
+
+    @Override
     public void jobDeadLettered(DeadLetter letter) {
         each(observer -> observer.jobDeadLettered(letter));
     }

@@ -12,9 +12,11 @@ import dev.baton.application.port.in.InspectQueueUseCase;
 import dev.baton.application.port.in.ListDeadLettersUseCase;
 import dev.baton.application.port.in.ListSchedulesUseCase;
 import dev.baton.application.port.in.LocateJobUseCase;
+import dev.baton.application.port.in.PauseQueueUseCase;
 import dev.baton.application.port.in.PurgeDeadLettersUseCase;
 import dev.baton.application.port.in.RedriveDeadLettersUseCase;
 import dev.baton.application.port.in.RunSchedulerUseCase;
+import dev.baton.application.port.in.ResumeQueueUseCase;
 import dev.baton.application.port.in.RunWorkerUseCase;
 import dev.baton.application.port.in.TrimQueueUseCase;
 import dev.baton.application.port.out.ExecutionLedger;
@@ -31,6 +33,7 @@ import dev.baton.application.service.AtLeastOnceExecution;
 import dev.baton.application.service.CompletionJanitor;
 import dev.baton.application.service.DeadLetterService;
 import dev.baton.application.service.EnqueueService;
+import dev.baton.application.service.QueuePauseService;
 import dev.baton.application.service.QueueQueryService;
 import dev.baton.application.service.TrimService;
 import dev.baton.application.service.schedule.ScheduleQueryService;
@@ -67,6 +70,8 @@ final class ServicesModule extends AbstractModule {
         bind(TrimQueueUseCase.class).to(TrimService.class);
         bind(RunSchedulerUseCase.class).to(SchedulerService.class);
         bind(ListSchedulesUseCase.class).to(ScheduleQueryService.class);
+        bind(PauseQueueUseCase.class).to(QueuePauseService.class);
+        bind(ResumeQueueUseCase.class).to(QueuePauseService.class);
         OptionalBinder.newOptionalBinder(binder(), JobTracing.class).setDefault()
                 .toProvider(Tracings::fromClasspath).in(Singleton.class);
     }
@@ -124,6 +129,12 @@ final class ServicesModule extends AbstractModule {
     @Singleton
     DeadLetterService deadLetters(QueueAdministration administration, JobOutcomes outcomes, Clock clock) {
         return new DeadLetterService(administration, outcomes, clock);
+    }
+
+    @Provides
+    @Singleton
+    QueuePauseService pauses(QueueAdministration administration) {
+        return new QueuePauseService(administration);
     }
 
     @Provides

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.google.inject.multibindings.Multibinder;
+import dev.baton.application.handler.SnoozeException;
 import dev.baton.application.port.in.RunningWorker;
 import dev.baton.bootstrap.Baton;
 import dev.baton.bootstrap.config.ConfigLoader;
@@ -61,6 +62,54 @@ class AdminServerTest {
                     + "/metrics")).POST(HttpRequest.BodyPublishers.noBody()).build(),
                     HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(405);
         }
+    }
+
+    @Test
+    void aPostPausesAndResumesAQueueAndTheGaugeAndCountersShowIt() throws Exception {
+        QueueName mail = QueueName.of("mail");
+        try (Baton baton = Baton.builder()
+                .config(ConfigLoader.load(Map.of("BATON_ADMIN_ADDRESS", "127.0.0.1:0"), Optional.empty(), Map.of()))
+                .adapters(new InMemoryAdapters(Clock.systemUTC()))
+                .handler("mail", context -> {
+                    if (context.job().snoozes() == 0) {
+                        throw new SnoozeException(Duration.ofMillis(10));
+                    }
+                    return Optional.empty();
+                })
+                .build()) {
+            InetSocketAddress address = baton.startAdmin().orElseThrow();
+            RunningWorker worker = baton.start("mail");
+
+            HttpResponse<String> paused = post(address, "/api/queues/mail/pause", "application/json");
+
+            assertThat(paused.statusCode()).isEqualTo(200);
+            assertThat(paused.body()).contains("\"queue\" : \"mail\"", "\"paused\" : true");
+            await().atMost(Duration.ofSeconds(10)).until(() -> worker.pausedQueues().contains(mail));
+            assertThat(get(address, "/api/queues").body()).contains("\"paused\" : true");
+            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(get(address, "/metrics").body())
+                    .contains("baton_queue_paused{queue=\"mail\"} 1.0"));
+            assertThat(post(address, "/api/queues/mail/pause", "text/plain").statusCode())
+                    .as("a cross-origin form cannot pause").isEqualTo(415);
+            assertThat(post(address, "/api/queues/mail/stop", "application/json").statusCode()).isEqualTo(404);
+            assertThat(post(address, "/api/queues/bad%20name!/pause", "application/json").statusCode())
+                    .isEqualTo(400);
+            assertThat(get(address, "/api/queues/mail/pause").statusCode()).isEqualTo(405);
+
+            assertThat(post(address, "/api/queues/mail/resume", "application/json").body())
+                    .contains("\"paused\" : false");
+            baton.enqueue(mail, JobId.of("m-1"), "hello");
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> worker.counters().completed() == 1);
+            assertThat(worker.counters().snoozed()).isEqualTo(1);
+            assertThat(get(address, "/metrics").body()).contains("baton_jobs_snoozed_total{queue=\"mail\"} 1.0");
+        }
+    }
+
+    private HttpResponse<String> post(InetSocketAddress address, String path, String contentType)
+            throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + address.getPort() + path))
+                .header("Content-Type", contentType).POST(HttpRequest.BodyPublishers.ofString("{}")).build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     private HttpResponse<String> get(InetSocketAddress address, String path) throws IOException, InterruptedException {

@@ -34,7 +34,8 @@ class IsolationMetricsTest {
 
     @Test
     void theQueueGaugesShowTheSuspectsAndTheirIsolatedDeliveries() {
-        QueueStats stats = new QueueStats(QUEUE, 10, OptionalLong.of(0), 3, Duration.ZERO, List.of(), 0, 0, 2, 5);
+        QueueStats stats = new QueueStats(QUEUE, 10, OptionalLong.of(0), 3, Duration.ZERO, List.of(), 0, 0, 2, 5,
+                false);
         InspectQueueUseCase inspect = command -> new InspectQueueUseCase.QueueReport(stats, OptionalLong.empty(),
                 Map.of());
 

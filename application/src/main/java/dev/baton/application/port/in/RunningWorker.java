@@ -1,6 +1,8 @@
 package dev.baton.application.port.in;
 
+import dev.baton.domain.QueueName;
 import java.time.Duration;
+import java.util.Set;
 
 /** A started worker. */
 public interface RunningWorker extends AutoCloseable {
@@ -23,6 +25,12 @@ public interface RunningWorker extends AutoCloseable {
 
     /** Counters since start, for progress displays and tests. */
     WorkerCounters counters();
+
+    /**
+     * The queues this worker leases nothing from, as it last read them: at most a second old, and no lease started
+     * since reading them takes from one of them. Empty before the worker first read them.
+     */
+    Set<QueueName> pausedQueues();
 
     /** Stops with the default grace period. */
     @Override

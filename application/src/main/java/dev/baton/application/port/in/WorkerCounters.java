@@ -12,7 +12,8 @@ package dev.baton.application.port.in;
  * @param running      jobs running now
  * @param isolated     suspects (deliveries of jobs that a silent worker held) run isolated, alone in the worker
  * @param suspects     suspects held now: waiting for the worker's other jobs to finish, or running alone (at most one)
+ * @param snoozed      jobs whose handler asked to run them again later, without spending an attempt
  */
 public record WorkerCounters(long completed, long duplicates, long retried, long deadLettered, long reclaimed,
-                             long leasesLost, int running, long isolated, int suspects) {
+                             long leasesLost, int running, long isolated, int suspects, long snoozed) {
 }

@@ -65,4 +65,10 @@ public interface JobLeases {
 
     /** Atomically acknowledges {@code delivery} and appends {@code letter} to the queue's dead letters. */
     void deadLetter(Delivery delivery, DeadLetter letter);
+
+    /**
+     * Which of {@code queues} an operator paused ({@link QueueAdministration#pause}). Cheap (one small read per
+     * queue, sent together), but not free: a worker asks once a second, not once per lease.
+     */
+    Set<QueueName> paused(Collection<QueueName> queues);
 }

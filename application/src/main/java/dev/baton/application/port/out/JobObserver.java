@@ -51,6 +51,10 @@ public interface JobObserver {
     default void jobRetried(Job job, Instant at) {
     }
 
+    /** A job's handler snoozed it: it runs again at {@code at}, without having spent an attempt. */
+    default void jobSnoozed(Job job, Instant at) {
+    }
+
     /** A job (or a malformed entry) went to the dead letters: heard once per letter, after it was written. */
     default void jobDeadLettered(DeadLetter letter) {
     }

@@ -79,6 +79,8 @@ public interface JobTracing {
         DUPLICATE,
         /** The attempt failed; the job runs again later. */
         RETRIED,
+        /** The handler snoozed the job: it runs again later, with the same attempt, and nothing committed. */
+        SNOOZED,
         /** The attempt failed for good; the job went to the dead letters. */
         DEAD_LETTERED,
         /** The ledger could not tell whether the effect committed; the job's redelivery asks again. */

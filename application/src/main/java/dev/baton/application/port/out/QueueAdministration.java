@@ -36,4 +36,13 @@ public interface QueueAdministration {
 
     /** Deletes the selected dead letters for good. @return how many were deleted */
     int purgeDeadLetters(QueueName queue, DeadLetterSelection selection);
+
+    /**
+     * Pauses the queue until {@link #resume}: workers lease nothing from it (they see it within a second, see
+     * {@link JobLeases#paused}); enqueues, promotion and acknowledgements go on. Durable with the queue. Idempotent.
+     */
+    void pause(QueueName queue);
+
+    /** Lets workers lease from the queue again. Idempotent: a queue that is not paused stays as it is. */
+    void resume(QueueName queue);
 }

@@ -24,6 +24,7 @@ final class CountingObserver implements JobObserver, MaintenanceObserver {
     private final AtomicLong completed = new AtomicLong();
     private final AtomicLong duplicates = new AtomicLong();
     private final AtomicLong retried = new AtomicLong();
+    private final AtomicLong snoozed = new AtomicLong();
     private final AtomicLong deadLettered = new AtomicLong();
     private final AtomicLong reclaimed = new AtomicLong();
     private final AtomicLong leasesLost = new AtomicLong();
@@ -36,7 +37,7 @@ final class CountingObserver implements JobObserver, MaintenanceObserver {
 
     WorkerCounters counters(int running, int suspects) {
         return new WorkerCounters(completed.get(), duplicates.get(), retried.get(), deadLettered.get(),
-                reclaimed.get(), leasesLost.get(), running, isolated.get(), suspects);
+                reclaimed.get(), leasesLost.get(), running, isolated.get(), suspects, snoozed.get());
     }
 
     @Override
@@ -76,6 +77,12 @@ final class CountingObserver implements JobObserver, MaintenanceObserver {
     public void jobRetried(Job job, Instant at) {
         retried.incrementAndGet();
         jobObserver.jobRetried(job, at);
+    }
+
+    @Override
+    public void jobSnoozed(Job job, Instant at) {
+        snoozed.incrementAndGet();
+        jobObserver.jobSnoozed(job, at);
     }
 
     @Override

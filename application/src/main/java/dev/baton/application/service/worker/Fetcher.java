@@ -13,10 +13,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The worker's one leasing thread. It declares the queues and first resumes the oldest entry this consumer held when
- * it last stopped; then, again and again, it takes the free slots (waiting while all are busy), takes in a reclaimed
- * entry when recovery is due, else fills them with new entries leased round-robin over the queues, and dispatches
- * what came. It never leases more than it has slots for. A transport failure pauses it, it never ends it.
+ * The worker's one leasing thread. It declares the queues, reads which are paused and first resumes the oldest entry
+ * this consumer held when it last stopped in the others; then, again and again, it takes the free slots (waiting
+ * while all are busy), takes in a reclaimed entry when recovery is due, else fills them with new entries leased
+ * round-robin over the queues that are not paused, and dispatches what came. It never leases more than it has slots
+ * for. A transport failure pauses it, it never ends it.
  *
  * <p>A resumed or reclaimed entry is a suspect, which runs alone ({@link Isolation}): this worker takes in one at a
  * time, and leases nothing new in the turn it took one, so that the suspect soon has the worker to itself. What else
@@ -32,13 +33,15 @@ final class Fetcher {
     private final Duration blockPerQueue;
     private final InFlight inFlight;
     private final RecoveryLoop recovery;
+    private final PausedQueues pauses;
     private final Dispatcher dispatcher;
     private final Thread thread;
     private final AtomicBoolean leasing = new AtomicBoolean(true);
 
     /** @param block how long one round over the queues may wait for new entries; split over the queues */
     Fetcher(JobLeases leases, List<QueueName> queues, ConsumerName consumer, Duration block,
-            InFlight inFlight, RecoveryLoop recovery, Dispatcher dispatcher, ThreadFactory threads) {
+            InFlight inFlight, RecoveryLoop recovery, PausedQueues pauses, Dispatcher dispatcher,
+            ThreadFactory threads) {
         this.leases = leases;
         this.queues = List.copyOf(queues);
         this.consumer = consumer;
@@ -47,6 +50,7 @@ final class Fetcher {
         this.blockPerQueue = split.isZero() ? Duration.ofMillis(1) : split;
         this.inFlight = inFlight;
         this.recovery = recovery;
+        this.pauses = pauses;
         this.dispatcher = dispatcher;
         this.thread = threads.newThread(this::run);
     }
@@ -75,14 +79,26 @@ final class Fetcher {
             for (QueueName queue : queues) {
                 retrying("declare " + queue, () -> leases.declare(queue));
             }
+            // a pause outlives workers: a worker restarted while its queue is paused must not run a job of it
+            retrying("read paused queues", pauses::refresh);
             resumeOldestOwnPending();
             Pause pause = new Pause();
             for (int turn = 0; leasing.get(); turn++) {
                 int wanted = inFlight.takeFreeSlots();
+                // after the wait for slots, however long: a lease never acts on pauses older than a check interval
+                pauses.refreshIfDue();
                 // abandoned work first; reclaiming here, with the slots in hand, cannot starve behind the lease
                 if (recovery.reclaimIfDue(wanted) > 0) {
                     inFlight.freeSlots(wanted - 1); // the suspect is to run alone: nothing new this turn
-                } else if (!lease(queues.get(turn % queues.size()), wanted, pause)) {
+                    continue;
+                }
+                QueueName queue = queues.get(turn % queues.size());
+                if (pauses.isPaused(queue)) {
+                    inFlight.freeSlots(wanted);
+                    if (pauses.allPaused()) {
+                        pauses.awaitNextCheck();
+                    }
+                } else if (!lease(queue, wanted, pause)) {
                     break;
                 }
             }
@@ -94,7 +110,8 @@ final class Fetcher {
     /** @return false when a stop interrupted the lease */
     private boolean lease(QueueName queue, int wanted, Pause pause) throws InterruptedException {
         try {
-            List<Delivery> leased = leases.lease(queue, consumer, wanted, blockPerQueue);
+            Duration block = pauses.blockUntilNextCheck(blockPerQueue);
+            List<Delivery> leased = leases.lease(queue, consumer, wanted, block);
             inFlight.freeSlots(wanted - leased.size());
             dispatcher.dispatch(leased);
             pause.reset();
@@ -117,6 +134,9 @@ final class Fetcher {
      */
     private void resumeOldestOwnPending() throws InterruptedException {
         for (QueueName queue : queues) {
+            if (pauses.isPaused(queue)) {
+                continue; // what it held of a paused queue is reclaimed once the queue is resumed
+            }
             List<Delivery> own = new ArrayList<>(1);
             retrying("resume pending of " + queue, () -> own.addAll(leases.leaseOwnPending(queue, consumer, 1)));
             if (!own.isEmpty()) {

@@ -1,6 +1,7 @@
 package dev.baton.application.service.worker;
 
 import dev.baton.application.handler.NonRetryableException;
+import dev.baton.application.handler.SnoozeException;
 import dev.baton.application.port.out.Delivery;
 import dev.baton.application.port.out.JobLeases;
 import dev.baton.application.port.out.JobOutcomes;
@@ -32,10 +33,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Ends a delivery once: what the ledger recorded is acknowledged (after the commit, never before), a failure is
- * retried or dead-lettered by the retry policy, an unknown outcome is left pending, so that its redelivery asks the
- * ledger again. A delivery whose lease was lost, or that was abandoned at stop, is not ended here. Every attempt's trace
- * hears how it was settled.
+ * Ends a delivery once: what the ledger recorded is acknowledged (after the commit, never before), a snooze waits
+ * in the delayed set with its attempt unspent, a failure is retried or dead-lettered by the retry policy, an unknown
+ * outcome is left pending, so that its redelivery asks the ledger again. A delivery whose lease was lost, or that was
+ * abandoned at stop, is not ended here. Every attempt's trace hears how it was settled.
  *
  * <p>A dead letter is recorded in the ledger first ({@link JobOutcomes}), then moved in the transport; when the ledger
  * says the job ended otherwise (completed, purged, or dead before), that ending wins: the delivery is acknowledged,
@@ -77,7 +78,9 @@ final class Finisher {
                 unknown.add(attempt);
                 attempt.trace().ended(AttemptEnd.LEFT_PENDING, Optional.of(unknownOutcome.failure()));
             } else if (attempt.outcome() instanceof LedgerOutcome.EffectFailed failed) {
-                attempt.trace().ended(failOrLeavePending(attempt, failed.cause()), Optional.of(failed.cause()));
+                AttemptEnd end = endFailedOrLeavePending(attempt, failed.cause());
+                // a snooze is not a failure: its trace carries no error
+                attempt.trace().ended(end, end == AttemptEnd.SNOOZED ? Optional.empty() : Optional.of(failed.cause()));
             } else if (attempt.outcome() instanceof LedgerOutcome.AlreadyDead dead) {
                 endAsRecordedOrLeavePending(attempt, dead.outcome());
                 attempt.trace().ended(AttemptEnd.DUPLICATE, Optional.empty());
@@ -123,15 +126,35 @@ final class Finisher {
         LOG.warn("could not finish delivery, left pending for redelivery consumer={} {}", consumer, held, failure);
     }
 
-    private AttemptEnd failOrLeavePending(Attempt attempt, Throwable failure) {
-        JobError error = attempt.held().isPastDeadline() ? new AttemptOutcome.TimedOut(jobTimeout).asError()
-                : JobError.of(failure, !(failure instanceof NonRetryableException));
+    /** An attempt that committed nothing: the handler's snooze, else a failure (timed out when past its deadline). */
+    private AttemptEnd endFailedOrLeavePending(Attempt attempt, Throwable failure) {
         try {
+            if (failure instanceof SnoozeException snooze) {
+                return snooze(attempt.held(), attempt.delivery(), snooze, attempt.trace());
+            }
+            JobError error = attempt.held().isPastDeadline() ? new AttemptOutcome.TimedOut(jobTimeout).asError()
+                    : JobError.of(failure, !(failure instanceof NonRetryableException));
             return fail(attempt.held(), attempt.delivery(), error, Optional.of(failure), attempt.trace());
         } catch (RuntimeException e) {
             leftPending(attempt.held(), e);
             return AttemptEnd.LEFT_PENDING;
         }
+    }
+
+    /** Waits in the delayed set like a retry, but with the same attempt: a snooze is not a failure. */
+    private AttemptEnd snooze(HeldDelivery held, Delivery.Leased delivery, SnoozeException snooze,
+                              AttemptTrace trace) {
+        if (!held.beginFinish()) {
+            return AttemptEnd.NOT_SETTLED;
+        }
+        Job job = delivery.job();
+        Instant at = clock.instant().plus(snooze.delay());
+        Job snoozed = job.snoozedUntil(at);
+        leases.retryLater(delivery, snoozed.withHeaders(retryHeaders(snoozed, trace)));
+        observer.jobSnoozed(job, at);
+        LOG.debug("job snoozed until {} queue={} job={} attempt={} snoozes={}", at, job.queue(), job.id(),
+                job.currentAttempt(), snoozed.snoozes());
+        return AttemptEnd.SNOOZED;
     }
 
     /**

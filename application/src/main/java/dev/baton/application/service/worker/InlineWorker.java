@@ -25,16 +25,18 @@ public final class InlineWorker {
     private final JobLeases leases;
     private final List<QueueName> queues;
     private final ConsumerName consumer;
+    private final PausedQueues pauses;
     private final InFlight inFlight;
     private final Dispatcher dispatcher;
     private final PromotionLoop promotion;
     private final CountingObserver counting;
 
-    InlineWorker(JobLeases leases, RunWorkerUseCase.Command command, InFlight inFlight, Dispatcher dispatcher,
-                 PromotionLoop promotion, CountingObserver counting) {
+    InlineWorker(JobLeases leases, RunWorkerUseCase.Command command, PausedQueues pauses, InFlight inFlight,
+                 Dispatcher dispatcher, PromotionLoop promotion, CountingObserver counting) {
         this.leases = leases;
         this.queues = command.queues();
         this.consumer = command.consumer();
+        this.pauses = pauses;
         this.inFlight = inFlight;
         this.dispatcher = dispatcher;
         this.promotion = promotion;
@@ -47,15 +49,18 @@ public final class InlineWorker {
     }
 
     /**
-     * Leases what waits in each queue, up to the worker's concurrency per queue, and runs it to its end: completed
-     * and acknowledged, scheduled for a retry, or dead-lettered.
+     * Leases what waits in each queue that is not paused (read anew at every call), up to the worker's concurrency
+     * per queue, and runs it to its end: completed and acknowledged, scheduled for a retry, or dead-lettered.
      *
      * @return how many deliveries it leased
      */
     public int runOnce() {
+        pauses.refresh();
         int leased = 0;
         for (QueueName queue : queues) {
-            leased += leaseAndRun(queue);
+            if (!pauses.isPaused(queue)) {
+                leased += leaseAndRun(queue);
+            }
         }
         return leased;
     }

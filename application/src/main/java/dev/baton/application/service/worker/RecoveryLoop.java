@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
  * blocking lease and never takes more jobs than this worker has room for. Every reclaimed entry is a suspect, which
  * runs alone ({@link Isolation}): the worker takes one at a time, only while it holds none, and stays due while there
  * may be more, so that the next one comes as soon as the last one finished. Other workers take the rest meanwhile.
- * Poison among them is dead-lettered by the triage, like any delivery.
+ * Poison among them is dead-lettered by the triage, like any delivery. A paused queue is not reclaimed from: its
+ * abandoned entries wait, pending, until it is resumed.
  */
 final class RecoveryLoop implements BackgroundLoop {
     private static final Logger LOG = LoggerFactory.getLogger(RecoveryLoop.class);
@@ -28,17 +29,19 @@ final class RecoveryLoop implements BackgroundLoop {
     private final Duration lease;
     private final InFlight inFlight;
     private final Dispatcher dispatcher;
+    private final PausedQueues pauses;
     private final MaintenanceObserver observer;
     private final AtomicBoolean due = new AtomicBoolean();
 
     RecoveryLoop(QueueMaintenance maintenance, List<QueueName> queues, ConsumerName consumer, Duration lease,
-                 InFlight inFlight, Dispatcher dispatcher, MaintenanceObserver observer) {
+                 InFlight inFlight, Dispatcher dispatcher, PausedQueues pauses, MaintenanceObserver observer) {
         this.maintenance = maintenance;
         this.queues = List.copyOf(queues);
         this.consumer = consumer;
         this.lease = lease;
         this.inFlight = inFlight;
         this.dispatcher = dispatcher;
+        this.pauses = pauses;
         this.observer = observer;
     }
 
@@ -59,6 +62,9 @@ final class RecoveryLoop implements BackgroundLoop {
             return 0;
         }
         for (QueueName queue : queues) {
+            if (pauses.isPaused(queue)) {
+                continue;
+            }
             try {
                 if (reclaim(queue, 1) > 0) {
                     due.set(true); // more may be waiting: the next one once this suspect has run

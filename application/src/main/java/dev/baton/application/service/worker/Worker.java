@@ -3,7 +3,9 @@ package dev.baton.application.service.worker;
 import dev.baton.application.port.in.RunningWorker;
 import dev.baton.application.port.in.WorkerCounters;
 import dev.baton.domain.ConsumerName;
+import dev.baton.domain.QueueName;
 import java.time.Duration;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -21,6 +23,7 @@ final class Worker implements RunningWorker {
 
     private final ConsumerName consumer;
     private final Fetcher fetcher;
+    private final PausedQueues pauses;
     private final ExecutorService jobs;
     private final InFlight inFlight;
     private final Acknowledgements<Attempt> acknowledgements;
@@ -31,10 +34,11 @@ final class Worker implements RunningWorker {
     private volatile boolean stopping;
     private Integer abandoned;
 
-    Worker(ConsumerName consumer, Fetcher fetcher, ExecutorService jobs, InFlight inFlight,
+    Worker(ConsumerName consumer, Fetcher fetcher, PausedQueues pauses, ExecutorService jobs, InFlight inFlight,
            Acknowledgements<Attempt> acknowledgements, Loops loops, CountingObserver counting, Duration defaultGrace) {
         this.consumer = consumer;
         this.fetcher = fetcher;
+        this.pauses = pauses;
         this.jobs = jobs;
         this.inFlight = inFlight;
         this.acknowledgements = acknowledgements;
@@ -104,6 +108,11 @@ final class Worker implements RunningWorker {
     @Override
     public WorkerCounters counters() {
         return counting.counters(inFlight.size(), inFlight.suspects());
+    }
+
+    @Override
+    public Set<QueueName> pausedQueues() {
+        return pauses.current();
     }
 
     @Override

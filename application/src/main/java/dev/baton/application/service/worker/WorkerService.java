@@ -76,10 +76,11 @@ public final class WorkerService implements RunWorkerUseCase {
         ExecutorService jobs = threads.jobs(command.concurrency());
         Dispatcher dispatcher = new Dispatcher(inFlight, settings.batchCommit(), jobs, processor::process);
 
+        PausedQueues pauses = new PausedQueues(leases, command.queues(), consumer);
         RecoveryLoop recovery = new RecoveryLoop(maintenance, command.queues(), consumer, settings.lease(), inFlight,
-                dispatcher, counting);
+                dispatcher, pauses, counting);
         Fetcher fetcher = new Fetcher(leases, command.queues(), consumer, settings.block(),
-                inFlight, recovery, dispatcher, threads.ofJobKind("fetch"));
+                inFlight, recovery, pauses, dispatcher, threads.ofJobKind("fetch"));
         Loops loops = new Loops(consumer, threads)
                 .sweepingDeadlines(new DeadlineLoop(inFlight), DeadlineLoop.interval(settings.jobTimeout()))
                 .whileLeasing("promotion", new PromotionLoop(maintenance, command.queues(), clock), Duration.ZERO,
@@ -91,7 +92,7 @@ public final class WorkerService implements RunWorkerUseCase {
                                 settings.retention(), settings.consumerIdleRemoval(), clock, counting),
                         settings.trimInterval(), settings.trimInterval());
 
-        Worker worker = new Worker(consumer, fetcher, jobs, inFlight, acknowledgements, loops, counting,
+        Worker worker = new Worker(consumer, fetcher, pauses, jobs, inFlight, acknowledgements, loops, counting,
                 settings.grace());
         worker.start();
         LOG.info("worker started consumer={} queues={} concurrency={} threads={} lease={} jobTimeout={}"
@@ -112,7 +113,8 @@ public final class WorkerService implements RunWorkerUseCase {
         Processor processor = processor(command, acknowledgements, inFlight, counting);
         Dispatcher dispatcher = new Dispatcher(inFlight, settings.batchCommit(), Runnable::run, processor::process);
         command.queues().forEach(leases::declare);
-        return new InlineWorker(leases, command, inFlight, dispatcher,
+        return new InlineWorker(leases, command, new PausedQueues(leases, command.queues(), command.consumer()),
+                inFlight, dispatcher,
                 new PromotionLoop(maintenance, command.queues(), clock), counting);
     }
 

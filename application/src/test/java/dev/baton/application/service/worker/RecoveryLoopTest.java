@@ -38,8 +38,9 @@ class RecoveryLoopTest {
             vanished.addAndGet(count);
         }
     });
+    private final PausedQueues pauses = new PausedQueues(transport, List.of(QUEUE), worker);
     private final RecoveryLoop recovery = new RecoveryLoop(transport, List.of(QUEUE), worker, LEASE, inFlight,
-            new Dispatcher(inFlight, 1, Runnable::run, dispatched::addAll), counting);
+            new Dispatcher(inFlight, 1, Runnable::run, dispatched::addAll), pauses, counting);
 
     @Test
     void aPassMakesRecoveryDueAndTheFetcherThenReclaimsOneSuspectIntoASlotItHolds() {
@@ -101,6 +102,25 @@ class RecoveryLoopTest {
         assertThat(vanished).hasValue(1);
         assertThat(transport.stats(QUEUE).pending()).isZero();
         assertThat(dispatched).isEmpty();
+    }
+
+    @Test
+    void aPausedQueueIsNotReclaimedFromUntilItIsResumed() {
+        abandon(2);
+        clock.advance(LEASE.plusSeconds(1));
+        transport.pause(QUEUE);
+        pauses.refresh();
+
+        recovery.runOnce();
+
+        assertThat(recovery.reclaimIfDue(4)).isZero();
+        assertThat(pendingByConsumer()).containsEntry("dead", 2L).doesNotContainKey("w1");
+
+        transport.resume(QUEUE);
+        pauses.refresh();
+        recovery.runOnce();
+
+        assertThat(recovery.reclaimIfDue(4)).as("one suspect at a time").isEqualTo(1);
     }
 
     private List<Delivery> abandon(int count) {

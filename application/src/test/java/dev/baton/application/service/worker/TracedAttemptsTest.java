@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.baton.application.handler.JobHandler;
 import dev.baton.application.handler.JobHandlers;
 import dev.baton.application.handler.NonRetryableException;
+import dev.baton.application.handler.SnoozeException;
 import dev.baton.application.port.in.EnqueueJobUseCase;
 import dev.baton.application.port.in.RunWorkerUseCase;
 import dev.baton.application.port.out.JobObserver;
@@ -95,6 +96,26 @@ class TracedAttemptsTest {
 
         assertThat(tracing.events).containsExactly("sent o-3",
                 "attempt 1 DEAD_LETTERED NonRetryableException: card declined");
+    }
+
+    @Test
+    void aSnoozedAttemptEndsSnoozedWithoutAnErrorAndItsNextRunCarriesItsHeaders() {
+        AtomicInteger runs = new AtomicInteger();
+        InlineWorker worker = inline(context -> {
+            if (runs.incrementAndGet() == 1) {
+                throw new SnoozeException(Duration.ofMillis(1));
+            }
+            return Optional.of("done");
+        });
+        enqueue.enqueue(EnqueueJobUseCase.Command.now(queue, JobId.of("o-4"), "{}"));
+
+        worker.runOnce();
+        clock.advance(Duration.ofMillis(1));
+        drain(worker);
+
+        assertThat(tracing.events).containsExactly("sent o-4", "attempt 1 SNOOZED", "attempt 1 COMPLETED");
+        assertThat(tracing.attemptHeaders).extracting(headers -> headers.get("retried_from"))
+                .containsExactly(null, "attempt 1");
     }
 
     private InlineWorker inline(JobHandler handler) {
