@@ -7,6 +7,7 @@ import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.application.port.out.JobOutcomes;
 import dev.baton.application.port.out.LedgerUnavailableException;
 import dev.baton.domain.InvalidValueException;
+import dev.baton.domain.PayloadLimit;
 import dev.baton.domain.Retention;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -45,11 +46,13 @@ public final class PostgresAdapter implements AutoCloseable {
     private final Jdbi jdbi;
     private final ExecutionLedger ledger;
     private final JobOutcomes outcomes;
+    private final Clock clock;
 
     private PostgresAdapter(Config config, DataSource pool, Optional<HikariDataSource> ownPool, Clock clock) {
         this.config = config;
         this.pool = pool;
         this.ownPool = ownPool;
+        this.clock = clock;
         this.jdbi = Jdbi.create(pool).installPlugin(new PostgresPlugin());
         jdbi.setTransactionHandler(new EffectGuard.Transactions(jdbi.getTransactionHandler()));
         jdbi.getConfig(SqlStatements.class).addCustomizer(EffectGuard.COUNTING);
@@ -140,6 +143,14 @@ public final class PostgresAdapter implements AutoCloseable {
     /** The ledger's record of dead letters, replays and purges, in the same table as the completions. */
     public JobOutcomes outcomes() {
         return outcomes;
+    }
+
+    /**
+     * Enqueues jobs inside the caller's own transaction, on the caller's connection, with the default payload limit
+     * (the SQL function {@code <schema>.enqueue} admits the same).
+     */
+    public Outbox outbox() {
+        return new Outbox(config.schema(), clock, PayloadLimit.DEFAULT);
     }
 
     /** Counts the rows that handlers' effects left in tables of the ledger's schema. */
