@@ -4,12 +4,14 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.baton.application.port.out.EffectRecords;
 import dev.baton.application.port.out.ExecutionLedger;
+import dev.baton.application.port.out.JobOutbox;
 import dev.baton.application.port.out.JobOutcomes;
 import dev.baton.application.port.out.LedgerUnavailableException;
 import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.PayloadLimit;
 import dev.baton.domain.Retention;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
@@ -47,6 +49,7 @@ public final class PostgresAdapter implements AutoCloseable {
     private final ExecutionLedger ledger;
     private final JobOutcomes outcomes;
     private final Clock clock;
+    private final PostgresJobOutbox jobOutbox;
 
     private PostgresAdapter(Config config, DataSource pool, Optional<HikariDataSource> ownPool, Clock clock) {
         this.config = config;
@@ -58,6 +61,9 @@ public final class PostgresAdapter implements AutoCloseable {
         jdbi.getConfig(SqlStatements.class).addCustomizer(EffectGuard.COUNTING);
         this.ledger = ledger(clock);
         this.outcomes = new PostgresJobOutcomes(jdbi, new CompletionTable(config.schema()));
+        // listening holds a connection for good: on Baton's own pool, one beside it rather than one of it
+        this.jobOutbox = new PostgresJobOutbox(jdbi, config.schema(), ownPool.isPresent()
+                ? () -> DriverManager.getConnection(config.jdbcUrl()) : pool::getConnection);
     }
 
     /**
@@ -153,6 +159,11 @@ public final class PostgresAdapter implements AutoCloseable {
         return new Outbox(config.schema(), clock, PayloadLimit.DEFAULT);
     }
 
+    /** The outbox as the relay claims and publishes it. */
+    public JobOutbox jobOutbox() {
+        return jobOutbox;
+    }
+
     /** Counts the rows that handlers' effects left in tables of the ledger's schema. */
     public EffectRecords effectRecords() {
         return new PostgresEffectRecords(jdbi, config.schema());
@@ -210,6 +221,7 @@ public final class PostgresAdapter implements AutoCloseable {
 
     @Override
     public void close() {
+        jobOutbox.closeListener();
         ownPool.ifPresent(HikariDataSource::close);
     }
 
