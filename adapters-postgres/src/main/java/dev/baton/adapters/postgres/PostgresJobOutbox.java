@@ -45,6 +45,7 @@ final class PostgresJobOutbox implements JobOutbox {
     private final String publishedSql;
     private final String malformedSql;
     private final String forgetSql;
+    private final String republishSql;
     private Connection listener;
 
     PostgresJobOutbox(Jdbi jdbi, String schema, ListenerConnections listenerConnections) {
@@ -65,6 +66,13 @@ final class PostgresJobOutbox implements JobOutbox {
         this.forgetSql = "DELETE FROM " + outbox + " WHERE position IN (SELECT o.position FROM " + outbox + " o JOIN "
                 + schema + ".job_outcomes r USING (job_id) WHERE o.published_at IS NOT NULL"
                 + " AND r.state IN ('completed', 'dead', 'purged') LIMIT :max)";
+        // the epoch row's lock serializes relays: one that waited sees the new epoch and changes nothing
+        this.republishSql = "WITH changed AS (UPDATE " + schema + ".job_outbox_epoch SET epoch = :epoch"
+                + " WHERE epoch IS DISTINCT FROM :epoch RETURNING 1), republished AS (UPDATE " + outbox + " o"
+                + " SET published_at = NULL, claimed_until = NULL WHERE EXISTS (SELECT FROM changed)"
+                + " AND o.published_at IS NOT NULL AND NOT EXISTS (SELECT FROM " + schema + ".job_outcomes r"
+                + " WHERE r.job_id = o.job_id AND r.state IN ('completed', 'dead', 'purged')) RETURNING 1)"
+                + " SELECT count(*)::int FROM republished";
     }
 
     @Override
@@ -111,6 +119,12 @@ final class PostgresJobOutbox implements JobOutbox {
     public void markMalformed(long position, String reason) {
         withHandle("could not mark outbox row " + position + " malformed", handle -> handle.createUpdate(malformedSql)
                 .bind("reason", reason).bind("position", position).execute());
+    }
+
+    @Override
+    public int republishAfterLoss(String transportEpoch) {
+        return withHandle("could not record the transport's epoch", handle -> handle.createQuery(republishSql)
+                .bind("epoch", transportEpoch).mapTo(Integer.class).one());
     }
 
     @Override

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -30,6 +31,7 @@ class OutboxRelayTest {
 
     private final MutableClock clock = MutableClock.at(Instant.parse("2026-12-01T10:00:00Z"));
     private final RecordingPublisher publisher = new RecordingPublisher();
+    private final AtomicReference<String> epoch = new AtomicReference<>("run-1/marker-1");
     private PostgresAdapter adapter;
     private OutboxRelay relay;
 
@@ -37,7 +39,8 @@ class OutboxRelayTest {
     void open() {
         adapter = PostgresAdapter.open(SCHEMA.config(), clock);
         SCHEMA.jdbi().useHandle(handle -> handle.execute("DELETE FROM " + SCHEMA.name() + ".job_outbox"));
-        relay = new OutboxRelay(adapter.jobOutbox(), publisher, PayloadLimit.DEFAULT, clock, SETTINGS);
+        relay = new OutboxRelay(adapter.jobOutbox(), publisher, epoch::get, PayloadLimit.DEFAULT, clock,
+                SETTINGS);
     }
 
     @AfterEach
@@ -101,13 +104,29 @@ class OutboxRelayTest {
         enqueue("t-1", true);
         enqueue("t-2", true);
         relay.runOnce();
-        SCHEMA.jdbi().useHandle(handle -> handle.execute("INSERT INTO " + SCHEMA.name() + ".job_outcomes (job_id,"
-                + " queue, attempt, consumer, message_id, completed_at) VALUES ('t-1', 'orders', 1, 'w', '1-0', now())"));
+        completed("t-1");
 
         relay.runOnce();
 
         assertThat(column("count(*)::text", "t-1")).isEqualTo("0");
         assertThat(column("count(*)::text", "t-2")).isEqualTo("1");
+    }
+
+    @Test
+    void afterTheTransportLostDataEveryPublishedJobWithoutATerminalOutcomeIsPublishedOnceMore() {
+        enqueue("l-1", true);
+        enqueue("l-2", true);
+        relay.runOnce();
+        completed("l-1");
+        assertThat(relay.runOnce()).as("same epoch: nothing again").isZero();
+
+        epoch.set("run-2/marker-2");
+        OutboxRelay other = new OutboxRelay(adapter.jobOutbox(), publisher, epoch::get, PayloadLimit.DEFAULT, clock,
+                SETTINGS);
+        assertThat(relay.runOnce()).isOne();
+        assertThat(other.runOnce()).as("one relay republishes a loss").isZero();
+
+        assertThat(publisher.jobIds()).containsExactly("l-1", "l-2", "l-2");
     }
 
     @Test
@@ -138,6 +157,12 @@ class OutboxRelayTest {
                 handle.rollback();
             }
         });
+    }
+
+    private static void completed(String jobId) {
+        SCHEMA.jdbi().useHandle(handle -> handle.execute("INSERT INTO " + SCHEMA.name() + ".job_outcomes (job_id,"
+                + " queue, attempt, consumer, message_id, completed_at) VALUES (?, 'orders', 1, 'w', '1-0', now())",
+                jobId));
     }
 
     private static String column(String expression, String jobId) {

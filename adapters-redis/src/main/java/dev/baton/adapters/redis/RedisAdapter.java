@@ -5,6 +5,7 @@ import dev.baton.application.port.out.JobPublisher;
 import dev.baton.application.port.out.QueueAdministration;
 import dev.baton.application.port.out.QueueMaintenance;
 import dev.baton.application.port.out.TransportException;
+import dev.baton.application.port.out.TransportMemory;
 import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.PayloadLimit;
 import dev.baton.domain.QueueName;
@@ -227,6 +228,11 @@ public final class RedisAdapter implements AutoCloseable {
 
     public QueueAdministration administration() {
         return transport;
+    }
+
+    /** When Redis may have lost jobs: the outbox relay publishes the outstanding ones again then. */
+    public TransportMemory memory() {
+        return new RedisTransportMemory(connection);
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.baton.application.service;
 
 import dev.baton.application.port.out.JobOutbox;
 import dev.baton.application.port.out.JobPublisher;
+import dev.baton.application.port.out.TransportMemory;
 import dev.baton.domain.Job;
 import dev.baton.domain.PayloadLimit;
 import java.time.Clock;
@@ -21,6 +22,7 @@ import org.slf4j.LoggerFactory;
  * it pipelined to the transport with no transaction open, then marks it published. A relay that dies in between leaves
  * its claim to expire; the next relay publishes the batch again, and the ledger acknowledges the duplicates. Any
  * number of relays run side by side. A row that cannot become a job is marked MALFORMED; the relay goes on.
+ * After the transport lost data ({@link TransportMemory}), it publishes again every job without a terminal outcome.
  * Woken when producers commit, and every {@link Settings#pollInterval} at the latest (docs/POSTGRES.md#the-outbox).
  */
 public final class OutboxRelay implements AutoCloseable {
@@ -28,6 +30,7 @@ public final class OutboxRelay implements AutoCloseable {
 
     private final JobOutbox outbox;
     private final JobPublisher publisher;
+    private final TransportMemory memory;
     private final PayloadLimit payloadLimit;
     private final Clock clock;
     private final Settings settings;
@@ -35,10 +38,11 @@ public final class OutboxRelay implements AutoCloseable {
     private final CountDownLatch closed = new CountDownLatch(1);
     private final Thread thread;
 
-    public OutboxRelay(JobOutbox outbox, JobPublisher publisher, PayloadLimit payloadLimit, Clock clock,
-                       Settings settings) {
+    public OutboxRelay(JobOutbox outbox, JobPublisher publisher, TransportMemory memory, PayloadLimit payloadLimit,
+                       Clock clock, Settings settings) {
         this.outbox = Objects.requireNonNull(outbox, "outbox");
         this.publisher = Objects.requireNonNull(publisher, "publisher");
+        this.memory = Objects.requireNonNull(memory, "memory");
         this.payloadLimit = Objects.requireNonNull(payloadLimit, "payload limit");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.settings = Objects.requireNonNull(settings, "settings");
@@ -47,11 +51,16 @@ public final class OutboxRelay implements AutoCloseable {
     }
 
     /**
-     * Claims one batch, publishes it, marks it published, and forgets a batch of rows whose jobs ended.
+     * Republishes the outstanding jobs if the transport lost data since the last look, claims one batch, publishes it,
+     * marks it published, and forgets a batch of rows whose jobs ended.
      *
      * @return how many rows it claimed (published or marked MALFORMED)
      */
     public int runOnce() {
+        int republished = outbox.republishAfterLoss(memory.epoch());
+        if (republished > 0) {
+            LOG.warn("the transport may have lost jobs (its epoch changed): publishing again jobs={}", republished);
+        }
         Instant now = clock.instant();
         List<JobOutbox.Entry> claimed = outbox.claim(settings.batchSize(), now, now.plus(settings.claimLease()));
         List<Job> jobs = new ArrayList<>();

@@ -16,6 +16,7 @@ import dev.baton.application.port.out.EffectRecords;
 import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.application.port.out.JobOutcomes;
 import dev.baton.application.port.out.JobPublisher;
+import dev.baton.application.port.out.TransportMemory;
 import dev.baton.application.service.OutboxRelay;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.domain.PayloadLimit;
@@ -102,8 +103,9 @@ public final class PostgresModule extends AbstractModule {
     /** One per instance, started on first use and stopped with the instance, however many workers it runs. */
     @Provides
     @Singleton
-    OutboxRelay relay(PostgresAdapter postgres, JobPublisher publisher, Clock clock, Closer closer) {
-        return closer.register(new OutboxRelay(postgres.jobOutbox(), publisher, PayloadLimit.DEFAULT, clock,
+    OutboxRelay relay(PostgresAdapter postgres, JobPublisher publisher, TransportMemory memory, Clock clock,
+                      Closer closer) {
+        return closer.register(new OutboxRelay(postgres.jobOutbox(), publisher, memory, PayloadLimit.DEFAULT, clock,
                 OutboxRelay.Settings.DEFAULTS)).start();
     }
 

@@ -73,3 +73,11 @@ BEGIN
     RETURN position;
 END
 $$;
+
+-- The transport's epoch the relays last saw (TransportMemory): when it changes, Redis may have lost jobs, and the
+-- published rows whose jobs have no terminal outcome are published again. One row.
+CREATE TABLE job_outbox_epoch (
+    only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row),
+    epoch    text
+);
+INSERT INTO job_outbox_epoch DEFAULT VALUES;

@@ -28,6 +28,15 @@ public interface JobOutbox {
     /** Marks a row that cannot be published (dead-lettered MALFORMED): no relay claims it again. */
     void markMalformed(long position, String reason);
 
+    /**
+     * Records the transport's epoch ({@link TransportMemory}); when it differs from the one recorded before, the
+     * transport may have lost jobs, and every published row whose job has no terminal outcome becomes unpublished, to
+     * be claimed and published again. Of relays seeing the same change, one republishes.
+     *
+     * @return how many rows are to be published again (0 while the epoch stays the same)
+     */
+    int republishAfterLoss(String transportEpoch);
+
     /** Forgets up to {@code max} published rows whose job has a terminal outcome. @return how many */
     int forgetEnded(int max);
 
