@@ -5,7 +5,6 @@ import com.google.inject.Injector;
 import com.google.inject.Key;
 import com.google.inject.Module;
 import com.google.inject.ProvisionException;
-import dev.baton.adapters.postgres.Outbox;
 import dev.baton.adapters.postgres.PostgresAdapter;
 import dev.baton.application.handler.JobHandler;
 import dev.baton.application.handler.JobHandlers;
@@ -179,7 +178,7 @@ public final class Baton implements AutoCloseable {
      *
      * @throws ConfigException without a PostgreSQL ledger (at-least-once mode)
      */
-    public Outbox outbox() {
+    public PostgresAdapter.Outbox outbox() {
         requireOutbox();
         return instance(PostgresAdapter.class).outbox();
     }

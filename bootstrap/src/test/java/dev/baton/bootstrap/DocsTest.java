@@ -40,7 +40,8 @@ class DocsTest {
         String handlers = Files.readString(DOCS.resolve("HANDLERS.md"));
 
         for (String example : List.of("ShipOrderHandler.java", "ShopModule.java", "OrderProducer.java",
-                "ShopApplication.java", "ShippingJobs.java", "ReceiptHandler.java", "ReceiptHandlerTest.java")) {
+                "ShopApplication.java", "ShippingJobs.java", "ReceiptHandler.java", "ReceiptHandlerTest.java",
+                "OrderOutbox.java")) {
             assertThat(handlers).as(example).contains(Files.readString(EXAMPLES.resolve(example)));
         }
         assertThat(handlers).contains(Files.readString(

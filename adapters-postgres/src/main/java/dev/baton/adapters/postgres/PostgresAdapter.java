@@ -2,12 +2,15 @@ package dev.baton.adapters.postgres;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.baton.application.port.in.EnqueueJobUseCase;
+import dev.baton.application.port.in.EnqueueJobsUseCase;
 import dev.baton.application.port.out.EffectRecords;
 import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.application.port.out.JobOutbox;
 import dev.baton.application.port.out.JobOutcomes;
 import dev.baton.application.port.out.LedgerUnavailableException;
 import dev.baton.domain.InvalidValueException;
+import dev.baton.domain.Job;
 import dev.baton.domain.PayloadLimit;
 import dev.baton.domain.Retention;
 import java.sql.Connection;
@@ -22,6 +25,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
+import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.JdbiException;
 import org.jdbi.v3.core.statement.SqlStatements;
@@ -156,7 +160,29 @@ public final class PostgresAdapter implements AutoCloseable {
      * (the SQL function {@code <schema>.enqueue} admits the same).
      */
     public Outbox outbox() {
-        return new Outbox(config.schema(), clock, PayloadLimit.DEFAULT);
+        return new JdbcOutbox(config.schema(), clock, PayloadLimit.DEFAULT);
+    }
+
+    /**
+     * Enqueues jobs inside the caller's own transaction: it writes outbox rows on the caller's connection (one
+     * statement for any number of jobs) and never commits, rolls back or closes it. The jobs run once that
+     * transaction commits (a relay publishes them), and never when it rolls back. Works with any connection of the
+     * ledger's database: plain JDBC, Spring's transaction-bound one ({@code DataSourceUtils.getConnection}), jOOQ's,
+     * or a Jdbi {@link Handle}. Every job is checked before any row is written. See
+     * docs/HANDLERS.md#enqueueing-in-your-transaction.
+     */
+    public interface Outbox {
+        /** Enqueues one job in {@code connection}'s transaction. @return the job as enqueued */
+        Job enqueue(Connection connection, EnqueueJobUseCase.Command command) throws SQLException;
+
+        /** Enqueues the jobs in {@code connection}'s transaction, in one round trip. @return the jobs, in order */
+        List<Job> enqueueAll(Connection connection, EnqueueJobsUseCase.Command command) throws SQLException;
+
+        /** Enqueues one job in {@code handle}'s transaction. @return the job as enqueued */
+        Job enqueue(Handle handle, EnqueueJobUseCase.Command command);
+
+        /** Enqueues the jobs in {@code handle}'s transaction, in one round trip. @return the jobs, in order */
+        List<Job> enqueueAll(Handle handle, EnqueueJobsUseCase.Command command);
     }
 
     /** The outbox as the relay claims and publishes it. */

@@ -17,19 +17,13 @@ import java.util.Map;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 
-/**
- * Enqueues jobs inside the caller's own transaction: it writes outbox rows on the caller's connection (one statement
- * for any number of jobs) and never commits, rolls back or closes it. The jobs run once that transaction commits
- * (a relay publishes them), and never when it rolls back. Works with any connection of the ledger's database: plain
- * JDBC, Spring's transaction-bound one ({@code DataSourceUtils.getConnection}), jOOQ's, or a Jdbi {@link Handle}.
- * See docs/HANDLERS.md#enqueueing-in-your-transaction.
- */
-public final class Outbox {
+/** The outbox's rows written on the caller's connection, all jobs in one {@code INSERT … SELECT FROM unnest}. */
+final class JdbcOutbox implements PostgresAdapter.Outbox {
     private final String insert;
     private final Clock clock;
     private final PayloadLimit payloadLimit;
 
-    Outbox(String schema, Clock clock, PayloadLimit payloadLimit) {
+    JdbcOutbox(String schema, Clock clock, PayloadLimit payloadLimit) {
         this.clock = clock;
         this.payloadLimit = payloadLimit;
         // the schema is spelled out: the caller's connection need not have it on its search_path
@@ -42,12 +36,12 @@ public final class Outbox {
                 + " FROM jobs j LEFT JOIN job_headers h USING (n) ORDER BY j.n";
     }
 
-    /** Enqueues one job in {@code connection}'s transaction. @return the job as enqueued */
+    @Override
     public Job enqueue(Connection connection, EnqueueJobUseCase.Command command) throws SQLException {
         return enqueueAll(connection, new EnqueueJobsUseCase.Command(List.of(command))).get(0);
     }
 
-    /** Enqueues the jobs in {@code connection}'s transaction, in one round trip. @return the jobs, in order */
+    @Override
     public List<Job> enqueueAll(Connection connection, EnqueueJobsUseCase.Command command) throws SQLException {
         Instant now = clock.instant();
         // every job is checked before any row is written
@@ -62,12 +56,12 @@ public final class Outbox {
         return jobs;
     }
 
-    /** Enqueues one job in {@code handle}'s transaction. @return the job as enqueued */
+    @Override
     public Job enqueue(Handle handle, EnqueueJobUseCase.Command command) {
         return enqueueAll(handle, new EnqueueJobsUseCase.Command(List.of(command))).get(0);
     }
 
-    /** Enqueues the jobs in {@code handle}'s transaction, in one round trip. @return the jobs, in order */
+    @Override
     public List<Job> enqueueAll(Handle handle, EnqueueJobsUseCase.Command command) {
         try {
             return enqueueAll(handle.getConnection(), command);
