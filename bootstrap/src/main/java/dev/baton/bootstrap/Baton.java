@@ -4,6 +4,7 @@ import com.google.inject.Guice;
 import com.google.inject.Injector;
 import com.google.inject.Key;
 import com.google.inject.Module;
+import dev.baton.adapters.postgres.PostgresAdapter;
 import dev.baton.application.handler.JobHandler;
 import dev.baton.application.handler.JobHandlers;
 import dev.baton.application.handler.NamedJobHandler;
@@ -18,12 +19,14 @@ import dev.baton.application.port.in.RunWorkerUseCase;
 import dev.baton.application.port.in.RunningWorker;
 import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.service.CompletionJanitor;
+import dev.baton.application.service.OutboxRelay;
 import dev.baton.bootstrap.admin.AdminServer;
 import dev.baton.bootstrap.admin.PauseEndpoint;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.config.CodeSettings;
 import dev.baton.bootstrap.config.ConfigException;
 import dev.baton.bootstrap.config.Secrets;
+import dev.baton.bootstrap.config.Setting;
 import dev.baton.bootstrap.jobs.JobType;
 import dev.baton.bootstrap.jobs.TypedJobHandler;
 import dev.baton.bootstrap.metrics.KnownQueues;
@@ -162,6 +165,9 @@ public final class Baton implements AutoCloseable {
         instance(KnownQueues.class).add(command.queues());
         RunningWorker worker = use(RunWorkerUseCase.class).start(command);
         instance(CompletionJanitor.class); // started with the first worker, one for all of them
+        if (config.relay() && hasOutbox()) {
+            relay();
+        }
         Duration grace = config.grace();
         closer.register(() -> worker.stop(grace));
         workers.add(worker);
@@ -186,6 +192,40 @@ public final class Baton implements AutoCloseable {
             scheduler = closer.register(use(RunSchedulerUseCase.class)
                     .start(RunSchedulerUseCase.Command.of(schedules)));
         }
+    }
+
+    /**
+     * Starts relaying the outbox (jobs enqueued in PostgreSQL transactions) to Redis, once per instance: every
+     * {@link #start worker} does so unless {@code BATON_RELAY=off}; {@code baton relay} does nothing else.
+     *
+     * @throws ConfigException without a PostgreSQL ledger (at-least-once mode), which is where the outbox lives
+     */
+    public void relay() {
+        requireOutbox();
+        instance(OutboxRelay.class);
+    }
+
+    /**
+     * Enqueues jobs inside your own PostgreSQL transaction, on your connection: they run once it commits, never when
+     * it rolls back (docs/HANDLERS.md#enqueueing-in-your-transaction).
+     *
+     * @throws ConfigException without a PostgreSQL ledger (at-least-once mode)
+     */
+    public PostgresAdapter.Outbox outbox() {
+        requireOutbox();
+        return instance(PostgresAdapter.class).outbox();
+    }
+
+    private void requireOutbox() {
+        if (!hasOutbox()) {
+            throw new ConfigException("the outbox lives in the ledger's PostgreSQL schema: it needs "
+                    + Setting.MODE.envName() + "=exactly-once");
+        }
+    }
+
+    /** False in at-least-once mode, and on adapters (in-memory ones, for tests) that bring no outbox. */
+    private boolean hasOutbox() {
+        return injector.getExistingBinding(Key.get(OutboxRelay.class)) != null;
     }
 
     /** Blocks until every worker started so far has stopped: by {@link #close()}, the shutdown hook, or by itself. */

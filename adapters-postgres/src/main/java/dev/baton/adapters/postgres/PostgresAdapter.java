@@ -2,13 +2,19 @@ package dev.baton.adapters.postgres;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.baton.application.port.in.EnqueueJobUseCase;
+import dev.baton.application.port.in.EnqueueJobsUseCase;
 import dev.baton.application.port.out.EffectRecords;
 import dev.baton.application.port.out.ExecutionLedger;
+import dev.baton.application.port.out.JobOutbox;
 import dev.baton.application.port.out.JobOutcomes;
 import dev.baton.application.port.out.LedgerUnavailableException;
 import dev.baton.domain.InvalidValueException;
+import dev.baton.domain.Job;
+import dev.baton.domain.PayloadLimit;
 import dev.baton.domain.Retention;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
@@ -19,6 +25,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
+import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.JdbiException;
 import org.jdbi.v3.core.statement.SqlStatements;
@@ -45,16 +52,22 @@ public final class PostgresAdapter implements AutoCloseable {
     private final Jdbi jdbi;
     private final ExecutionLedger ledger;
     private final JobOutcomes outcomes;
+    private final Clock clock;
+    private final PostgresJobOutbox jobOutbox;
 
     private PostgresAdapter(Config config, DataSource pool, Optional<HikariDataSource> ownPool, Clock clock) {
         this.config = config;
         this.pool = pool;
         this.ownPool = ownPool;
+        this.clock = clock;
         this.jdbi = Jdbi.create(pool).installPlugin(new PostgresPlugin());
         jdbi.setTransactionHandler(new EffectGuard.Transactions(jdbi.getTransactionHandler()));
         jdbi.getConfig(SqlStatements.class).addCustomizer(EffectGuard.COUNTING);
         this.ledger = ledger(clock);
         this.outcomes = new PostgresJobOutcomes(jdbi, new CompletionTable(config.schema()));
+        // listening holds a connection for good: on Baton's own pool, one beside it rather than one of it
+        this.jobOutbox = new PostgresJobOutbox(jdbi, config.schema(), ownPool.isPresent()
+                ? () -> DriverManager.getConnection(config.jdbcUrl()) : pool::getConnection);
     }
 
     /**
@@ -142,6 +155,41 @@ public final class PostgresAdapter implements AutoCloseable {
         return outcomes;
     }
 
+    /**
+     * Enqueues jobs inside the caller's own transaction, on the caller's connection, with the default payload limit
+     * (the SQL function {@code <schema>.enqueue} admits the same).
+     */
+    public Outbox outbox() {
+        return new JdbcOutbox(config.schema(), clock, PayloadLimit.DEFAULT);
+    }
+
+    /**
+     * Enqueues jobs inside the caller's own transaction: it writes outbox rows on the caller's connection (one
+     * statement for any number of jobs) and never commits, rolls back or closes it. The jobs run once that
+     * transaction commits (a relay publishes them), and never when it rolls back. Works with any connection of the
+     * ledger's database: plain JDBC, Spring's transaction-bound one ({@code DataSourceUtils.getConnection}), jOOQ's,
+     * or a Jdbi {@link Handle}. Every job is checked before any row is written. See
+     * docs/HANDLERS.md#enqueueing-in-your-transaction.
+     */
+    public interface Outbox {
+        /** Enqueues one job in {@code connection}'s transaction. @return the job as enqueued */
+        Job enqueue(Connection connection, EnqueueJobUseCase.Command command) throws SQLException;
+
+        /** Enqueues the jobs in {@code connection}'s transaction, in one round trip. @return the jobs, in order */
+        List<Job> enqueueAll(Connection connection, EnqueueJobsUseCase.Command command) throws SQLException;
+
+        /** Enqueues one job in {@code handle}'s transaction. @return the job as enqueued */
+        Job enqueue(Handle handle, EnqueueJobUseCase.Command command);
+
+        /** Enqueues the jobs in {@code handle}'s transaction, in one round trip. @return the jobs, in order */
+        List<Job> enqueueAll(Handle handle, EnqueueJobsUseCase.Command command);
+    }
+
+    /** The outbox as the relay claims and publishes it. */
+    public JobOutbox jobOutbox() {
+        return jobOutbox;
+    }
+
     /** Counts the rows that handlers' effects left in tables of the ledger's schema. */
     public EffectRecords effectRecords() {
         return new PostgresEffectRecords(jdbi, config.schema());
@@ -199,6 +247,7 @@ public final class PostgresAdapter implements AutoCloseable {
 
     @Override
     public void close() {
+        jobOutbox.closeListener();
         ownPool.ifPresent(HikariDataSource::close);
     }
 

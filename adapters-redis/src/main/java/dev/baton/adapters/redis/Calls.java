@@ -16,14 +16,18 @@ final class Calls {
 
     /** Translates the client's exceptions into the port's. */
     static <T> T call(String operation, QueueName queue, Supplier<T> action) {
+        return call("Redis " + operation + " on queue " + queue, action);
+    }
+
+    /** Translates the client's exceptions into the port's, for a call that concerns no one queue. */
+    static <T> T call(String what, Supplier<T> action) {
         try {
             return action.get();
         } catch (RedisCommandInterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new TransportException("Redis " + operation + " on queue " + queue + " was interrupted", e);
+            throw new TransportException(what + " was interrupted", e);
         } catch (RedisException e) {
-            throw new TransportException("Redis " + operation + " on queue " + queue + " failed: " + e.getMessage(),
-                    e);
+            throw new TransportException(what + " failed: " + e.getMessage(), e);
         }
     }
 }

@@ -6,6 +6,7 @@ import dev.baton.application.port.out.QueueAdministration;
 import dev.baton.application.port.out.QueueMaintenance;
 import dev.baton.application.port.out.ScheduleFires;
 import dev.baton.application.port.out.TransportException;
+import dev.baton.application.port.out.TransportMemory;
 import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.PayloadLimit;
 import dev.baton.domain.QueueName;
@@ -233,6 +234,11 @@ public final class RedisAdapter implements AutoCloseable {
     /** The schedules' watermarks and atomic fires, beside the queues their jobs go to. */
     public ScheduleFires scheduleFires() {
         return transport.scheduleFires();
+    }
+
+    /** When Redis may have lost jobs: the outbox relay publishes the outstanding ones again then. */
+    public TransportMemory memory() {
+        return new RedisTransportMemory(connection);
     }
 
     /**

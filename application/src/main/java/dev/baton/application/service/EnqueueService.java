@@ -10,7 +10,6 @@ import dev.baton.domain.PayloadLimit;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 
 /** Turns enqueue commands into jobs stamped with the clock and publishes them, each in its trace. */
 public final class EnqueueService implements EnqueueJobUseCase, EnqueueJobsUseCase {
@@ -72,8 +71,6 @@ public final class EnqueueService implements EnqueueJobUseCase, EnqueueJobsUseCa
 
     private Job toJob(EnqueueJobUseCase.Command command, Instant now) {
         payloadLimit.check(command.payload());
-        Optional<Instant> due = command.at().or(() -> command.delay().map(now::plus));
-        return new Job(command.id(), command.queue(), command.type(), command.payload(), 0, now,
-                due.filter(instant -> instant.isAfter(now)), Optional.empty(), command.headers());
+        return command.toJob(now);
     }
 }

@@ -24,7 +24,7 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
                           RetryPolicy retryPolicy, Duration jobTimeout, Retention retention, int concurrency,
                           Duration grace, int poolSize, int batchCommit, JobThreads jobThreads,
                           Optional<AdminAddress> adminAddress,
-                          Optional<Path> plugins, List<String> migrations) {
+                          Optional<Path> plugins, List<String> migrations, boolean relay) {
 
     public BatonConfig {
         Objects.requireNonNull(redisUri, "redis uri");
@@ -62,21 +62,21 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
         return new BatonConfig(redisUri, redisClusterNodes, jdbcUrl, newSchema, mode, queues, lease, idleThreshold,
                 deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, batchCommit,
                 jobThreads, adminAddress,
-                plugins, migrations);
+                plugins, migrations, relay);
     }
 
     public BatonConfig withRedisUri(String uri) {
         return new BatonConfig(uri, redisClusterNodes, jdbcUrl, schema, mode, queues, lease, idleThreshold,
                 deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, batchCommit,
                 jobThreads, adminAddress,
-                plugins, migrations);
+                plugins, migrations, relay);
     }
 
     public BatonConfig withJdbcUrl(String url) {
         return new BatonConfig(redisUri, redisClusterNodes, url, schema, mode, queues, lease, idleThreshold,
                 deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, batchCommit,
                 jobThreads, adminAddress,
-                plugins, migrations);
+                plugins, migrations, relay);
     }
 
     /** Adds Flyway locations of handlers' own tables, applied after the ledger's migrations. */
@@ -86,7 +86,7 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
         return new BatonConfig(redisUri, redisClusterNodes, jdbcUrl, schema, mode, queues, lease, idleThreshold,
                 deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, batchCommit,
                 jobThreads, adminAddress,
-                plugins, all);
+                plugins, all, relay);
     }
 
     /** Replaces every password of the configured endpoints in {@code text} (an exception message, say). */
@@ -130,6 +130,7 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
         shown.put(Setting.ADMIN_ADDRESS.flagName(), adminAddress.map(AdminAddress::toString).orElse("off"));
         shown.put(Setting.PLUGINS.flagName(), plugins.map(Path::toString).orElse(""));
         shown.put(Setting.MIGRATIONS.flagName(), String.join(",", migrations));
+        shown.put(Setting.RELAY.flagName(), relay ? "on" : "off");
         return shown;
     }
 }

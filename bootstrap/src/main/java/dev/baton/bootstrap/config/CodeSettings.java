@@ -145,6 +145,11 @@ public abstract class CodeSettings<B extends CodeSettings<B>> {
         return set(Setting.JOB_THREADS, "jobThreads(" + threads + ")", threads);
     }
 
+    /** Whether every worker relays the outbox to Redis ({@code BATON_RELAY}); off leaves it to {@code baton relay}. */
+    public B relay(boolean on) {
+        return set(Setting.RELAY, "relay(" + on + ")", on);
+    }
+
     /** The admin HTTP server's {@code host:port} (port 0 picks a free one) or {@code off} ({@code BATON_ADMIN_ADDRESS}). */
     public B adminAddress(String address) {
         return set(Setting.ADMIN_ADDRESS, "adminAddress(" + quoted(address) + ")", address);
@@ -179,7 +184,8 @@ public abstract class CodeSettings<B extends CodeSettings<B>> {
                 value(Setting.JOB_THREADS, base.jobThreads(), ConfigLoader::jobThreads),
                 value(Setting.ADMIN_ADDRESS, base.adminAddress(), ConfigLoader::adminAddress),
                 base.plugins(),
-                migrations);
+                migrations,
+                value(Setting.RELAY, base.relay(), Function.identity()));
     }
 
     private RetryPolicy retryPolicy(RetryPolicy base) {

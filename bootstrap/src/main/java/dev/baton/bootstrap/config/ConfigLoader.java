@@ -91,7 +91,8 @@ public final class ConfigLoader {
                 get(Setting.JOB_THREADS, text -> jobThreads(JobThreads.parse(text))),
                 get(Setting.ADMIN_ADDRESS, ConfigLoader::adminAddress),
                 get(Setting.PLUGINS, text -> text.isBlank() ? Optional.empty() : Optional.of(Path.of(text))),
-                get(Setting.MIGRATIONS, text -> locations(list(text))));
+                get(Setting.MIGRATIONS, text -> locations(list(text))),
+                get(Setting.RELAY, ConfigLoader::onOff));
     }
 
     private <T> T get(Setting setting, Function<String, T> parser) {
@@ -246,6 +247,14 @@ public final class ConfigLoader {
     static JobThreads jobThreads(JobThreads threads) {
         threads.resolve(1); // refused or not, whatever the batch size
         return threads;
+    }
+
+    private static boolean onOff(String text) {
+        return switch (text.toLowerCase(Locale.ROOT)) {
+            case "on" -> true;
+            case "off" -> false;
+            default -> throw new IllegalArgumentException("use on or off");
+        };
     }
 
     private static Mode mode(String text) {

@@ -32,7 +32,9 @@ public enum Setting {
     ADMIN_ADDRESS("127.0.0.1:9400", false, "admin HTTP host:port (port 0 picks a free one), or off"),
     PLUGINS("", false, "a folder whose jars are searched for handlers (NamedJobHandler services)"),
     MIGRATIONS("", false, "comma-separated Flyway locations of your handlers' tables (filesystem:/path or "
-            + "classpath:db/x), applied after the ledger's");
+            + "classpath:db/x), applied after the ledger's"),
+    RELAY("on", false, "every worker relays the outbox (jobs enqueued in PostgreSQL transactions) to Redis: on, or off "
+            + "(then run baton relay)");
 
     private final String defaultValue;
     private final boolean secretBearing;

@@ -15,7 +15,11 @@ import dev.baton.adapters.postgres.PostgresAdapter;
 import dev.baton.application.port.out.EffectRecords;
 import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.application.port.out.JobOutcomes;
+import dev.baton.application.port.out.JobPublisher;
+import dev.baton.application.port.out.TransportMemory;
+import dev.baton.application.service.OutboxRelay;
 import dev.baton.bootstrap.config.BatonConfig;
+import dev.baton.domain.PayloadLimit;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -94,6 +98,15 @@ public final class PostgresModule extends AbstractModule {
     @Singleton
     EffectRecords effectRecords(PostgresAdapter postgres) {
         return postgres.effectRecords();
+    }
+
+    /** One per instance, started on first use and stopped with the instance, however many workers it runs. */
+    @Provides
+    @Singleton
+    OutboxRelay relay(PostgresAdapter postgres, JobPublisher publisher, TransportMemory memory, Clock clock,
+                      Closer closer) {
+        return closer.register(new OutboxRelay(postgres.jobOutbox(), publisher, memory, PayloadLimit.DEFAULT, clock,
+                OutboxRelay.Settings.DEFAULTS)).start();
     }
 
     @Provides

@@ -8,6 +8,7 @@ import com.google.inject.multibindings.ProvidesIntoSet;
 import dev.baton.adapters.redis.RedisAdapter;
 import dev.baton.application.port.out.JobLeases;
 import dev.baton.application.port.out.JobPublisher;
+import dev.baton.application.port.out.TransportMemory;
 import dev.baton.application.port.out.QueueAdministration;
 import dev.baton.application.port.out.QueueMaintenance;
 import dev.baton.application.port.out.ScheduleFires;
@@ -29,6 +30,12 @@ public final class RedisModule extends AbstractModule {
     @Singleton
     JobPublisher publisher(RedisAdapter redis) {
         return redis.publisher();
+    }
+
+    @Provides
+    @Singleton
+    TransportMemory memory(RedisAdapter redis) {
+        return redis.memory();
     }
 
     @Provides

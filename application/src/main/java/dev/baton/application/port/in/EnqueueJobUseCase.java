@@ -56,5 +56,12 @@ public interface EnqueueJobUseCase {
         public Command at(Instant instant) {
             return new Command(queue, id, type, payload, headers, Optional.of(instant), Optional.empty());
         }
+
+        /** The job this command enqueues at {@code now}: a due time not after {@code now} makes it due at once. */
+        public Job toJob(Instant now) {
+            Optional<Instant> due = at.or(() -> delay.map(now::plus));
+            return new Job(id, queue, type, payload, 0, now, due.filter(instant -> instant.isAfter(now)),
+                    Optional.empty(), headers);
+        }
     }
 }

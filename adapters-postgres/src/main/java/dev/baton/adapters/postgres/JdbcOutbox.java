@@ -1,0 +1,101 @@
+package dev.baton.adapters.postgres;
+
+import dev.baton.application.port.in.EnqueueJobUseCase;
+import dev.baton.application.port.in.EnqueueJobsUseCase;
+import dev.baton.domain.Job;
+import dev.baton.domain.PayloadLimit;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
+
+/** The outbox's rows written on the caller's connection, all jobs in one {@code INSERT … SELECT FROM unnest}. */
+final class JdbcOutbox implements PostgresAdapter.Outbox {
+    private final String insert;
+    private final Clock clock;
+    private final PayloadLimit payloadLimit;
+
+    JdbcOutbox(String schema, Clock clock, PayloadLimit payloadLimit) {
+        this.clock = clock;
+        this.payloadLimit = payloadLimit;
+        // the schema is spelled out: the caller's connection need not have it on its search_path
+        this.insert = "WITH jobs AS (SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::timestamptz[])"
+                + " WITH ORDINALITY AS j(job_id, queue, type, payload, due_at, n)),"
+                + " job_headers AS (SELECT n, jsonb_object_agg(name, value) AS headers"
+                + " FROM unnest(?::bigint[], ?::text[], ?::text[]) AS h(n, name, value) GROUP BY n)"
+                + " INSERT INTO " + schema + ".job_outbox (job_id, queue, type, payload, headers, due_at, enqueued_at)"
+                + " SELECT j.job_id, j.queue, j.type, j.payload, coalesce(h.headers, '{}'), j.due_at, ?"
+                + " FROM jobs j LEFT JOIN job_headers h USING (n) ORDER BY j.n";
+    }
+
+    @Override
+    public Job enqueue(Connection connection, EnqueueJobUseCase.Command command) throws SQLException {
+        return enqueueAll(connection, new EnqueueJobsUseCase.Command(List.of(command))).get(0);
+    }
+
+    @Override
+    public List<Job> enqueueAll(Connection connection, EnqueueJobsUseCase.Command command) throws SQLException {
+        Instant now = clock.instant();
+        // every job is checked before any row is written
+        List<Job> jobs = command.jobs().stream().map(job -> {
+            payloadLimit.check(job.payload());
+            return job.toJob(now);
+        }).toList();
+        try (PreparedStatement statement = connection.prepareStatement(insert)) {
+            bind(connection, statement, jobs, now);
+            statement.executeUpdate();
+        }
+        return jobs;
+    }
+
+    @Override
+    public Job enqueue(Handle handle, EnqueueJobUseCase.Command command) {
+        return enqueueAll(handle, new EnqueueJobsUseCase.Command(List.of(command))).get(0);
+    }
+
+    @Override
+    public List<Job> enqueueAll(Handle handle, EnqueueJobsUseCase.Command command) {
+        try {
+            return enqueueAll(handle.getConnection(), command);
+        } catch (SQLException e) {
+            throw new UnableToExecuteStatementException("could not enqueue into the outbox: " + e.getMessage(), e,
+                    null);
+        }
+    }
+
+    private static void bind(Connection connection, PreparedStatement statement, List<Job> jobs, Instant now)
+            throws SQLException {
+        List<Long> headerJobs = new ArrayList<>();
+        List<String> headerNames = new ArrayList<>();
+        List<String> headerValues = new ArrayList<>();
+        for (int i = 0; i < jobs.size(); i++) {
+            for (Map.Entry<String, String> header : jobs.get(i).headers().entrySet()) {
+                headerJobs.add(i + 1L);
+                headerNames.add(header.getKey());
+                headerValues.add(header.getValue());
+            }
+        }
+        statement.setArray(1, texts(connection, jobs.stream().map(job -> job.id().value()).toList()));
+        statement.setArray(2, texts(connection, jobs.stream().map(job -> job.queue().value()).toList()));
+        statement.setArray(3, texts(connection, jobs.stream().map(job -> job.type().orElse(null)).toList()));
+        statement.setArray(4, texts(connection, jobs.stream().map(Job::payload).toList()));
+        statement.setArray(5, connection.createArrayOf("timestamptz", jobs.stream()
+                .map(job -> job.notBefore().map(Timestamp::from).orElse(null)).toArray()));
+        statement.setArray(6, connection.createArrayOf("bigint", headerJobs.toArray()));
+        statement.setArray(7, texts(connection, headerNames));
+        statement.setArray(8, texts(connection, headerValues));
+        statement.setTimestamp(9, Timestamp.from(now));
+    }
+
+    private static Array texts(Connection connection, List<String> values) throws SQLException {
+        return connection.createArrayOf("text", values.toArray());
+    }
+}

@@ -1,0 +1,180 @@
+package dev.baton.adapters.postgres;
+
+import static dev.baton.adapters.postgres.SqlFailures.unavailable;
+
+import dev.baton.application.port.out.JobOutbox;
+import dev.baton.application.port.out.LedgerUnavailableException;
+import dev.baton.domain.InvalidValueException;
+import dev.baton.domain.Job;
+import dev.baton.domain.JobId;
+import dev.baton.domain.QueueName;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.jdbi.v3.core.HandleCallback;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.JdbiException;
+import org.postgresql.PGConnection;
+
+/**
+ * The outbox in {@code job_outbox}: each call one statement in a transaction of its own (autocommit). The claim is an
+ * {@code UPDATE} of rows picked {@code FOR UPDATE SKIP LOCKED}, so relays side by side never claim the same row.
+ * {@link #awaitNewRows} listens on a connection of its own for the notification that every committed insert sends.
+ */
+final class PostgresJobOutbox implements JobOutbox {
+    /** Opens the connection the relay listens on, kept open until it fails. */
+    interface ListenerConnections {
+        Connection open() throws SQLException;
+    }
+
+    private final Jdbi jdbi;
+    private final String schema;
+    private final ListenerConnections listenerConnections;
+    private final String claimSql;
+    private final String publishedSql;
+    private final String malformedSql;
+    private final String forgetSql;
+    private final String republishSql;
+    private Connection listener;
+
+    PostgresJobOutbox(Jdbi jdbi, String schema, ListenerConnections listenerConnections) {
+        this.jdbi = Objects.requireNonNull(jdbi, "jdbi");
+        this.schema = Objects.requireNonNull(schema, "schema");
+        this.listenerConnections = Objects.requireNonNull(listenerConnections, "listener connections");
+        String outbox = schema + ".job_outbox";
+        this.claimSql = "UPDATE " + outbox + " o SET claimed_until = :until FROM (SELECT position FROM " + outbox
+                + " WHERE published_at IS NULL AND malformed IS NULL AND (claimed_until IS NULL OR claimed_until <= :now)"
+                + " ORDER BY position LIMIT :max FOR UPDATE SKIP LOCKED) c WHERE o.position = c.position"
+                + " RETURNING o.position, o.job_id, o.queue, o.type, o.payload, o.due_at, o.enqueued_at,"
+                + " ARRAY(SELECT key FROM jsonb_each_text(o.headers) ORDER BY key) AS header_names,"
+                + " ARRAY(SELECT value FROM jsonb_each_text(o.headers) ORDER BY key) AS header_values";
+        this.publishedSql = "UPDATE " + outbox + " SET published_at = :at, claimed_until = NULL"
+                + " WHERE position = ANY(:positions)";
+        this.malformedSql = "UPDATE " + outbox + " SET malformed = :reason, claimed_until = NULL"
+                + " WHERE position = :position";
+        this.forgetSql = "DELETE FROM " + outbox + " WHERE position IN (SELECT o.position FROM " + outbox + " o JOIN "
+                + schema + ".job_outcomes r USING (job_id) WHERE o.published_at IS NOT NULL"
+                + " AND r.state IN ('completed', 'dead', 'purged') LIMIT :max)";
+        // the epoch row's lock serializes relays: one that waited sees the new epoch and changes nothing
+        this.republishSql = "WITH changed AS (UPDATE " + schema + ".job_outbox_epoch SET epoch = :epoch"
+                + " WHERE epoch IS DISTINCT FROM :epoch RETURNING 1), republished AS (UPDATE " + outbox + " o"
+                + " SET published_at = NULL, claimed_until = NULL WHERE EXISTS (SELECT FROM changed)"
+                + " AND o.published_at IS NOT NULL AND NOT EXISTS (SELECT FROM " + schema + ".job_outcomes r"
+                + " WHERE r.job_id = o.job_id AND r.state IN ('completed', 'dead', 'purged')) RETURNING 1)"
+                + " SELECT count(*)::int FROM republished";
+    }
+
+    @Override
+    public List<Entry> claim(int max, Instant now, Instant claimedUntil) {
+        return withHandle("could not claim outbox rows", handle -> handle.createQuery(claimSql)
+                .bind("until", claimedUntil).bind("now", now).bind("max", max)
+                .map((rows, context) -> entry(rows)).list().stream()
+                .sorted(Comparator.comparingLong(Entry::position)).toList());
+    }
+
+    /** One row as a job, or as malformed with the reason its values are no job. */
+    private static Entry entry(ResultSet row) throws SQLException {
+        long position = row.getLong("position");
+        try {
+            Timestamp due = row.getTimestamp("due_at");
+            Job job = new Job(JobId.of(row.getString("job_id")), QueueName.of(row.getString("queue")),
+                    Optional.ofNullable(row.getString("type")), row.getString("payload"), 0,
+                    row.getTimestamp("enqueued_at").toInstant(), Optional.ofNullable(due).map(Timestamp::toInstant),
+                    Optional.empty(), headers(row));
+            return new Entry.Ready(position, job);
+        } catch (InvalidValueException e) {
+            return new Entry.Malformed(position, e.getMessage());
+        }
+    }
+
+    private static Map<String, String> headers(ResultSet row) throws SQLException {
+        String[] names = (String[]) row.getArray("header_names").getArray();
+        String[] values = (String[]) row.getArray("header_values").getArray();
+        Map<String, String> headers = new HashMap<>();
+        for (int i = 0; i < names.length; i++) {
+            headers.put(names[i], values[i]);
+        }
+        return headers;
+    }
+
+    @Override
+    public void markPublished(Collection<Long> positions, Instant at) {
+        withHandle("could not mark " + positions.size() + " outbox rows published", handle -> handle
+                .createUpdate(publishedSql).bind("at", at).bindArray("positions", Long.class, List.copyOf(positions))
+                .execute());
+    }
+
+    @Override
+    public void markMalformed(long position, String reason) {
+        withHandle("could not mark outbox row " + position + " malformed", handle -> handle.createUpdate(malformedSql)
+                .bind("reason", reason).bind("position", position).execute());
+    }
+
+    @Override
+    public int republishAfterLoss(String transportEpoch) {
+        return withHandle("could not record the transport's epoch", handle -> handle.createQuery(republishSql)
+                .bind("epoch", transportEpoch).mapTo(Integer.class).one());
+    }
+
+    @Override
+    public int forgetEnded(int max) {
+        return withHandle("could not forget ended outbox rows", handle -> handle.createUpdate(forgetSql)
+                .bind("max", max).execute());
+    }
+
+    @Override
+    public synchronized void awaitNewRows(Duration timeout) throws InterruptedException {
+        try {
+            // 0 would wait forever
+            listening().getNotifications((int) Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis())));
+        } catch (SQLException e) {
+            closeListener();
+            if (SqlFailures.isInterruption(e)) {
+                throw new InterruptedException("interrupted while listening for outbox rows");
+            }
+            throw new LedgerUnavailableException("could not listen for outbox rows: " + e.getMessage(), e);
+        }
+    }
+
+    private PGConnection listening() throws SQLException {
+        if (listener == null) {
+            Connection connection = listenerConnections.open();
+            connection.setAutoCommit(true);
+            try (Statement listen = connection.createStatement()) {
+                listen.execute("LISTEN " + schema + "_outbox");
+            }
+            listener = connection;
+        }
+        return listener.unwrap(PGConnection.class);
+    }
+
+    synchronized void closeListener() {
+        if (listener != null) {
+            try {
+                listener.close();
+            } catch (SQLException e) {
+                // it failed already: nothing is left to release
+            }
+            listener = null;
+        }
+    }
+
+    private <T> T withHandle(String failure, HandleCallback<T, RuntimeException> callback) {
+        try {
+            return jdbi.withHandle(callback);
+        } catch (JdbiException e) {
+            throw unavailable(failure, e);
+        }
+    }
+}

@@ -1,0 +1,199 @@
+package dev.baton.adapters.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.baton.adapters.postgres.testing.TestSchema;
+import dev.baton.application.port.out.JobOutbox;
+import dev.baton.application.port.out.JobPublisher;
+import dev.baton.application.port.out.TransportException;
+import dev.baton.application.service.OutboxRelay;
+import dev.baton.application.testing.MutableClock;
+import dev.baton.domain.Job;
+import dev.baton.domain.PayloadLimit;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+class OutboxRelayTest {
+    @RegisterExtension
+    static final TestSchema SCHEMA = new TestSchema();
+    private static final OutboxRelay.Settings SETTINGS = new OutboxRelay.Settings(100, Duration.ofSeconds(30),
+            Duration.ofSeconds(1));
+
+    private final MutableClock clock = MutableClock.at(Instant.parse("2026-12-01T10:00:00Z"));
+    private final RecordingPublisher publisher = new RecordingPublisher();
+    private final AtomicReference<String> epoch = new AtomicReference<>("run-1/marker-1");
+    private PostgresAdapter adapter;
+    private OutboxRelay relay;
+
+    @BeforeEach
+    void open() {
+        adapter = PostgresAdapter.open(SCHEMA.config(), clock);
+        SCHEMA.jdbi().useHandle(handle -> handle.execute("DELETE FROM " + SCHEMA.name() + ".job_outbox"));
+        relay = new OutboxRelay(adapter.jobOutbox(), publisher, epoch::get, PayloadLimit.DEFAULT, clock,
+                SETTINGS);
+    }
+
+    @AfterEach
+    void close() {
+        adapter.close();
+    }
+
+    @Test
+    void committedJobsArePublishedOnceInTheOrderTheyCommittedAndRolledBackOnesNever() {
+        enqueue("a-1", true);
+        enqueue("a-2", false);
+        enqueue("a-3", true);
+
+        assertThat(relay.runOnce()).isEqualTo(2);
+        assertThat(relay.runOnce()).isZero();
+        assertThat(publisher.jobIds()).containsExactly("a-1", "a-3");
+        assertThat(column("(published_at IS NOT NULL)::text", "a-1")).isEqualTo("true");
+    }
+
+    @Test
+    void aBatchWhosePublishFailedIsPublishedAgainOnceItsClaimExpires() {
+        enqueue("f-1", true);
+        publisher.failNext = true;
+
+        assertThatThrownBy(relay::runOnce).isInstanceOf(TransportException.class);
+        assertThat(relay.runOnce()).as("still claimed").isZero();
+        clock.advance(SETTINGS.claimLease());
+        assertThat(relay.runOnce()).isOne();
+        assertThat(publisher.jobIds()).containsExactly("f-1");
+    }
+
+    @Test
+    void relaysSideBySideNeverClaimTheSameRow() {
+        enqueue("s-1", true);
+        enqueue("s-2", true);
+        enqueue("s-3", true);
+        JobOutbox outbox = adapter.jobOutbox();
+        Instant now = clock.instant();
+
+        List<JobOutbox.Entry> first = outbox.claim(2, now, now.plusSeconds(30));
+        List<JobOutbox.Entry> second = outbox.claim(2, now, now.plusSeconds(30));
+
+        assertThat(first).extracting(OutboxRelayTest::jobId).containsExactly("s-1", "s-2");
+        assertThat(second).extracting(OutboxRelayTest::jobId).containsExactly("s-3");
+    }
+
+    @Test
+    void aRowThatIsNoJobIsMarkedMalformedWithItsReasonAndTheOthersArePublished() {
+        SCHEMA.jdbi().useHandle(handle -> handle.execute("INSERT INTO " + SCHEMA.name()
+                + ".job_outbox (job_id, queue, payload) VALUES ('m-1', 'no such queue!', '{}')"));
+        enqueue("m-2", true);
+
+        assertThat(relay.runOnce()).isEqualTo(2);
+        assertThat(relay.runOnce()).isZero();
+        assertThat(publisher.jobIds()).containsExactly("m-2");
+        assertThat(column("malformed", "m-1")).contains("queue name 'no such queue!' is invalid");
+    }
+
+    @Test
+    void aPublishedRowIsForgottenOnlyOnceItsJobHasATerminalOutcome() {
+        enqueue("t-1", true);
+        enqueue("t-2", true);
+        relay.runOnce();
+        completed("t-1");
+
+        relay.runOnce();
+
+        assertThat(column("count(*)::text", "t-1")).isEqualTo("0");
+        assertThat(column("count(*)::text", "t-2")).isEqualTo("1");
+    }
+
+    @Test
+    void afterTheTransportLostDataEveryPublishedJobWithoutATerminalOutcomeIsPublishedOnceMore() {
+        enqueue("l-1", true);
+        enqueue("l-2", true);
+        relay.runOnce();
+        completed("l-1");
+        assertThat(relay.runOnce()).as("same epoch: nothing again").isZero();
+
+        epoch.set("run-2/marker-2");
+        OutboxRelay other = new OutboxRelay(adapter.jobOutbox(), publisher, epoch::get, PayloadLimit.DEFAULT, clock,
+                SETTINGS);
+        assertThat(relay.runOnce()).isOne();
+        assertThat(other.runOnce()).as("one relay republishes a loss").isZero();
+
+        assertThat(publisher.jobIds()).containsExactly("l-1", "l-2", "l-2");
+    }
+
+    @Test
+    void aCommitWakesTheRelayWaitingForNewRows() throws Exception {
+        JobOutbox outbox = adapter.jobOutbox();
+        outbox.awaitNewRows(Duration.ofMillis(1)); // starts listening
+
+        enqueue("w-1", true);
+        CompletableFuture<Void> woken = CompletableFuture.runAsync(() -> {
+            try {
+                outbox.awaitNewRows(Duration.ofHours(1));
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+
+        woken.get(1, TimeUnit.MINUTES);
+        assertThat(woken).isDone();
+    }
+
+    private void enqueue(String jobId, boolean commit) {
+        SCHEMA.jdbi().useHandle(handle -> {
+            handle.begin();
+            handle.execute("SELECT " + SCHEMA.name() + ".enqueue('orders', ?, '{}')", jobId);
+            if (commit) {
+                handle.commit();
+            } else {
+                handle.rollback();
+            }
+        });
+    }
+
+    private static void completed(String jobId) {
+        SCHEMA.jdbi().useHandle(handle -> handle.execute("INSERT INTO " + SCHEMA.name() + ".job_outcomes (job_id,"
+                + " queue, attempt, consumer, message_id, completed_at) VALUES (?, 'orders', 1, 'w', '1-0', now())",
+                jobId));
+    }
+
+    private static String column(String expression, String jobId) {
+        return SCHEMA.jdbi().withHandle(handle -> handle.createQuery("SELECT " + expression + " FROM "
+                + SCHEMA.name() + ".job_outbox WHERE job_id = :id").bind("id", jobId).mapTo(String.class).one());
+    }
+
+    private static String jobId(JobOutbox.Entry entry) {
+        return ((JobOutbox.Entry.Ready) entry).job().id().value();
+    }
+
+    private static final class RecordingPublisher implements JobPublisher {
+        private final List<Job> published = new ArrayList<>();
+        private boolean failNext;
+
+        @Override
+        public void publish(Job job) {
+            publishAll(List.of(job));
+        }
+
+        @Override
+        public synchronized void publishAll(List<Job> jobs) {
+            if (failNext) {
+                failNext = false;
+                throw new TransportException("Redis is down");
+            }
+            published.addAll(jobs);
+        }
+
+        synchronized List<String> jobIds() {
+            return published.stream().map(job -> job.id().value()).toList();
+        }
+    }
+}

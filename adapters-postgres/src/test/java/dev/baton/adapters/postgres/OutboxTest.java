@@ -1,0 +1,160 @@
+package dev.baton.adapters.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.baton.adapters.postgres.testing.TestSchema;
+import dev.baton.application.port.in.EnqueueJobUseCase;
+import dev.baton.application.port.in.EnqueueJobsUseCase;
+import dev.baton.domain.InvalidValueException;
+import dev.baton.domain.JobId;
+import dev.baton.domain.QueueName;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+class OutboxTest {
+    @RegisterExtension
+    static final TestSchema SCHEMA = new TestSchema();
+    private static final Instant NOW = Instant.parse("2026-12-01T10:00:00Z");
+    private static PostgresAdapter adapter;
+
+    @BeforeAll
+    static void open() {
+        adapter = PostgresAdapter.open(SCHEMA.config(), Clock.fixed(NOW, ZoneOffset.UTC));
+    }
+
+    @AfterAll
+    static void close() {
+        adapter.close();
+    }
+
+    @Test
+    void aJobEnqueuedInATransactionExistsOnlyOnceItCommitsAndTheConnectionStaysTheCallers() throws SQLException {
+        try (Connection producer = connection()) {
+            producer.setAutoCommit(false);
+            adapter.outbox().enqueue(producer, EnqueueJobUseCase.Command.now(QueueName.of("orders"),
+                    JobId.of("commit-1"), "{\"order\":1}"));
+
+            assertThat(outboxRows("commit-1")).isZero();
+            assertThat(producer.isClosed()).isFalse();
+            assertThat(producer.getAutoCommit()).isFalse();
+            producer.commit();
+        }
+        assertThat(outboxRows("commit-1")).isOne();
+    }
+
+    @Test
+    void aRolledBackEnqueueLeavesNothing() throws SQLException {
+        try (Connection producer = connection()) {
+            producer.setAutoCommit(false);
+            adapter.outbox().enqueue(producer, EnqueueJobUseCase.Command.now(QueueName.of("orders"),
+                    JobId.of("rollback-1"), "{}"));
+            producer.rollback();
+        }
+        assertThat(outboxRows("rollback-1")).isZero();
+    }
+
+    @Test
+    void aBulkEnqueueKeepsEachJobsTypeDueTimeAndHeadersInOrder() throws SQLException {
+        EnqueueJobUseCase.Command plain = EnqueueJobUseCase.Command.now(QueueName.of("mail"), JobId.of("bulk-1"), "a");
+        EnqueueJobUseCase.Command rich = new EnqueueJobUseCase.Command(QueueName.of("mail"), JobId.of("bulk-2"),
+                Optional.of("welcome"), "b", Map.of("tenant", "acme", "lang", "fr"),
+                Optional.empty(), Optional.of(Duration.ofMinutes(5)));
+        try (Connection producer = connection()) {
+            producer.setAutoCommit(false);
+            adapter.outbox().enqueueAll(producer, new EnqueueJobsUseCase.Command(List.of(plain, rich)));
+            producer.commit();
+        }
+
+        List<String> rows = SCHEMA.jdbi().withHandle(handle -> handle.createQuery("SELECT job_id || ' ' || queue || ' '"
+                + " || coalesce(type, '-') || ' ' || payload || ' ' || headers::text || ' ' || coalesce(due_at::text,"
+                + " '-') || ' ' || (enqueued_at = :now) FROM " + SCHEMA.name() + ".job_outbox"
+                + " WHERE job_id LIKE 'bulk-%' ORDER BY position").bind("now", NOW).mapTo(String.class).list());
+        assertThat(rows).containsExactly("bulk-1 mail - a {} - true",
+                        "bulk-2 mail welcome b {\"lang\": \"fr\", \"tenant\": \"acme\"} 2026-12-01 10:05:00+00 true");
+    }
+
+    @Test
+    void anOversizedPayloadIsRefusedBeforeAnyRowIsWritten() throws SQLException {
+        EnqueueJobUseCase.Command big = EnqueueJobUseCase.Command.now(QueueName.of("orders"), JobId.of("big-2"),
+                "x".repeat(1024 * 1024 + 1));
+        try (Connection producer = connection()) {
+            producer.setAutoCommit(false);
+            assertThatThrownBy(() -> adapter.outbox().enqueueAll(producer, new EnqueueJobsUseCase.Command(List.of(
+                    EnqueueJobUseCase.Command.now(QueueName.of("orders"), JobId.of("big-1"), "{}"), big))))
+                    .isInstanceOf(InvalidValueException.class).hasMessageContaining("more than the limit of 1048576");
+            producer.commit();
+        }
+        assertThat(outboxRows("big-1")).isZero();
+    }
+
+    @Test
+    void aJdbiHandleEnqueuesInItsTransaction() {
+        SCHEMA.jdbi().useTransaction(handle -> adapter.outbox().enqueue(handle,
+                EnqueueJobUseCase.Command.now(QueueName.of("orders"), JobId.of("handle-1"), "{}")));
+        assertThat(outboxRows("handle-1")).isOne();
+    }
+
+    @Test
+    void theSqlFunctionEnqueuesInTheCallersTransactionWhateverItsSearchPath() throws SQLException {
+        try (Connection producer = connection()) {
+            producer.setAutoCommit(false);
+            producer.createStatement().execute("SET search_path TO public");
+            try (PreparedStatement call = producer.prepareStatement("SELECT " + SCHEMA.name()
+                    + ".enqueue('orders', 'sql-1', '{}', 'ship', now() + interval '1 hour', '{\"a\": \"b\"}')")) {
+                call.execute();
+            }
+            assertThat(outboxRows("sql-1")).isZero();
+            producer.commit();
+        }
+        assertThat(outboxRows("sql-1")).isOne();
+    }
+
+    @Test
+    void badInputToTheSqlFunctionRaisesAClearErrorTheCallerMayRollBack() throws SQLException {
+        assertSqlError("'bad queue!', 'id-1', '{}'", "22023", "queue name 'bad queue!' is invalid");
+        assertSqlError("'orders', '', '{}'", "22023", "job id '' is invalid");
+        assertSqlError("'orders', E'a\\nb', '{}'", "22023", "job id");
+        assertSqlError("'orders', 'id-2', repeat('x', 1048577)", "54000",
+                "payload has 1048577 bytes, more than the limit of 1048576");
+        assertSqlError("'orders', 'id-3', '{}', headers => '{\"n\": 1}'", "22023",
+                "headers must be a JSON object of strings");
+        assertSqlError("'orders', 'id-4', '{}', type => ' '", "22023", "job type must be");
+    }
+
+    private static void assertSqlError(String arguments, String sqlState, String message) throws SQLException {
+        try (Connection producer = connection()) {
+            producer.setAutoCommit(false);
+            assertThatThrownBy(() -> producer.createStatement().execute(
+                    "SELECT " + SCHEMA.name() + ".enqueue(" + arguments + ")"))
+                    .isInstanceOfSatisfying(SQLException.class,
+                            e -> assertThat(e.getSQLState()).isEqualTo(sqlState))
+                    .hasMessageContaining(message);
+            producer.rollback();
+            // the connection is still the caller's and usable
+            producer.createStatement().execute("SELECT 1");
+        }
+    }
+
+    private static long outboxRows(String jobId) {
+        return SCHEMA.jdbi().withHandle(handle -> handle.createQuery("SELECT count(*) FROM " + SCHEMA.name()
+                + ".job_outbox WHERE job_id = :id").bind("id", jobId).mapTo(Long.class).one());
+    }
+
+    private static Connection connection() throws SQLException {
+        return DriverManager.getConnection(SCHEMA.jdbcUrl());
+    }
+}

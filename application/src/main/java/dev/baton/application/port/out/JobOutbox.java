@@ -1,0 +1,57 @@
+package dev.baton.application.port.out;
+
+import dev.baton.domain.Job;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * The transactional outbox, as the relay sees it: jobs that producers enqueued in their own transactions, visible
+ * once those committed. Each call is its own short transaction, never held across a call to the transport: the relay
+ * claims rows, publishes them, then marks them published. Implementations report their own failure as
+ * {@link LedgerUnavailableException}.
+ */
+public interface JobOutbox {
+
+    /**
+     * Claims up to {@code max} of the oldest unpublished rows that no other relay holds at {@code now}, skipping rows
+     * another relay is claiming at the same moment; none of them is claimed again before {@code claimedUntil}.
+     *
+     * @return the claimed rows in the order they were enqueued
+     */
+    List<Entry> claim(int max, Instant now, Instant claimedUntil);
+
+    /** Marks these rows published at {@code at}: they stay known until their job's terminal outcome commits. */
+    void markPublished(Collection<Long> positions, Instant at);
+
+    /** Marks a row that cannot be published (dead-lettered MALFORMED): no relay claims it again. */
+    void markMalformed(long position, String reason);
+
+    /**
+     * Records the transport's epoch ({@link TransportMemory}); when it differs from the one recorded before, the
+     * transport may have lost jobs, and every published row whose job has no terminal outcome becomes unpublished, to
+     * be claimed and published again. Of relays seeing the same change, one republishes.
+     *
+     * @return how many rows are to be published again (0 while the epoch stays the same)
+     */
+    int republishAfterLoss(String transportEpoch);
+
+    /** Forgets up to {@code max} published rows whose job has a terminal outcome. @return how many */
+    int forgetEnded(int max);
+
+    /** Returns once a producer committed new rows, or after {@code timeout}, whichever comes first. */
+    void awaitNewRows(Duration timeout) throws InterruptedException;
+
+    /** A claimed row: a job to publish, or one that cannot become a job. */
+    sealed interface Entry {
+        long position();
+
+        record Ready(long position, Job job) implements Entry {
+        }
+
+        /** @param reason why the row is no job (an invalid queue name or job id, for example) */
+        record Malformed(long position, String reason) implements Entry {
+        }
+    }
+}

@@ -1,0 +1,154 @@
+package dev.baton.application.service;
+
+import dev.baton.application.port.out.JobOutbox;
+import dev.baton.application.port.out.JobPublisher;
+import dev.baton.application.port.out.TransportMemory;
+import dev.baton.domain.Job;
+import dev.baton.domain.PayloadLimit;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Publishes the jobs that producers committed to the outbox: claims a batch (a short transaction of its own), publishes
+ * it pipelined to the transport with no transaction open, then marks it published. A relay that dies in between leaves
+ * its claim to expire; the next relay publishes the batch again, and the ledger acknowledges the duplicates. Any
+ * number of relays run side by side. A row that cannot become a job is marked MALFORMED; the relay goes on.
+ * After the transport lost data ({@link TransportMemory}), it publishes again every job without a terminal outcome.
+ * Woken when producers commit, and every {@link Settings#pollInterval} at the latest (docs/POSTGRES.md#the-outbox).
+ */
+public final class OutboxRelay implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(OutboxRelay.class);
+
+    private final JobOutbox outbox;
+    private final JobPublisher publisher;
+    private final TransportMemory memory;
+    private final PayloadLimit payloadLimit;
+    private final Clock clock;
+    private final Settings settings;
+    private final AtomicBoolean started = new AtomicBoolean();
+    private final CountDownLatch closed = new CountDownLatch(1);
+    private final Thread thread;
+
+    public OutboxRelay(JobOutbox outbox, JobPublisher publisher, TransportMemory memory, PayloadLimit payloadLimit,
+                       Clock clock, Settings settings) {
+        this.outbox = Objects.requireNonNull(outbox, "outbox");
+        this.publisher = Objects.requireNonNull(publisher, "publisher");
+        this.memory = Objects.requireNonNull(memory, "memory");
+        this.payloadLimit = Objects.requireNonNull(payloadLimit, "payload limit");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.thread = new Thread(this::relayUntilClosed, "baton-outbox-relay");
+        thread.setDaemon(true);
+    }
+
+    /**
+     * Republishes the outstanding jobs if the transport lost data since the last look, claims one batch, publishes it,
+     * marks it published, and forgets a batch of rows whose jobs ended.
+     *
+     * @return how many rows it claimed (published or marked MALFORMED)
+     */
+    public int runOnce() {
+        int republished = outbox.republishAfterLoss(memory.epoch());
+        if (republished > 0) {
+            LOG.warn("the transport may have lost jobs (its epoch changed): publishing again jobs={}", republished);
+        }
+        Instant now = clock.instant();
+        List<JobOutbox.Entry> claimed = outbox.claim(settings.batchSize(), now, now.plus(settings.claimLease()));
+        List<Job> jobs = new ArrayList<>();
+        List<Long> positions = new ArrayList<>();
+        for (JobOutbox.Entry entry : claimed) {
+            if (entry instanceof JobOutbox.Entry.Ready ready && payloadLimit.admits(ready.job().payload())) {
+                jobs.add(ready.job());
+                positions.add(ready.position());
+            } else {
+                refuse(entry);
+            }
+        }
+        if (!jobs.isEmpty()) {
+            publisher.publishAll(jobs);
+            outbox.markPublished(positions, clock.instant());
+        }
+        outbox.forgetEnded(settings.batchSize());
+        return claimed.size();
+    }
+
+    private void refuse(JobOutbox.Entry entry) {
+        String reason = entry instanceof JobOutbox.Entry.Malformed malformed ? malformed.reason()
+                : "payload over the limit of " + payloadLimit.maxBytes() + " bytes";
+        LOG.warn("outbox row is no job, dead-lettered MALFORMED position={} reason={}", entry.position(), reason);
+        outbox.markMalformed(entry.position(), reason);
+    }
+
+    /** Relays on a thread of its own until {@link #close}. */
+    public OutboxRelay start() {
+        if (!started.compareAndSet(false, true)) {
+            throw new IllegalStateException("the outbox relay is started already");
+        }
+        thread.start();
+        return this;
+    }
+
+    private void relayUntilClosed() {
+        while (closed.getCount() > 0) {
+            try {
+                // a full batch means more may be waiting: claim again before waiting
+                if (runOnce() < settings.batchSize()) {
+                    outbox.awaitNewRows(settings.pollInterval());
+                }
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                // the relay must outlive an outage of PostgreSQL or Redis
+                LOG.warn("relaying the outbox failed, retrying in {}: {}", settings.pollInterval(), e.toString());
+                if (awaitClose(settings.pollInterval())) {
+                    return;
+                }
+            }
+        }
+    }
+
+    private boolean awaitClose(Duration timeout) {
+        try {
+            return closed.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return true;
+        }
+    }
+
+    /** Stops relaying; a batch being published is interrupted, and its claim expires for the next relay. */
+    @Override
+    public void close() {
+        closed.countDown();
+        thread.interrupt();
+    }
+
+    /**
+     * @param batchSize    rows claimed and published per round trip
+     * @param claimLease   how long a claim keeps other relays off a batch: far longer than publishing it takes
+     * @param pollInterval the longest the relay waits without a notification from a producer's commit
+     */
+    public record Settings(int batchSize, Duration claimLease, Duration pollInterval) {
+        public static final Settings DEFAULTS = new Settings(500, Duration.ofSeconds(30), Duration.ofSeconds(1));
+
+        public Settings {
+            if (batchSize < 1) {
+                throw new IllegalArgumentException("the relay's batch size must be positive, got " + batchSize);
+            }
+            Objects.requireNonNull(claimLease, "claim lease");
+            Objects.requireNonNull(pollInterval, "poll interval");
+            if (claimLease.isNegative() || claimLease.isZero() || pollInterval.isNegative() || pollInterval.isZero()) {
+                throw new IllegalArgumentException("the relay's claim lease and poll interval must be positive");
+            }
+        }
+    }
+}

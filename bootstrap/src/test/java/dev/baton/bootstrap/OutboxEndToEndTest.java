@@ -1,0 +1,80 @@
+package dev.baton.bootstrap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.baton.application.port.in.EnqueueJobUseCase;
+import dev.baton.bootstrap.config.BatonConfig;
+import dev.baton.bootstrap.testing.TestEndpoints;
+import dev.baton.domain.JobId;
+import dev.baton.domain.QueueName;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** Jobs enqueued in PostgreSQL transactions reach the worker through its relay; rolled-back ones never run. */
+class OutboxEndToEndTest {
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    private final QueueName queue = QueueName.of(TestEndpoints.unique("outbox").replace('_', '-'));
+    private final BatonConfig config = BatonScenarioTest.threeQuickAttempts("outbox");
+    private final Map<String, AtomicInteger> runs = new ConcurrentHashMap<>();
+
+    @Test
+    void committedJobsRunOnceThroughTheWorkersRelayRolledBackOnesNeverAndTheOutboxEmpties() throws SQLException {
+        try (Baton baton = Baton.builder().config(config).redis(TestEndpoints.redisUri())
+                .postgres(TestEndpoints.jdbcUrl()).handler(queue.value(), context -> {
+                    runs.computeIfAbsent(context.job().id().value(), key -> new AtomicInteger()).incrementAndGet();
+                    return Optional.empty();
+                }).build()) {
+            baton.start(queue.value());
+
+            enqueueWithSql("sql-1", true);
+            enqueueWithSql("sql-2", false);
+            try (Connection producer = DriverManager.getConnection(TestEndpoints.jdbcUrl())) {
+                producer.setAutoCommit(false);
+                baton.outbox().enqueue(producer, EnqueueJobUseCase.Command.now(queue, JobId.of("java-1"), "{}"));
+                producer.commit();
+            }
+
+            await().atMost(WAIT).until(() -> runs.containsKey("sql-1") && runs.containsKey("java-1"));
+            await().atMost(WAIT).until(() -> outboxRows() == 0);
+            assertThat(runs).containsOnlyKeys("sql-1", "java-1");
+            assertThat(runs.values()).allSatisfy(count -> assertThat(count).hasValue(1));
+        }
+    }
+
+    private void enqueueWithSql(String jobId, boolean commit) throws SQLException {
+        try (Connection producer = DriverManager.getConnection(TestEndpoints.jdbcUrl())) {
+            producer.setAutoCommit(false);
+            try (PreparedStatement enqueue = producer.prepareStatement("SELECT " + config.schema()
+                    + ".enqueue(?, ?, '{}')")) {
+                enqueue.setString(1, queue.value());
+                enqueue.setString(2, jobId);
+                enqueue.execute();
+            }
+            if (commit) {
+                producer.commit();
+            } else {
+                producer.rollback();
+            }
+        }
+    }
+
+    private long outboxRows() throws SQLException {
+        try (Connection connection = DriverManager.getConnection(TestEndpoints.jdbcUrl());
+             ResultSet rows = connection.createStatement().executeQuery("SELECT count(*) FROM " + config.schema()
+                     + ".job_outbox")) {
+            rows.next();
+            return rows.getLong(1);
+        }
+    }
+}
