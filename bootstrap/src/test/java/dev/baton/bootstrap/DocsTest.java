@@ -37,7 +37,8 @@ class DocsTest {
         String handlers = Files.readString(DOCS.resolve("HANDLERS.md"));
 
         for (String example : List.of("ShipOrderHandler.java", "ShopModule.java", "OrderProducer.java",
-                "ShopApplication.java", "ShippingJobs.java", "ReceiptHandler.java", "ReceiptHandlerTest.java")) {
+                "ShopApplication.java", "ShippingJobs.java", "ReceiptHandler.java", "ReceiptHandlerTest.java",
+                "DigestJobs.java")) {
             assertThat(handlers).as(example).contains(Files.readString(EXAMPLES.resolve(example)));
         }
         assertThat(handlers).contains(Files.readString(

@@ -42,12 +42,13 @@ final class EntryMoves {
     void retryLater(Delivery delivery, Job retried) {
         Optional<Located> located = partitions.layout("retry", delivery.queue()).locate(delivery.id().value());
         Instant due = retried.notBefore().orElseGet(clock::instant);
-        byte[] member = bytes(wire.delayedMember(retried, delivery.id().value(), false));
+        byte[] member = bytes(wire.delayedMember(delivery.id().value(), wire.fields(retried)));
         // the retry waits in the delayed set of the delivery's own partition: one slot for the script
         Long moved = located.isEmpty() ? 0L : call("retry", delivery.queue(), () -> {
             QueueKeys keys = located.get().keys();
             return scripts.run(Script.RETRY_LATER, ScriptOutputType.INTEGER,
-                    new byte[][] {keys.stream(), keys.delayed()}, keys.group(), bytes(located.get().entryId()),
+                    new byte[][] {keys.stream(), keys.delayed(), keys.uniqueEntries()}, keys.group(),
+                    bytes(located.get().entryId()),
                     number(due.toEpochMilli()), member);
         });
         if (moved == 0) {
@@ -72,7 +73,7 @@ final class EntryMoves {
             jobFields.forEach(field -> args.add(bytes(field)));
             wire.deadFields(letter, entryId).forEach(field -> args.add(bytes(field)));
             return scripts.run(Script.DEAD_LETTER, ScriptOutputType.VALUE,
-                    new byte[][] {keys.stream(), keys.dead()}, args.toArray(byte[][]::new));
+                    new byte[][] {keys.stream(), keys.dead(), keys.uniqueEntries()}, args.toArray(byte[][]::new));
         });
         if (deadId == null) {
             LOG.info("Entry {} of queue {} was no longer pending, so it was not dead-lettered", delivery.id(),
@@ -90,8 +91,8 @@ final class EntryMoves {
                     break;
                 }
                 Long n = scripts.run(Script.PROMOTE_DUE, ScriptOutputType.INTEGER,
-                        new byte[][] {keys.delayed(), keys.stream()}, number(now.toEpochMilli()),
-                        number(max - moved));
+                        new byte[][] {keys.delayed(), keys.stream(), keys.uniqueEntries()},
+                        number(now.toEpochMilli()), number(max - moved), bytes(keys.uniqueLockPrefix()));
                 moved += n.intValue();
             }
             return moved;

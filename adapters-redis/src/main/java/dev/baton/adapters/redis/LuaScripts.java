@@ -19,7 +19,7 @@ final class LuaScripts {
 
     enum Script {
         RETRY_LATER, DEAD_LETTER, EXTEND_LEASES, RECLAIM_ABANDONED, LEASE_OWN_PENDING, PROMOTE_DUE, REDRIVE,
-        REMOVE_IDLE_CONSUMERS, DECLARE_PARTITIONS;
+        REMOVE_IDLE_CONSUMERS, DECLARE_PARTITIONS, PUBLISH_UNIQUE, ACKNOWLEDGE;
 
         private String resource() {
             return name().toLowerCase(Locale.ROOT) + ".lua";

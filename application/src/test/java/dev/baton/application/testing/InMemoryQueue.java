@@ -16,6 +16,7 @@ import dev.baton.domain.QueueName;
 import dev.baton.domain.QueueStats;
 import dev.baton.domain.Retention;
 import dev.baton.domain.StoredDeadLetter;
+import dev.baton.domain.Uniqueness;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -48,6 +49,7 @@ final class InMemoryQueue {
     private final TreeSet<DelayedJob> delayed = new TreeSet<>(DelayedJob.ORDER);
     private final InMemoryDeadLetters dead = new InMemoryDeadLetters();
     private final EntryIds streamIds = new EntryIds();
+    private final InMemoryUniqueKeys uniqueKeys = new InMemoryUniqueKeys();
     private EntryId lastDelivered = EntryId.ZERO;
     private long delayedSequence;
 
@@ -56,8 +58,30 @@ final class InMemoryQueue {
         this.wire = wire;
     }
 
-    void append(Map<String, String> fields, Instant now) {
-        stream.put(streamIds.next(now), fields);
+    EntryId append(Map<String, String> fields, Instant now) {
+        EntryId id = streamIds.next(now);
+        stream.put(id, fields);
+        return id;
+    }
+
+    /** Publishes a job due now or later, as Redis does with the XADD or ZADD of a job. */
+    void publish(Job job, Instant now) {
+        if (job.notBefore().isPresent()) {
+            delay(job, job.notBefore().get());
+        } else {
+            uniqueKeys.entered(append(WireFields.of(job), now), job);
+        }
+    }
+
+    /** Publishes the job unless another holds its uniqueness key; returns the holder's id. */
+    JobId publishUnique(Job job, Uniqueness unique, Instant now) {
+        Optional<JobId> holder = uniqueKeys.holder(unique.key(), now);
+        if (holder.isPresent()) {
+            return holder.get();
+        }
+        uniqueKeys.take(unique.key(), job.id());
+        publish(job, now);
+        return job.id();
     }
 
     void delay(Job job, Instant dueAt) {
@@ -110,18 +134,29 @@ final class InMemoryQueue {
         return deliveries;
     }
 
-    void acknowledge(Collection<DeliveryId> ids) {
-        ids.forEach(id -> pending.remove(EntryId.parse(id.value())));
+    void acknowledge(Collection<DeliveryId> ids, Instant now) {
+        ids.forEach(id -> {
+            EntryId entry = EntryId.parse(id.value());
+            if (pending.remove(entry) != null) {
+                uniqueKeys.finished(entry, true, now);
+            }
+        });
     }
 
     void retryLater(DeliveryId id, Job retried, Instant dueAt) {
-        pending.remove(EntryId.parse(id.value()));
-        delay(retried, dueAt);
+        EntryId entry = EntryId.parse(id.value());
+        if (pending.remove(entry) != null) {
+            uniqueKeys.left(entry);
+            delay(retried, dueAt);
+        }
     }
 
     void deadLetter(DeliveryId id, DeadLetter letter, Instant now) {
-        pending.remove(EntryId.parse(id.value()));
-        dead.add(letter, now);
+        EntryId entry = EntryId.parse(id.value());
+        if (pending.remove(entry) != null) {
+            uniqueKeys.finished(entry, false, now);
+            dead.add(letter, now);
+        }
     }
 
     Set<DeliveryId> extendLeases(ConsumerName consumer, Collection<DeliveryId> ids, Instant now) {
@@ -153,6 +188,7 @@ final class InMemoryQueue {
             Map<String, String> fields = stream.get(entry.getKey());
             if (fields == null) {
                 entries.remove();
+                uniqueKeys.finished(entry.getKey(), false, now);
                 vanished.add(new DeliveryId(entry.getKey().toString()));
             } else {
                 PendingEntry claimed = held.redelivered(consumer.value(), now);
@@ -172,7 +208,8 @@ final class InMemoryQueue {
     int promoteDue(Instant due, int max, Instant now) {
         int moved = 0;
         while (moved < max && !delayed.isEmpty() && !delayed.first().dueAt.isAfter(due)) {
-            append(WireFields.of(delayed.pollFirst().job), now);
+            Job job = delayed.pollFirst().job;
+            uniqueKeys.entered(append(WireFields.of(job), now), job);
             moved++;
         }
         return moved;

@@ -3,7 +3,7 @@ package dev.baton.application.testing;
 import org.junit.jupiter.api.Nested;
 
 /**
- * Runs the four stream transport contracts on one transport. An adapter test extends this class and implements
+ * Runs the stream transport contracts (the four ports', and unique jobs') on one transport. An adapter test extends this class and implements
  * {@link TestedTransport}; JUnit finds the suites below as nested classes of the adapter test, each test with a
  * fresh instance of it.
  */
@@ -35,6 +35,14 @@ public abstract class TransportContracts implements TestedTransport {
 
     @Nested
     class Administration extends QueueAdministrationContract {
+        @Override
+        protected TestedTransport subject() {
+            return TransportContracts.this;
+        }
+    }
+
+    @Nested
+    class Unique extends UniqueJobsContract {
         @Override
         protected TestedTransport subject() {
             return TransportContracts.this;
