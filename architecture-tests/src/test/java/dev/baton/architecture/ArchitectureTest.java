@@ -40,7 +40,7 @@ class ArchitectureTest {
         Stream.of("dev.baton.domain", "dev.baton.application.port.in", "dev.baton.application.port.out",
                         "dev.baton.application.service", "dev.baton.application.service.worker",
                         "dev.baton.adapters.redis", "dev.baton.adapters.postgres",
-                        "dev.baton.bootstrap")
+                        "dev.baton.bootstrap", "dev.baton.bootstrap.spring")
                 .forEach(pkg -> assertThat(production.stream().map(JavaClass::getPackageName).distinct())
                         .as("classes imported from %s", pkg)
                         .anyMatch(name -> name.startsWith(pkg)));

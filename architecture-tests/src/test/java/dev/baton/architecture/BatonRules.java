@@ -41,6 +41,8 @@ final class BatonRules {
     /** Demo handlers are user code: like users' handlers, they write through the ledger's Jdbi handle. */
     static final String DEMO_HANDLERS = "dev.baton.bootstrap.demo..";
     static final String TRACING = "dev.baton.bootstrap.tracing..";
+    /** Spring Boot's auto-configuration: Spring is an optional dependency, so nothing else may need it. */
+    static final String SPRING = "dev.baton.bootstrap.spring..";
 
     private BatonRules() {
     }
@@ -74,13 +76,21 @@ final class BatonRules {
             .as("Lettuce is used only in the Redis adapter");
 
     static final ArchRule JDBI_AND_JDBC_ONLY_IN_POSTGRES_ADAPTER = noClasses()
-            .that().resideOutsideOfPackages(POSTGRES_ADAPTER, DEMO_HANDLERS)
+            // the Spring package hands the ledger's JDBC connection to Spring's JdbcTemplate, as a handler would
+            .that().resideOutsideOfPackages(POSTGRES_ADAPTER, DEMO_HANDLERS, SPRING)
             .and().resideInAPackage("dev.baton..")
             // an embedding application hands its pool over as a DataSource: passing it on is not using JDBC
             .should().dependOnClassesThat(JavaClass.Predicates.resideInAnyPackage("org.jdbi..", "java.sql..",
                     "javax.sql..", "org.postgresql..", "com.zaxxer..")
                     .and(DescribedPredicate.not(JavaClass.Predicates.equivalentTo(DataSource.class))))
-            .as("Jdbi, JDBC and the PostgreSQL driver are used only in the Postgres adapter (and demo handlers)");
+            .as("Jdbi, JDBC and the PostgreSQL driver are used only in the Postgres adapter (and demo handlers, and"
+                    + " the Spring binding of the ledger's connection)");
+
+    static final ArchRule SPRING_ONLY_IN_ITS_PACKAGE = noClasses().that().resideOutsideOfPackage(SPRING)
+            .and().resideInAPackage("dev.baton..")
+            .should().dependOnClassesThat().resideInAnyPackage("org.springframework..", SPRING)
+            .as("Spring, an optional dependency, is used only in dev.baton.bootstrap.spring, which nothing else uses:"
+                    + " a service without Spring never loads a Spring type");
 
     static final ArchRule FLYWAY_ONLY_IN_POSTGRES_ADAPTER = noClasses().that().resideOutsideOfPackage(POSTGRES_ADAPTER)
             .and().resideInAPackage("dev.baton..")
@@ -204,8 +214,8 @@ final class BatonRules {
     static List<ArchRule> all() {
         return List.of(MODULE_LAYERING, DOMAIN_IS_PURE_JAVA, APPLICATION_DEPENDS_ON_DOMAIN_AND_SLF4J_ONLY,
                 LETTUCE_ONLY_IN_REDIS_ADAPTER, JDBI_AND_JDBC_ONLY_IN_POSTGRES_ADAPTER, FLYWAY_ONLY_IN_POSTGRES_ADAPTER,
-                GUICE_AND_PICOCLI_ONLY_IN_BOOTSTRAP, OPENTELEMETRY_ONLY_IN_TRACING, PORTS_IN_AND_OUT_INDEPENDENT,
-                PORTS_OUT_AND_IN_INDEPENDENT,
+                SPRING_ONLY_IN_ITS_PACKAGE, GUICE_AND_PICOCLI_ONLY_IN_BOOTSTRAP, OPENTELEMETRY_ONLY_IN_TRACING,
+                PORTS_IN_AND_OUT_INDEPENDENT, PORTS_OUT_AND_IN_INDEPENDENT,
                 NO_PACKAGE_CYCLES, NO_CLOCK_READS_IN_CORE, NO_CONSOLE_OUTSIDE_CLI, ONE_PUBLIC_ENTRY_POINT_PER_ADAPTER,
                 SERVICES_ARE_FINAL, WORKER_ROOMS_ARE_PACKAGE_PRIVATE, LOOPS_DO_NOT_DEPEND_ON_THE_FETCHER,
                 WORKER_USES_ITS_OWN_TRANSPORT_PORTS, OUTBOUND_PORTS_ARE_SMALL);

@@ -13,6 +13,7 @@ import dev.baton.adapters.redis.archfixture.RedisAdapterUsingPostgresAdapter;
 import dev.baton.application.archfixture.ApplicationReadingTheClock;
 import dev.baton.application.archfixture.ApplicationUsingGuice;
 import dev.baton.application.archfixture.ApplicationUsingLettuce;
+import dev.baton.bootstrap.archfixture.BootstrapUsingSpring;
 import dev.baton.application.archfixture.cycle.a.CycleA;
 import dev.baton.application.archfixture.cycle.b.CycleB;
 import dev.baton.application.port.in.archfixture.InboundPortUsingOutboundPort;
@@ -69,6 +70,11 @@ class RulesBiteTest {
     @Test
     void flywayConfinementBites() {
         assertViolated(BatonRules.FLYWAY_ONLY_IN_POSTGRES_ADAPTER, DomainUsingFlyway.class);
+    }
+
+    @Test
+    void springConfinementBites() {
+        assertViolated(BatonRules.SPRING_ONLY_IN_ITS_PACKAGE, BootstrapUsingSpring.class);
     }
 
     @Test

@@ -40,6 +40,7 @@ import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
 import dev.baton.domain.Uniqueness;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.opentelemetry.api.OpenTelemetry;
 import java.net.InetAddress;
@@ -137,7 +138,10 @@ public final class Baton implements AutoCloseable {
         return use(EnqueueJobsUseCase.class).enqueueAll(new EnqueueJobsUseCase.Command(jobs));
     }
 
-    /** Where a job is now: completed (from the ledger), waiting, pending, delayed, dead, or unknown. */
+    /**
+     * Where a job is now: completed, dead, replayed or purged (from the ledger, even when Redis lost the job), waiting,
+     * pending, delayed, dead (in Redis), or unknown.
+     */
     public LocateJobUseCase.Whereabouts job(String queue, String jobId) {
         return use(LocateJobUseCase.class).locate(new LocateJobUseCase.Command(QueueName.of(queue), JobId.of(jobId)));
     }
@@ -351,7 +355,7 @@ public final class Baton implements AutoCloseable {
         /**
          * Replaces the Redis and PostgreSQL modules with {@code module}, which must bind the transport's ports
          * ({@code JobPublisher}, {@code JobLeases}, {@code QueueMaintenance}, {@code QueueAdministration}),
-         * {@code ExecutionLedger} and {@code Migrator} (tests bind in-memory adapters this way).
+         * {@code ExecutionLedger}, {@code JobOutcomes} and {@code Migrator} (tests bind in-memory adapters this way).
          */
         public Builder adapters(Module module) {
             this.adapters = Optional.of(module);
@@ -365,6 +369,11 @@ public final class Baton implements AutoCloseable {
          */
         public Builder observer(JobObserver observer) {
             return module(BatonModules.observer(observer));
+        }
+
+        /** Baton's meters on the application's {@code registry}; the admin server's {@code /metrics} shows none. */
+        public Builder meterRegistry(MeterRegistry registry) {
+            return module(BatonModules.meterRegistry(registry));
         }
 
         /**

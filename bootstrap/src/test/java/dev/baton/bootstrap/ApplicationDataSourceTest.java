@@ -46,7 +46,7 @@ class ApplicationDataSourceTest {
 
             assertThat(application.isClosed()).as("Baton does not close what it does not own").isFalse();
             try (Connection connection = application.getConnection()) {
-                assertThat(single(connection, "SELECT count(*) FROM " + schema + ".job_completions"))
+                assertThat(single(connection, "SELECT count(*) FROM " + schema + ".job_outcomes"))
                         .as("the ledger wrote through the application's pool").isEqualTo("1");
                 assertThat(single(connection, "SHOW search_path")).as("the application's sessions keep their path")
                         .doesNotContain(schema);

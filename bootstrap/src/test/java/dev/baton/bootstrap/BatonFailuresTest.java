@@ -84,8 +84,9 @@ class BatonFailuresTest {
                         .startsWith("java.lang.IllegalStateException: always broken\n\tat ")
                         .contains(BatonFailuresTest.class.getName()));
             });
-            StoredDeadLetter stored = ((JobSighting.Dead) ((Whereabouts.InTransport)
-                    baton.job(queue.value(), "broken-1")).sighting()).deadLetter();
+            // the ledger's record comes first, with where Redis holds the job: its dead letter
+            StoredDeadLetter stored = ((JobSighting.Dead) ((Whereabouts.DeadLettered)
+                    baton.job(queue.value(), "broken-1")).sighting().orElseThrow()).deadLetter();
             assertThat(stored.letter().trace()).as("kept by the transport").isEqualTo(heard.get(0).trace());
             Map<String, Object> json = Json.deadLetter(stored);
             assertThat(json).containsEntry("attempts", 3).containsEntry("trace", heard.get(0).trace().get().text());

@@ -2,6 +2,8 @@ package dev.baton.bootstrap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.baton.bootstrap.config.Setting;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -9,10 +11,11 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Keeps docs/OPERATIONS.md and docs/HANDLERS.md in step with the code they describe. */
+/** Keeps docs/OPERATIONS.md, docs/HANDLERS.md and docs/SPRING.md in step with the code they describe. */
 class DocsTest {
     private static final Path DOCS = Path.of("..", "docs");
     private static final Path EXAMPLES = Path.of("src", "test", "java", "dev", "baton", "bootstrap", "examples");
+    private static final Path TEST_RESOURCES = Path.of("src", "test", "resources");
 
     @Test
     void everySettingIsInTheConfigurationTableWithItsDefault() throws IOException {
@@ -50,5 +53,25 @@ class DocsTest {
         String operations = Files.readString(DOCS.resolve("OPERATIONS.md"));
 
         assertThat(operations).contains(Files.readString(EXAMPLES.resolve("TracedShipping.java")));
+    }
+
+    @Test
+    void theSpringGuideShowsTheTestedExamplesVerbatim() throws IOException {
+        String spring = Files.readString(DOCS.resolve("SPRING.md"));
+
+        assertThat(spring).contains(Files.readString(EXAMPLES.resolve("InvoiceJobs.java")),
+                Files.readString(TEST_RESOURCES.resolve(Path.of("examples", "application.yml"))),
+                Files.readString(TEST_RESOURCES.resolve(Path.of("db", "invoices", "V1__invoices.sql"))));
+    }
+
+    /** The properties as the configuration processor found them: a new one must be in the guide's table. */
+    @Test
+    void everyBatonPropertyIsInTheSpringGuidesTable() throws IOException {
+        String spring = Files.readString(DOCS.resolve("SPRING.md"));
+        JsonNode metadata = new ObjectMapper().readTree(
+                Path.of("target", "classes", "META-INF", "spring-configuration-metadata.json").toFile());
+
+        assertThat(metadata.get("properties")).hasSizeGreaterThan(20).allSatisfy(property ->
+                assertThat(spring).contains("`" + property.get("name").asText() + "`"));
     }
 }

@@ -16,9 +16,13 @@ import java.util.OptionalLong;
  * @param consumers          the group's consumers
  * @param delayed            jobs waiting for their due time (retries and scheduled jobs)
  * @param dead               dead letters
+ * @param suspects           pending entries that ran isolated as suspects and have not finished: running alone in
+ *                           their worker now, or died there and wait to be reclaimed
+ * @param isolatedDeliveries the isolated deliveries of those suspects, summed
  */
 public record QueueStats(QueueName queue, long length, OptionalLong lag, long pending, Duration oldestPendingIdle,
-                         List<ConsumerStats> consumers, long delayed, long dead) {
+                         List<ConsumerStats> consumers, long delayed, long dead, long suspects,
+                         long isolatedDeliveries) {
     public QueueStats {
         notNull(queue, "queue");
         notNull(lag, "lag");

@@ -211,7 +211,7 @@ class ValueObjectTest {
         DeadLetterSelection.ByIds selection = new DeadLetterSelection.ByIds(ids);
         List<ConsumerStats> consumers = new ArrayList<>();
         QueueStats stats = new QueueStats(QueueName.of("q"), 0, OptionalLong.empty(), 0, Duration.ZERO, consumers,
-                0, 0);
+                0, 0, 0, 0);
 
         ids.add(DeadLetterId.of("2-0"));
         consumers.add(new ConsumerStats("w", 0, Duration.ZERO));

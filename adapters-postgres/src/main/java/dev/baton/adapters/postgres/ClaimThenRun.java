@@ -5,6 +5,7 @@ import static dev.baton.adapters.postgres.SqlFailures.unavailable;
 import dev.baton.application.port.out.ExecutionLedger.Effect;
 import dev.baton.application.port.out.ExecutionLedger.Execution;
 import dev.baton.application.port.out.LedgerOutcome;
+import dev.baton.application.port.out.LedgerUnavailableException;
 import dev.baton.domain.Completion;
 import dev.baton.domain.JobId;
 import java.sql.PreparedStatement;
@@ -16,7 +17,8 @@ import org.jdbi.v3.core.Handle;
 
 /**
  * A redelivery: a worker may have completed the job and died before its ack, so the job id is claimed first, with
- * {@code INSERT ... ON CONFLICT DO NOTHING}, and a job that completed does not run again. Then the effect runs, and
+ * {@code INSERT ... ON CONFLICT DO UPDATE ... WHERE state = 'replayed'}, and a job that completed (or is dead or
+ * purged) does not run again; a replayed one's row is taken over. Then the effect runs, and
  * its result goes with the commit: two round trips besides the effect's, the timeouts (when needed) travelling with
  * the claim. A worker racing on the same job id blocks on the other one's uncommitted claim, then finds it committed
  * (and reports {@code AlreadyCompleted}) or rolled back (and goes on itself).
@@ -35,8 +37,11 @@ final class ClaimThenRun {
         this.table = Objects.requireNonNull(table, "table");
         this.effects = Objects.requireNonNull(effects, "effects");
         this.commits = Objects.requireNonNull(commits, "commits");
-        String claim = "INSERT INTO " + table.name() + " (" + CompletionTable.ROW_COLUMNS + ")"
-                + " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (job_id) DO NOTHING";
+        String claim = "INSERT INTO " + table.name() + " AS o (" + CompletionTable.ROW_COLUMNS + ")"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (job_id) DO UPDATE SET state = 'completed',"
+                + " queue = EXCLUDED.queue, type = EXCLUDED.type, attempt = EXCLUDED.attempt,"
+                + " consumer = EXCLUDED.consumer, message_id = EXCLUDED.message_id,"
+                + " completed_at = EXCLUDED.completed_at WHERE o.state = 'replayed'";
         for (ClaimWith with : ClaimWith.values()) {
             claimSql.put(with, with.ahead + claim);
         }
@@ -67,12 +72,17 @@ final class ClaimThenRun {
     Attempt claimAndRun(Handle handle, Execution execution, Effect effect, ClaimWith with) {
         JobId jobId = execution.job().id();
         if (!claim(handle, execution, with)) {
-            return new Attempt.Settled(table.completedBefore(handle, jobId, "while claiming it"));
+            return new Attempt.Settled(table.endedBefore(handle, jobId).orElseThrow(() -> new
+                    LedgerUnavailableException("job " + jobId + " was replayed or forgotten while being claimed:"
+                    + " its redelivery will find out", null)));
         }
         return effects.run(handle, execution, effect);
     }
 
-    /** @return false when the job id is taken: another worker completed the job (or is completing it) */
+    /**
+     * @return false when the job id is taken: another worker completed the job (or is completing it), or the job went
+     *     to the dead letters
+     */
     private boolean claim(Handle handle, Execution execution, ClaimWith with) {
         try (PreparedStatement statement = handle.getConnection().prepareStatement(claimSql.get(with))) {
             int at = 0;

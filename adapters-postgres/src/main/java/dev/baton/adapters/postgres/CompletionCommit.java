@@ -3,6 +3,7 @@ package dev.baton.adapters.postgres;
 import static dev.baton.adapters.postgres.SqlFailures.unavailable;
 
 import dev.baton.application.port.out.LedgerOutcome;
+import dev.baton.application.port.out.LedgerUnavailableException;
 import dev.baton.domain.Completion;
 import dev.baton.domain.JobId;
 import java.sql.PreparedStatement;
@@ -26,8 +27,9 @@ final class CompletionCommit {
     /**
      * Sends {@code sql}, which writes {@code completion} with the parameters {@code binder} sets and commits.
      *
-     * @return {@code Committed}; {@code AlreadyCompleted} when an insert found the job id taken (nothing committed);
-     *     {@code EffectFailed} when the effect's state kept the commit from happening (everything rolled back)
+     * @return {@code Committed}; {@code AlreadyCompleted} or {@code AlreadyDead} when an insert found the job id
+     *     taken (nothing committed); {@code EffectFailed} when the effect's state kept the commit from happening
+     *     (everything rolled back)
      * @throws dev.baton.application.port.out.LedgerUnavailableException when the commit was not confirmed
      */
     LedgerOutcome commit(Handle handle, Completion completion, String sql, Binder binder) {
@@ -42,7 +44,9 @@ final class CompletionCommit {
         } catch (SQLException e) {
             if (table.isKeyConflict(e)) {
                 LedgerTransactions.rollbackQuietly(handle);
-                return table.completedBefore(handle, jobId, "after a key conflict");
+                return table.endedBefore(handle, jobId).orElseThrow(() -> new LedgerUnavailableException("the row of"
+                        + " job " + jobId + " changed or vanished after a key conflict (a replay or the retention ran at"
+                        + " the same time): its redelivery will find out", null));
             }
             if (SqlFailures.isAbortedTransaction(e)) {
                 return new LedgerOutcome.EffectFailed(new IllegalStateException(EffectRunner.leftAborted(jobId), e));

@@ -12,7 +12,10 @@ import org.jdbi.v3.core.HandleCallback;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.JdbiException;
 
-/** The ledger's completions outside any job's transaction: looked up, counted, and forgotten after the retention. */
+/**
+ * The ledger's completions outside any job's transaction: looked up, counted, and forgotten after the retention, with
+ * the records of purged dead letters (dead and replayed ones are kept: they say a job must not run, or runs again).
+ */
 final class CompletionLookups {
     static final int FORGET_BATCH_SIZE = 1_000;
 
@@ -21,6 +24,7 @@ final class CompletionLookups {
     private final int forgetBatchSize;
     private final String countSql;
     private final String forgetSql;
+    private final String forgetPurgedSql;
 
     CompletionLookups(Jdbi jdbi, CompletionTable table, int forgetBatchSize) {
         this.jdbi = Objects.requireNonNull(jdbi, "jdbi");
@@ -29,13 +33,14 @@ final class CompletionLookups {
             throw new IllegalArgumentException("forget batch size must be positive, got " + forgetBatchSize);
         }
         this.forgetBatchSize = forgetBatchSize;
-        this.countSql = "SELECT count(*) FROM " + table.name() + " WHERE queue = :queue";
-        this.forgetSql = "DELETE FROM " + table.name() + " WHERE job_id IN (SELECT job_id FROM " + table.name()
-                + " WHERE completed_at < :cutoff LIMIT :limit FOR UPDATE SKIP LOCKED)";
+        this.countSql = "SELECT count(*) FROM " + table.name() + " WHERE queue = :queue AND state = 'completed'";
+        // only a completed row has a completed_at
+        this.forgetSql = forgetWhere("completed_at < :cutoff");
+        this.forgetPurgedSql = forgetWhere("state = 'purged' AND state_changed_at < :cutoff");
     }
 
     Optional<Completion> find(JobId id) {
-        return withHandle("could not look up job " + id, handle -> table.find(handle, id));
+        return withHandle("could not look up job " + id, handle -> table.findCompletion(handle, id));
     }
 
     long countCompleted(QueueName queue) {
@@ -43,13 +48,23 @@ final class CompletionLookups {
                 handle -> handle.createQuery(countSql).bind("queue", queue.value()).mapTo(long.class).one());
     }
 
-    /** Deletes in batches, each its own short transaction, so that a large backlog never holds locks for long. */
+    private String forgetWhere(String condition) {
+        return "DELETE FROM " + table.name() + " WHERE job_id IN (SELECT job_id FROM " + table.name()
+                + " WHERE " + condition + " LIMIT :limit FOR UPDATE SKIP LOCKED)";
+    }
+
+    /** Completions and purged dead letters recorded before {@code cutoff}. @return how many were deleted */
     long forgetCompletedBefore(Instant cutoff) {
+        return forget(forgetSql, cutoff) + forget(forgetPurgedSql, cutoff);
+    }
+
+    /** Deletes in batches, each its own short transaction, so that a large backlog never holds locks for long. */
+    private long forget(String sql, Instant cutoff) {
         return withHandle("could not forget the completions before " + cutoff, handle -> {
             long forgotten = 0;
             int deleted;
             do {
-                deleted = handle.createUpdate(forgetSql)
+                deleted = handle.createUpdate(sql)
                         .bind("cutoff", LedgerTransactions.utc(cutoff))
                         .bind("limit", forgetBatchSize)
                         .execute();

@@ -11,7 +11,7 @@ import java.util.Optional;
 import org.jdbi.v3.core.mapper.RowMapper;
 import org.jdbi.v3.core.statement.StatementContext;
 
-/** A {@code job_completions} row as a {@link Completion}. */
+/** A completed {@code job_outcomes} row as a {@link Completion}. */
 final class CompletionMapper implements RowMapper<Completion> {
     static final String COLUMNS = "job_id, queue, type, attempt, consumer, message_id, result, completed_at";
 

@@ -3,11 +3,11 @@ package dev.baton.adapters.postgres;
 import static dev.baton.adapters.postgres.SqlFailures.unavailable;
 
 import dev.baton.application.port.out.ExecutionLedger.Execution;
-import dev.baton.application.port.out.LedgerOutcome.AlreadyCompleted;
-import dev.baton.application.port.out.LedgerUnavailableException;
+import dev.baton.application.port.out.LedgerOutcome;
 import dev.baton.domain.Completion;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
+import dev.baton.domain.JobOutcome;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -17,15 +17,15 @@ import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.JdbiException;
 
 /**
- * The {@code job_completions} table of one schema, keyed by job id: the row a job is claimed or completed with, and
- * reading it back. The ledger's own statements go straight to JDBC: Jdbi's binding machinery cost more than they do.
+ * The {@code job_outcomes} table of one schema, keyed by job id: the row a job is claimed or completed with (a
+ * {@code replayed} row is taken over), and reading it back. The ledger's own statements go straight to JDBC: Jdbi's binding machinery cost more than they do.
  */
 final class CompletionTable {
-    static final String TABLE = "job_completions";
+    static final String TABLE = "job_outcomes";
     /** The columns of a job's row that {@link #bindRow} binds, in its order. */
     static final String ROW_COLUMNS = "job_id, queue, type, attempt, consumer, message_id, completed_at";
 
-    private static final CompletionMapper MAPPER = new CompletionMapper();
+    private static final OutcomeMapper MAPPER = new OutcomeMapper();
 
     private final String schema;
     private final String name;
@@ -34,7 +34,7 @@ final class CompletionTable {
     CompletionTable(String schema) {
         this.schema = Objects.requireNonNull(schema, "schema");
         this.name = schema + "." + TABLE;
-        this.findSql = "SELECT " + CompletionMapper.COLUMNS + " FROM " + name + " WHERE job_id = :jobId";
+        this.findSql = "SELECT " + OutcomeMapper.COLUMNS + " FROM " + name + " WHERE job_id = :jobId";
     }
 
     /** The table's name, qualified with its schema. */
@@ -65,25 +65,44 @@ final class CompletionTable {
         return count;
     }
 
-    /** True when inserting a job's row found its job id taken. */
+    /**
+     * True when inserting a job's row found its job id taken: a unique violation of the key, or the check violation
+     * that a first delivery's insert provokes on purpose when the row it conflicts with is not a replayed one (see
+     * {@link RunThenComplete}); no legitimate row of the ledger violates a check.
+     */
     boolean isKeyConflict(SQLException failure) {
-        return SqlFailures.isUniqueViolationOf(failure, schema, TABLE + "_pkey");
+        return SqlFailures.isUniqueViolationOf(failure, schema, TABLE + "_pkey")
+                || SqlFailures.isCheckViolationOn(failure, schema, TABLE);
     }
 
-    Optional<Completion> find(Handle handle, JobId id) {
+    /** How the job with this key ended, read in a new statement (a new READ COMMITTED snapshot). */
+    Optional<JobOutcome> find(Handle handle, String key) {
         try {
-            return handle.createQuery(findSql).bind("jobId", id.value()).map(MAPPER).findOne();
+            return handle.createQuery(findSql).bind("jobId", key).map(MAPPER).findOne();
         } catch (JdbiException e) {
-            throw unavailable("could not look up job " + id, e);
+            throw unavailable("could not look up job " + key, e);
         }
     }
 
+    Optional<Completion> findCompletion(Handle handle, JobId id) {
+        return find(handle, id.value()).filter(JobOutcome.Completed.class::isInstance)
+                .map(outcome -> ((JobOutcome.Completed) outcome).completion());
+    }
+
     /**
-     * The completion of a job whose id a claim or an insert found taken: a new statement, so a new READ COMMITTED
-     * snapshot, sees the row the claim (or the insert) waited for. {@code when} says when it was found taken.
+     * How a job whose id a claim or an insert found taken ended: a new statement, so a new READ COMMITTED snapshot,
+     * sees the row the claim (or the insert) waited for.
+     *
+     * @return {@code AlreadyCompleted} or {@code AlreadyDead}; empty when the job may run after all: its row says
+     *     replayed, or is gone (retention ran at the same time)
      */
-    AlreadyCompleted completedBefore(Handle handle, JobId id, String when) {
-        return find(handle, id).map(AlreadyCompleted::new).orElseThrow(() -> new LedgerUnavailableException(
-                "the completion of job " + id + " vanished " + when + " (retention ran at the same time)", null));
+    Optional<LedgerOutcome> endedBefore(Handle handle, JobId id) {
+        return find(handle, id.value()).flatMap(outcome -> {
+            if (outcome instanceof JobOutcome.Completed completed) {
+                return Optional.of(new LedgerOutcome.AlreadyCompleted(completed.completion()));
+            }
+            return outcome instanceof JobOutcome.Replayed ? Optional.empty()
+                    : Optional.of(new LedgerOutcome.AlreadyDead(outcome));
+        });
     }
 }

@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.baton.application.port.out.EffectRecords;
 import dev.baton.application.port.out.ExecutionLedger;
+import dev.baton.application.port.out.JobOutcomes;
 import dev.baton.application.port.out.LedgerUnavailableException;
 import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.Retention;
@@ -43,6 +44,7 @@ public final class PostgresAdapter implements AutoCloseable {
     private final Optional<HikariDataSource> ownPool;
     private final Jdbi jdbi;
     private final ExecutionLedger ledger;
+    private final JobOutcomes outcomes;
 
     private PostgresAdapter(Config config, DataSource pool, Optional<HikariDataSource> ownPool, Clock clock) {
         this.config = config;
@@ -52,6 +54,7 @@ public final class PostgresAdapter implements AutoCloseable {
         jdbi.setTransactionHandler(new EffectGuard.Transactions(jdbi.getTransactionHandler()));
         jdbi.getConfig(SqlStatements.class).addCustomizer(EffectGuard.COUNTING);
         this.ledger = ledger(clock);
+        this.outcomes = new PostgresJobOutcomes(jdbi, new CompletionTable(config.schema()));
     }
 
     /**
@@ -132,6 +135,11 @@ public final class PostgresAdapter implements AutoCloseable {
     /** The execution ledger, using the clock given to {@link #open}. */
     public ExecutionLedger ledger() {
         return ledger;
+    }
+
+    /** The ledger's record of dead letters, replays and purges, in the same table as the completions. */
+    public JobOutcomes outcomes() {
+        return outcomes;
     }
 
     /** Counts the rows that handlers' effects left in tables of the ledger's schema. */

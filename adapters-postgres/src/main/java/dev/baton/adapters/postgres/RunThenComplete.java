@@ -3,7 +3,6 @@ package dev.baton.adapters.postgres;
 import dev.baton.application.port.out.ExecutionLedger.Effect;
 import dev.baton.application.port.out.ExecutionLedger.Execution;
 import dev.baton.application.port.out.LedgerOutcome;
-import dev.baton.application.port.out.LedgerOutcome.AlreadyCompleted;
 import dev.baton.domain.Completion;
 import dev.baton.domain.JobId;
 import java.util.Objects;
@@ -11,8 +10,11 @@ import org.jdbi.v3.core.Handle;
 
 /**
  * A first delivery, rarely of a completed job: the effect runs first, and the completion is inserted with the commit,
- * in one round trip less than a claim would cost. A key conflict on that insert means the job completed, before or
- * meanwhile (the insert waits for a racing worker's uncommitted row): the transaction rolls back.
+ * in one round trip less than a claim would cost. A key conflict on that insert means the job completed (or went to
+ * the dead letters), before or meanwhile (the insert waits for a racing worker's uncommitted row): the transaction
+ * rolls back. The row of a replayed job (whose redriven entry is a first delivery) is taken over by the same insert
+ * ({@code ON CONFLICT DO UPDATE}), so a replayed job runs once; the update sets any other row to a state that the
+ * table's checks refuse, which fails the statement like a key conflict, and the {@code COMMIT} behind it never runs.
  */
 final class RunThenComplete {
     private final LedgerTransactions transactions;
@@ -27,8 +29,12 @@ final class RunThenComplete {
         this.table = Objects.requireNonNull(table, "table");
         this.effects = Objects.requireNonNull(effects, "effects");
         this.commits = Objects.requireNonNull(commits, "commits");
-        this.insertCompletedSql = "INSERT INTO " + table.name() + " (" + CompletionTable.ROW_COLUMNS + ", result)"
-                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?); COMMIT";
+        this.insertCompletedSql = "INSERT INTO " + table.name() + " AS o (" + CompletionTable.ROW_COLUMNS + ", result)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (job_id) DO UPDATE SET"
+                + " state = CASE WHEN o.state = 'replayed' THEN 'completed' ELSE 'ended before' END,"
+                + " queue = EXCLUDED.queue, type = EXCLUDED.type, attempt = EXCLUDED.attempt,"
+                + " consumer = EXCLUDED.consumer, message_id = EXCLUDED.message_id, result = EXCLUDED.result,"
+                + " completed_at = EXCLUDED.completed_at; COMMIT";
     }
 
     LedgerOutcome execute(Execution execution, Effect effect) {
@@ -48,8 +54,8 @@ final class RunThenComplete {
     }
 
     /**
-     * An effect failing on a completed job (on a unique key of its own, say) is no failure at all: the completion is
-     * the outcome. Not when an interruption closed the connection (see {@link SqlFailures#isInterruption}): there is
+     * An effect failing on a completed (or dead) job, on a unique key of its own, say, is no failure at all: the
+     * ledger's record is the outcome. Not when an interruption closed the connection (see {@link SqlFailures#isInterruption}): there is
      * nothing left to look the completion up with, and the attempt failed before any commit was sent.
      */
     private LedgerOutcome failedUnlessCompleted(Handle handle, JobId jobId, LedgerOutcome failed) {
@@ -58,6 +64,6 @@ final class RunThenComplete {
             return failed;
         }
         LedgerTransactions.rollbackQuietly(handle);
-        return table.find(handle, jobId).<LedgerOutcome>map(AlreadyCompleted::new).orElse(failed);
+        return table.endedBefore(handle, jobId).orElse(failed);
     }
 }

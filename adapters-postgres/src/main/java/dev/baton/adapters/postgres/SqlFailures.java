@@ -73,6 +73,16 @@ final class SqlFailures {
                 .isPresent();
     }
 
+    /** True for a check violation (23514) on the table {@code schema.table}. */
+    static boolean isCheckViolationOn(Throwable failure, String schema, String table) {
+        return sqlException(failure)
+                .filter(PSQLException.class::isInstance)
+                .map(sql -> ((PSQLException) sql).getServerErrorMessage())
+                .filter(server -> "23514".equals(server.getSQLState()) && schema.equals(server.getSchema())
+                        && table.equals(server.getTable()))
+                .isPresent();
+    }
+
     /** The driver's exception inside {@code failure}, if any. */
     static Optional<SQLException> sqlException(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {

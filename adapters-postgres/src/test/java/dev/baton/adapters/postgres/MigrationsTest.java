@@ -5,14 +5,22 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.adapters.postgres.testing.TestSchema;
 import dev.baton.domain.BatonException;
+import dev.baton.domain.Completion;
+import dev.baton.domain.ConsumerName;
+import dev.baton.domain.JobId;
+import dev.baton.domain.JobOutcome;
+import dev.baton.domain.QueueName;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -26,6 +34,8 @@ class MigrationsTest {
     static final TestSchema UNTOUCHED = new TestSchema();
     @RegisterExtension
     static final TestSchema BROKEN = new TestSchema();
+    @RegisterExtension
+    static final TestSchema FROM_V1 = new TestSchema();
 
     @Test
     void migrationsApplyToAnEmptySchemaAndAreIdempotent() {
@@ -39,9 +49,9 @@ class MigrationsTest {
             List<String> demoHistory = history(EMPTY, DEMO_HISTORY);
             adapter.migrate();
 
-            assertThat(tables(EMPTY)).containsExactlyInAnyOrder("job_completions", "demo_shipments",
+            assertThat(tables(EMPTY)).containsExactlyInAnyOrder("job_outcomes", "demo_shipments",
                     Migrations.LEDGER_HISTORY_TABLE, DEMO_HISTORY);
-            assertThat(appliedVersions(ledgerHistory)).containsExactly("1");
+            assertThat(appliedVersions(ledgerHistory)).containsExactly("1", "2");
             assertThat(appliedVersions(demoHistory)).containsExactly("1");
             assertThat(history(EMPTY, Migrations.LEDGER_HISTORY_TABLE)).isEqualTo(ledgerHistory);
             assertThat(history(EMPTY, DEMO_HISTORY)).isEqualTo(demoHistory);
@@ -73,7 +83,7 @@ class MigrationsTest {
             executor.shutdownNow();
         }
 
-        assertThat(appliedVersions(history(RACED, Migrations.LEDGER_HISTORY_TABLE))).containsExactly("1");
+        assertThat(appliedVersions(history(RACED, Migrations.LEDGER_HISTORY_TABLE))).containsExactly("1", "2");
         assertThat(appliedVersions(history(RACED, DEMO_HISTORY))).containsExactly("1");
         assertThat(history(RACED, Migrations.LEDGER_HISTORY_TABLE)).allMatch(row -> row.endsWith(":true"));
     }
@@ -96,6 +106,27 @@ class MigrationsTest {
                 .isInstanceOf(BatonException.class)
                 .hasMessageContaining("migrating schema " + BROKEN.name())
                 .hasMessageContaining("db/no-such-location");
+    }
+
+    @Test
+    void upgradingALedgerOfTheFirstVersionKeepsEveryCompletionAsCompleted() {
+        Flyway.configure().dataSource(FROM_V1.jdbcUrl(), null, null).schemas(FROM_V1.name())
+                .defaultSchema(FROM_V1.name()).table(Migrations.LEDGER_HISTORY_TABLE)
+                .locations(Migrations.LEDGER_LOCATION).target("1").load().migrate();
+        FROM_V1.jdbi().useHandle(handle -> handle.execute("INSERT INTO " + FROM_V1.name() + ".job_completions"
+                + " (job_id, queue, type, attempt, consumer, message_id, result, completed_at) VALUES"
+                + " ('old-1', 'orders', NULL, 1, 'w1', '1-0', 'shipped', '2026-01-01T00:00:00Z'),"
+                + " ('old-2', 'orders', 'refund', 3, 'w2', '2-0', NULL, '2026-01-02T00:00:00Z')"));
+
+        try (PostgresAdapter adapter = PostgresAdapter.open(FROM_V1.config().withPoolSize(1), Clock.systemUTC())) {
+            assertThat(tables(FROM_V1)).contains("job_outcomes").doesNotContain("job_completions");
+            assertThat(adapter.ledger().find(JobId.of("old-1"))).contains(new Completion(JobId.of("old-1"),
+                    QueueName.of("orders"), Optional.empty(), 1, ConsumerName.of("w1"), "1-0", Optional.of("shipped"),
+                    Instant.parse("2026-01-01T00:00:00Z")));
+            assertThat(adapter.outcomes().find("old-2")).hasValueSatisfying(outcome ->
+                    assertThat(((JobOutcome.Completed) outcome).completion().type()).contains("refund"));
+            assertThat(adapter.ledger().countCompleted(QueueName.of("orders"))).isEqualTo(2);
+        }
     }
 
     @Test

@@ -751,13 +751,13 @@ class PostgresExecutionLedgerTest {
     private static int backendsWaitingOnATransaction() {
         return SCHEMA.jdbi().withHandle(handle -> handle.createQuery("SELECT count(*) FROM pg_stat_activity"
                         + " WHERE wait_event = 'transactionid' AND query LIKE :claim")
-                .bind("claim", "%INSERT INTO " + SCHEMA.name() + ".job_completions%")
+                .bind("claim", "%INSERT INTO " + SCHEMA.name() + ".job_outcomes%")
                 .mapTo(int.class).one());
     }
 
     private static int completionRows(JobId id) {
         return SCHEMA.jdbi().withHandle(handle -> handle
-                .createQuery("SELECT count(*) FROM " + SCHEMA.name() + ".job_completions WHERE job_id = :id")
+                .createQuery("SELECT count(*) FROM " + SCHEMA.name() + ".job_outcomes WHERE job_id = :id")
                 .bind("id", id.value()).mapTo(int.class).one());
     }
 

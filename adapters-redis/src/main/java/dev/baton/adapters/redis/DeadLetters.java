@@ -79,8 +79,7 @@ final class DeadLetters {
 
     int purge(QueueName queue, DeadLetterSelection selection) {
         QueueLayout layout = partitions.layout("purge dead letters", queue);
-        return call("purge dead letters", queue, () -> forSelected(layout, selection,
-                (keys, ids) -> redis.xdel(keys.dead(), ids.toArray(String[]::new)).intValue()));
+        return call("purge dead letters", queue, () -> forSelected(layout, selection, moves::purge));
     }
 
     /**

@@ -21,18 +21,21 @@ final class Deliveries {
 
     /** Entries that XREADGROUP delivered for the first time. */
     List<Delivery> firstDeliveries(QueueKeys keys, List<StreamMessage<byte[], byte[]>> messages) {
-        return messages.stream().map(message -> delivery(keys, message.getId(), 1, fields(message))).toList();
+        return messages.stream().map(message -> delivery(keys, message.getId(), 1, 0, fields(message))).toList();
     }
 
     /**
-     * An entry a script delivered again, as the scripts reply it: {@code {entry id, fields, delivery count}}; its
-     * fields must be there (an entry trimmed while pending has none).
+     * An entry a script delivered again, as the scripts reply it: {@code {entry id, fields, delivery count, isolated
+     * deliveries}}; its fields must be there (an entry trimmed while pending has none).
      */
     Delivery redelivery(QueueKeys keys, List<?> entry) {
-        return delivery(keys, ascii((byte[]) entry.get(0)), (Long) entry.get(2), fields(entry.get(1)));
+        return delivery(keys, ascii((byte[]) entry.get(0)), (Long) entry.get(2), (Long) entry.get(3),
+                fields(entry.get(1)));
     }
 
-    private Delivery delivery(QueueKeys keys, String entryId, long deliveryCount, List<byte[]> fields) {
-        return wire.delivery(keys.queue(), entryId, new DeliveryId(keys.idOf(entryId)), deliveryCount, fields);
+    private Delivery delivery(QueueKeys keys, String entryId, long deliveryCount, long isolated,
+                              List<byte[]> fields) {
+        return wire.delivery(keys.queue(), entryId, new DeliveryId(keys.idOf(entryId)), deliveryCount, isolated,
+                fields);
     }
 }

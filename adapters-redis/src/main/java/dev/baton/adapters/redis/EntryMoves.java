@@ -47,7 +47,7 @@ final class EntryMoves {
         Long moved = located.isEmpty() ? 0L : call("retry", delivery.queue(), () -> {
             QueueKeys keys = located.get().keys();
             return scripts.run(Script.RETRY_LATER, ScriptOutputType.INTEGER,
-                    new byte[][] {keys.stream(), keys.delayed(), keys.uniqueEntries()}, keys.group(),
+                    new byte[][] {keys.stream(), keys.delayed(), keys.isolated(), keys.uniqueEntries()}, keys.group(),
                     bytes(located.get().entryId()),
                     number(due.toEpochMilli()), member);
         });
@@ -57,7 +57,10 @@ final class EntryMoves {
         }
     }
 
-    /** Acknowledges the delivery and appends {@code letter} to the dead letters; nothing when it is not pending. */
+    /**
+     * Acknowledges the delivery and appends {@code letter} to the dead letters, unless the job's dead letter is still
+     * there (then it is only acknowledged); nothing when it is not pending.
+     */
     void deadLetter(Delivery delivery, DeadLetter letter) {
         Optional<Located> located = partitions.layout("dead-letter", delivery.queue()).locate(delivery.id().value());
         Object deadId = located.isEmpty() ? null : call("dead-letter", delivery.queue(), () -> {
@@ -69,11 +72,13 @@ final class EntryMoves {
             args.add(bytes(entryId));
             // a malformed entry is copied byte for byte from the stream: its fields as Java text are escaped
             args.add(bytes(letter.job().isEmpty() ? "1" : "0"));
+            args.add(bytes(DeadJobKey.of(letter, entryId)));
             args.add(number(jobFields.size()));
             jobFields.forEach(field -> args.add(bytes(field)));
             wire.deadFields(letter, entryId).forEach(field -> args.add(bytes(field)));
             return scripts.run(Script.DEAD_LETTER, ScriptOutputType.VALUE,
-                    new byte[][] {keys.stream(), keys.dead(), keys.uniqueEntries()}, args.toArray(byte[][]::new));
+                    new byte[][] {keys.stream(), keys.dead(), keys.deadJobs(), keys.isolated(), keys.uniqueEntries()},
+                    args.toArray(byte[][]::new));
         });
         if (deadId == null) {
             LOG.info("Entry {} of queue {} was no longer pending, so it was not dead-lettered", delivery.id(),
@@ -107,8 +112,20 @@ final class EntryMoves {
      */
     int redrive(QueueKeys keys, List<String> entryIds) {
         byte[][] args = entryIds.stream().map(Utf8::bytes).toArray(byte[][]::new);
-        Long moved = scripts.run(Script.REDRIVE, ScriptOutputType.INTEGER, new byte[][] {keys.dead(), keys.stream()},
-                args);
+        Long moved = scripts.run(Script.REDRIVE, ScriptOutputType.INTEGER,
+                new byte[][] {keys.dead(), keys.stream(), keys.deadJobs()}, args);
         return moved.intValue();
+    }
+
+    /**
+     * Deletes the partition's dead letters with these entry ids; the caller translates failures.
+     *
+     * @return how many were deleted (ids no longer there are skipped)
+     */
+    int purge(QueueKeys keys, List<String> entryIds) {
+        byte[][] args = entryIds.stream().map(Utf8::bytes).toArray(byte[][]::new);
+        Long deleted = scripts.run(Script.PURGE_DEAD_LETTERS, ScriptOutputType.INTEGER,
+                new byte[][] {keys.dead(), keys.deadJobs()}, args);
+        return deleted.intValue();
     }
 }

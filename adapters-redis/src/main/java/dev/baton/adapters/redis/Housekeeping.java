@@ -73,6 +73,9 @@ final class Housekeeping {
         }
         TrimBound bound = TrimBound.of(cutoff, ownGroup, neededByGroups);
         long removed = redis.xtrim(keys.stream(), XTrimArgs.Builder.minId(bound.minId().toString()));
+        // records the atomic moves left behind (the group rolled back, an operator's XACK) go with their entries
+        scripts.run(Script.FORGET_ISOLATION, ScriptOutputType.INTEGER, new byte[][] {keys.isolated()},
+                Utf8.bytes(bound.minId().toString()));
         // held back when entries that the retention would drop are still needed
         boolean heldBack = bound.keptByGroups()
                 .map(kept -> !redis.xrange(keys.stream(), kept, Limit.from(1)).isEmpty())

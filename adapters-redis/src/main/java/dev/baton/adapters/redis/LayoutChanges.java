@@ -59,7 +59,7 @@ final class LayoutChanges {
         }
         call("repartition", queue, () -> {
             for (QueueKeys keys : old.all()) {
-                redis.del(keys.stream(), keys.delayed(), keys.dead());
+                redis.del(keys.stream(), keys.delayed(), keys.dead(), keys.deadJobs());
             }
             if (count == 1) {
                 redis.del(QueueKeys.meta(queue));
@@ -91,7 +91,8 @@ final class LayoutChanges {
         call("delete", queue, () -> {
             // one DEL per partition: on a cluster, one command touches one slot
             layout.all().forEach(keys -> {
-                redis.del(keys.stream(), keys.delayed(), keys.dead(), keys.uniqueEntries());
+                redis.del(keys.stream(), keys.delayed(), keys.dead(), keys.deadJobs(),
+                        keys.uniqueEntries());
                 deleteUniqueLocks(keys);
             });
             return redis.del(QueueKeys.meta(queue));

@@ -186,7 +186,7 @@ final class Leasing {
                     break;
                 }
                 List<Object> entries = scripts.run(Script.LEASE_OWN_PENDING, ScriptOutputType.MULTI,
-                        new byte[][] {keys.stream()}, keys.group(), bytes(consumer.value()),
+                        new byte[][] {keys.stream(), keys.isolated()}, keys.group(), bytes(consumer.value()),
                         number(max - leased.size()));
                 for (Object item : entries) {
                     List<?> entry = (List<?>) item;

@@ -6,6 +6,7 @@ import static dev.baton.adapters.redis.Utf8.ascii;
 import static dev.baton.adapters.redis.Utf8.bytes;
 
 import dev.baton.adapters.redis.LuaScripts.Script;
+import dev.baton.adapters.redis.QueueLayout.Located;
 import dev.baton.application.port.out.Delivery;
 import dev.baton.application.port.out.DeliveryId;
 import dev.baton.application.port.out.Reclaimed;
@@ -19,6 +20,8 @@ import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,16 +49,29 @@ final class PendingEntries {
     void acknowledge(QueueName queue, Collection<DeliveryId> ids) {
         Map<QueueKeys, List<String>> byPartition = partitions.layout("acknowledge", queue).byPartition(ids);
         call("acknowledge", queue, () -> {
-            // a script, so that the uniqueness keys the entries hold are released with their acknowledgement
+            // a script: the isolation records go, and the uniqueness keys the entries hold are released, with them
             byPartition.forEach((keys, all) -> IdBatches.of(all).forEach(batch -> {
                 List<byte[]> args = new ArrayList<>(batch.size() + 1);
                 args.add(keys.group());
                 batch.forEach(id -> args.add(bytes(id)));
                 scripts.run(Script.ACKNOWLEDGE, ScriptOutputType.INTEGER,
-                        new byte[][] {keys.stream(), keys.uniqueEntries()}, args.toArray(byte[][]::new));
+                        new byte[][] {keys.stream(), keys.isolated(), keys.uniqueEntries()},
+                        args.toArray(byte[][]::new));
             }));
             return null;
         });
+    }
+
+    OptionalLong isolate(Delivery.Leased delivery, ConsumerName consumer) {
+        Optional<Located> located = partitions.layout("isolate", delivery.queue()).locate(delivery.id().value());
+        if (located.isEmpty()) {
+            return OptionalLong.empty();
+        }
+        QueueKeys keys = located.get().keys();
+        Long isolated = call("isolate", delivery.queue(), () -> scripts.run(Script.ISOLATE,
+                ScriptOutputType.INTEGER, new byte[][] {keys.stream(), keys.isolated()}, keys.group(),
+                bytes(consumer.value()), bytes(located.get().entryId())));
+        return isolated == null ? OptionalLong.empty() : OptionalLong.of(isolated);
     }
 
     Set<DeliveryId> extendLeases(QueueName queue, ConsumerName consumer, Collection<DeliveryId> ids) {
@@ -91,7 +107,8 @@ final class PendingEntries {
                     break;
                 }
                 List<Object> reply = scripts.run(Script.RECLAIM_ABANDONED, ScriptOutputType.MULTI,
-                        new byte[][] {keys.stream(), keys.uniqueEntries()}, keys.group(), bytes(consumer.value()),
+                        new byte[][] {keys.stream(), keys.isolated(), keys.uniqueEntries()}, keys.group(),
+                        bytes(consumer.value()),
                         number(minIdle.toMillis()), number(max - taken.size()));
                 for (Object item : (List<?>) reply.get(0)) {
                     taken.add(deliveries.redelivery(keys, (List<?>) item));

@@ -38,6 +38,19 @@ record QueueKeys(QueueName queue, String groupName, int partition, int partition
         return Utf8.bytes("baton:{" + tag() + "}:dead");
     }
 
+    /**
+     * The hash from each dead job's key ({@link DeadJobKey}) to its dead letter's entry id: lets a dead letter be
+     * written again only when the transport lost it (the execution ledger said the job is dead).
+     */
+    byte[] deadJobs() {
+        return Utf8.bytes("baton:{" + tag() + "}:dead-jobs");
+    }
+
+    /** The hash of entry ids to their isolated deliveries: the suspects that ran alone and have not finished. */
+    byte[] isolated() {
+        return Utf8.bytes("baton:{" + tag() + "}:isolated");
+    }
+
     /** The lock of a uniqueness key: holds the id of the job that holds the key. */
     byte[] uniqueLock(String key) {
         return Utf8.bytes(uniqueLockPrefix() + key);

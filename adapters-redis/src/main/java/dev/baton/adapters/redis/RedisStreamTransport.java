@@ -26,6 +26,7 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -132,6 +133,11 @@ final class RedisStreamTransport
     @Override
     public Set<DeliveryId> extendLeases(QueueName queue, ConsumerName consumer, Collection<DeliveryId> ids) {
         return pending.extendLeases(queue, consumer, ids);
+    }
+
+    @Override
+    public OptionalLong isolate(Delivery.Leased delivery, ConsumerName consumer) {
+        return pending.isolate(delivery, consumer);
     }
 
     @Override

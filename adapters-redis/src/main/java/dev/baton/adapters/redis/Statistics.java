@@ -31,7 +31,8 @@ final class Statistics {
     /** One partition's stats replies, requested together (pipelined) with every other partition's. */
     private record PartitionStats(QueueKeys keys, RedisFuture<Long> length, RedisFuture<Long> delayed,
                                   RedisFuture<Long> dead, RedisFuture<List<Object>> groups,
-                                  RedisFuture<List<Object>> consumers, RedisFuture<List<PendingMessage>> oldest) {
+                                  RedisFuture<List<Object>> consumers, RedisFuture<List<PendingMessage>> oldest,
+                                  RedisFuture<List<byte[]>> isolated) {
     }
 
     private final Link connection;
@@ -53,11 +54,13 @@ final class Statistics {
                     async.xlen(keys.stream()), async.zcard(keys.delayed()), async.xlen(keys.dead()),
                     async.xinfoGroups(keys.stream()), async.xinfoConsumers(keys.stream(), keys.group()),
                     async.xpending(keys.stream(), keys.group(), Range.unbounded(),
-                            Limit.from(PENDING_SAMPLE)))).toList();
+                            Limit.from(PENDING_SAMPLE)), async.hvals(keys.isolated()))).toList();
             long length = 0;
             long delayed = 0;
             long dead = 0;
             long pending = 0;
+            long suspects = 0;
+            long isolatedDeliveries = 0;
             long lag = 0;
             boolean lagKnown = true;
             boolean anyGroup = false;
@@ -67,6 +70,10 @@ final class Statistics {
                 length += replies.get(request.length());
                 delayed += replies.get(request.delayed());
                 dead += replies.get(request.dead());
+                for (byte[] count : replies.get(request.isolated())) {
+                    suspects++;
+                    isolatedDeliveries += Long.parseLong(Utf8.ascii(count));
+                }
                 Optional<Map<String, Object>> group = replies.ifExists(request.groups())
                         .flatMap(all -> Groups.own(request.keys(), all));
                 if (group.isEmpty()) {
@@ -93,7 +100,7 @@ final class Statistics {
             }
             OptionalLong groupLag = anyGroup && lagKnown ? OptionalLong.of(lag) : OptionalLong.empty();
             return new QueueStats(queue, length, groupLag, pending, oldestIdle, List.copyOf(consumers.values()),
-                    delayed, dead);
+                    delayed, dead, suspects, isolatedDeliveries);
         });
     }
 

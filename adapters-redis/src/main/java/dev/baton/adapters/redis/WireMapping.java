@@ -148,11 +148,16 @@ final class WireMapping {
         return entry instanceof Entry.Valid valid ? new Entry.Valid(valid.job().notBefore(due)) : entry;
     }
 
-    /** A stream entry as leased under {@code id}: a job, or a malformed entry with its fields shown safely. */
-    Delivery delivery(QueueName queue, String entryId, DeliveryId id, long deliveryCount, List<byte[]> rawFields) {
+    /**
+     * A stream entry as leased under {@code id}: a job, or a malformed entry with its fields shown safely.
+     *
+     * @param isolated the entry's isolated deliveries so far
+     */
+    Delivery delivery(QueueName queue, String entryId, DeliveryId id, long deliveryCount, long isolated,
+                      List<byte[]> rawFields) {
         Entry entry = entry(queue, entryId, rawFields);
         if (entry instanceof Entry.Valid valid) {
-            return new Delivery.Leased(queue, id, deliveryCount, valid.job());
+            return new Delivery.Leased(queue, id, deliveryCount, valid.job(), isolated);
         }
         Entry.Invalid invalid = (Entry.Invalid) entry;
         return new Delivery.Malformed(queue, id, deliveryCount, invalid.fields(), invalid.problem());

@@ -8,6 +8,7 @@ import dev.baton.application.handler.JobHandlers;
 import dev.baton.application.port.in.RunWorkerUseCase;
 import dev.baton.application.port.in.RunningWorker;
 import dev.baton.application.port.out.JobObserver;
+import dev.baton.application.port.out.JobTracing;
 import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.service.worker.WorkerService;
 import dev.baton.application.service.worker.WorkerSettings;
@@ -56,9 +57,9 @@ final class FlakyJobsRun {
                 .withRetryPolicy(new RetryPolicy(3, new Backoff.Fixed(Duration.ofMillis(50)), Jitter.NONE, Set.of()))
                 .withIntervals(Duration.ofMillis(200), Duration.ofMillis(50), Duration.ofSeconds(5),
                         Duration.ofSeconds(1));
-        RunWorkerUseCase workers = new WorkerService(adapter.leases(), adapter.maintenance(), ledger,
+        RunWorkerUseCase workers = new WorkerService(adapter.leases(), adapter.maintenance(), ledger, ledger,
                 JobHandlers.of(Map.of(queue.value(), flaky)), settings, Clock.systemUTC(), () -> 0.5,
-                JobObserver.NONE, MaintenanceObserver.NONE);
+                JobObserver.NONE, MaintenanceObserver.NONE, JobTracing.NONE);
         adapter.publisher().publishAll(IntStream.range(0, jobs)
                 .mapToObj(i -> Job.create(JobId.of("job-" + i), queue, i % 5 == 0 ? "{\"flaky\":true}" : "{}",
                         Instant.now()))

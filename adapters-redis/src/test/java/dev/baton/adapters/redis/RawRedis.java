@@ -41,6 +41,14 @@ final class RawRedis implements AutoCloseable {
         return bytes("baton:{" + queue + "}:dead");
     }
 
+    static byte[] deadJobs(QueueName queue) {
+        return bytes("baton:{" + queue + "}:dead-jobs");
+    }
+
+    static byte[] isolated(QueueName queue) {
+        return bytes("baton:{" + queue + "}:isolated");
+    }
+
     static byte[] group(QueueName queue) {
         return bytes(queue + "-workers");
     }
@@ -59,7 +67,7 @@ final class RawRedis implements AutoCloseable {
 
     /** Deletes every key of the queue. */
     void forget(QueueName queue) {
-        commands().del(stream(queue), delayed(queue), dead(queue));
+        commands().del(stream(queue), delayed(queue), dead(queue), deadJobs(queue));
     }
 
     @Override

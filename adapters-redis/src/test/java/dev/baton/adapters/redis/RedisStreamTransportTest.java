@@ -12,7 +12,6 @@ import dev.baton.domain.ConsumerName;
 import dev.baton.domain.DeadLetter;
 import dev.baton.domain.DeadLetterReason;
 import dev.baton.domain.DeadLetterSelection;
-import dev.baton.domain.DeliveryLimit;
 import dev.baton.domain.ErrorTrace;
 import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.Job;
@@ -21,6 +20,7 @@ import dev.baton.domain.JobId;
 import dev.baton.domain.JobSighting;
 import dev.baton.domain.PayloadLimit;
 import dev.baton.domain.QueueName;
+import dev.baton.domain.Retention;
 import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
 import io.lettuce.core.StreamMessage;
@@ -198,28 +198,43 @@ class RedisStreamTransportTest {
     }
 
     @Test
-    void aCrashedConsumersJobIsTakenOverAndItsDeliveryCountShowsPoison() {
+    void aCrashedConsumersJobIsTakenOverWithItsDeliveriesAndIsolatedDeliveriesCounted() {
         adapter.publisher().publish(Job.create(JobId.of("crashy"), queue, "{}", NOW));
         DeliveryId id = single(adapter.leases().lease(queue, alice, 1, SHORT_BLOCK)).id();
-        DeliveryLimit limit = new DeliveryLimit(3);
 
-        // alice never acknowledges: each time its holder goes quiet, another consumer takes the entry over
-        List<Long> counts = new ArrayList<>();
+        // alice never acknowledges: each time its holder goes quiet, another consumer takes the entry over and runs
+        // it alone, and goes quiet too
+        List<List<Long>> counts = new ArrayList<>();
         for (ConsumerName next : List.of(bob, alice, bob)) {
             makeIdle(id, Duration.ofMinutes(10));
             Reclaimed reclaimed = adapter.maintenance().reclaimAbandoned(queue, next, Duration.ofMinutes(5), 10);
             assertThat(reclaimed.vanished()).isEmpty();
-            Delivery taken = single(reclaimed.deliveries());
+            Delivery.Leased taken = (Delivery.Leased) single(reclaimed.deliveries());
             assertThat(taken.id()).isEqualTo(id);
-            assertThat(((Delivery.Leased) taken).job().id()).isEqualTo(JobId.of("crashy"));
+            assertThat(taken.job().id()).isEqualTo(JobId.of("crashy"));
             assertThat(pending(id).getConsumer()).isEqualTo(next.value());
-            counts.add(taken.deliveryCount());
+            counts.add(List.of(taken.deliveryCount(), taken.isolatedDeliveries()));
+            adapter.leases().isolate(taken, next);
         }
 
-        assertThat(counts).containsExactly(2L, 3L, 4L);
-        assertThat(limit.exceededBy(counts.get(1))).isFalse();
-        assertThat(limit.exceededBy(counts.get(2))).isTrue();
+        assertThat(counts).containsExactly(List.of(2L, 0L), List.of(3L, 1L), List.of(4L, 2L));
+        assertThat(raw.commands().hget(RawRedis.isolated(queue), bytes(id.value()))).isEqualTo(bytes("3"));
         assertThat(adapter.leases().extendLeases(queue, alice, List.of(id))).containsExactly(id);
+    }
+
+    @Test
+    void aTrimForgetsIsolationRecordsOfEntriesNoLongerInTheStream() {
+        adapter.publisher().publish(Job.create(JobId.of("acked-behind-our-back"), queue, "{}", NOW));
+        adapter.publisher().publish(Job.create(JobId.of("still-running"), queue, "{}", NOW));
+        List<Delivery> leased = adapter.leases().lease(queue, alice, 2, SHORT_BLOCK);
+        leased.forEach(delivery -> adapter.leases().isolate((Delivery.Leased) delivery, alice));
+        // an operator's XACK (or a group rolled back) leaves the record behind
+        raw.commands().xack(RawRedis.stream(queue), RawRedis.group(queue), leased.get(0).id().value());
+
+        adapter.maintenance().trim(queue, new Retention(Duration.ofMillis(1)), Instant.now().plusSeconds(60));
+
+        assertThat(raw.commands().hkeys(RawRedis.isolated(queue))).containsExactly(bytes(leased.get(1).id().value()));
+        assertThat(adapter.administration().stats(queue).suspects()).isEqualTo(1);
     }
 
     @Test

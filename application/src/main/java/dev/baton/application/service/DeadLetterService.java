@@ -3,21 +3,39 @@ package dev.baton.application.service;
 import dev.baton.application.port.in.ListDeadLettersUseCase;
 import dev.baton.application.port.in.PurgeDeadLettersUseCase;
 import dev.baton.application.port.in.RedriveDeadLettersUseCase;
+import dev.baton.application.port.out.JobOutcomes;
 import dev.baton.application.port.out.QueueAdministration;
+import dev.baton.domain.DeadLetterId;
+import dev.baton.domain.DeadLetterSelection;
+import dev.baton.domain.QueueName;
 import dev.baton.domain.StoredDeadLetter;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Lists, redrives and purges a queue's dead letters. */
+/**
+ * Lists, redrives and purges a queue's dead letters. A redrive (replay) or purge is recorded in the ledger first, then
+ * done in the transport, a page of selected dead letters at a time: if the transport fails in between, the ledger says
+ * replayed or purged while the dead letter is still there, and doing it again finishes it.
+ */
 public final class DeadLetterService
         implements ListDeadLettersUseCase, RedriveDeadLettersUseCase, PurgeDeadLettersUseCase {
     private static final Logger LOG = LoggerFactory.getLogger(DeadLetterService.class);
+    static final int PAGE = 100;
 
     private final QueueAdministration queues;
+    private final JobOutcomes outcomes;
+    private final Clock clock;
 
-    public DeadLetterService(QueueAdministration queues) {
+    /** @param outcomes the ledger's record of dead letters: {@link JobOutcomes#NOT_RECORDED} without a ledger */
+    public DeadLetterService(QueueAdministration queues, JobOutcomes outcomes, Clock clock) {
         this.queues = queues;
+        this.outcomes = outcomes;
+        this.clock = clock;
     }
 
     @Override
@@ -27,16 +45,52 @@ public final class DeadLetterService
 
     @Override
     public int redrive(RedriveDeadLettersUseCase.Command command) {
-        int moved = queues.redrive(command.queue(), command.selection());
+        Instant now = clock.instant();
+        int moved = forSelected(command.queue(), command.selection(), (keys, ids) -> {
+            outcomes.recordReplayed(keys, now);
+            return queues.redrive(command.queue(), ids);
+        });
         LOG.info("dead letters redriven queue={} selection={} moved={}", command.queue(), command.selection(), moved);
         return moved;
     }
 
     @Override
     public int purge(PurgeDeadLettersUseCase.Command command) {
-        int deleted = queues.purgeDeadLetters(command.queue(), command.selection());
+        Instant now = clock.instant();
+        int deleted = forSelected(command.queue(), command.selection(), (keys, ids) -> {
+            outcomes.recordPurged(keys, now);
+            return queues.purgeDeadLetters(command.queue(), ids);
+        });
         LOG.info("dead letters purged queue={} selection={} deleted={}", command.queue(), command.selection(),
                 deleted);
         return deleted;
+    }
+
+    /**
+     * Applies {@code action} to the selected dead letters page by page: their ledger keys and their ids. The ids, not
+     * the selection, go to the transport, so that what the ledger recorded is exactly what the transport acts on.
+     */
+    private int forSelected(QueueName queue, DeadLetterSelection selection, PageAction action) {
+        int done = 0;
+        Optional<DeadLetterId> after = Optional.empty();
+        while (true) {
+            List<StoredDeadLetter> page = queues.deadLetters(queue, after, PAGE);
+            if (page.isEmpty()) {
+                return done;
+            }
+            List<StoredDeadLetter> selected = page.stream().filter(selection::matches).toList();
+            if (!selected.isEmpty()) {
+                // a malformed entry without a job id has no key to find its ledger record by: it is left as it is
+                List<String> keys = selected.stream().flatMap(stored -> stored.letter().jobId().stream()).toList();
+                done += action.apply(keys, new DeadLetterSelection.ByIds(
+                        selected.stream().map(StoredDeadLetter::id).toList()));
+            }
+            after = Optional.of(page.get(page.size() - 1).id());
+        }
+    }
+
+    @FunctionalInterface
+    private interface PageAction {
+        int apply(Collection<String> keys, DeadLetterSelection.ByIds ids);
     }
 }

@@ -3,7 +3,10 @@ package dev.baton.application.service;
 import dev.baton.application.port.in.InspectQueueUseCase;
 import dev.baton.application.port.in.LocateJobUseCase;
 import dev.baton.application.port.out.ExecutionLedger;
+import dev.baton.application.port.out.JobOutcomes;
 import dev.baton.application.port.out.QueueAdministration;
+import dev.baton.domain.JobOutcome;
+import dev.baton.domain.JobSighting;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -11,27 +14,39 @@ import java.util.OptionalLong;
 public final class QueueQueryService implements InspectQueueUseCase, LocateJobUseCase {
     private final QueueAdministration queues;
     private final Optional<ExecutionLedger> ledger;
+    private final JobOutcomes outcomes;
 
-    /** @param ledger empty when workers run at-least-once, without a ledger */
-    public QueueQueryService(QueueAdministration queues, Optional<ExecutionLedger> ledger) {
+    /**
+     * @param ledger   empty when workers run at-least-once, without a ledger
+     * @param outcomes the ledger's record of how jobs ended: {@link JobOutcomes#NOT_RECORDED} without a ledger
+     */
+    public QueueQueryService(QueueAdministration queues, Optional<ExecutionLedger> ledger, JobOutcomes outcomes) {
         this.queues = queues;
         this.ledger = ledger;
+        this.outcomes = outcomes;
     }
 
     @Override
     public QueueReport inspect(InspectQueueUseCase.Command command) {
         OptionalLong completed = ledger.map(l -> OptionalLong.of(l.countCompleted(command.queue())))
                 .orElse(OptionalLong.empty());
-        return new QueueReport(queues.stats(command.queue()), completed);
+        return new QueueReport(queues.stats(command.queue()), completed, outcomes.countDead(command.queue()));
     }
 
-    /** A completion wins: a completed job may still sit in the transport until its redelivery is acknowledged. */
+    /**
+     * The ledger wins: a completed job may still sit in the transport until its redelivery is acknowledged, and a
+     * dead one may have been lost by it.
+     */
     @Override
     public Whereabouts locate(LocateJobUseCase.Command command) {
-        return ledger.flatMap(l -> l.find(command.id()))
-                .filter(completion -> completion.queue().equals(command.queue()))
-                .<Whereabouts>map(Whereabouts.Completed::new)
-                .or(() -> queues.find(command.queue(), command.id()).map(Whereabouts.InTransport::new))
-                .orElseGet(Whereabouts.Unknown::new);
+        Optional<JobOutcome> recorded = outcomes.find(command.id().value())
+                .filter(outcome -> outcome.queue().equals(command.queue()));
+        Optional<JobSighting> sighting = queues.find(command.queue(), command.id());
+        if (recorded.isPresent()) {
+            return recorded.get() instanceof JobOutcome.Completed completed
+                    ? new Whereabouts.Completed(completed.completion())
+                    : new Whereabouts.DeadLettered(recorded.get(), sighting);
+        }
+        return sighting.<Whereabouts>map(Whereabouts.InTransport::new).orElseGet(Whereabouts.Unknown::new);
     }
 }

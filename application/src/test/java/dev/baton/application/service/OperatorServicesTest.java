@@ -12,6 +12,7 @@ import dev.baton.application.port.in.TrimQueueUseCase;
 import dev.baton.application.port.out.Delivery;
 import dev.baton.application.port.out.DeliveryId;
 import dev.baton.application.port.out.ExecutionLedger;
+import dev.baton.application.port.out.JobOutcomes;
 import dev.baton.application.testing.InMemoryExecutionLedger;
 import dev.baton.application.testing.InMemoryStreamTransport;
 import dev.baton.application.testing.MutableClock;
@@ -45,10 +46,10 @@ class OperatorServicesTest {
         publish("a");
         complete("done");
 
-        InspectQueueUseCase.QueueReport withLedger = new QueueQueryService(transport, Optional.of(ledger))
+        InspectQueueUseCase.QueueReport withLedger = new QueueQueryService(transport, Optional.of(ledger), ledger)
                 .inspect(new InspectQueueUseCase.Command(queue));
-        InspectQueueUseCase.QueueReport withoutLedger = new QueueQueryService(transport, Optional.empty())
-                .inspect(new InspectQueueUseCase.Command(queue));
+        InspectQueueUseCase.QueueReport withoutLedger = new QueueQueryService(transport, Optional.empty(),
+                JobOutcomes.NOT_RECORDED).inspect(new InspectQueueUseCase.Command(queue));
 
         assertThat(withLedger.stats().length()).isEqualTo(1);
         assertThat(withLedger.completed()).isEqualTo(OptionalLong.of(1));
@@ -57,7 +58,7 @@ class OperatorServicesTest {
 
     @Test
     void locatePrefersTheCompletionThenTheTransport() {
-        QueueQueryService service = new QueueQueryService(transport, Optional.of(ledger));
+        QueueQueryService service = new QueueQueryService(transport, Optional.of(ledger), ledger);
         publish("waiting");
         complete("done");
 
@@ -75,7 +76,7 @@ class OperatorServicesTest {
 
     @Test
     void deadLettersAreListedRedrivenAndPurged() {
-        DeadLetterService service = new DeadLetterService(transport);
+        DeadLetterService service = new DeadLetterService(transport, ledger, clock);
         publish("x1", "x2", "x3");
         for (Delivery delivery : transport.lease(queue, worker, 3, Duration.ZERO)) {
             Job job = ((Delivery.Leased) delivery).job();

@@ -6,6 +6,7 @@ import dev.baton.application.handler.NamedJobHandler;
 import dev.baton.application.port.in.EnqueueJobUseCase;
 import dev.baton.application.port.in.RunWorkerUseCase;
 import dev.baton.application.port.out.JobObserver;
+import dev.baton.application.port.out.JobTracing;
 import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.service.EnqueueService;
 import dev.baton.application.service.worker.InlineWorker;
@@ -70,9 +71,9 @@ public final class BatonTestHarness {
         this.transport = new InMemoryStreamTransport(clock);
         this.ledger = new InMemoryExecutionLedger(clock);
         this.enqueue = new EnqueueService(transport, clock, PayloadLimit.DEFAULT, recorder);
-        this.workers = new WorkerService(transport, transport, ledger, JobHandlers.of(builder.handlers),
+        this.workers = new WorkerService(transport, transport, ledger, ledger, JobHandlers.of(builder.handlers),
                 WorkerSettings.DEFAULTS.withRetryPolicy(builder.retryPolicy), clock, () -> 0.0, recorder,
-                MaintenanceObserver.NONE);
+                MaintenanceObserver.NONE, JobTracing.NONE);
     }
 
     public static Builder builder() {

@@ -44,8 +44,12 @@ final class InMemoryDeadLetters {
     }
 
     Optional<StoredDeadLetter> withJobId(JobId id) {
+        return withJobId(id.value());
+    }
+
+    Optional<StoredDeadLetter> withJobId(String id) {
         return letters.entrySet().stream()
-                .filter(entry -> entry.getValue().jobId().filter(id.value()::equals).isPresent())
+                .filter(entry -> entry.getValue().jobId().filter(id::equals).isPresent())
                 .findFirst()
                 .map(InMemoryDeadLetters::stored);
     }

@@ -1,14 +1,21 @@
 package dev.baton.application.testing;
 
 import dev.baton.application.port.out.ExecutionLedger;
+import dev.baton.application.port.out.JobOutcomes;
 import dev.baton.application.port.out.LedgerOutcome;
 import dev.baton.application.port.out.LedgerTransaction;
 import dev.baton.application.port.out.LedgerUnavailableException;
 import dev.baton.domain.Completion;
+import dev.baton.domain.DeadLetterReason;
+import dev.baton.domain.DeadLetterRecord;
+import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.JobId;
+import dev.baton.domain.JobOutcome;
 import dev.baton.domain.QueueName;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Collection;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -23,12 +30,18 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * effect itself); for a first delivery, it runs the effect first and inserts the completion with the commit.
  * Handlers write to an {@link InMemoryEffects} table that commits with the completion, or not at all.
  *
+ * <p>It is also the ledger's record of dead letters ({@link JobOutcomes}), one state per job id like the PostgreSQL
+ * {@code job_outcomes} table: a dead or purged job does not run ({@link LedgerOutcome.AlreadyDead}), a replayed one
+ * runs and completes.
+ *
  * <p>Test hooks simulate an unreachable ledger and a connection lost right after a commit.
  */
-public final class InMemoryExecutionLedger implements ExecutionLedger {
+public final class InMemoryExecutionLedger implements ExecutionLedger, JobOutcomes {
     private final Clock clock;
     private final Object lock = new Object();
     private final Map<JobId, Completion> completions = new HashMap<>();
+    /** The jobs that went to the dead letters (dead, replayed, purged), by key; never a completed one. */
+    private final Map<String, JobOutcome> deadLettered = new HashMap<>();
     private final Set<JobId> claimed = new HashSet<>();
     private final Map<String, String> effects = new HashMap<>();
     private final AtomicBoolean unavailable = new AtomicBoolean();
@@ -79,9 +92,9 @@ public final class InMemoryExecutionLedger implements ExecutionLedger {
         InMemoryEffects transaction;
         synchronized (lock) {
             awaitNoClaim(id);
-            Completion existing = completions.get(id);
-            if (existing != null) {
-                return new LedgerOutcome.AlreadyCompleted(existing);
+            Optional<LedgerOutcome> ended = endedBefore(id);
+            if (ended.isPresent()) {
+                return ended.get();
             }
             claimed.add(id);
             transaction = new InMemoryEffects(effects);
@@ -127,20 +140,32 @@ public final class InMemoryExecutionLedger implements ExecutionLedger {
             if (transaction.connectionLost()) {
                 throw failure(id, transaction, e);
             }
-            return find(id).<LedgerOutcome>map(LedgerOutcome.AlreadyCompleted::new)
-                    .orElseThrow(() -> new EffectFailed(e));
+            synchronized (lock) {
+                return endedBefore(id).orElseThrow(() -> new EffectFailed(e));
+            }
         }
         if (transaction.connectionLost()) {
             throw failure(id, transaction, null);
         }
         synchronized (lock) {
             awaitNoClaim(id);
-            Completion existing = completions.get(id);
-            if (existing != null) {
-                return new LedgerOutcome.AlreadyCompleted(existing);
+            Optional<LedgerOutcome> ended = endedBefore(id);
+            if (ended.isPresent()) {
+                return ended.get();
             }
             return commit(execution, transaction, result);
         }
+    }
+
+    /** How the job ended before, if it did and may not run again (a replayed one may); the caller holds the lock. */
+    private Optional<LedgerOutcome> endedBefore(JobId id) {
+        Completion completion = completions.get(id);
+        if (completion != null) {
+            return Optional.of(new LedgerOutcome.AlreadyCompleted(completion));
+        }
+        return Optional.ofNullable(deadLettered.get(id.value()))
+                .filter(outcome -> !(outcome instanceof JobOutcome.Replayed))
+                .map(LedgerOutcome.AlreadyDead::new);
     }
 
     /**
@@ -171,6 +196,7 @@ public final class InMemoryExecutionLedger implements ExecutionLedger {
                 result, clock.instant());
         effects.putAll(transaction.written());
         completions.put(completion.jobId(), completion);
+        deadLettered.remove(completion.jobId().value());
         if (crashAfterNextCommit.compareAndSet(true, false)) {
             throw new LedgerUnavailableException("connection lost after commit (test hook)", null);
         }
@@ -215,7 +241,98 @@ public final class InMemoryExecutionLedger implements ExecutionLedger {
         synchronized (lock) {
             long before = completions.size();
             completions.values().removeIf(completion -> completion.completedAt().isBefore(cutoff));
-            return before - completions.size();
+            long purgedBefore = deadLettered.size();
+            deadLettered.values().removeIf(outcome -> outcome instanceof JobOutcome.Purged purged
+                    && purged.purgedAt().isBefore(cutoff));
+            return before - completions.size() + purgedBefore - deadLettered.size();
+        }
+    }
+
+    @Override
+    public JobOutcome recordDead(DeadLetterRecord record) {
+        checkAvailable();
+        synchronized (lock) {
+            Optional<JobId> id = asJobId(record.key());
+            id.ifPresent(this::awaitNoClaim);
+            Optional<Completion> completion = id.map(completions::get);
+            if (completion.isPresent()) {
+                return new JobOutcome.Completed(completion.get());
+            }
+            JobOutcome before = deadLettered.get(record.key());
+            if (before instanceof JobOutcome.Dead || before instanceof JobOutcome.Purged) {
+                return before;
+            }
+            JobOutcome dead = new JobOutcome.Dead(record);
+            deadLettered.put(record.key(), dead);
+            return dead;
+        }
+    }
+
+    @Override
+    public int recordReplayed(Collection<String> keys, Instant at) {
+        checkAvailable();
+        synchronized (lock) {
+            int changed = 0;
+            for (String key : keys) {
+                if (deadLettered.get(key) instanceof JobOutcome.Dead dead) {
+                    deadLettered.put(key, new JobOutcome.Replayed(dead.record(), at));
+                    changed++;
+                }
+            }
+            return changed;
+        }
+    }
+
+    @Override
+    public int recordPurged(Collection<String> keys, Instant at) {
+        checkAvailable();
+        synchronized (lock) {
+            int changed = 0;
+            for (String key : keys) {
+                JobOutcome before = deadLettered.get(key);
+                Optional<DeadLetterRecord> record = before instanceof JobOutcome.Dead dead ? Optional.of(dead.record())
+                        : before instanceof JobOutcome.Replayed replayed ? Optional.of(replayed.record())
+                        : Optional.empty();
+                if (record.isPresent()) {
+                    deadLettered.put(key, new JobOutcome.Purged(record.get(), at));
+                    changed++;
+                }
+            }
+            return changed;
+        }
+    }
+
+    @Override
+    public Optional<JobOutcome> find(String key) {
+        synchronized (lock) {
+            return asJobId(key).map(completions::get).<JobOutcome>map(JobOutcome.Completed::new)
+                    .or(() -> Optional.ofNullable(deadLettered.get(key)));
+        }
+    }
+
+    @Override
+    public Map<DeadLetterReason, Long> countDead(QueueName queue) {
+        synchronized (lock) {
+            Map<DeadLetterReason, Long> counts = new EnumMap<>(DeadLetterReason.class);
+            deadLettered.values().stream()
+                    .filter(outcome -> outcome instanceof JobOutcome.Dead && outcome.queue().equals(queue))
+                    .forEach(outcome -> counts.merge(((JobOutcome.Dead) outcome).record().reason(), 1L, Long::sum));
+            return Map.copyOf(counts);
+        }
+    }
+
+    /** A malformed entry's key (its entry's, or a raw job id that is not valid) is no job id completions have. */
+    private static Optional<JobId> asJobId(String key) {
+        try {
+            return Optional.of(JobId.of(key));
+        } catch (InvalidValueException e) {
+            return Optional.empty();
+        }
+    }
+
+    private void checkAvailable() {
+        if (unavailable.get()) {
+            throw new LedgerUnavailableException("in-memory ledger is down (test hook)", null);
         }
     }
 

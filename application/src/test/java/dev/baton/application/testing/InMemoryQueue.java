@@ -48,6 +48,8 @@ final class InMemoryQueue {
     private final Map<String, Instant> consumers = new HashMap<>();
     private final TreeSet<DelayedJob> delayed = new TreeSet<>(DelayedJob.ORDER);
     private final InMemoryDeadLetters dead = new InMemoryDeadLetters();
+    /** Entry id to its isolated deliveries, like the Redis hash: recorded by {@link #isolate}, gone with the entry. */
+    private final TreeMap<EntryId, Long> isolated = new TreeMap<>();
     private final EntryIds streamIds = new EntryIds();
     private final InMemoryUniqueKeys uniqueKeys = new InMemoryUniqueKeys();
     private EntryId lastDelivered = EntryId.ZERO;
@@ -110,7 +112,7 @@ final class InMemoryQueue {
             }
             lastDelivered = entry.getKey();
             pending.put(entry.getKey(), new PendingEntry(consumer.value(), now, 1));
-            deliveries.add(wire.delivery(name, entry.getKey(), 1, entry.getValue()));
+            deliveries.add(wire.delivery(name, entry.getKey(), 1, 0, entry.getValue()));
         }
         return deliveries;
     }
@@ -128,7 +130,8 @@ final class InMemoryQueue {
             if (held.owner.equals(consumer.value()) && fields != null) {
                 PendingEntry redelivered = held.redelivered(consumer.value(), now);
                 entry.setValue(redelivered);
-                deliveries.add(wire.delivery(name, entry.getKey(), redelivered.deliveries, fields));
+                deliveries.add(wire.delivery(name, entry.getKey(), redelivered.deliveries, isolatedOf(entry.getKey()),
+                        fields));
             }
         }
         return deliveries;
@@ -136,27 +139,47 @@ final class InMemoryQueue {
 
     void acknowledge(Collection<DeliveryId> ids, Instant now) {
         ids.forEach(id -> {
-            EntryId entry = EntryId.parse(id.value());
-            if (pending.remove(entry) != null) {
-                uniqueKeys.finished(entry, true, now);
+            if (finish(id)) {
+                uniqueKeys.finished(EntryId.parse(id.value()), true, now);
             }
         });
     }
 
     void retryLater(DeliveryId id, Job retried, Instant dueAt) {
-        EntryId entry = EntryId.parse(id.value());
-        if (pending.remove(entry) != null) {
-            uniqueKeys.left(entry);
-            delay(retried, dueAt);
+        finish(id);
+        uniqueKeys.left(EntryId.parse(id.value()));
+        delay(retried, dueAt);
+    }
+
+    /** Once per job id, like the Redis transport: a job whose dead letter is still there is only acknowledged. */
+    void deadLetter(DeliveryId id, DeadLetter letter, Instant now) {
+        if (finish(id)) {
+            uniqueKeys.finished(EntryId.parse(id.value()), false, now);
+        }
+        if (letter.jobId().flatMap(dead::withJobId).isEmpty()) {
+            dead.add(letter, now);
         }
     }
 
-    void deadLetter(DeliveryId id, DeadLetter letter, Instant now) {
-        EntryId entry = EntryId.parse(id.value());
-        if (pending.remove(entry) != null) {
-            uniqueKeys.finished(entry, false, now);
-            dead.add(letter, now);
+    /** @return the isolated deliveries, this one included; empty when {@code consumer} does not hold the entry */
+    OptionalLong isolate(DeliveryId id, ConsumerName consumer) {
+        EntryId entryId = EntryId.parse(id.value());
+        PendingEntry held = pending.get(entryId);
+        if (held == null || !held.owner.equals(consumer.value())) {
+            return OptionalLong.empty();
         }
+        return OptionalLong.of(isolated.merge(entryId, 1L, Long::sum));
+    }
+
+    /** The entry leaves the pending list, and its isolation record with it; false when it was not pending. */
+    private boolean finish(DeliveryId id) {
+        EntryId entryId = EntryId.parse(id.value());
+        isolated.remove(entryId);
+        return pending.remove(entryId) != null;
+    }
+
+    private long isolatedOf(EntryId id) {
+        return isolated.getOrDefault(id, 0L);
     }
 
     Set<DeliveryId> extendLeases(ConsumerName consumer, Collection<DeliveryId> ids, Instant now) {
@@ -188,12 +211,14 @@ final class InMemoryQueue {
             Map<String, String> fields = stream.get(entry.getKey());
             if (fields == null) {
                 entries.remove();
+                isolated.remove(entry.getKey());
                 uniqueKeys.finished(entry.getKey(), false, now);
                 vanished.add(new DeliveryId(entry.getKey().toString()));
             } else {
                 PendingEntry claimed = held.redelivered(consumer.value(), now);
                 entry.setValue(claimed);
-                deliveries.add(wire.delivery(name, entry.getKey(), claimed.deliveries, fields));
+                deliveries.add(wire.delivery(name, entry.getKey(), claimed.deliveries, isolatedOf(entry.getKey()),
+                        fields));
             }
         }
         return new Reclaimed(deliveries, vanished);
@@ -227,7 +252,8 @@ final class InMemoryQueue {
                 .toList();
         long lag = stream.tailMap(lastDelivered, false).size();
         return new QueueStats(name, stream.size(), OptionalLong.of(lag), pending.size(), oldestIdle, consumerStats,
-                delayed.size(), dead.size());
+                delayed.size(), dead.size(), isolated.size(),
+                isolated.values().stream().mapToLong(Long::longValue).sum());
     }
 
     TrimOutcome trim(Retention retention, Instant now) {
@@ -237,6 +263,7 @@ final class InMemoryQueue {
         NavigableMap<EntryId, Map<String, String>> removable = stream.headMap(minId, false);
         long removed = removable.size();
         removable.clear();
+        isolated.headMap(minId, false).clear();
         return new TrimOutcome(removed, bound.filter(b -> b.compareTo(cutoff) < 0)
                 .map(b -> List.of(new DeliveryId(b.toString()))).orElse(List.of()));
     }

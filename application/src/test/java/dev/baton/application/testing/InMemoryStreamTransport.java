@@ -31,6 +31,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
@@ -126,6 +127,11 @@ public final class InMemoryStreamTransport
     @Override
     public synchronized List<Delivery> leaseOwnPending(QueueName queue, ConsumerName consumer, int max) {
         return queue(queue).leaseOwnPending(consumer, max, clock.instant());
+    }
+
+    @Override
+    public synchronized OptionalLong isolate(Delivery.Leased delivery, ConsumerName consumer) {
+        return queue(delivery.queue()).isolate(delivery.id(), consumer);
     }
 
     @Override

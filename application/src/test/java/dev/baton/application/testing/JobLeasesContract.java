@@ -9,6 +9,7 @@ import dev.baton.application.port.out.JobLeases;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.DeadLetter;
 import dev.baton.domain.DeadLetterReason;
+import dev.baton.domain.DeadLetterSelection;
 import dev.baton.domain.ErrorTrace;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
@@ -185,6 +186,44 @@ public abstract class JobLeasesContract extends TransportFixture {
         assertThat(administration().deadLetters(queue, Optional.empty(), 10))
                 .extracting(stored -> stored.letter().trace())
                 .containsExactly(Optional.of(trace), Optional.empty());
+    }
+
+    @Test
+    void aJobIsDeadLetteredOnceAnotherDeliveryOfItWhileItsDeadLetterIsThereIsOnlyAcknowledged() {
+        publish("twice");
+        Delivery first = single(leases().lease(queue, alice, 1, SHORT_BLOCK));
+        leases().deadLetter(first, DeadLetter.of(leased(first).job(), DeadLetterReason.EXHAUSTED, ERROR, 3, BASE));
+        // the execution ledger says it is dead: Redis rolled back its group, say, and delivered it again
+        publish("twice");
+        Delivery second = single(leases().lease(queue, alice, 1, SHORT_BLOCK));
+
+        leases().deadLetter(second, DeadLetter.of(leased(second).job(), DeadLetterReason.POISON, ERROR, 6, BASE));
+
+        assertThat(single(administration().deadLetters(queue, Optional.empty(), 10)).letter().reason())
+                .isEqualTo(DeadLetterReason.EXHAUSTED);
+        assertThat(administration().stats(queue).pending()).isZero();
+    }
+
+    @Test
+    void aRedrivenOrPurgedJobIsDeadLetteredAgainWhenItFailsAgain() {
+        publish("again");
+        deadLetterNext(DeadLetterReason.EXHAUSTED);
+        administration().redrive(queue, new DeadLetterSelection.All());
+        deadLetterNext(DeadLetterReason.NON_RETRYABLE);
+        assertThat(single(administration().deadLetters(queue, Optional.empty(), 10)).letter().reason())
+                .isEqualTo(DeadLetterReason.NON_RETRYABLE);
+
+        administration().purgeDeadLetters(queue, new DeadLetterSelection.All());
+        publish("again");
+        deadLetterNext(DeadLetterReason.POISON);
+
+        assertThat(single(administration().deadLetters(queue, Optional.empty(), 10)).letter().reason())
+                .isEqualTo(DeadLetterReason.POISON);
+    }
+
+    private void deadLetterNext(DeadLetterReason reason) {
+        Delivery delivery = single(leases().lease(queue, alice, 1, SHORT_BLOCK));
+        leases().deadLetter(delivery, DeadLetter.of(leased(delivery).job(), reason, ERROR, 1, BASE));
     }
 
     // ---- extending leases -------------------------------------------------------------------------------------

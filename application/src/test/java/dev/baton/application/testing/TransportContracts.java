@@ -3,7 +3,8 @@ package dev.baton.application.testing;
 import org.junit.jupiter.api.Nested;
 
 /**
- * Runs the stream transport contracts (the four ports', and unique jobs') on one transport. An adapter test extends this class and implements
+ * Runs the stream transport contracts (the four ports', the isolation record of {@code JobLeases}, and unique
+ * jobs') on one transport. An adapter test extends this class and implements
  * {@link TestedTransport}; JUnit finds the suites below as nested classes of the adapter test, each test with a
  * fresh instance of it.
  */
@@ -19,6 +20,14 @@ public abstract class TransportContracts implements TestedTransport {
 
     @Nested
     class Leases extends JobLeasesContract {
+        @Override
+        protected TestedTransport subject() {
+            return TransportContracts.this;
+        }
+    }
+
+    @Nested
+    class Isolation extends JobIsolationContract {
         @Override
         protected TestedTransport subject() {
             return TransportContracts.this;

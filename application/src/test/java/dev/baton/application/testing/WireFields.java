@@ -43,8 +43,12 @@ final class WireFields {
         return fields;
     }
 
-    /** Reads an entry's fields back into a job, or says why they are not one. */
-    Delivery delivery(QueueName queue, EntryId id, long deliveries, Map<String, String> fields) {
+    /**
+     * Reads an entry's fields back into a job, or says why they are not one.
+     *
+     * @param isolated the entry's isolated deliveries so far
+     */
+    Delivery delivery(QueueName queue, EntryId id, long deliveries, long isolated, Map<String, String> fields) {
         DeliveryId deliveryId = new DeliveryId(id.toString());
         String jobId = fields.get(JOB_ID);
         String payload = fields.get(PAYLOAD);
@@ -63,7 +67,7 @@ final class WireFields {
             headers.keySet().removeAll(RESERVED);
             Job job = new Job(JobId.of(jobId), queue, Optional.ofNullable(fields.get(TYPE)), payload, attempt,
                     enqueuedAt, Optional.empty(), Optional.empty(), headers);
-            return new Delivery.Leased(queue, deliveryId, deliveries, job);
+            return new Delivery.Leased(queue, deliveryId, deliveries, job, isolated);
         } catch (NumberFormatException | InvalidValueException e) {
             return new Delivery.Malformed(queue, deliveryId, deliveries, fields, "invalid job: " + e.getMessage());
         }
@@ -74,7 +78,7 @@ final class WireFields {
         if (fields == null || !id.value().equals(fields.get(JOB_ID))) {
             return Optional.empty();
         }
-        return delivery(queue, EntryId.ZERO, 0, fields) instanceof Delivery.Leased leased
+        return delivery(queue, EntryId.ZERO, 0, 0, fields) instanceof Delivery.Leased leased
                 ? Optional.of(leased.job()) : Optional.empty();
     }
 }

@@ -6,8 +6,10 @@ import dev.baton.bootstrap.Baton;
 import dev.baton.bootstrap.json.Json;
 import dev.baton.domain.Completion;
 import dev.baton.domain.DeadLetter;
+import dev.baton.domain.DeadLetterRecord;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
+import dev.baton.domain.JobOutcome;
 import dev.baton.domain.JobSighting;
 import dev.baton.domain.QueueName;
 import java.util.LinkedHashMap;
@@ -20,7 +22,9 @@ import picocli.CommandLine.Parameters;
 @Command(name = "job", mixinStandardHelpOptions = true,
         description = {"Tells where a job is now.",
                 "Completed (result, when, by whom), waiting, pending (consumer, idle, deliveries), delayed (until "
-                + "when, attempt, last error), dead (reason, error) or unknown."})
+                + "when, attempt, last error), dead (reason, error), replayed, purged or unknown.",
+                "With a ledger, its record comes first: a dead, replayed or purged job is reported even when "
+                + "Redis lost it."})
 final class JobCommand extends SessionCommand {
     @Parameters(index = "0", paramLabel = "ID", description = "the job id")
     String id;
@@ -57,6 +61,9 @@ final class JobCommand extends SessionCommand {
         report.put("queue", queue);
         if (whereabouts instanceof Whereabouts.Completed completed) {
             completed(report, completed.completion());
+        } else if (whereabouts instanceof Whereabouts.DeadLettered deadLettered) {
+            deadLettered(report, deadLettered.outcome());
+            deadLettered.sighting().ifPresent(sighting -> report.put("in_redis", sightingName(sighting)));
         } else if (whereabouts instanceof Whereabouts.InTransport inTransport) {
             sighting(report, inTransport.sighting());
         } else {
@@ -72,6 +79,36 @@ final class JobCommand extends SessionCommand {
         report.put("consumer", completion.consumer().value());
         report.put("attempt", completion.attempt());
         report.put("result", completion.result().orElse(""));
+    }
+
+    /** The ledger's record of a dead letter: dead, replayed or purged, with why it died. */
+    private static void deadLettered(Map<String, Object> report, JobOutcome outcome) {
+        DeadLetterRecord record;
+        if (outcome instanceof JobOutcome.Replayed replayed) {
+            report.put("state", "replayed (its dead letter was redriven: it runs again)");
+            report.put("replayed_at", replayed.replayedAt().toString());
+            record = replayed.record();
+        } else if (outcome instanceof JobOutcome.Purged purged) {
+            report.put("state", "purged (its dead letter was deleted: it never runs again)");
+            report.put("purged_at", purged.purgedAt().toString());
+            record = purged.record();
+        } else {
+            report.put("state", "dead");
+            record = ((JobOutcome.Dead) outcome).record();
+        }
+        report.put("reason", record.reason().name());
+        report.put("error", record.error().type() + ": " + record.error().message());
+        report.put("attempts", record.attempts());
+        report.put("dead_at", record.deadAt().toString());
+        report.put("consumer", record.consumer().value());
+    }
+
+    private static String sightingName(JobSighting sighting) {
+        if (sighting instanceof JobSighting.Dead dead) {
+            return "dead letter " + dead.deadLetter().id().value();
+        }
+        return sighting instanceof JobSighting.Pending ? "pending" : sighting instanceof JobSighting.Delayed
+                ? "delayed" : "waiting";
     }
 
     private static void sighting(Map<String, Object> report, JobSighting sighting) {

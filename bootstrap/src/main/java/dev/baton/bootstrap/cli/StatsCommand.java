@@ -10,6 +10,7 @@ import dev.baton.domain.QueueName;
 import dev.baton.domain.QueueStats;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeMap;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -17,7 +18,9 @@ import picocli.CommandLine.Option;
 @Command(name = "stats", mixinStandardHelpOptions = true,
         description = {"Shows the numbers of queues.",
                 "Stream length, lag (not yet delivered), pending (delivered, not acknowledged), oldest pending idle, "
-                + "consumers and their idle, delayed (retries and scheduled), dead, completed (in the ledger). "
+                + "consumers and their idle, delayed (retries and scheduled), dead, suspects (reclaimed jobs that "
+                + "ran alone in their worker and have not finished) and their isolated deliveries, completed (in "
+                + "the ledger). "
                 + "Queues: --queue, else BATON_QUEUES."})
 final class StatsCommand extends SessionCommand {
     @Option(names = "--queue", paramLabel = "QUEUE", description = "a queue to show (repeatable)")
@@ -64,17 +67,33 @@ final class StatsCommand extends SessionCommand {
         return ExitCodes.OK;
     }
 
+    /** The ledger's dead letters by reason, when there are any: the count that survives Redis losing its own. */
+    private void printDeadInLedger(List<QueueReport> reports) {
+        if (reports.stream().allMatch(report -> report.deadByReason().isEmpty())) {
+            return;
+        }
+        terminal.out().println();
+        Table dead = new Table("QUEUE", "DEAD-IN-LEDGER", "REASON");
+        for (QueueReport report : reports) {
+            new TreeMap<>(report.deadByReason()).forEach((reason, count) ->
+                    dead.row(report.stats().queue(), count, reason.name()));
+        }
+        dead.print(terminal.out());
+    }
+
     private void print(List<QueueReport> reports) {
         Table table = new Table("QUEUE", "LENGTH", "LAG", "PENDING", "OLDEST-PENDING", "DELAYED", "DEAD",
-                "COMPLETED", "CONSUMERS");
+                "SUSPECTS", "ISOLATED", "COMPLETED", "CONSUMERS");
         for (QueueReport report : reports) {
             QueueStats stats = report.stats();
             table.row(stats.queue(), stats.length(), stats.lag().isPresent() ? stats.lag().getAsLong() : "?",
                     stats.pending(), Table.duration(stats.oldestPendingIdle()), stats.delayed(), stats.dead(),
+                    stats.suspects(), stats.isolatedDeliveries(),
                     report.completed().isPresent() ? report.completed().getAsLong() : "-",
                     stats.consumers().size());
         }
         table.print(terminal.out());
+        printDeadInLedger(reports);
         for (QueueReport report : reports) {
             if (!report.stats().consumers().isEmpty()) {
                 terminal.out().println();

@@ -210,7 +210,19 @@ public abstract class CodeSettings<B extends CodeSettings<B>> {
         try {
             return rule.get();
         } catch (IllegalArgumentException | BatonException e) {
-            throw new ConfigException(owner + "." + given.get(setting).call() + ": " + e.getMessage());
+            Given bad = given.get(setting);
+            throw new ConfigException(origin(setting, bad.call(), bad.value()) + ": " + e.getMessage());
         }
+    }
+
+    /**
+     * Where a value that broke its rule came from, as the caller wrote it: {@code Baton.builder().concurrency(0)}.
+     * Settings read from elsewhere (Spring's {@code baton.*} properties) name their own source.
+     *
+     * @param call  the builder call, {@code concurrency(0)}
+     * @param value the value given, as the call took it
+     */
+    protected String origin(Setting setting, String call, Object value) {
+        return owner + "." + call;
     }
 }

@@ -1,11 +1,13 @@
 package dev.baton.bootstrap.jobs;
 
-import dev.baton.application.handler.JobHandler;
+import dev.baton.application.handler.JobContext;
+import dev.baton.application.handler.NamedJobHandler;
 import dev.baton.application.port.in.EnqueueJobUseCase;
 import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A kind of job: a stable wire name paired with the record that carries its arguments, e.g.
@@ -35,9 +37,22 @@ public record JobType<T>(String name, Class<T> payload) {
         return EnqueueJobUseCase.Command.now(queue, id, json).withType(name);
     }
 
-    /** The handler registered under this type's name: binds the payload to the record, then calls {@code handler}. */
-    public JobHandler handledBy(TypedJobHandler<T> handler) {
+    /**
+     * The handler of this type, named after it: binds the payload to the record, then calls {@code handler}. As a
+     * Spring bean it is registered under the type's name.
+     */
+    public NamedJobHandler handledBy(TypedJobHandler<T> handler) {
         Objects.requireNonNull(handler, "handler");
-        return context -> handler.handle(JsonPayloads.read(context.job().payload(), payload), context);
+        return new NamedJobHandler() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public Optional<String> handle(JobContext context) throws Exception {
+                return handler.handle(JsonPayloads.read(context.job().payload(), payload), context);
+            }
+        };
     }
 }

@@ -15,6 +15,7 @@ import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /** The one JSON shape of Baton's reports, shared by {@code /api/queues} and the CLI's {@code --json}. */
 public final class Json {
@@ -41,7 +42,11 @@ public final class Json {
         json.put("oldest_pending_idle_ms", stats.oldestPendingIdle().toMillis());
         json.put("delayed", stats.delayed());
         json.put("dead", stats.dead());
+        json.put("suspects", stats.suspects());
+        json.put("isolated_deliveries", stats.isolatedDeliveries());
         json.put("completed", report.completed().isPresent() ? report.completed().getAsLong() : null);
+        // from the ledger, which outlives what Redis may lose; null without a ledger
+        json.put("dead_in_ledger", report.completed().isPresent() ? new TreeMap<>(report.deadByReason()) : null);
         json.put("consumers", stats.consumers().stream().map(Json::consumer).toList());
         return json;
     }

@@ -18,7 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The events of jobs and of the worker's loops as Micrometer meters, tagged by queue: counters {@code baton.jobs.*}
- * and {@code baton.stream.trimmed}, and the timers {@code baton.job.processing} and {@code baton.job.wait} (enqueue to
+ * (among them {@code baton.jobs.isolated}, suspects run alone in their worker) and {@code baton.stream.trimmed}, and the timers {@code baton.job.processing} and {@code baton.job.wait} (enqueue to
  * start) with percentiles. A new queue needs no registration step: its meters are registered on its first event. The
  * meters of every job (enqueued, started, completed) are kept per queue here, because Micrometer's own lookup
  * (builder, tags, map) cost more than the rest of a no-op job; the rarer events look their meters up each time.
@@ -53,6 +53,11 @@ public final class MicrometerWorkerObserver implements JobObserver, MaintenanceO
     @Override
     public void duplicateSkipped(Job job) {
         count("baton.jobs.duplicates", job.queue());
+    }
+
+    @Override
+    public void suspectIsolated(Job job, long isolatedDeliveries) {
+        count("baton.jobs.isolated", job.queue());
     }
 
     @Override

@@ -3,8 +3,10 @@ package dev.baton.bootstrap.metrics;
 import dev.baton.application.port.in.InspectQueueUseCase;
 import dev.baton.application.port.in.InspectQueueUseCase.QueueReport;
 import dev.baton.domain.QueueName;
+import dev.baton.domain.DeadLetterReason;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -16,7 +18,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Per-queue gauges (length, lag, pending, delayed, dead, oldest pending idle) refreshed on a schedule: a scrape reads
+ * Per-queue gauges (length, lag, pending, delayed, dead, oldest pending idle, suspects under isolation and their
+ * isolated deliveries) refreshed on a schedule: a scrape reads
  * the last snapshot, so many scrapers never turn into many round trips to Redis.
  */
 public final class QueueGauges implements AutoCloseable {
@@ -47,6 +50,9 @@ public final class QueueGauges implements AutoCloseable {
                 QueueReport report = inspect.inspect(new InspectQueueUseCase.Command(queue));
                 if (latest.put(queue, report) == null) {
                     register(queue);
+                    if (report.completed().isPresent()) {
+                        registerLedger(queue);
+                    }
                 }
             } catch (RuntimeException e) {
                 LOG.warn("queue gauges refresh failed queue={} error={}", queue, e.toString());
@@ -60,15 +66,29 @@ public final class QueueGauges implements AutoCloseable {
         gauge("baton.queue.pending", queue, r -> r.stats().pending());
         gauge("baton.queue.delayed", queue, r -> r.stats().delayed());
         gauge("baton.queue.dead", queue, r -> r.stats().dead());
+        gauge("baton.queue.suspects", queue, r -> r.stats().suspects());
+        gauge("baton.queue.isolated.deliveries", queue, r -> r.stats().isolatedDeliveries());
         gauge("baton.queue.consumers", queue, r -> r.stats().consumers().size());
         gauge("baton.queue.oldest.pending.idle.seconds", queue, r -> r.stats().oldestPendingIdle().toMillis() / 1000.0);
     }
 
+    /** The ledger's dead letters by reason: what Redis may have lost or rolled back, the ledger still counts. */
+    private void registerLedger(QueueName queue) {
+        for (DeadLetterReason reason : DeadLetterReason.values()) {
+            gauge("baton.ledger.dead", queue, r -> r.deadByReason().getOrDefault(reason, 0L), Tags.of("reason",
+                    reason.name()));
+        }
+    }
+
     private void gauge(String name, QueueName queue, ToDoubleFunction<QueueReport> value) {
+        gauge(name, queue, value, Tags.empty());
+    }
+
+    private void gauge(String name, QueueName queue, ToDoubleFunction<QueueReport> value, Tags tags) {
         Gauge.builder(name, latest, reports -> {
             QueueReport report = reports.get(queue);
             return report == null ? Double.NaN : value.applyAsDouble(report);
-        }).tag("queue", queue.value()).register(registry);
+        }).tag("queue", queue.value()).tags(tags).register(registry);
     }
 
     @Override

@@ -4,6 +4,7 @@ import com.google.inject.AbstractModule;
 import com.google.inject.Provides;
 import com.google.inject.Singleton;
 import dev.baton.application.port.out.ExecutionLedger;
+import dev.baton.application.port.out.JobOutcomes;
 import dev.baton.application.service.AtLeastOnceExecution;
 import java.time.Clock;
 
@@ -15,6 +16,11 @@ public final class AtLeastOnceModule extends AbstractModule {
     @Singleton
     ExecutionLedger ledger(Clock clock) {
         return new AtLeastOnceExecution(clock);
+    }
+
+    @Provides
+    JobOutcomes outcomes() {
+        return JobOutcomes.NOT_RECORDED;
     }
 
     @Provides

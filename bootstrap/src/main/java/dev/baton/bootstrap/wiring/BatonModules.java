@@ -6,6 +6,7 @@ import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.port.out.JobTracing;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.config.Mode;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
@@ -33,6 +34,12 @@ public final class BatonModules {
     public static Module tracing(JobTracing tracing) {
         Objects.requireNonNull(tracing, "tracing");
         return binder -> ServicesModule.useTracing(binder, tracing);
+    }
+
+    /** Baton's meters on the application's {@code registry} instead of Baton's own Prometheus registry. */
+    public static Module meterRegistry(MeterRegistry registry) {
+        Objects.requireNonNull(registry, "meter registry");
+        return binder -> MetricsModule.useRegistry(binder, registry);
     }
 
     /** Redis, plus PostgreSQL in exactly-once mode. */

@@ -49,6 +49,11 @@ final class FanOutJobObserver implements JobObserver {
     }
 
     @Override
+    public void suspectIsolated(Job job, long isolatedDeliveries) {
+        each(observer -> observer.suspectIsolated(job, isolatedDeliveries));
+    }
+
+    @Override
     public void jobFailed(Job job, JobError error) {
         each(observer -> observer.jobFailed(job, error));
     }

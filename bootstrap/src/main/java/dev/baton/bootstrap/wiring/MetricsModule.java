@@ -5,6 +5,7 @@ import com.google.inject.Binder;
 import com.google.inject.Provides;
 import com.google.inject.Singleton;
 import com.google.inject.multibindings.Multibinder;
+import com.google.inject.multibindings.OptionalBinder;
 import dev.baton.application.port.in.InspectQueueUseCase;
 import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.port.out.MaintenanceObserver;
@@ -20,7 +21,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Micrometer with the Prometheus registry behind {@code /metrics}, and the observers of jobs and of the worker's
+ * Micrometer with the Prometheus registry behind {@code /metrics} (or the application's registry, {@link
+ * #useRegistry}), and the observers of jobs and of the worker's
  * loops: the metrics, followed by the observers other modules add with {@link #addObserver}.
  */
 final class MetricsModule extends AbstractModule {
@@ -34,21 +36,22 @@ final class MetricsModule extends AbstractModule {
         }
     }
 
+    /** Baton's meters go to the application's {@code registry} instead of Baton's own Prometheus registry. */
+    static void useRegistry(Binder binder, MeterRegistry registry) {
+        OptionalBinder.newOptionalBinder(binder, MeterRegistry.class).setBinding().toInstance(registry);
+    }
+
     @Override
     protected void configure() {
         Multibinder.newSetBinder(binder(), JobObserver.class);
         Multibinder.newSetBinder(binder(), MaintenanceObserver.class);
+        OptionalBinder.newOptionalBinder(binder(), MeterRegistry.class).setDefault().to(PrometheusMeterRegistry.class);
     }
 
     @Provides
     @Singleton
     PrometheusMeterRegistry prometheus() {
         return new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    }
-
-    @Provides
-    MeterRegistry registry(PrometheusMeterRegistry prometheus) {
-        return prometheus;
     }
 
     @Provides

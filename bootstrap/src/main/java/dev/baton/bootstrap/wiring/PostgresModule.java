@@ -14,6 +14,7 @@ import com.google.inject.name.Names;
 import dev.baton.adapters.postgres.PostgresAdapter;
 import dev.baton.application.port.out.EffectRecords;
 import dev.baton.application.port.out.ExecutionLedger;
+import dev.baton.application.port.out.JobOutcomes;
 import dev.baton.bootstrap.config.BatonConfig;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -81,6 +82,12 @@ public final class PostgresModule extends AbstractModule {
     @Singleton
     ExecutionLedger ledger(PostgresAdapter postgres) {
         return postgres.ledger();
+    }
+
+    @Provides
+    @Singleton
+    JobOutcomes outcomes(PostgresAdapter postgres) {
+        return postgres.outcomes();
     }
 
     @Provides

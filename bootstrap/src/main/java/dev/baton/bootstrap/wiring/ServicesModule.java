@@ -19,6 +19,7 @@ import dev.baton.application.port.in.TrimQueueUseCase;
 import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.application.port.out.JobLeases;
 import dev.baton.application.port.out.JobObserver;
+import dev.baton.application.port.out.JobOutcomes;
 import dev.baton.application.port.out.JobPublisher;
 import dev.baton.application.port.out.JobTracing;
 import dev.baton.application.port.out.MaintenanceObserver;
@@ -87,25 +88,25 @@ final class ServicesModule extends AbstractModule {
 
     @Provides
     @Singleton
-    WorkerService worker(JobLeases leases, QueueMaintenance maintenance, ExecutionLedger ledger,
+    WorkerService worker(JobLeases leases, QueueMaintenance maintenance, ExecutionLedger ledger, JobOutcomes outcomes,
                          JobHandlers handlers, WorkerSettings settings, Clock clock, JobObserver jobObserver,
                          MaintenanceObserver maintenanceObserver, JobTracing tracing) {
-        return new WorkerService(leases, maintenance, ledger, handlers, settings, clock,
+        return new WorkerService(leases, maintenance, ledger, outcomes, handlers, settings, clock,
                 () -> ThreadLocalRandom.current().nextDouble(), jobObserver, maintenanceObserver, tracing);
     }
 
     @Provides
     @Singleton
-    QueueQueryService queries(QueueAdministration administration, ExecutionLedger ledger) {
+    QueueQueryService queries(QueueAdministration administration, ExecutionLedger ledger, JobOutcomes outcomes) {
         // without a ledger there are no completions to count or find
         return new QueueQueryService(administration,
-                ledger instanceof AtLeastOnceExecution ? Optional.empty() : Optional.of(ledger));
+                ledger instanceof AtLeastOnceExecution ? Optional.empty() : Optional.of(ledger), outcomes);
     }
 
     @Provides
     @Singleton
-    DeadLetterService deadLetters(QueueAdministration administration) {
-        return new DeadLetterService(administration);
+    DeadLetterService deadLetters(QueueAdministration administration, JobOutcomes outcomes, Clock clock) {
+        return new DeadLetterService(administration, outcomes, clock);
     }
 
     @Provides

@@ -85,6 +85,6 @@ class VerdictTest {
 
     private static QueueStats stats(long pending, long lag, long delayed, long dead) {
         return new QueueStats(QueueName.of("bench-test"), JOBS, OptionalLong.of(lag), pending, Duration.ZERO,
-                List.of(), delayed, dead);
+                List.of(), delayed, dead, 0, 0);
     }
 }

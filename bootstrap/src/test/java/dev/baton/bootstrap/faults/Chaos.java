@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -29,7 +30,7 @@ final class Chaos {
     void awaitProgress(double fraction) {
         long target = (long) Math.ceil(scenario.jobs().size() * fraction);
         await("progress " + fraction).atMost(LONG_ENOUGH).pollInterval(Duration.ofMillis(50 + scenario.random()
-                .nextInt(200))).ignoreExceptions().until(() -> scenario.settled() >= target);
+                .nextInt(200))).ignoreExceptions().until(supervised(() -> scenario.settled() >= target));
     }
 
     /** Waits until no completion commits for a second (jobs in flight finished or failed). */
@@ -45,20 +46,18 @@ final class Chaos {
     /**
      * {@code kill -9} of a random worker, then a restart: at once (it resumes its own pending entries) or once the
      * others reclaimed them. Entries that were pending for the victim while their job's completion row already
-     * existed were killed between the PostgreSQL commit and the XACK: counted.
+     * existed were killed between the PostgreSQL commit and the XACK: counted. Workers that crashed by themselves
+     * (a poison job halted them) are restarted first, so that the victim is a running one.
      */
     void killWorker(WorkerFleet fleet) {
+        scenario.restartCrashedWorkers();
         WorkerProcess victim = fleet.pick(scenario.random());
-        if (!victim.isAlive()) {
-            victim.start();
-            return;
-        }
         victim.kill();
         scenario.faults().count("kill -9");
         countCommittedButUnacknowledged(victim.consumer());
         if (scenario.random().nextBoolean()) {
             await(victim + "'s entries reclaimed").atMost(LONG_ENOUGH).ignoreExceptions()
-                    .until(() -> scenario.probe().pendingOf(victim.consumer()).isEmpty());
+                    .until(supervised(() -> scenario.probe().pendingOf(victim.consumer()).isEmpty()));
         }
         victim.start();
     }
@@ -77,16 +76,26 @@ final class Chaos {
      */
     WorkerProcess freezeWorker(WorkerFleet fleet) {
         WorkerProcess victim = await("a worker holding leases").atMost(LONG_ENOUGH).ignoreExceptions()
-                .until(() -> fleet.workers().stream().filter(WorkerProcess::isAlive)
-                        .filter(w -> !scenario.probe().pendingOf(w.consumer()).isEmpty()).findAny(),
+                .until(supervised(() -> fleet.workers().stream().filter(WorkerProcess::isAlive)
+                        .filter(w -> !scenario.probe().pendingOf(w.consumer()).isEmpty()).findAny()),
                         Optional::isPresent).orElseThrow();
         victim.freeze();
         Set<String> held = Set.copyOf(scenario.probe().pendingOf(victim.consumer()));
         scenario.faults().count("kill -STOP beyond the lease");
         await(victim + "'s leases taken over").atMost(LONG_ENOUGH).ignoreExceptions()
-                .until(() -> scenario.probe().pendingOf(victim.consumer()).stream().noneMatch(held::contains));
+                .until(supervised(() -> scenario.probe().pendingOf(victim.consumer()).stream()
+                        .noneMatch(held::contains)));
         victim.resume();
         return victim;
+    }
+
+    /**
+     * {@link #freezeWorker} with a few 5 s jobs enqueued first, so that some worker surely holds a lease to lose even
+     * when the backlog is short.
+     */
+    WorkerProcess freezeWorkerMidJob(WorkerFleet fleet) {
+        scenario.enqueue(JobMix.plain().sleepingExactly(5_000), 3);
+        return freezeWorker(fleet);
     }
 
     /**
@@ -147,5 +156,16 @@ final class Chaos {
     void rollBackGroup() {
         scenario.probe().rollBackGroupTo("0");
         scenario.faults().count("XGROUP SETID 0");
+    }
+
+    /**
+     * A wait's condition that first does what a supervisor does meanwhile: restart the workers that crashed (a poison
+     * job halted them) — not those a fault stopped on purpose, which the fault restarts itself.
+     */
+    private <T> Callable<T> supervised(Callable<T> condition) {
+        return () -> {
+            scenario.restartCrashedWorkers();
+            return condition.call();
+        };
     }
 }

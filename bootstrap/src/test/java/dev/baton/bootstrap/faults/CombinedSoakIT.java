@@ -4,11 +4,8 @@ import static dev.baton.bootstrap.faults.QueueProbe.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -25,41 +22,19 @@ class CombinedSoakIT {
     void everyFaultTogetherLosesNoJobAndDoublesNoEffect() {
         int total = SoakSize.jobs(1100);
         Duration duration = SoakSize.minutes(Duration.ofSeconds(45));
-        // the first batch goes before the first fault, so one round more than there are faults
-        int rounds = (int) Math.max(Fault.values().length + 1, duration.toSeconds() / 5);
-        int batch = Math.max(1, total / rounds);
         try (PrivateRedis redis = PrivateRedis.start(PrivateRedis.Persistence.AOF_EVERYSEC);
              PrivatePostgres postgres = PrivatePostgres.start();
              // a retention longer than the run: workers forget older completions, and the check needs them all
              Scenario scenario = Scenario.on("soak", redis.uri(), postgres.jdbcUrl(),
                      Map.of("BATON_DELIVERY_LIMIT", "10", "BATON_RETENTION", "1h"))) {
             Chaos chaos = new Chaos(scenario);
-            Random random = scenario.random();
-            long started = System.nanoTime();
-            scenario.enqueue(MIX, batch);
+            FaultRounds<Fault> rounds = new FaultRounds<>(scenario, MIX, total, duration, List.of(Fault.values()));
+            rounds.enqueueFirstBatch();
             WorkerFleet fleet = scenario.startWorkers(3);
-            int enqueued = batch;
-            List<Fault> cycle = new ArrayList<>();
-            int injected = 0;
-            while (enqueued < total) {
-                // past the time, the rest goes at once; but every fault gets its round first
-                boolean late = injected >= Fault.values().length
-                        && Duration.ofNanos(System.nanoTime() - started).compareTo(duration) > 0;
-                int next = late ? total - enqueued : Math.min(batch, total - enqueued);
-                scenario.enqueue(MIX, next);
-                enqueued += next;
-                chaos.awaitProgress(1.0 - 0.75 * next / enqueued);
-                if (cycle.isEmpty()) {
-                    cycle.addAll(List.of(Fault.values()));
-                    Collections.shuffle(cycle, random);
-                }
-                inject(cycle.remove(0), chaos, fleet, redis, postgres, scenario);
-                injected++;
-            }
+            rounds.run(fault -> inject(fault, chaos, fleet, redis, postgres, scenario));
             Verdict verdict = scenario.verify(Duration.ofMinutes(Math.max(3, total / 2000)), fleet);
-            scenario.note(verdict.jobs() + " jobs in " + Duration.ofNanos(System.nanoTime() - started).toSeconds()
-                    + "s");
-            assertThat(scenario.faults().total()).isGreaterThanOrEqualTo(rounds / 2);
+            scenario.note(verdict.jobs() + " jobs in " + rounds.elapsed().toSeconds() + "s");
+            assertThat(scenario.faults().total()).isGreaterThanOrEqualTo(rounds.rounds() / 2);
         }
     }
 
@@ -72,11 +47,7 @@ class CombinedSoakIT {
                                PrivatePostgres postgres, Scenario scenario) {
         switch (fault) {
             case KILL, KILL_AGAIN -> chaos.killWorker(fleet);
-            case FREEZE -> {
-                // jobs that outlast the freeze's setup, so that some worker surely holds a lease to lose
-                scenario.enqueue(JobMix.plain().sleepingExactly(5_000), 3);
-                chaos.freezeWorker(fleet);
-            }
+            case FREEZE -> chaos.freezeWorkerMidJob(fleet);
             case SIGTERM -> chaos.stopGracefully(fleet);
             case REDIS_CRASH -> chaos.crashRedis(redis);
             case PG_TERMINATE -> chaos.terminateBackends(postgres);

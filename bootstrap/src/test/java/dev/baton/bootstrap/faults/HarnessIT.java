@@ -27,18 +27,12 @@ class HarnessIT {
 
     @Test
     void invariantCheckerFlagsLostDoubledAndContradictoryJobs() throws SQLException {
-        String suffix = Long.toString(ThreadLocalRandom.current().nextLong(1L << 40), 36);
-        String queue = "faults-bite-" + suffix;
-        String schema = ("faults_bite_" + suffix).toLowerCase(Locale.ROOT);
-        LedgerProbe ledger = new LedgerProbe(TestEndpoints.jdbcUrl(), schema);
-        try (QueueProbe probe = new QueueProbe(TestEndpoints.redisUri(), queue);
-             Connection connection = DriverManager.getConnection(TestEndpoints.jdbcUrl());
-             Statement sql = connection.createStatement()) {
-            sql.execute("create schema " + schema);
+        onThrowawayQueue((probe, ledger, sql, schema) -> {
             sql.execute("create table " + schema + "." + LedgerProbe.COMPLETIONS + " (job_id text primary key)");
             sql.execute("create table " + schema + ".demo_shipments (job_id text)");
             // ok: completed once; doubled: two effects; both: completed and dead; dead-ok: dead, no effect;
-            // lost: nothing; ghost: an effect without completion; poison-done: a poison job that completed
+            // lost: nothing; ghost: an effect without completion; poison-done: a poison job that completed;
+            // innocent: a job that should have completed, dead as POISON
             sql.execute("insert into " + schema + "." + LedgerProbe.COMPLETIONS
                     + " values ('ok'), ('doubled'), ('both'), ('poison-done')");
             sql.execute("insert into " + schema + ".demo_shipments values ('ok'), ('doubled'), ('doubled'),"
@@ -46,8 +40,10 @@ class HarnessIT {
             deadLetter(probe, "both", "NON_RETRYABLE");
             deadLetter(probe, "dead-ok", "NON_RETRYABLE");
             deadLetter(probe, "ghost", "EXHAUSTED");
+            deadLetter(probe, "innocent", "POISON");
             List<JobSpec> jobs = List.of(job("ok"), job("doubled"), job("both"), new JobSpec("dead-ok", 0, true, 0),
-                    job("lost"), new JobSpec("ghost", 3, false, 0), new JobSpec("poison-done", 0, true, 0));
+                    job("lost"), new JobSpec("ghost", 3, false, 0), new JobSpec("poison-done", 0, true, 0),
+                    job("innocent"));
 
             Verdict verdict = new LedgerInvariant(probe, ledger, 3, false).check(jobs);
 
@@ -59,15 +55,56 @@ class HarnessIT {
             assertThat(verdict.wrongFate()).hasSize(2)
                     .anySatisfy(d -> assertThat(d).startsWith("both("))
                     .anySatisfy(d -> assertThat(d).startsWith("poison-done("));
+            assertThat(verdict.innocentPoison()).containsExactly("innocent");
+            assertThat(verdict.contradicted()).as("a schema without dead outcomes contradicts nothing").isEmpty();
             assertThat(verdict.completed()).isEqualTo(4);
-            assertThat(verdict.deadByReason()).isEqualTo(Map.of("NON_RETRYABLE", 2, "EXHAUSTED", 1));
+            assertThat(verdict.deadByReason()).isEqualTo(Map.of("NON_RETRYABLE", 2, "EXHAUSTED", 1, "POISON", 1));
             assertThat(verdict.holds()).isFalse();
-        } finally {
-            ledger.dropSchema();
-            try (QueueProbe probe = new QueueProbe(TestEndpoints.redisUri(), queue)) {
-                probe.redis().del(QueueProbe.bytes("baton:{" + queue + "}:dead"));
-            }
-        }
+        });
+    }
+
+    @Test
+    void onALedgerOfOutcomesTheCheckerFlagsDeadLettersThatContradictIt() throws SQLException {
+        onThrowawayQueue((probe, ledger, sql, schema) -> {
+            sql.execute("create table " + schema + "." + LedgerProbe.OUTCOMES
+                    + " (job_id text primary key, state text not null, reason text)");
+            sql.execute("create table " + schema + ".demo_shipments (job_id text)");
+            // ok: completed; shipped: completed, a dead letter left over; poison: dead as POISON in both;
+            // forgotten: dead in the ledger, no dead letter; unrecorded: a dead letter the ledger does not know;
+            // other-reason: the two disagree; dead-shipped: dead in the ledger, yet its effect committed;
+            // innocent: a job that should have completed, dead as POISON in both
+            sql.execute("insert into " + schema + "." + LedgerProbe.OUTCOMES + " values ('ok', 'completed', null),"
+                    + " ('shipped', 'completed', null), ('poison', 'dead', 'POISON'), ('forgotten', 'dead', 'POISON'),"
+                    + " ('other-reason', 'dead', 'POISON'), ('dead-shipped', 'dead', 'POISON'),"
+                    + " ('innocent', 'dead', 'POISON')");
+            sql.execute("insert into " + schema + ".demo_shipments values ('ok'), ('shipped'), ('dead-shipped')");
+            deadLetter(probe, "shipped", "NON_RETRYABLE");
+            deadLetter(probe, "poison", "POISON");
+            deadLetter(probe, "unrecorded", "POISON");
+            deadLetter(probe, "other-reason", "NON_RETRYABLE");
+            deadLetter(probe, "dead-shipped", "POISON");
+            deadLetter(probe, "innocent", "POISON");
+            List<JobSpec> jobs = List.of(job("ok"), job("shipped"), poison("poison"), poison("forgotten"),
+                    poison("unrecorded"), poison("other-reason"), poison("dead-shipped"), job("innocent"));
+
+            Verdict verdict = new LedgerInvariant(probe, ledger, 3, true).check(jobs);
+
+            assertThat(verdict.completed()).isEqualTo(2);
+            assertThat(verdict.completedAndDead()).containsExactly("shipped");
+            assertThat(verdict.contradicted()).hasSize(3)
+                    .anySatisfy(d -> assertThat(d).startsWith("forgotten("))
+                    .anySatisfy(d -> assertThat(d).startsWith("unrecorded("))
+                    .anySatisfy(d -> assertThat(d).startsWith("other-reason("));
+            assertThat(verdict.duplicateEffects()).singleElement().asString().startsWith("dead-shipped(");
+            assertThat(verdict.innocentPoison()).containsExactly("innocent");
+            assertThat(verdict.lost()).isEmpty();
+            assertThat(verdict.wrongFate()).singleElement().asString().startsWith("shipped(");
+            assertThat(verdict.deadByReason()).as("the ledger's reason first")
+                    .isEqualTo(Map.of("POISON", 6, "NON_RETRYABLE", 1));
+            assertThat(ledger.completedCount()).isEqualTo(2);
+            assertThat(ledger.isCompleted("poison")).isFalse();
+            assertThat(verdict.holds()).isFalse();
+        });
     }
 
     @Test
@@ -119,8 +156,36 @@ class HarnessIT {
         }
     }
 
+    /** What a checker test stages and checks on a queue and a ledger schema of its own, removed afterwards. */
+    @FunctionalInterface
+    private interface Staged {
+        void run(QueueProbe probe, LedgerProbe ledger, Statement sql, String schema) throws SQLException;
+    }
+
+    private static void onThrowawayQueue(Staged test) throws SQLException {
+        String suffix = Long.toString(ThreadLocalRandom.current().nextLong(1L << 40), 36);
+        String queue = "faults-bite-" + suffix;
+        String schema = ("faults_bite_" + suffix).toLowerCase(Locale.ROOT);
+        LedgerProbe ledger = new LedgerProbe(TestEndpoints.jdbcUrl(), schema);
+        try (QueueProbe probe = new QueueProbe(TestEndpoints.redisUri(), queue);
+             Connection connection = DriverManager.getConnection(TestEndpoints.jdbcUrl());
+             Statement sql = connection.createStatement()) {
+            sql.execute("create schema " + schema);
+            test.run(probe, ledger, sql, schema);
+        } finally {
+            ledger.dropSchema();
+            try (QueueProbe probe = new QueueProbe(TestEndpoints.redisUri(), queue)) {
+                probe.redis().del(QueueProbe.bytes("baton:{" + queue + "}:dead"));
+            }
+        }
+    }
+
     private static JobSpec job(String id) {
         return new JobSpec(id, 0, false, 0);
+    }
+
+    private static JobSpec poison(String id) {
+        return new JobSpec(id, 0, true, 0);
     }
 
     private static void deadLetter(QueueProbe probe, String jobId, String reason) {

@@ -45,6 +45,7 @@ final class Scenario implements AutoCloseable {
     private BatonCli cli;
     private QueueProbe probe;
     private final LedgerProbe ledger;
+    private int generations;
     private int batches;
     private String acceptedLoss = "";
 
@@ -161,12 +162,20 @@ final class Scenario implements AutoCloseable {
 
     /** Generates {@code count} jobs of {@code mix} and enqueues them with {@code baton enqueue --file}. */
     List<JobSpec> enqueue(JobMix mix, int count) {
-        int batch = ++batches;
-        List<JobSpec> generated = mix.generate(queue + "-b" + batch, count, MAX_ATTEMPTS, random);
-        Path file = JobMix.writeJsonLines(generated, dir.resolve("jobs-" + batch + ".jsonl"));
+        return enqueue(generate(mix, count));
+    }
+
+    /** Generates {@code count} jobs of {@code mix}, their ids unique in the run, without enqueueing them. */
+    List<JobSpec> generate(JobMix mix, int count) {
+        return mix.generate(queue + "-b" + (++generations), count, MAX_ATTEMPTS, random);
+    }
+
+    /** Enqueues {@code batch} with {@code baton enqueue --file}. */
+    List<JobSpec> enqueue(List<JobSpec> batch) {
+        Path file = JobMix.writeJsonLines(batch, dir.resolve("jobs-" + (++batches) + ".jsonl"));
         cli.runOk("enqueue", "--queue", queue, "--file", file.toString());
-        jobs.addAll(generated);
-        return generated;
+        jobs.addAll(batch);
+        return List.copyOf(batch);
     }
 
     /**
@@ -189,6 +198,11 @@ final class Scenario implements AutoCloseable {
                 faults).startAll();
         fleets.add(fleet);
         return fleet;
+    }
+
+    /** What a supervisor does: restarts every worker of the run that died by itself. */
+    void restartCrashedWorkers() {
+        fleets.forEach(WorkerFleet::restartDead);
     }
 
     LedgerInvariant invariant() {
@@ -225,8 +239,7 @@ final class Scenario implements AutoCloseable {
     Verdict verify(Duration atMost, WorkerFleet supervised) {
         Verdict verdict = awaitDrained(atMost, supervised);
         String summary = verdict.summary(name, faults, seed) + acceptedLoss;
-        System.out.println(summary);
-        record(summary);
+        report(summary);
         assertThat(verdict.holds()).as(summary + "\n" + verdict.details() + "\nworker logs under " + dir).isTrue();
         assertThat(faults.get("drain timed out")).as("drained within " + atMost).isZero();
         assertThat(faults.toString()).as("a running worker must survive every fault but a kill").doesNotContain(
@@ -234,14 +247,19 @@ final class Scenario implements AutoCloseable {
         return verdict;
     }
 
-    /** Prints a finding of the run next to its summary line. */
-    void note(String finding) {
-        String line = "[faults] " + name + ": " + finding;
-        System.out.println(line);
-        record(line);
+    /** Prints the verdict of a stage of the run (before its last fault, say) next to its summary line. */
+    void note(String stage, Verdict verdict) {
+        report(verdict.summary(name + " " + stage, faults, seed));
     }
 
-    private static void record(String summary) {
+    /** Prints a finding of the run next to its summary line. */
+    void note(String finding) {
+        report("[faults] " + name + ": " + finding);
+    }
+
+    /** Prints a line of the run and appends it to the summary log. */
+    private static void report(String summary) {
+        System.out.println(summary);
         try {
             Files.createDirectories(SUMMARY.getParent());
             Files.writeString(SUMMARY, summary + System.lineSeparator(), StandardOpenOption.CREATE,

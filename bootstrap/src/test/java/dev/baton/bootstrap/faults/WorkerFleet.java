@@ -33,7 +33,7 @@ final class WorkerFleet implements AutoCloseable {
         return workers.get(random.nextInt(workers.size()));
     }
 
-    /** What a supervisor does: starts again every worker that died, counting why it had died. */
+    /** What a supervisor does: starts again every worker that died by itself (not killed on purpose), counting why. */
     void restartDead() {
         for (WorkerProcess worker : workers) {
             worker.restartIfDead().ifPresent(why -> faults.count(why + ", restarted"));

@@ -26,6 +26,8 @@ final class WorkerProcess {
     private final Path log;
     private Process process;
     private long logOffset;
+    /** Killed by a fault, which restarts it itself when it means to: no supervisor's business. */
+    private boolean killedOnPurpose;
 
     WorkerProcess(BatonCli cli, String queue, String consumer, List<String> extraArgs, Path log) {
         this.cli = cli;
@@ -49,6 +51,7 @@ final class WorkerProcess {
             throw new IllegalStateException(consumer + " is already running");
         }
         logOffset = log.toFile().length();
+        killedOnPurpose = false;
         process = Processes.reaped(cli.startAppendingTo(log, args));
     }
 
@@ -57,12 +60,12 @@ final class WorkerProcess {
     }
 
     /**
-     * Starts the worker again if it died, like a supervisor would.
+     * Starts the worker again if it died by itself, like a supervisor would.
      *
-     * @return why it had died, or empty when it was alive
+     * @return why it had died, or empty when it was alive or {@linkplain #kill() killed} on purpose
      */
     synchronized Optional<String> restartIfDead() {
-        if (process == null || process.isAlive()) {
+        if (process == null || process.isAlive() || killedOnPurpose) {
             return Optional.empty();
         }
         String lastRun = lastRunLog();
@@ -90,6 +93,7 @@ final class WorkerProcess {
 
     /** {@code kill -9}: no shutdown hook, no cleanup, leases left pending. */
     synchronized void kill() {
+        killedOnPurpose = true;
         Processes.killHard(process);
     }
 

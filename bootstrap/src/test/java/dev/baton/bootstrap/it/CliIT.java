@@ -64,11 +64,14 @@ class CliIT {
         });
         BatonCli.Result table = cli.run("stats", "--queue", queue);
         assertThat(table.stdout()).contains("QUEUE", "PENDING", "COMPLETED", queue);
+        assertThat(table.stdout()).as("the ledger's dead letters by reason").contains("DEAD-IN-LEDGER", "EXHAUSTED");
+        assertThat(stats(cli, queue).get("dead_in_ledger").get("EXHAUSTED").asLong()).isEqualTo(1);
 
         BatonCli.Result job = cli.run("job", "order-3", "--queue", queue);
         assertThat(job.stdout()).contains("state: completed", "result: shipped o-3");
         BatonCli.Result dead = cli.run("job", "order-stubborn", "--queue", queue);
-        assertThat(dead.stdout()).contains("state: dead", "reason: EXHAUSTED", "carrier unavailable");
+        assertThat(dead.stdout()).contains("state: dead", "reason: EXHAUSTED", "carrier unavailable",
+                "in_redis: dead letter ");
         assertThat(cli.run("job", "order-never", "--queue", queue).stdout()).contains("state: unknown");
 
         JsonNode letters = JSON.readTree(cli.run("dlq", "list", "--queue", queue, "--json").stdout());
@@ -106,6 +109,8 @@ class CliIT {
         assertThat(patient.await(Duration.ofSeconds(60)).exitCode()).isZero();
         Ledger ledger = new Ledger(TestEndpoints.jdbcUrl(), schema);
         assertThat(ledger.completions(queue)).isEqualTo(11);
+        assertThat(cli.run("job", "order-stubborn", "--queue", queue).stdout()).contains("state: completed");
+        assertThat(stats(cli, queue).get("dead_in_ledger").isEmpty()).isTrue();
         assertThat(ledger.distinctShippedJobs("order-")).isEqualTo(11);
         assertThat(ledger.shipments("order-")).isEqualTo(11);
     }

@@ -30,7 +30,7 @@ final class Ledger {
     }
 
     long completions(String queue) {
-        return count("select count(*) from {schema}.job_completions where queue = ?", queue);
+        return count("select count(*) from {schema}.job_outcomes where queue = ? and state = 'completed'", queue);
     }
 
     long shipments(String jobIdPrefix) {

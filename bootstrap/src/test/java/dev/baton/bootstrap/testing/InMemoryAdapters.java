@@ -2,6 +2,7 @@ package dev.baton.bootstrap.testing;
 
 import com.google.inject.AbstractModule;
 import dev.baton.application.port.out.ExecutionLedger;
+import dev.baton.application.port.out.JobOutcomes;
 import dev.baton.application.port.out.JobLeases;
 import dev.baton.application.port.out.JobPublisher;
 import dev.baton.application.port.out.QueueAdministration;
@@ -28,6 +29,7 @@ public final class InMemoryAdapters extends AbstractModule {
         bind(QueueMaintenance.class).toInstance(transport);
         bind(QueueAdministration.class).toInstance(transport);
         bind(ExecutionLedger.class).toInstance(ledger);
+        bind(JobOutcomes.class).toInstance(ledger);
         bind(Migrator.class).toInstance(() -> { });
     }
 

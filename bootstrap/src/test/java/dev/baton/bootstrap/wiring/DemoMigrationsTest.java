@@ -34,7 +34,7 @@ class DemoMigrationsTest {
             baton.migrate();
         }
 
-        assertThat(tables()).contains("job_completions", "baton_schema_history")
+        assertThat(tables()).contains("job_outcomes", "baton_schema_history")
                 .noneMatch(name -> name.contains("demo"));
     }
 
@@ -45,7 +45,7 @@ class DemoMigrationsTest {
             baton.migrate();
         }
 
-        assertThat(tables()).contains("job_completions", "demo_shipments", "demo_chunks",
+        assertThat(tables()).contains("job_outcomes", "demo_shipments", "demo_chunks",
                 "baton_schema_history_db_demo");
     }
 

@@ -10,7 +10,9 @@ package dev.baton.application.port.in;
  * @param reclaimed    entries taken over from consumers that went silent
  * @param leasesLost   running jobs whose lease another consumer took; their outcome was not acknowledged
  * @param running      jobs running now
+ * @param isolated     suspects (deliveries of jobs that a silent worker held) run isolated, alone in the worker
+ * @param suspects     suspects held now: waiting for the worker's other jobs to finish, or running alone (at most one)
  */
 public record WorkerCounters(long completed, long duplicates, long retried, long deadLettered, long reclaimed,
-                             long leasesLost, int running) {
+                             long leasesLost, int running, long isolated, int suspects) {
 }

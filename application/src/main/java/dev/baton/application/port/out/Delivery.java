@@ -15,11 +15,29 @@ public sealed interface Delivery {
     /** How many times this entry was delivered, this delivery included (the stream's own counter). */
     long deliveryCount();
 
-    record Leased(QueueName queue, DeliveryId id, long deliveryCount, Job job) implements Delivery {
+    /**
+     * A valid job.
+     *
+     * @param isolatedDeliveries how many earlier deliveries of this entry ran isolated (alone in their worker, see
+     *                           {@link JobLeases#isolate}) and never finished: the worker died or lost the lease
+     */
+    record Leased(QueueName queue, DeliveryId id, long deliveryCount, Job job, long isolatedDeliveries)
+            implements Delivery {
         public Leased {
             Objects.requireNonNull(queue, "queue");
             Objects.requireNonNull(id, "id");
             Objects.requireNonNull(job, "job");
+            if (isolatedDeliveries < 0) {
+                throw new IllegalArgumentException("isolated deliveries must not be negative: " + isolatedDeliveries);
+            }
+        }
+
+        /**
+         * Delivered before, to a consumer that went silent or restarted without finishing it: it may be what killed
+         * that worker, so it runs as a suspect, alone in its worker.
+         */
+        public boolean suspect() {
+            return deliveryCount > 1;
         }
     }
 

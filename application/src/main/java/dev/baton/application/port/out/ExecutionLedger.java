@@ -49,13 +49,16 @@ public interface ExecutionLedger {
         return outcomes;
     }
 
-    /** The completion record of a job, if it completed and the record is still retained. */
+    /** The completion record of a job, if it completed and the record is still retained (not dead-letter records). */
     Optional<Completion> find(JobId id);
 
     /** How many completions of {@code queue} the ledger holds. */
     long countCompleted(QueueName queue);
 
-    /** Deletes completion records older than {@code cutoff}. @return how many were deleted */
+    /**
+     * Deletes completion records older than {@code cutoff}, and the records of dead letters purged before it (see
+     * {@link JobOutcomes}; dead and replayed jobs are kept until they change). @return how many were deleted
+     */
     long forgetCompletedBefore(Instant cutoff);
 
     /**

@@ -7,6 +7,7 @@ import dev.baton.domain.QueueName;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -42,6 +43,16 @@ public interface JobLeases {
      * @return the ids that {@code consumer} no longer owns (its lease was lost: reclaimed by another, or gone)
      */
     Set<DeliveryId> extendLeases(QueueName queue, ConsumerName consumer, Collection<DeliveryId> ids);
+
+    /**
+     * Records that {@code consumer} now runs {@code delivery} isolated (alone in its worker), atomically with the
+     * check that it still holds the entry, so that whoever leases the entry next sees one more
+     * {@link Delivery.Leased#isolatedDeliveries()}. The record ends with the entry: acknowledged, retried,
+     * dead-lettered, or trimmed after it stopped being pending.
+     *
+     * @return the entry's isolated deliveries, this one included; empty when {@code consumer} no longer holds it
+     */
+    OptionalLong isolate(Delivery.Leased delivery, ConsumerName consumer);
 
     /** Acknowledges finished entries: they leave the pending list. Unknown or already acknowledged ids are ignored. */
     void acknowledge(QueueName queue, Collection<DeliveryId> ids);

@@ -36,6 +36,13 @@ public interface JobObserver {
     default void duplicateSkipped(Job job) {
     }
 
+    /**
+     * A suspect (a delivery reclaimed from a worker that went silent) starts running isolated: alone in its worker;
+     * {@code isolatedDeliveries} counts this one.
+     */
+    default void suspectIsolated(Job job, long isolatedDeliveries) {
+    }
+
     /** An attempt failed (it will be retried or dead-lettered next). */
     default void jobFailed(Job job, JobError error) {
     }

@@ -1,12 +1,13 @@
 package dev.baton.application.port.out;
 
 import dev.baton.domain.Completion;
+import dev.baton.domain.JobOutcome;
 import java.util.Objects;
 
 /**
  * What the execution ledger did with one job: the one channel through which a job's end reaches the worker. A
- * recorded outcome ({@link Committed}, {@link AlreadyCompleted}) is acknowledged; a failed effect is retried or
- * dead-lettered; an unknown outcome is left pending, so that its redelivery asks the ledger again.
+ * recorded outcome ({@link Committed}, {@link AlreadyCompleted}, {@link AlreadyDead}) is acknowledged; a failed effect
+ * is retried or dead-lettered; an unknown outcome is left pending, so that its redelivery asks the ledger again.
  */
 public sealed interface LedgerOutcome {
 
@@ -21,6 +22,20 @@ public sealed interface LedgerOutcome {
     record AlreadyCompleted(Completion completion) implements LedgerOutcome {
         public AlreadyCompleted {
             Objects.requireNonNull(completion, "completion");
+        }
+    }
+
+    /**
+     * The ledger says the job went to the dead letters ({@link JobOutcome.Dead}) or was purged from them
+     * ({@link JobOutcome.Purged}): the effect did not run again, or its writes rolled back. A dead job's dead letter
+     * is written again if the transport lost it.
+     */
+    record AlreadyDead(JobOutcome outcome) implements LedgerOutcome {
+        public AlreadyDead {
+            Objects.requireNonNull(outcome, "outcome");
+            if (!(outcome instanceof JobOutcome.Dead || outcome instanceof JobOutcome.Purged)) {
+                throw new IllegalArgumentException("not a dead job's outcome: " + outcome);
+            }
         }
     }
 

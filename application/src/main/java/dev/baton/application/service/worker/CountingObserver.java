@@ -27,15 +27,16 @@ final class CountingObserver implements JobObserver, MaintenanceObserver {
     private final AtomicLong deadLettered = new AtomicLong();
     private final AtomicLong reclaimed = new AtomicLong();
     private final AtomicLong leasesLost = new AtomicLong();
+    private final AtomicLong isolated = new AtomicLong();
 
     CountingObserver(JobObserver jobObserver, MaintenanceObserver maintenanceObserver) {
         this.jobObserver = jobObserver;
         this.maintenanceObserver = maintenanceObserver;
     }
 
-    WorkerCounters counters(int running) {
+    WorkerCounters counters(int running, int suspects) {
         return new WorkerCounters(completed.get(), duplicates.get(), retried.get(), deadLettered.get(),
-                reclaimed.get(), leasesLost.get(), running);
+                reclaimed.get(), leasesLost.get(), running, isolated.get(), suspects);
     }
 
     @Override
@@ -58,6 +59,12 @@ final class CountingObserver implements JobObserver, MaintenanceObserver {
     public void duplicateSkipped(Job job) {
         duplicates.incrementAndGet();
         jobObserver.duplicateSkipped(job);
+    }
+
+    @Override
+    public void suspectIsolated(Job job, long isolatedDeliveries) {
+        isolated.incrementAndGet();
+        jobObserver.suspectIsolated(job, isolatedDeliveries);
     }
 
     @Override

@@ -3,13 +3,15 @@ package dev.baton.application.service.worker;
 import dev.baton.application.port.out.Delivery;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
 
 /**
  * Hands leased deliveries, each in a slot taken for it, to the job threads: one task per delivery, or per batch of
- * up to {@code batchCommit} deliveries that commit in one ledger transaction.
+ * up to {@code batchCommit} deliveries that commit in one ledger transaction. A suspect goes alone, in a batch of its
+ * own: it is to run alone.
  */
 final class Dispatcher {
     private final InFlight inFlight;
@@ -27,7 +29,12 @@ final class Dispatcher {
     void dispatch(List<Delivery> deliveries) {
         List<HeldDelivery> batch = new ArrayList<>(Math.min(deliveries.size(), batchCommit));
         for (Delivery delivery : deliveries) {
-            inFlight.hold(delivery).ifPresent(batch::add);
+            Optional<HeldDelivery> held = inFlight.hold(delivery);
+            if (held.isPresent() && held.get().isSuspect()) {
+                submit(List.of(held.get()));
+                continue;
+            }
+            held.ifPresent(batch::add);
             if (batch.size() == batchCommit) {
                 submit(batch);
                 batch = new ArrayList<>(batchCommit);

@@ -13,10 +13,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The worker's one leasing thread. It declares the queues and first resumes what this consumer held when it last
- * stopped; then, again and again, it takes the free slots (waiting while all are busy), fills them with reclaimed
- * entries when recovery is due, else with new entries leased round-robin over the queues, and dispatches what came.
- * It never leases more than it has slots for. A transport failure pauses it, it never ends it.
+ * The worker's one leasing thread. It declares the queues and first resumes the oldest entry this consumer held when
+ * it last stopped; then, again and again, it takes the free slots (waiting while all are busy), takes in a reclaimed
+ * entry when recovery is due, else fills them with new entries leased round-robin over the queues, and dispatches
+ * what came. It never leases more than it has slots for. A transport failure pauses it, it never ends it.
+ *
+ * <p>A resumed or reclaimed entry is a suspect, which runs alone ({@link Isolation}): this worker takes in one at a
+ * time, and leases nothing new in the turn it took one, so that the suspect soon has the worker to itself. What else
+ * this consumer held stays pending; after a lease it is reclaimed like any silent consumer's entries, one suspect at
+ * a time, by this worker or another.
  */
 final class Fetcher {
     private static final Logger LOG = LoggerFactory.getLogger(Fetcher.class);
@@ -28,17 +33,15 @@ final class Fetcher {
     private final InFlight inFlight;
     private final RecoveryLoop recovery;
     private final Dispatcher dispatcher;
-    private final int concurrency;
     private final Thread thread;
     private final AtomicBoolean leasing = new AtomicBoolean(true);
 
     /** @param block how long one round over the queues may wait for new entries; split over the queues */
-    Fetcher(JobLeases leases, List<QueueName> queues, ConsumerName consumer, int concurrency, Duration block,
+    Fetcher(JobLeases leases, List<QueueName> queues, ConsumerName consumer, Duration block,
             InFlight inFlight, RecoveryLoop recovery, Dispatcher dispatcher, ThreadFactory threads) {
         this.leases = leases;
         this.queues = List.copyOf(queues);
         this.consumer = consumer;
-        this.concurrency = concurrency;
         // one worker blocks on its queues in turn: together they wait no longer than one block
         Duration split = block.dividedBy(queues.size());
         this.blockPerQueue = split.isZero() ? Duration.ofMillis(1) : split;
@@ -72,15 +75,14 @@ final class Fetcher {
             for (QueueName queue : queues) {
                 retrying("declare " + queue, () -> leases.declare(queue));
             }
-            for (QueueName queue : queues) {
-                resumeOwnPending(queue);
-            }
+            resumeOldestOwnPending();
             Pause pause = new Pause();
             for (int turn = 0; leasing.get(); turn++) {
                 int wanted = inFlight.takeFreeSlots();
                 // abandoned work first; reclaiming here, with the slots in hand, cannot starve behind the lease
-                wanted -= recovery.reclaimIfDue(wanted);
-                if (wanted > 0 && !lease(queues.get(turn % queues.size()), wanted, pause)) {
+                if (recovery.reclaimIfDue(wanted) > 0) {
+                    inFlight.freeSlots(wanted - 1); // the suspect is to run alone: nothing new this turn
+                } else if (!lease(queues.get(turn % queues.size()), wanted, pause)) {
                     break;
                 }
             }
@@ -109,17 +111,21 @@ final class Fetcher {
         return true;
     }
 
-    /** Runs what this consumer held when it last stopped, before leasing anything new. */
-    private void resumeOwnPending(QueueName queue) throws InterruptedException {
-        List<Delivery> own = new ArrayList<>();
-        retrying("resume pending of " + queue, () -> own.addAll(leases.leaseOwnPending(queue, consumer,
-                concurrency)));
-        if (!own.isEmpty()) {
-            LOG.info("resuming own pending entries consumer={} queue={} count={}", consumer, queue, own.size());
-        }
-        for (Delivery delivery : own) {
-            inFlight.takeSlot();
-            dispatcher.dispatch(List.of(delivery));
+    /**
+     * Runs the oldest entry this consumer held when it last stopped, before leasing anything new: a suspect, as it may
+     * be what stopped this consumer.
+     */
+    private void resumeOldestOwnPending() throws InterruptedException {
+        for (QueueName queue : queues) {
+            List<Delivery> own = new ArrayList<>(1);
+            retrying("resume pending of " + queue, () -> own.addAll(leases.leaseOwnPending(queue, consumer, 1)));
+            if (!own.isEmpty()) {
+                LOG.info("resuming the oldest own pending entry consumer={} queue={} delivery={}", consumer, queue,
+                        own.get(0).id());
+                inFlight.takeSlot();
+                dispatcher.dispatch(own);
+                return;
+            }
         }
     }
 

@@ -3,6 +3,7 @@ package dev.baton.application.service.worker;
 import dev.baton.application.handler.NonRetryableException;
 import dev.baton.application.port.out.Delivery;
 import dev.baton.application.port.out.JobLeases;
+import dev.baton.application.port.out.JobOutcomes;
 import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.port.out.JobTracing.AttemptEnd;
 import dev.baton.application.port.out.JobTracing.AttemptTrace;
@@ -11,9 +12,11 @@ import dev.baton.domain.AttemptOutcome;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.DeadLetter;
 import dev.baton.domain.DeadLetterReason;
+import dev.baton.domain.DeadLetterRecord;
 import dev.baton.domain.ErrorTrace;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobError;
+import dev.baton.domain.JobOutcome;
 import dev.baton.domain.RandomSource;
 import dev.baton.domain.RetryDecision;
 import dev.baton.domain.RetryPolicy;
@@ -33,11 +36,16 @@ import org.slf4j.LoggerFactory;
  * retried or dead-lettered by the retry policy, an unknown outcome is left pending, so that its redelivery asks the
  * ledger again. A delivery whose lease was lost, or that was abandoned at stop, is not ended here. Every attempt's trace
  * hears how it was settled.
+ *
+ * <p>A dead letter is recorded in the ledger first ({@link JobOutcomes}), then moved in the transport; when the ledger
+ * says the job ended otherwise (completed, purged, or dead before), that ending wins: the delivery is acknowledged,
+ * or its earlier dead letter written again (the transport writes it only if it lost it), never both.
  */
 final class Finisher {
     private static final Logger LOG = LoggerFactory.getLogger(Finisher.class);
 
     private final JobLeases leases;
+    private final JobOutcomes outcomes;
     private final Acknowledgements<Attempt> acknowledgements;
     private final RetryPolicy retryPolicy;
     private final Duration jobTimeout;
@@ -46,9 +54,11 @@ final class Finisher {
     private final JobObserver observer;
     private final ConsumerName consumer;
 
-    Finisher(JobLeases leases, Acknowledgements<Attempt> acknowledgements, RetryPolicy retryPolicy,
-             Duration jobTimeout, Clock clock, RandomSource random, JobObserver observer, ConsumerName consumer) {
+    Finisher(JobLeases leases, JobOutcomes outcomes, Acknowledgements<Attempt> acknowledgements,
+             RetryPolicy retryPolicy, Duration jobTimeout, Clock clock, RandomSource random, JobObserver observer,
+             ConsumerName consumer) {
         this.leases = leases;
+        this.outcomes = outcomes;
         this.acknowledgements = acknowledgements;
         this.retryPolicy = retryPolicy;
         this.jobTimeout = jobTimeout;
@@ -68,6 +78,9 @@ final class Finisher {
                 attempt.trace().ended(AttemptEnd.LEFT_PENDING, Optional.of(unknownOutcome.failure()));
             } else if (attempt.outcome() instanceof LedgerOutcome.EffectFailed failed) {
                 attempt.trace().ended(failOrLeavePending(attempt, failed.cause()), Optional.of(failed.cause()));
+            } else if (attempt.outcome() instanceof LedgerOutcome.AlreadyDead dead) {
+                endAsRecordedOrLeavePending(attempt, dead.outcome());
+                attempt.trace().ended(AttemptEnd.DUPLICATE, Optional.empty());
             } else if (attempt.held().beginFinish()) {
                 recorded.add(attempt);
                 attempt.trace().ended(attempt.outcome() instanceof LedgerOutcome.Committed ? AttemptEnd.COMPLETED
@@ -160,8 +173,43 @@ final class Finisher {
         return headers;
     }
 
+    private void endAsRecordedOrLeavePending(Attempt attempt, JobOutcome recorded) {
+        if (!attempt.held().beginFinish()) {
+            return;
+        }
+        try {
+            endAsRecorded(attempt.delivery(), recorded, Optional.empty());
+        } catch (RuntimeException e) {
+            leftPending(attempt.held(), e);
+        }
+    }
+
+    /** The ledger first, then the transport, unless the ledger says the job ended otherwise. */
     private void deadLetter(Delivery delivery, DeadLetter letter) {
-        leases.deadLetter(delivery, letter);
-        observer.jobDeadLettered(letter);
+        DeadLetterRecord record = DeadLetterRecord.of(letter, consumer, delivery.id().value());
+        JobOutcome recorded = outcomes.recordDead(record);
+        if (recorded instanceof JobOutcome.Dead dead && dead.record().equals(record)) {
+            leases.deadLetter(delivery, letter);
+            observer.jobDeadLettered(letter);
+        } else {
+            endAsRecorded(delivery, recorded, Optional.of(letter));
+        }
+    }
+
+    /**
+     * Ends a delivery as the ledger says the job ended before: a dead job's dead letter is moved again (from the
+     * ledger's record; {@code letter} when there is no job to rebuild it for), which the transport skips when it still
+     * holds it; a completed or purged job is acknowledged.
+     */
+    private void endAsRecorded(Delivery delivery, JobOutcome recorded, Optional<DeadLetter> letter) {
+        if (recorded instanceof JobOutcome.Dead dead) {
+            DeadLetter again = delivery instanceof Delivery.Leased leased ? dead.record().letterFor(leased.job())
+                    : letter.orElseThrow();
+            leases.deadLetter(delivery, again);
+        } else {
+            leases.acknowledge(delivery.queue(), List.of(delivery.id()));
+        }
+        LOG.info("the ledger says the job ended before, so it was not run or dead-lettered again: {} {}", delivery.id(),
+                recorded.getClass().getSimpleName());
     }
 }

@@ -28,6 +28,11 @@ final class HeldDelivery {
         return delivery;
     }
 
+    /** Delivered before to a worker that went silent: it runs alone ({@link Isolation}). */
+    boolean isSuspect() {
+        return delivery instanceof Delivery.Leased leased && leased.suspect();
+    }
+
     /**
      * Runs the handler on this thread unless the attempt was cut short, and refuses its result when the attempt was
      * cut short meanwhile: throwing inside the ledger's effect rolls the effect back.

@@ -9,21 +9,25 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
 /**
  * The deliveries a worker holds, and the slots they hold: one slot per delivery, {@code concurrency} slots in all.
  * The fetcher takes free slots before it leases (this is the backpressure: a worker never holds more than
- * {@code concurrency} jobs); a delivery gives its slot back when it is released.
+ * {@code concurrency} jobs); a delivery gives its slot back when it is released. A suspect runs alone by taking
+ * every other slot ({@link #takeOtherSlots}): the slots are fair, so once it waits for them, the fetcher leases nothing
+ * new until the suspect has run.
  */
 final class InFlight {
     private final int concurrency;
     private final Semaphore slots;
     private final Map<Key, HeldDelivery> held = new ConcurrentHashMap<>();
+    private final AtomicInteger suspects = new AtomicInteger();
 
     InFlight(int concurrency) {
         this.concurrency = concurrency;
-        this.slots = new Semaphore(concurrency);
+        this.slots = new Semaphore(concurrency, true);
     }
 
     /** Waits for one free slot, then takes every other free one: the most this worker may lease now. */
@@ -38,6 +42,20 @@ final class InFlight {
 
     void takeSlot() throws InterruptedException {
         slots.acquire();
+    }
+
+    /**
+     * Waits until every slot but the caller's own is free, and takes them: the worker's other jobs have finished and
+     * no new ones start until {@link #freeOtherSlots}.
+     */
+    void takeOtherSlots() throws InterruptedException {
+        if (concurrency > 1) { // a fair acquire of none would still queue behind the fetcher, which waits for ours
+            slots.acquire(concurrency - 1);
+        }
+    }
+
+    void freeOtherSlots() {
+        slots.release(concurrency - 1);
     }
 
     /** Gives back slots taken for deliveries that did not come. */
@@ -55,13 +73,29 @@ final class InFlight {
             slots.release();
             return Optional.empty();
         }
+        if (fresh.isSuspect()) {
+            suspects.incrementAndGet();
+        }
         return Optional.of(fresh);
     }
 
     /** Frees the slots all at once, so that the fetcher leases (and batches) them together, not one by one. */
     void release(Collection<HeldDelivery> done) {
-        done.forEach(delivery -> held.remove(Key.of(delivery.delivery()), delivery));
+        done.forEach(delivery -> {
+            if (held.remove(Key.of(delivery.delivery()), delivery) && delivery.isSuspect()) {
+                suspects.decrementAndGet();
+            }
+        });
         slots.release(done.size());
+    }
+
+    /** Suspects held now: at most one, since a worker takes in a suspect only when it holds none. */
+    int suspects() {
+        return suspects.get();
+    }
+
+    boolean holdsSuspect() {
+        return suspects.get() > 0;
     }
 
     Optional<HeldDelivery> find(QueueName queue, DeliveryId id) {
@@ -88,6 +122,7 @@ final class InFlight {
 
     void clear() {
         held.clear();
+        suspects.set(0);
     }
 
     private record Key(QueueName queue, DeliveryId id) {

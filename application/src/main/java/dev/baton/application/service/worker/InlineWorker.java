@@ -62,7 +62,7 @@ public final class InlineWorker {
 
     /** What this worker did since it was built. */
     public WorkerCounters counters() {
-        return counting.counters(inFlight.size());
+        return counting.counters(inFlight.size(), inFlight.suspects());
     }
 
     private int leaseAndRun(QueueName queue) {

@@ -10,7 +10,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One task on a job thread: triages its deliveries, settles those that do not run, executes the rest as one attempt
- * (or one batch) and ends each attempt, then frees the slots of all that were not handed over for acknowledgement.
+ * (or one batch; a suspect alone in the worker) and ends each attempt, then frees the slots of all that were not
+ * handed over for acknowledgement.
  */
 final class Processor {
     private static final Logger LOG = LoggerFactory.getLogger(Processor.class);
@@ -18,13 +19,16 @@ final class Processor {
     private final Triage triage;
     private final AttemptExecutor executor;
     private final Finisher finisher;
+    private final Isolation isolation;
     private final InFlight inFlight;
     private final ConsumerName consumer;
 
-    Processor(Triage triage, AttemptExecutor executor, Finisher finisher, InFlight inFlight, ConsumerName consumer) {
+    Processor(Triage triage, AttemptExecutor executor, Finisher finisher, Isolation isolation, InFlight inFlight,
+              ConsumerName consumer) {
         this.triage = triage;
         this.executor = executor;
         this.finisher = finisher;
+        this.isolation = isolation;
         this.inFlight = inFlight;
         this.consumer = consumer;
     }
@@ -46,7 +50,7 @@ final class Processor {
                 }
             }
             if (!runs.isEmpty()) {
-                handedOver.addAll(finisher.finish(executor.execute(runs)));
+                handedOver.addAll(isolation.run(runs, () -> finisher.finish(executor.execute(runs))));
             }
         } catch (Throwable e) {
             // never lose an entry: what was not finished stays pending and comes back after the lease

@@ -11,14 +11,16 @@ import dev.baton.domain.DeliveryLimit;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobError;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * Decides what becomes of a delivery before anything runs: poison and malformed entries go to the dead letters, a
- * job without a handler fails for good, the rest run under their handler.
+ * job without a handler fails for good, the rest run under their handler. Poison is a suspect (see {@link Isolation})
+ * whose isolated deliveries, alone in their worker, reached the delivery limit without finishing: a job that merely
+ * shared a worker that died never counts one. A suspect that committed before its worker died is acknowledged
+ * without running.
  */
 final class Triage {
     private final DeliveryLimit deliveryLimit;
@@ -63,8 +65,15 @@ final class Triage {
 
     Verdict of(HeldDelivery held) {
         Delivery delivery = held.delivery();
-        if (deliveryLimit.exceededBy(delivery.deliveryCount())) {
-            return poison(held);
+        if (delivery instanceof Delivery.Leased suspect && suspect.suspect()) {
+            // a job that committed before its worker died (between commit and XACK) is done, not poison
+            Optional<Completion> completion = ledger.find(suspect.job().id());
+            if (completion.isPresent()) {
+                return new Completed(held, suspect, completion.get());
+            }
+            if (deliveryLimit.exceededBy(suspect.isolatedDeliveries() + 1)) {
+                return poison(held, suspect);
+            }
         }
         if (delivery instanceof Delivery.Malformed malformed) {
             return new Refused(held, DeadLetter.malformed(malformed.queue(), malformed.fields(), malformed.problem(),
@@ -80,22 +89,11 @@ final class Triage {
         return new Run(held, leased, handler.get());
     }
 
-    private Verdict poison(HeldDelivery held) {
-        Delivery delivery = held.delivery();
-        if (delivery instanceof Delivery.Leased leased) {
-            // a job that committed before its worker died (between commit and XACK) is done, not poison
-            Optional<Completion> completion = ledger.find(leased.job().id());
-            if (completion.isPresent()) {
-                return new Completed(held, leased, completion.get());
-            }
-        }
-        String problem = "delivered " + delivery.deliveryCount() + " times without finishing, more than the limit of "
-                + deliveryLimit.maxDeliveries();
-        Instant now = clock.instant();
-        DeadLetter letter = delivery instanceof Delivery.Leased leased
-                ? DeadLetter.of(leased.job(), DeadLetterReason.POISON, JobError.permanent("poison", problem),
-                (int) Math.min(delivery.deliveryCount(), Integer.MAX_VALUE), now)
-                : DeadLetter.malformed(delivery.queue(), ((Delivery.Malformed) delivery).fields(), problem, now);
+    private Verdict poison(HeldDelivery held, Delivery.Leased suspect) {
+        String problem = "ran alone in its worker " + suspect.isolatedDeliveries() + " times and never finished ("
+                + suspect.deliveryCount() + " deliveries), the delivery limit is " + deliveryLimit.maxDeliveries();
+        DeadLetter letter = DeadLetter.of(suspect.job(), DeadLetterReason.POISON, JobError.permanent("poison",
+                problem), (int) Math.min(suspect.deliveryCount(), Integer.MAX_VALUE), clock.instant());
         return new Refused(held, letter);
     }
 

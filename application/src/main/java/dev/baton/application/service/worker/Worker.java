@@ -103,7 +103,7 @@ final class Worker implements RunningWorker {
 
     @Override
     public WorkerCounters counters() {
-        return counting.counters(inFlight.size());
+        return counting.counters(inFlight.size(), inFlight.suspects());
     }
 
     @Override

@@ -5,6 +5,7 @@ import dev.baton.application.port.in.RunWorkerUseCase;
 import dev.baton.application.port.in.RunningWorker;
 import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.application.port.out.JobLeases;
+import dev.baton.application.port.out.JobOutcomes;
 import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.port.out.JobTracing;
 import dev.baton.application.port.out.MaintenanceObserver;
@@ -33,6 +34,7 @@ public final class WorkerService implements RunWorkerUseCase {
     private final JobLeases leases;
     private final QueueMaintenance maintenance;
     private final ExecutionLedger ledger;
+    private final JobOutcomes outcomes;
     private final JobHandlers handlers;
     private final WorkerSettings settings;
     private final Clock clock;
@@ -41,20 +43,17 @@ public final class WorkerService implements RunWorkerUseCase {
     private final MaintenanceObserver maintenanceObserver;
     private final JobTracing tracing;
 
-    public WorkerService(JobLeases leases, QueueMaintenance maintenance, ExecutionLedger ledger, JobHandlers handlers,
-                         WorkerSettings settings, Clock clock, RandomSource random, JobObserver jobObserver,
-                         MaintenanceObserver maintenanceObserver) {
-        this(leases, maintenance, ledger, handlers, settings, clock, random, jobObserver, maintenanceObserver,
-                JobTracing.NONE);
-    }
-
-    /** @param tracing traces every attempt, in the trace its job carries */
-    public WorkerService(JobLeases leases, QueueMaintenance maintenance, ExecutionLedger ledger, JobHandlers handlers,
-                         WorkerSettings settings, Clock clock, RandomSource random, JobObserver jobObserver,
-                         MaintenanceObserver maintenanceObserver, JobTracing tracing) {
+    /**
+     * @param outcomes the ledger's record of dead letters: {@link JobOutcomes#NOT_RECORDED} without a ledger
+     * @param tracing  traces every attempt, in the trace its job carries
+     */
+    public WorkerService(JobLeases leases, QueueMaintenance maintenance, ExecutionLedger ledger, JobOutcomes outcomes,
+                         JobHandlers handlers, WorkerSettings settings, Clock clock, RandomSource random,
+                         JobObserver jobObserver, MaintenanceObserver maintenanceObserver, JobTracing tracing) {
         this.leases = leases;
         this.maintenance = maintenance;
         this.ledger = ledger;
+        this.outcomes = outcomes;
         this.handlers = handlers;
         this.settings = settings;
         this.clock = clock;
@@ -77,9 +76,9 @@ public final class WorkerService implements RunWorkerUseCase {
         ExecutorService jobs = threads.jobs(command.concurrency());
         Dispatcher dispatcher = new Dispatcher(inFlight, settings.batchCommit(), jobs, processor::process);
 
-        RecoveryLoop recovery = new RecoveryLoop(maintenance, command.queues(), consumer, settings.lease(), dispatcher,
-                counting);
-        Fetcher fetcher = new Fetcher(leases, command.queues(), consumer, command.concurrency(), settings.block(),
+        RecoveryLoop recovery = new RecoveryLoop(maintenance, command.queues(), consumer, settings.lease(), inFlight,
+                dispatcher, counting);
+        Fetcher fetcher = new Fetcher(leases, command.queues(), consumer, settings.block(),
                 inFlight, recovery, dispatcher, threads.ofJobKind("fetch"));
         Loops loops = new Loops(consumer, threads)
                 .sweepingDeadlines(new DeadlineLoop(inFlight), DeadlineLoop.interval(settings.jobTimeout()))
@@ -121,11 +120,11 @@ public final class WorkerService implements RunWorkerUseCase {
     private Processor processor(Command command, Acknowledgements<Attempt> acknowledgements, InFlight inFlight,
                                 CountingObserver counting) {
         ConsumerName consumer = command.consumer();
-        Finisher finisher = new Finisher(leases, acknowledgements, settings.retryPolicy(), settings.jobTimeout(), clock,
-                random, counting, consumer);
+        Finisher finisher = new Finisher(leases, outcomes, acknowledgements, settings.retryPolicy(),
+                settings.jobTimeout(), clock, random, counting, consumer);
         return new Processor(
                 new Triage(settings.deliveryLimit(), ledger, handlers, command.handler(), clock),
                 new AttemptExecutor(ledger, consumer, settings.jobTimeout(), clock, counting, tracing),
-                finisher, inFlight, consumer);
+                finisher, new Isolation(inFlight, leases, consumer, counting), inFlight, consumer);
     }
 }

@@ -14,7 +14,8 @@ import java.util.Objects;
  *
  * @param lease               how long a job may stay silent (no lease extension) before another consumer may
  *                            reclaim it; also the idle time after which this worker reclaims others' entries
- * @param deliveryLimit       deliveries of one entry without finishing after which it is dead-lettered as POISON
+ * @param deliveryLimit       isolated deliveries of one entry (a suspect run alone in its worker) without finishing
+ *                            after which it is dead-lettered as POISON
  * @param retryPolicy         attempts and backoff for failed jobs
  * @param jobTimeout          the longest one attempt may run; then it is interrupted and counts as a retryable
  *                            failure

@@ -39,6 +39,7 @@ class CountingObserverTest {
         counting.jobCompleted(job, Duration.ZERO);
         counting.jobCompleted(job, Duration.ZERO);
         counting.duplicateSkipped(job);
+        counting.suspectIsolated(job, 2);
         counting.jobFailed(job, JobError.retryable("io", "reset"));
         counting.jobRetried(job, Deliveries.NOW);
         counting.jobDeadLettered(DeadLetter.of(job, DeadLetterReason.POISON, JobError.permanent("poison", "p"), 3,
@@ -48,8 +49,8 @@ class CountingObserverTest {
         counting.vanished(job.queue(), 2);
         counting.trimmed(job.queue(), TrimOutcome.NOTHING);
 
-        assertThat(counting.counters(4)).isEqualTo(new WorkerCounters(2, 1, 1, 1, 3, 1, 4));
-        assertThat(heard).hasSize(12);
+        assertThat(counting.counters(4, 1)).isEqualTo(new WorkerCounters(2, 1, 1, 1, 3, 1, 4, 1, 1));
+        assertThat(heard).hasSize(13);
         assertThat(Set.copyOf(heard)).isEqualTo(Stream.of(JobObserver.class, MaintenanceObserver.class)
                 .flatMap(port -> Arrays.stream(port.getDeclaredMethods())).map(Method::getName)
                 .collect(Collectors.toSet()));

@@ -18,7 +18,12 @@ final class Deliveries {
     }
 
     static Delivery.Leased leased(Job job, long deliveryCount) {
-        return new Delivery.Leased(job.queue(), nextId(), deliveryCount, job);
+        return new Delivery.Leased(job.queue(), nextId(), deliveryCount, job, 0);
+    }
+
+    /** A suspect: delivered before, {@code isolated} of its deliveries ran alone and never finished. */
+    static Delivery.Leased suspect(Job job, long isolated) {
+        return new Delivery.Leased(job.queue(), nextId(), isolated + 2, job, isolated);
     }
 
     static Delivery.Leased leased(String jobId) {

@@ -1,16 +1,19 @@
 package dev.baton.application.service.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.application.handler.NonRetryableException;
 import dev.baton.application.port.in.WorkerCounters;
 import dev.baton.application.port.out.Delivery;
+import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.port.out.LedgerOutcome;
 import dev.baton.application.port.out.LedgerUnavailableException;
 import dev.baton.application.service.JobThreads;
+import dev.baton.application.testing.InMemoryExecutionLedger;
 import dev.baton.application.testing.InMemoryStreamTransport;
 import dev.baton.application.testing.MutableClock;
 import dev.baton.domain.Backoff;
@@ -18,10 +21,12 @@ import dev.baton.domain.Completion;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.DeadLetter;
 import dev.baton.domain.DeadLetterReason;
+import dev.baton.domain.DeadLetterRecord;
 import dev.baton.domain.Jitter;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobError;
 import dev.baton.domain.JobId;
+import dev.baton.domain.JobOutcome;
 import dev.baton.domain.JobSighting;
 import dev.baton.domain.QueueName;
 import dev.baton.domain.RetryPolicy;
@@ -42,13 +47,14 @@ class FinisherTest {
 
     private final MutableClock clock = MutableClock.at(Deliveries.NOW);
     private final InMemoryStreamTransport transport = new InMemoryStreamTransport(clock);
+    private final InMemoryExecutionLedger ledger = new InMemoryExecutionLedger(clock);
     private final ConsumerName worker = ConsumerName.of("w1");
     private final InFlight inFlight = new InFlight(4);
     private final CountingObserver counting = new CountingObserver(JobObserver.NONE, MaintenanceObserver.NONE);
     private final Acknowledgements<Attempt> acknowledgements = new Acknowledgements<>(transport,
             new AcknowledgedAttempts(inFlight, counting, worker),
             new WorkerThreads(JobThreads.PLATFORM, 1, "test").platform("ack"));
-    private final Finisher finisher = new Finisher(transport, acknowledgements,
+    private final Finisher finisher = new Finisher(transport, ledger, acknowledgements,
             new RetryPolicy(2, new Backoff.Fixed(Duration.ofSeconds(5)), Jitter.NONE, Set.of()), JOB_TIMEOUT, clock,
             () -> 0.5, counting, worker);
 
@@ -64,8 +70,8 @@ class FinisherTest {
         assertThat(finisher.finish(List.of(attempt))).containsExactly(attempt.held());
 
         await().atMost(WAIT).until(() -> transport.stats(QUEUE).pending() == 0);
-        await().atMost(WAIT).until(() -> counting.counters(inFlight.size()).equals(
-                new WorkerCounters(1, 0, 0, 0, 0, 0, 0)));
+        await().atMost(WAIT).until(() -> counting.counters(inFlight.size(), 0).equals(
+                new WorkerCounters(1, 0, 0, 0, 0, 0, 0, 0, 0)));
     }
 
     @Test
@@ -87,8 +93,8 @@ class FinisherTest {
                 .startsWith(NonRetryableException.class.getName() + ": no\n\tat ")
                 .contains(FinisherTest.class.getName()));
         assertThat(transport.stats(QUEUE).pending()).isZero();
-        assertThat(counting.counters(0).retried()).isEqualTo(1);
-        assertThat(counting.counters(0).deadLettered()).isEqualTo(1);
+        assertThat(counting.counters(0, 0).retried()).isEqualTo(1);
+        assertThat(counting.counters(0, 0).deadLettered()).isEqualTo(1);
     }
 
     @Test
@@ -151,7 +157,83 @@ class FinisherTest {
         assertThat(transport.deadLetters(QUEUE, Optional.empty(), 10)).allSatisfy(stored ->
                 assertThat(stored.letter().trace()).as("nothing was thrown").isEmpty());
         await().atMost(WAIT).until(() -> transport.stats(QUEUE).pending() == 0
-                && counting.counters(0).duplicates() == 1);
+                && counting.counters(0, 0).duplicates() == 1);
+    }
+
+    @Test
+    void aDeadLetterIsRecordedInTheLedgerAndThenMoved() {
+        finisher.finish(List.of(attempt(leaseAndHold("refused"), job -> failed(new NonRetryableException("no")))));
+
+        assertThat(ledger.find("refused")).hasValueSatisfying(outcome -> assertThat(((JobOutcome.Dead) outcome)
+                .record().reason()).isEqualTo(DeadLetterReason.NON_RETRYABLE));
+        assertThat(transport.deadLetters(QUEUE, Optional.empty(), 10)).hasSize(1);
+    }
+
+    @Test
+    void withTheLedgerDownNothingIsDeadLetteredAndTheEntryStaysPending() {
+        HeldDelivery poison = leaseAndHold("poison");
+        ledger.setUnavailable(true);
+
+        finisher.finish(List.of(attempt(leaseAndHold("refused"), job -> failed(new NonRetryableException("no")))));
+        assertThatThrownBy(() -> finisher.settle(new Triage.Refused(poison, poisonLetter(poison))))
+                .isInstanceOf(LedgerUnavailableException.class);
+
+        assertThat(transport.deadLetters(QUEUE, Optional.empty(), 10)).isEmpty();
+        assertThat(transport.stats(QUEUE).pending()).isEqualTo(2);
+    }
+
+    @Test
+    void aJobTheLedgerSaysCompletedIsAcknowledgedInsteadOfDeadLettered() {
+        HeldDelivery poison = leaseAndHold("shipped-then-crashed");
+        Delivery.Leased delivery = (Delivery.Leased) poison.delivery();
+        ledger.execute(new ExecutionLedger.Execution(delivery.job(), worker, delivery.id(), 1, clock.instant()
+                .plusSeconds(5)), transaction -> Optional.empty());
+
+        finisher.settle(new Triage.Refused(poison, poisonLetter(poison)));
+
+        assertThat(transport.deadLetters(QUEUE, Optional.empty(), 10)).isEmpty();
+        assertThat(transport.stats(QUEUE).pending()).isZero();
+        assertThat(ledger.find("shipped-then-crashed")).hasValueSatisfying(outcome ->
+                assertThat(outcome).isInstanceOf(JobOutcome.Completed.class));
+    }
+
+    @Test
+    void aJobTheLedgerSaysIsDeadIsAcknowledgedAndItsLostDeadLetterWrittenAgainOnce() {
+        HeldDelivery first = leaseAndHold("dead-before");
+        DeadLetterRecord record = new DeadLetterRecord("dead-before", QUEUE, DeadLetterReason.EXHAUSTED,
+                JobError.permanent("java.io.IOException", "reset"), 3, ConsumerName.of("w0"), "1-0",
+                clock.instant());
+        JobOutcome dead = ledger.recordDead(record);
+        HeldDelivery again = leaseAndHold("dead-before");
+
+        finisher.finish(List.of(attempt(first, job -> new LedgerOutcome.AlreadyDead(dead))));
+        finisher.finish(List.of(attempt(again, job -> new LedgerOutcome.AlreadyDead(dead))));
+
+        assertThat(transport.deadLetters(QUEUE, Optional.empty(), 10)).singleElement().satisfies(stored -> {
+            assertThat(stored.letter().reason()).isEqualTo(DeadLetterReason.EXHAUSTED);
+            assertThat(stored.letter().attempts()).isEqualTo(3);
+            assertThat(stored.letter().lastError().message()).isEqualTo("reset");
+        });
+        assertThat(transport.stats(QUEUE).pending()).isZero();
+        assertThat(counting.counters(0, 0).deadLettered()).as("not dead-lettered anew").isZero();
+    }
+
+    @Test
+    void aJobTheLedgerSaysWasPurgedIsOnlyAcknowledged() {
+        HeldDelivery held = leaseAndHold("purged");
+        DeadLetterRecord record = new DeadLetterRecord("purged", QUEUE, DeadLetterReason.POISON,
+                JobError.permanent("poison", "too often"), 6, worker, "1-0", clock.instant());
+
+        finisher.finish(List.of(attempt(held, job -> new LedgerOutcome.AlreadyDead(new JobOutcome.Purged(record,
+                clock.instant())))));
+
+        assertThat(transport.deadLetters(QUEUE, Optional.empty(), 10)).isEmpty();
+        assertThat(transport.stats(QUEUE).pending()).isZero();
+    }
+
+    private DeadLetter poisonLetter(HeldDelivery held) {
+        return DeadLetter.of(((Delivery.Leased) held.delivery()).job(), DeadLetterReason.POISON,
+                JobError.permanent("poison", "too often"), 6, clock.instant());
     }
 
     private HeldDelivery leaseAndHold(String jobId) {

@@ -40,7 +40,7 @@ class LeaseExtensionLoopTest {
 
         assertThat(transport.reclaimAbandoned(Deliveries.QUEUE, thief, LEASE, 10)).isEqualTo(Reclaimed.NONE);
         assertThat(transport.reclaimAbandoned(emails, thief, LEASE, 10)).isEqualTo(Reclaimed.NONE);
-        assertThat(counting.counters(0).leasesLost()).isZero();
+        assertThat(counting.counters(0, 0).leasesLost()).isZero();
     }
 
     @Test
@@ -52,7 +52,7 @@ class LeaseExtensionLoopTest {
         extension.runOnce();
         extension.runOnce();
 
-        assertThat(counting.counters(0).leasesLost()).isEqualTo(1);
+        assertThat(counting.counters(0, 0).leasesLost()).isEqualTo(1);
         assertThat(held.beginFinish()).isFalse();
         assertThat(transport.find(Deliveries.QUEUE, JobId.of("contested"))).hasValueSatisfying(sighting ->
                 assertThat(((JobSighting.Pending) sighting).consumer()).isEqualTo(thief.value()));

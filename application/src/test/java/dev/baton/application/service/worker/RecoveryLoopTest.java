@@ -38,24 +38,44 @@ class RecoveryLoopTest {
             vanished.addAndGet(count);
         }
     });
-    private final RecoveryLoop recovery = new RecoveryLoop(transport, List.of(QUEUE), worker, LEASE,
+    private final RecoveryLoop recovery = new RecoveryLoop(transport, List.of(QUEUE), worker, LEASE, inFlight,
             new Dispatcher(inFlight, 1, Runnable::run, dispatched::addAll), counting);
 
     @Test
-    void aPassMakesRecoveryDueAndTheFetcherThenReclaimsIntoTheSlotsItHolds() {
+    void aPassMakesRecoveryDueAndTheFetcherThenReclaimsOneSuspectIntoASlotItHolds() {
         List<Delivery> abandoned = abandon(3);
         clock.advance(LEASE.plusSeconds(1));
         assertThat(recovery.reclaimIfDue(2)).as("not due before a pass").isZero();
 
         recovery.runOnce();
 
-        assertThat(recovery.reclaimIfDue(2)).isEqualTo(2);
+        assertThat(recovery.reclaimIfDue(2)).isEqualTo(1);
+        assertThat(dispatched).extracting(held -> held.delivery().id()).containsExactly(abandoned.get(0).id());
+        assertThat(dispatched).allSatisfy(held -> assertThat(held.delivery().deliveryCount()).isEqualTo(2));
+        assertThat(dispatched).allSatisfy(held -> assertThat(held.isSuspect()).isTrue());
+        assertThat(pendingByConsumer()).containsEntry("w1", 1L).containsEntry("dead", 2L);
+        assertThat(counting.counters(0, 0).reclaimed()).isEqualTo(1);
+    }
+
+    @Test
+    void whileItHoldsASuspectTheWorkerReclaimsNothingAndTakesTheNextOneAsSoonAsItIsReleased() {
+        List<Delivery> abandoned = abandon(2);
+        clock.advance(LEASE.plusSeconds(1));
+        recovery.runOnce();
+        recovery.reclaimIfDue(4);
+
+        assertThat(recovery.reclaimIfDue(4)).as("a suspect is held").isZero();
+        assertThat(inFlight.suspects()).isEqualTo(1);
+
+        inFlight.release(List.copyOf(dispatched));
+
+        assertThat(recovery.reclaimIfDue(4)).as("still due, without another pass").isEqualTo(1);
         assertThat(dispatched).extracting(held -> held.delivery().id())
                 .containsExactly(abandoned.get(0).id(), abandoned.get(1).id());
-        assertThat(dispatched).allSatisfy(held -> assertThat(held.delivery().deliveryCount()).isEqualTo(2));
-        assertThat(pendingByConsumer()).containsEntry("w1", 2L).containsEntry("dead", 1L);
-        assertThat(counting.counters(0).reclaimed()).isEqualTo(2);
-        assertThat(recovery.reclaimIfDue(2)).as("one reclaim per pass").isZero();
+        inFlight.release(List.of(dispatched.get(1)));
+        assertThat(recovery.reclaimIfDue(4)).as("nothing left: no longer due").isZero();
+        recovery.runOnce();
+        assertThat(recovery.reclaimIfDue(4)).isZero();
     }
 
     @Test

@@ -100,7 +100,7 @@ class TracedAttemptsTest {
     private InlineWorker inline(JobHandler handler) {
         WorkerSettings settings = WorkerSettings.DEFAULTS
                 .withRetryPolicy(new RetryPolicy(3, new Backoff.Fixed(Duration.ZERO), Jitter.NONE, Set.of()));
-        WorkerService workers = new WorkerService(transport, transport, ledger, JobHandlers.of(Map.of("orders",
+        WorkerService workers = new WorkerService(transport, transport, ledger, ledger, JobHandlers.of(Map.of("orders",
                 handler)), settings, clock, () -> 0.5, JobObserver.NONE, MaintenanceObserver.NONE, tracing);
         return workers.inline(new RunWorkerUseCase.Command(List.of(queue), ConsumerName.of("w1"), 1,
                 Optional.empty()));

@@ -60,28 +60,36 @@ class TriageTest {
     }
 
     @Test
-    void anEntryDeliveredMoreOftenThanTheLimitIsPoisonMalformedOrNot() {
+    void aSuspectIsPoisonOnlyOnceItsIsolatedDeliveriesReachedTheLimit() {
         Triage triage = triage(Optional.empty());
 
-        assertThat(triage.of(held(job("at-the-limit"), LIMIT.maxDeliveries()))).isInstanceOf(Triage.Run.class);
-        DeadLetter poison = ((Triage.Refused) triage.of(held(job("poison"), 3))).letter();
+        assertThat(triage.of(new HeldDelivery(Deliveries.suspect(job("one-isolated-death"), 1))))
+                .isInstanceOf(Triage.Run.class);
+        DeadLetter poison = ((Triage.Refused) triage.of(new HeldDelivery(Deliveries.suspect(job("poison"), 2))))
+                .letter();
         assertThat(poison.reason()).isEqualTo(DeadLetterReason.POISON);
-        assertThat(poison.attempts()).isEqualTo(3);
-        assertThat(poison.lastError().message()).isEqualTo("delivered 3 times without finishing, more than the limit"
-                + " of 2");
-        DeadLetter malformed = ((Triage.Refused) triage.of(new HeldDelivery(new Delivery.Malformed(Deliveries.QUEUE,
-                Deliveries.nextId(), 3, Map.of(), "no job_id")))).letter();
-        assertThat(malformed.reason()).isEqualTo(DeadLetterReason.MALFORMED);
-        assertThat(malformed.lastError().message()).startsWith("delivered 3 times");
+        assertThat(poison.attempts()).isEqualTo(4);
+        assertThat(poison.lastError().message()).isEqualTo("ran alone in its worker 2 times and never finished"
+                + " (4 deliveries), the delivery limit is 2");
     }
 
     @Test
-    void aJobDeliveredTooOftenThatHadCompletedIsAcknowledgedNotPoison() {
+    void aJobThatOnlySharedWorkersThatDiedIsNeverPoisonHoweverOftenItWasDelivered() {
+        Triage triage = triage(Optional.empty());
+
+        assertThat(triage.of(held(job("unlucky"), 50))).isInstanceOf(Triage.Run.class);
+        assertThat(triage.of(new HeldDelivery(new Delivery.Malformed(Deliveries.QUEUE, Deliveries.nextId(), 50,
+                Map.of(), "no job_id")))).isInstanceOfSatisfying(Triage.Refused.class, refused ->
+                assertThat(refused.letter().reason()).isEqualTo(DeadLetterReason.MALFORMED));
+    }
+
+    @Test
+    void aSuspectThatHadCompletedIsAcknowledgedWithoutRunning() {
         Job done = job("committed-then-crashed");
         ledger.execute(new ExecutionLedger.Execution(done, ConsumerName.of("earlier"), Deliveries.nextId(), 1,
                 clock.instant()), transaction -> Optional.empty());
 
-        Triage.Completed completed = (Triage.Completed) triage(Optional.empty()).of(held(done, 3));
+        Triage.Completed completed = (Triage.Completed) triage(Optional.empty()).of(held(done, 2));
 
         assertThat(completed.completion().jobId()).isEqualTo(done.id());
     }

@@ -12,6 +12,8 @@ import dev.baton.application.port.in.RunningWorker;
 import dev.baton.application.port.out.DeliveryId;
 import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.application.port.out.JobObserver;
+import dev.baton.application.port.out.JobTracing;
+import dev.baton.application.port.out.JobOutcomes;
 import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.port.out.LedgerOutcome;
 import dev.baton.application.port.out.Reclaimed;
@@ -27,7 +29,6 @@ import dev.baton.domain.Completion;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.DeadLetter;
 import dev.baton.domain.DeadLetterReason;
-import dev.baton.domain.DeliveryLimit;
 import dev.baton.domain.Jitter;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobError;
@@ -308,27 +309,6 @@ class WorkerServiceTest {
 
         await().atMost(WAIT).until(() -> worker.counters().completed() == 1);
         assertThat(worker.counters().reclaimed()).isZero();
-        assertThat(transport.stats(queue).pending()).isZero();
-    }
-
-    @Test
-    void anEntryDeliveredTooOftenIsDeadLetteredAsPoison() {
-        settings = settings.withDeliveryLimit(new DeliveryLimit(2));
-        handlers.put("orders", counting("orders"));
-        ConsumerName crashing = ConsumerName.of("crashing");
-        enqueue("poison");
-        transport.lease(queue, crashing, 1, Duration.ZERO);
-        clock.advance(PAST_LEASE);
-        assertThat(transport.reclaimAbandoned(queue, crashing, LEASE, 1).deliveries()).hasSize(1);
-        clock.advance(PAST_LEASE);
-
-        RunningWorker worker = start("w1", 1);
-
-        DeadLetter letter = awaitDeadLetter().letter();
-        assertThat(letter.reason()).isEqualTo(DeadLetterReason.POISON);
-        assertThat(letter.attempts()).isEqualTo(3);
-        assertThat(calls("orders")).hasValue(0);
-        assertThat(worker.counters().reclaimed()).isEqualTo(1);
         assertThat(transport.stats(queue).pending()).isZero();
     }
 
@@ -766,8 +746,9 @@ class WorkerServiceTest {
     }
 
     private WorkerService service(ExecutionLedger executionLedger, JobObserver observer) {
-        return new WorkerService(transport, transport, executionLedger, JobHandlers.of(handlers), settings, clock,
-                () -> 0.5, observer, MaintenanceObserver.NONE);
+        JobOutcomes outcomes = executionLedger instanceof AtLeastOnceExecution ? JobOutcomes.NOT_RECORDED : ledger;
+        return new WorkerService(transport, transport, executionLedger, outcomes, JobHandlers.of(handlers), settings,
+                clock, () -> 0.5, observer, MaintenanceObserver.NONE, JobTracing.NONE);
     }
 
     /** The in-memory ledger, recording how many jobs each {@code executeAll} call gets. */

@@ -131,7 +131,7 @@ class EmbeddingTest {
     private static int completions(String jdbcUrl, String schema) throws SQLException {
         try (Connection connection = DriverManager.getConnection(jdbcUrl);
              Statement statement = connection.createStatement();
-             ResultSet rows = statement.executeQuery("select count(*) from " + schema + ".job_completions")) {
+             ResultSet rows = statement.executeQuery("select count(*) from " + schema + ".job_outcomes")) {
             rows.next();
             return rows.getInt(1);
         }

@@ -1,0 +1,222 @@
+package dev.baton.application.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.baton.application.port.out.DeliveryId;
+import dev.baton.application.port.out.ExecutionLedger;
+import dev.baton.application.port.out.JobOutcomes;
+import dev.baton.application.port.out.LedgerOutcome;
+import dev.baton.domain.ConsumerName;
+import dev.baton.domain.DeadLetterReason;
+import dev.baton.domain.DeadLetterRecord;
+import dev.baton.domain.Job;
+import dev.baton.domain.JobError;
+import dev.baton.domain.JobId;
+import dev.baton.domain.JobOutcome;
+import dev.baton.domain.QueueName;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The guarantees every ledger's record of terminal outcomes gives, as tests: a job is completed or dead, never both,
+ * whichever order the worker and the operator act in. An adapter test extends this class and creates the execution
+ * ledger and the {@link JobOutcomes} over one store. Job ids and queue names are random per test.
+ */
+public abstract class JobOutcomesContract {
+    private static final Instant T0 = Instant.parse("2026-11-29T10:00:00.123Z");
+    private static final ConsumerName CONSUMER = ConsumerName.of("worker-1");
+
+    private final MutableClock clock = MutableClock.at(T0);
+    private final QueueName queue = QueueName.of("outcomes-" + UUID.randomUUID().toString().substring(0, 13));
+    private ExecutionLedger ledger;
+    private JobOutcomes outcomes;
+
+    /** An execution ledger that stamps completions with {@code clock}. Called once per test, first. */
+    protected abstract ExecutionLedger createLedger(Clock clock);
+
+    /** The record of terminal outcomes in the same store as the ledger just created. */
+    protected abstract JobOutcomes createOutcomes();
+
+    @BeforeEach
+    void create() {
+        ledger = createLedger(clock);
+        outcomes = createOutcomes();
+    }
+
+    @Test
+    void aDeadLetterIsRecordedFoundAndCountedByReason() {
+        DeadLetterRecord exhausted = dead(job(), DeadLetterReason.EXHAUSTED);
+        DeadLetterRecord poison = dead(job(), DeadLetterReason.POISON);
+
+        assertThat(outcomes.recordDead(exhausted)).isEqualTo(new JobOutcome.Dead(exhausted));
+        assertThat(outcomes.recordDead(poison)).isEqualTo(new JobOutcome.Dead(poison));
+
+        assertThat(outcomes.find(exhausted.key())).contains(new JobOutcome.Dead(exhausted));
+        assertThat(outcomes.countDead(queue)).isEqualTo(Map.of(DeadLetterReason.EXHAUSTED, 1L,
+                DeadLetterReason.POISON, 1L));
+        assertThat(outcomes.countDead(QueueName.of("elsewhere-" + UUID.randomUUID()))).isEmpty();
+        assertThat(ledger.find(JobId.of(exhausted.key()))).isEmpty();
+    }
+
+    @Test
+    void aCompletedJobIsNeverDeadLetteredTheCompletionIsTheAnswer() {
+        Job job = job();
+        LedgerOutcome committed = ledger.execute(execution(job, 1), transaction -> Optional.of("shipped"));
+
+        JobOutcome recorded = outcomes.recordDead(dead(job, DeadLetterReason.POISON));
+
+        assertThat(recorded).isEqualTo(new JobOutcome.Completed(ExecutionLedgerContract.completionOf(committed)));
+        assertThat(outcomes.find(job.id().value())).contains(recorded);
+        assertThat(outcomes.countDead(queue)).isEmpty();
+    }
+
+    @Test
+    void aJobDeadAlreadyKeepsItsFirstRecord() {
+        Job job = job();
+        DeadLetterRecord first = dead(job, DeadLetterReason.EXHAUSTED);
+        outcomes.recordDead(first);
+
+        JobOutcome again = outcomes.recordDead(dead(job, DeadLetterReason.POISON));
+
+        assertThat(again).isEqualTo(new JobOutcome.Dead(first));
+        assertThat(outcomes.countDead(queue)).isEqualTo(Map.of(DeadLetterReason.EXHAUSTED, 1L));
+    }
+
+    @Test
+    void aDeadJobDoesNotRunAgainOnAFirstDeliveryARedeliveryOrInABatch() {
+        Job job = job();
+        DeadLetterRecord record = dead(job, DeadLetterReason.NON_RETRYABLE);
+        outcomes.recordDead(record);
+        Job fresh = job();
+        AtomicInteger committedRuns = new AtomicInteger();
+
+        LedgerOutcome first = ledger.execute(execution(job, 1), transaction -> Optional.empty());
+        LedgerOutcome redelivered = ledger.execute(execution(job, 2), counting(committedRuns));
+        List<LedgerOutcome> batch = ledger.executeAll(List.of(
+                new ExecutionLedger.Step(execution(job, 3), counting(committedRuns)),
+                new ExecutionLedger.Step(execution(fresh, 1), transaction -> Optional.empty())));
+
+        LedgerOutcome dead = new LedgerOutcome.AlreadyDead(new JobOutcome.Dead(record));
+        assertThat(first).isEqualTo(dead);
+        assertThat(redelivered).isEqualTo(dead);
+        assertThat(committedRuns).hasValue(0);
+        assertThat(batch.get(0)).isEqualTo(dead);
+        assertThat(batch.get(1)).isInstanceOf(LedgerOutcome.Committed.class);
+        assertThat(outcomes.find(job.id().value())).contains(new JobOutcome.Dead(record));
+    }
+
+    @Test
+    void aReplayedJobRunsOnItsFirstDeliveryAndCompletesAndReplayingAgainChangesNothing() {
+        Job job = job();
+        DeadLetterRecord record = dead(job, DeadLetterReason.EXHAUSTED);
+        outcomes.recordDead(record);
+        Instant replayedAt = T0.plusSeconds(30);
+
+        assertThat(outcomes.recordReplayed(List.of(job.id().value()), replayedAt)).isEqualTo(1);
+        assertThat(outcomes.recordReplayed(List.of(job.id().value()), replayedAt.plusSeconds(1))).isZero();
+        assertThat(outcomes.find(job.id().value())).contains(new JobOutcome.Replayed(record, replayedAt));
+        assertThat(outcomes.countDead(queue)).isEmpty();
+
+        clock.advance(Duration.ofMinutes(1));
+        AtomicInteger runs = new AtomicInteger();
+        LedgerOutcome outcome = ledger.execute(execution(job.redriven(), 1), transaction -> {
+            runs.incrementAndGet();
+            return Optional.of("ok");
+        });
+
+        assertThat(outcome).isInstanceOf(LedgerOutcome.Committed.class);
+        assertThat(runs).as("a replayed job runs once").hasValue(1);
+        assertThat(ledger.find(job.id())).hasValueSatisfying(c -> assertThat(c.result()).contains("ok"));
+        assertThat(outcomes.recordReplayed(List.of(job.id().value()), replayedAt.plusSeconds(90))).isZero();
+        assertThat(outcomes.find(job.id().value())).hasValueSatisfying(found ->
+                assertThat(found).isInstanceOf(JobOutcome.Completed.class));
+        assertThat(ledger.countCompleted(queue)).isEqualTo(1);
+    }
+
+    @Test
+    void aReplayedJobRunsOnARedeliveryToo() {
+        Job job = job();
+        outcomes.recordDead(dead(job, DeadLetterReason.POISON));
+        outcomes.recordReplayed(List.of(job.id().value()), T0);
+
+        LedgerOutcome outcome = ledger.execute(execution(job.redriven(), 2), transaction -> Optional.empty());
+
+        assertThat(outcome).isInstanceOf(LedgerOutcome.Committed.class);
+        assertThat(ledger.find(job.id())).isPresent();
+    }
+
+    @Test
+    void aReplayedJobThatFailsForGoodAgainIsDeadAnew() {
+        Job job = job();
+        outcomes.recordDead(dead(job, DeadLetterReason.POISON));
+        outcomes.recordReplayed(List.of(job.id().value()), T0);
+        DeadLetterRecord second = dead(job, DeadLetterReason.EXHAUSTED);
+
+        assertThat(outcomes.recordDead(second)).isEqualTo(new JobOutcome.Dead(second));
+        assertThat(outcomes.countDead(queue)).isEqualTo(Map.of(DeadLetterReason.EXHAUSTED, 1L));
+    }
+
+    @Test
+    void aPurgedJobNeverRunsAgainAndIsForgottenAfterTheRetentionUnlikeADeadOne() {
+        Job purged = job();
+        Job stillDead = job();
+        DeadLetterRecord record = dead(purged, DeadLetterReason.EXHAUSTED);
+        outcomes.recordDead(record);
+        outcomes.recordDead(dead(stillDead, DeadLetterReason.EXHAUSTED));
+        Instant purgedAt = T0.plusSeconds(10);
+
+        assertThat(outcomes.recordPurged(List.of(purged.id().value(), "never-" + UUID.randomUUID()), purgedAt))
+                .isEqualTo(1);
+        assertThat(outcomes.find(purged.id().value())).contains(new JobOutcome.Purged(record, purgedAt));
+        assertThat(ledger.execute(execution(purged, 1), transaction -> Optional.empty()))
+                .isEqualTo(new LedgerOutcome.AlreadyDead(new JobOutcome.Purged(record, purgedAt)));
+        assertThat(outcomes.recordDead(dead(purged, DeadLetterReason.POISON)))
+                .isEqualTo(new JobOutcome.Purged(record, purgedAt));
+
+        ledger.forgetCompletedBefore(purgedAt.plusSeconds(1));
+
+        assertThat(outcomes.find(purged.id().value())).isEmpty();
+        assertThat(outcomes.find(stillDead.id().value())).hasValueSatisfying(found ->
+                assertThat(found).isInstanceOf(JobOutcome.Dead.class));
+    }
+
+    @Test
+    void aMalformedEntryWithoutAJobIdIsKeyedByItsEntry() {
+        String key = DeadLetterRecord.entryKey(queue, "1700000000000-7");
+        DeadLetterRecord malformed = new DeadLetterRecord(key, queue, DeadLetterReason.MALFORMED,
+                JobError.permanent("malformed", "no job_id"), 0, CONSUMER, "1700000000000-7", T0);
+
+        assertThat(outcomes.recordDead(malformed)).isEqualTo(new JobOutcome.Dead(malformed));
+        assertThat(outcomes.find(key)).contains(new JobOutcome.Dead(malformed));
+        assertThat(outcomes.countDead(queue)).isEqualTo(Map.of(DeadLetterReason.MALFORMED, 1L));
+    }
+
+    private DeadLetterRecord dead(Job job, DeadLetterReason reason) {
+        return new DeadLetterRecord(job.id().value(), queue, reason, JobError.retryable("java.io.IOException",
+                "reset by peer"), 3, CONSUMER, "1700000000000-" + reason.ordinal(), clock.instant());
+    }
+
+    private Job job() {
+        return Job.create(JobId.of("job-" + UUID.randomUUID()), queue, "{}", T0);
+    }
+
+    private static ExecutionLedger.Execution execution(Job job, long deliveryCount) {
+        return new ExecutionLedger.Execution(job, CONSUMER, new DeliveryId("1-" + deliveryCount), deliveryCount,
+                T0.plusSeconds(600));
+    }
+
+    private static ExecutionLedger.Effect counting(AtomicInteger runs) {
+        return transaction -> {
+            runs.incrementAndGet();
+            return Optional.empty();
+        };
+    }
+}

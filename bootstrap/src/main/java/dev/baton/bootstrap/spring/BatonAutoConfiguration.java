@@ -1,0 +1,73 @@
+package dev.baton.bootstrap.spring;
+
+import dev.baton.application.handler.JobHandler;
+import dev.baton.bootstrap.Baton;
+import dev.baton.bootstrap.config.BatonConfig;
+import dev.baton.bootstrap.config.ConfigException;
+import dev.baton.bootstrap.config.Mode;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.Optional;
+import javax.sql.DataSource;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Baton in a Spring Boot application (docs/SPRING.md): a {@link Baton} bean from the {@code baton.*} properties on
+ * the application's {@code DataSource} and {@code MeterRegistry}, its handler beans registered, a worker on
+ * {@code baton.worker.queues} started with the context and stopped gracefully when it closes, and a health
+ * indicator when the actuator is there. Baton's Flyway migrations stay in Baton's schema with their own history
+ * tables, and run only when the ledger opens: the application's own Flyway is left as it is.
+ */
+@AutoConfiguration(afterName = {
+        "org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration",
+        "org.springframework.boot.autoconfigure.flyway.FlywayAutoConfiguration",
+        "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration"})
+@EnableConfigurationProperties(BatonProperties.class)
+public class BatonAutoConfiguration {
+
+    /**
+     * @throws ConfigException when a property breaks its rule, two handler beans share a name, or the ledger has
+     *                         neither a {@code DataSource} nor {@code baton.jdbc-url}
+     */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    public Baton baton(BatonProperties properties, ObjectProvider<DataSource> dataSources,
+                       ObjectProvider<MeterRegistry> registries, ListableBeanFactory beans) {
+        BatonConfig config = PropertySettings.config(properties);
+        Optional<DataSource> dataSource = Optional.ofNullable(dataSources.getIfAvailable());
+        if (config.mode() == Mode.EXACTLY_ONCE && dataSource.isEmpty() && properties.getJdbcUrl() == null) {
+            throw new ConfigException("Baton's ledger (baton.mode=exactly-once) needs the application's DataSource"
+                    + " (spring.datasource.url) or baton.jdbc-url; baton.mode=at-least-once runs without one");
+        }
+        // the context closes Baton, after the worker's graceful stop: no JVM hook of Baton's own
+        Baton.Builder builder = Baton.builder().config(config).shutdownHook(false);
+        dataSource.ifPresent(builder::dataSource);
+        Optional.ofNullable(registries.getIfAvailable()).ifPresent(builder::meterRegistry);
+        HandlerBeans.byName(beans.getBeansOfType(JobHandler.class), dataSource).forEach(builder::handler);
+        return builder.build();
+    }
+
+    @Bean
+    @ConditionalOnProperty(prefix = "baton.worker", name = "enabled", matchIfMissing = true)
+    BatonWorkers batonWorkers(Baton baton, BatonProperties properties) {
+        return new BatonWorkers(baton, properties.getWorker());
+    }
+
+    /** Only with the actuator, an optional dependency of Baton's. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.boot.actuate.health.HealthIndicator")
+    static class Health {
+        @Bean
+        @ConditionalOnMissingBean(name = "batonHealthIndicator")
+        BatonHealthIndicator batonHealthIndicator(Baton baton) {
+            return new BatonHealthIndicator(baton);
+        }
+    }
+}

@@ -1,0 +1,181 @@
+package dev.baton.bootstrap.spring;
+
+import static dev.baton.bootstrap.examples.InvoiceJobs.ISSUE_INVOICE;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.baton.application.handler.JobContext;
+import dev.baton.application.handler.JobHandler;
+import dev.baton.application.service.JobThreads;
+import dev.baton.bootstrap.Baton;
+import dev.baton.bootstrap.config.BatonConfig;
+import dev.baton.bootstrap.config.ConfigException;
+import dev.baton.bootstrap.config.Mode;
+import dev.baton.bootstrap.examples.InvoiceJobs;
+import dev.baton.domain.Backoff;
+import dev.baton.domain.QueueName;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.actuate.health.HealthIndicator;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration;
+import org.springframework.boot.autoconfigure.jdbc.JdbcTemplateAutoConfiguration;
+import org.springframework.boot.env.YamlPropertySourceLoader;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.core.env.PropertySource;
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
+
+/**
+ * The auto-configuration's decisions, without servers (Baton opens Redis and PostgreSQL lazily): the properties as
+ * Baton's configuration, the context failing on bad ones with the property named, handler beans by name, and the
+ * switches for the worker and the health indicator.
+ */
+class BatonAutoConfigurationTest {
+    private static final JobHandler NOOP = context -> Optional.empty();
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(BatonAutoConfiguration.class))
+            .withPropertyValues("baton.mode=at-least-once");
+
+    @Test
+    void thePropertiesBecomeBatonsConfiguration() {
+        runner.withPropertyValues("baton.redis-uri=redis://cache.internal:6380", "baton.schema=jobs",
+                "baton.queues=emails,reports", "baton.concurrency=3", "baton.max-attempts=7",
+                "baton.backoff-initial=2s", "baton.job-timeout=2m", "baton.lease=45s", "baton.grace=5s",
+                "baton.delivery-limit=9", "baton.job-threads=platform").run(context -> {
+            BatonConfig config = context.getBean(Baton.class).config();
+
+            assertThat(config.redisUri()).isEqualTo("redis://cache.internal:6380");
+            assertThat(config.schema()).isEqualTo("jobs");
+            assertThat(config.mode()).isEqualTo(Mode.AT_LEAST_ONCE);
+            assertThat(config.queues()).containsExactly(QueueName.of("emails"), QueueName.of("reports"));
+            assertThat(config.concurrency()).isEqualTo(3);
+            assertThat(config.poolSize()).as("the pool follows the concurrency").isEqualTo(5);
+            assertThat(config.retryPolicy().maxAttempts()).isEqualTo(7);
+            assertThat(config.retryPolicy().backoff()).isInstanceOfSatisfying(Backoff.Exponential.class, backoff -> {
+                assertThat(backoff.initial()).isEqualTo(Duration.ofSeconds(2));
+                assertThat(backoff.max()).as("the default, as the other half was not given")
+                        .isEqualTo(Duration.ofMinutes(5));
+            });
+            assertThat(config.jobTimeout()).isEqualTo(Duration.ofMinutes(2));
+            assertThat(config.lease()).isEqualTo(Duration.ofSeconds(45));
+            assertThat(config.grace()).isEqualTo(Duration.ofSeconds(5));
+            assertThat(config.deliveryLimit().maxDeliveries()).isEqualTo(9);
+            assertThat(config.jobThreads()).isEqualTo(JobThreads.PLATFORM);
+        });
+    }
+
+    @Test
+    void unsetPropertiesKeepBatonsDefaults() {
+        String defaultUrl = BatonConfig.defaults().jdbcUrl();
+        runner.withPropertyValues("baton.mode=exactly-once", "baton.jdbc-url=" + defaultUrl).run(context ->
+                assertThat(context.getBean(Baton.class).config()).isEqualTo(BatonConfig.defaults()));
+    }
+
+    /** docs/SPRING.md's application.yml, with Spring Boot's own DataSource and JdbcTemplate auto-configuration. */
+    @Test
+    void theDocumentedApplicationYmlConfiguresBaton() {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
+                        JdbcTemplateAutoConfiguration.class, BatonAutoConfiguration.class))
+                .withInitializer(context -> applicationYml()
+                        .forEach(context.getEnvironment().getPropertySources()::addFirst))
+                .withUserConfiguration(InvoiceJobs.class)
+                .withBean(InvoiceJobs.InvoiceMailer.class, () -> invoice -> { })
+                .withPropertyValues("baton.worker.enabled=false") // its servers are not there: no worker to open them
+                .run(context -> {
+                    Baton baton = context.getBean(Baton.class);
+                    BatonConfig config = baton.config();
+                    assertThat(config.mode()).isEqualTo(Mode.EXACTLY_ONCE);
+                    assertThat(config.concurrency()).isEqualTo(4);
+                    assertThat(config.retryPolicy().maxAttempts()).isEqualTo(5);
+                    assertThat(config.jobTimeout()).isEqualTo(Duration.ofMinutes(2));
+                    assertThat(config.migrations()).containsExactly("classpath:db/invoices");
+                    assertThat(baton.handlers().names()).contains(ISSUE_INVOICE.name());
+                    assertThat(context.getBean(InvoiceJobs.Invoices.class).queue()).isEqualTo(QueueName.of("billing"));
+                });
+    }
+
+    private static List<PropertySource<?>> applicationYml() {
+        try {
+            return new YamlPropertySourceLoader().load("application.yml",
+                    new ClassPathResource("examples/application.yml"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Test
+    void aPropertyThatBreaksItsRuleFailsTheContextNamingIt() {
+        runner.withPropertyValues("baton.concurrency=0").run(context -> assertThat(context).getFailure()
+                .rootCause().isInstanceOf(ConfigException.class)
+                .hasMessage("baton.concurrency=0: must be in 1..10000"));
+        runner.withPropertyValues("baton.redis-uri=http://:hunter2@cache:6379").run(context ->
+                assertThat(context).getFailure().rootCause().isInstanceOf(ConfigException.class)
+                        .hasMessageStartingWith("baton.redis-uri=http://:****@cache:6379: expected redis://")
+                        .hasMessageNotContaining("hunter2"));
+        runner.withPropertyValues("baton.mode=exactly-once", "baton.jdbc-url=jdbc:mysql://db/app").run(context ->
+                assertThat(context).getFailure().rootCause()
+                        .hasMessageStartingWith("baton.jdbc-url=jdbc:mysql://db/app: must be a PostgreSQL JDBC URL"));
+    }
+
+    @Test
+    void theLedgerNeedsTheApplicationsDataSourceOrAJdbcUrl() {
+        runner.withPropertyValues("baton.mode=exactly-once").run(context -> assertThat(context).getFailure()
+                .rootCause().isInstanceOf(ConfigException.class).hasMessageContaining("needs the application's"
+                        + " DataSource (spring.datasource.url) or baton.jdbc-url"));
+        runner.withPropertyValues("baton.mode=exactly-once", "baton.jdbc-url=jdbc:postgresql://db/app?user=app")
+                .run(context -> assertThat(context.getBean(Baton.class).config().jdbcUrl())
+                        .isEqualTo("jdbc:postgresql://db/app?user=app"));
+    }
+
+    @Test
+    void handlerBeansAreRegisteredUnderTheirNames() {
+        runner.withUserConfiguration(InvoiceJobs.class)
+                .withBean("emails", JobHandler.class, () -> NOOP)
+                .withBean(InvoiceJobs.InvoiceMailer.class, () -> invoice -> { })
+                .withBean(JdbcTemplate.class, () -> new JdbcTemplate(new DriverManagerDataSource()))
+                .run(context -> assertThat(context.getBean(Baton.class).handlers().names())
+                        .as("a plain JobHandler by its bean name, a typed one by its type")
+                        .contains("emails", ISSUE_INVOICE.name()).doesNotContain("issueInvoice"));
+    }
+
+    @Test
+    void twoHandlerBeansOfOneNameFailTheContext() {
+        runner.withBean("emails", JobHandler.class, () -> NOOP)
+                .withBean("mailer", JobHandler.class, () -> ISSUE_INVOICE.handledBy(BatonAutoConfigurationTest::none))
+                .withBean("invoices", JobHandler.class, () -> ISSUE_INVOICE.handledBy(BatonAutoConfigurationTest::none))
+                .run(context -> assertThat(context).getFailure().rootCause().isInstanceOf(ConfigException.class)
+                        .hasMessage("the beans 'mailer' and 'invoices' are both the handler 'issue-invoice': give one"
+                                + " another name"));
+    }
+
+    private static Optional<String> none(InvoiceJobs.IssueInvoice invoice, JobContext context) {
+        return Optional.empty();
+    }
+
+    @Test
+    void aWorkerQueueWithoutAHandlerFailsTheStartUnlessWorkersAreOff() {
+        runner.withPropertyValues("baton.worker.queues=emails").run(context -> assertThat(context).getFailure()
+                .rootCause().isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("no handler is named like queue 'emails'"));
+        runner.withPropertyValues("baton.worker.queues=emails", "baton.worker.enabled=false").run(context -> {
+            assertThat(context).hasNotFailed().hasSingleBean(Baton.class).doesNotHaveBean(BatonWorkers.class);
+        });
+        runner.withPropertyValues("baton.worker.queues=emails", "baton.worker.handler=welcome").run(context ->
+                assertThat(context).getFailure().rootCause().hasMessageStartingWith("unknown handler 'welcome'"));
+    }
+
+    @Test
+    void theHealthIndicatorNeedsTheActuator() {
+        runner.run(context -> assertThat(context).hasSingleBean(BatonHealthIndicator.class));
+        runner.withClassLoader(new FilteredClassLoader(HealthIndicator.class))
+                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(BatonHealthIndicator.class));
+    }
+}
