@@ -10,6 +10,7 @@ import dev.baton.application.handler.JobHandlers;
 import dev.baton.application.handler.NamedJobHandler;
 import dev.baton.application.port.in.EnqueueJobUseCase;
 import dev.baton.application.port.in.EnqueueJobsUseCase;
+import dev.baton.application.port.in.EnqueueUniqueJobUseCase;
 import dev.baton.application.port.in.InspectQueueUseCase;
 import dev.baton.application.port.in.LocateJobUseCase;
 import dev.baton.application.port.in.RunSchedulerUseCase;
@@ -45,6 +46,7 @@ import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
 import dev.baton.domain.Schedule;
+import dev.baton.domain.Uniqueness;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.opentelemetry.api.OpenTelemetry;
@@ -123,6 +125,21 @@ public final class Baton implements AutoCloseable {
     /** Enqueues as {@code command} says: typed ({@link JobType#command}) or not, due now, at an instant or later. */
     public Job enqueue(EnqueueJobUseCase.Command command) {
         return use(EnqueueJobUseCase.class).enqueue(command);
+    }
+
+    /**
+     * Enqueues a job of {@code type} due now unless a job holding {@code uniqueness}'s key is waiting, delayed or
+     * running on the queue; either way the outcome names the job that holds the key.
+     */
+    public <T> EnqueueUniqueJobUseCase.Outcome enqueueUnique(JobType<T> type, QueueName queue, JobId jobId, T job,
+                                                             Uniqueness uniqueness) {
+        return enqueueUnique(type.command(queue, jobId, job), uniqueness);
+    }
+
+    /** Enqueues as {@code command} says, unless a job holding {@code uniqueness}'s key is there (see above). */
+    public EnqueueUniqueJobUseCase.Outcome enqueueUnique(EnqueueJobUseCase.Command command, Uniqueness uniqueness) {
+        return use(EnqueueUniqueJobUseCase.class)
+                .enqueueUnique(new EnqueueUniqueJobUseCase.Command(command, uniqueness));
     }
 
     /** Enqueues many jobs in as few round trips as the transport allows. */

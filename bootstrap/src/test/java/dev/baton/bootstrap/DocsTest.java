@@ -51,7 +51,7 @@ class DocsTest {
         for (String example : List.of("ShipOrderHandler.java", "ShopModule.java", "OrderProducer.java",
                 "ShopApplication.java", "ShippingJobs.java", "ReceiptHandler.java", "ReceiptHandlerTest.java",
                 "ShopSchedules.java", "PickupHandler.java", "PickupHandlerTest.java",
-                "OrderOutbox.java")) {
+                "OrderOutbox.java", "DigestJobs.java")) {
             assertThat(handlers).as(example).contains(Files.readString(EXAMPLES.resolve(example)));
         }
         assertThat(handlers).contains(Files.readString(

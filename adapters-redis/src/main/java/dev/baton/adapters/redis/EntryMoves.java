@@ -42,12 +42,13 @@ final class EntryMoves {
     void retryLater(Delivery delivery, Job retried) {
         Optional<Located> located = partitions.layout("retry", delivery.queue()).locate(delivery.id().value());
         Instant due = retried.notBefore().orElseGet(clock::instant);
-        byte[] member = bytes(wire.delayedMember(retried, delivery.id().value(), false));
+        byte[] member = bytes(wire.delayedMember(delivery.id().value(), wire.fields(retried)));
         // the retry waits in the delayed set of the delivery's own partition: one slot for the script
         Long moved = located.isEmpty() ? 0L : call("retry", delivery.queue(), () -> {
             QueueKeys keys = located.get().keys();
             return scripts.run(Script.RETRY_LATER, ScriptOutputType.INTEGER,
-                    new byte[][] {keys.stream(), keys.delayed(), keys.isolated()}, keys.group(), bytes(located.get().entryId()),
+                    new byte[][] {keys.stream(), keys.delayed(), keys.isolated(), keys.uniqueEntries()}, keys.group(),
+                    bytes(located.get().entryId()),
                     number(due.toEpochMilli()), member);
         });
         if (moved == 0) {
@@ -76,7 +77,7 @@ final class EntryMoves {
             jobFields.forEach(field -> args.add(bytes(field)));
             wire.deadFields(letter, entryId).forEach(field -> args.add(bytes(field)));
             return scripts.run(Script.DEAD_LETTER, ScriptOutputType.VALUE,
-                    new byte[][] {keys.stream(), keys.dead(), keys.deadJobs(), keys.isolated()},
+                    new byte[][] {keys.stream(), keys.dead(), keys.deadJobs(), keys.isolated(), keys.uniqueEntries()},
                     args.toArray(byte[][]::new));
         });
         if (deadId == null) {
@@ -95,8 +96,8 @@ final class EntryMoves {
                     break;
                 }
                 Long n = scripts.run(Script.PROMOTE_DUE, ScriptOutputType.INTEGER,
-                        new byte[][] {keys.delayed(), keys.stream()}, number(now.toEpochMilli()),
-                        number(max - moved));
+                        new byte[][] {keys.delayed(), keys.stream(), keys.uniqueEntries()},
+                        number(now.toEpochMilli()), number(max - moved), bytes(keys.uniqueLockPrefix()));
                 moved += n.intValue();
             }
             return moved;

@@ -8,8 +8,10 @@ import static dev.baton.adapters.redis.Utf8.bytes;
 import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.QueueName;
 import dev.baton.domain.QueueStats;
+import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
+import io.lettuce.core.ScanArgs;
 import io.lettuce.core.StreamMessage;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import java.util.List;
@@ -82,15 +84,32 @@ final class LayoutChanges {
 
     /**
      * Deletes the queue's streams (with their consumer group), delayed sets and dead letters, of every partition, its
-     * partition count and its pause.
+     * uniqueness keys, its partition count and its pause.
      */
     void delete(QueueName queue) {
         QueueLayout layout = partitions.refreshLayout("delete", queue);
         call("delete", queue, () -> {
             // one DEL per partition: on a cluster, one command touches one slot
-            layout.all().forEach(keys -> redis.del(keys.stream(), keys.delayed(), keys.dead(), keys.deadJobs()));
+            layout.all().forEach(keys -> {
+                redis.del(keys.stream(), keys.delayed(), keys.dead(), keys.deadJobs(),
+                        keys.uniqueEntries());
+                deleteUniqueLocks(keys);
+            });
             return redis.del(QueueKeys.meta(queue), QueueKeys.paused(queue));
         });
         partitions.forget(queue);
+    }
+
+    /** Deletes the partition's uniqueness locks, found by a SCAN of their prefix (a rare operator action). */
+    private void deleteUniqueLocks(QueueKeys keys) {
+        ScanArgs match = ScanArgs.Builder.matches(keys.uniqueLockPrefix() + "*").limit(500);
+        KeyScanCursor<byte[]> cursor = redis.scan(match);
+        while (true) {
+            cursor.getKeys().forEach(lock -> redis.del(lock));
+            if (cursor.isFinished()) {
+                return;
+            }
+            cursor = redis.scan(cursor, match);
+        }
     }
 }

@@ -49,12 +49,14 @@ final class PendingEntries {
     void acknowledge(QueueName queue, Collection<DeliveryId> ids) {
         Map<QueueKeys, List<String>> byPartition = partitions.layout("acknowledge", queue).byPartition(ids);
         call("acknowledge", queue, () -> {
+            // a script: the isolation records go, and the uniqueness keys the entries hold are released, with them
             byPartition.forEach((keys, all) -> IdBatches.of(all).forEach(batch -> {
                 List<byte[]> args = new ArrayList<>(batch.size() + 1);
                 args.add(keys.group());
                 batch.forEach(id -> args.add(bytes(id)));
                 scripts.run(Script.ACKNOWLEDGE, ScriptOutputType.INTEGER,
-                        new byte[][] {keys.stream(), keys.isolated()}, args.toArray(byte[][]::new));
+                        new byte[][] {keys.stream(), keys.isolated(), keys.uniqueEntries()},
+                        args.toArray(byte[][]::new));
             }));
             return null;
         });
@@ -105,7 +107,8 @@ final class PendingEntries {
                     break;
                 }
                 List<Object> reply = scripts.run(Script.RECLAIM_ABANDONED, ScriptOutputType.MULTI,
-                        new byte[][] {keys.stream(), keys.isolated()}, keys.group(), bytes(consumer.value()),
+                        new byte[][] {keys.stream(), keys.isolated(), keys.uniqueEntries()}, keys.group(),
+                        bytes(consumer.value()),
                         number(minIdle.toMillis()), number(max - taken.size()));
                 for (Object item : (List<?>) reply.get(0)) {
                     taken.add(deliveries.redelivery(keys, (List<?>) item));

@@ -1,9 +1,15 @@
 package dev.baton.adapters.redis;
 
 import static dev.baton.adapters.redis.Calls.call;
+import static dev.baton.adapters.redis.RedisValues.number;
 import static dev.baton.adapters.redis.Utf8.bytes;
 
+import dev.baton.adapters.redis.LuaScripts.Script;
+
 import dev.baton.domain.Job;
+import dev.baton.domain.JobId;
+import dev.baton.domain.Uniqueness;
+import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.RedisCommandInterruptedException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
@@ -16,7 +22,8 @@ import java.util.function.Function;
 
 /**
  * Publishes jobs: a job due now is appended to its partition's stream (XADD), a job due later waits in its
- * partition's delayed set (ZADD). A batch goes out pipelined, in one write, on a connection used only for this.
+ * partition's delayed set (ZADD). A batch goes out pipelined, in one write, on a connection used only for this. A
+ * unique job goes out alone, in one script with the check of its key.
  */
 final class Publishing {
     /** How often a pipelined batch still waiting for replies is flushed again (see {@code getPipelined}). */
@@ -27,9 +34,12 @@ final class Publishing {
     private final WireMapping wire;
     private final Replies replies;
     private final Duration commandTimeout;
+    private final LuaScripts scripts;
 
     /** @param pipeline a connection that does not flush automatically, for batches; used only here */
-    Publishing(Link pipeline, Partitions partitions, WireMapping wire, Replies replies, Duration commandTimeout) {
+    Publishing(Link pipeline, LuaScripts scripts, Partitions partitions, WireMapping wire, Replies replies,
+               Duration commandTimeout) {
+        this.scripts = scripts;
         this.pipeline = pipeline;
         this.partitions = partitions;
         this.wire = wire;
@@ -46,7 +56,7 @@ final class Publishing {
                 new ArrayList<>(jobs.size());
         for (Job job : jobs) {
             if (job.notBefore().isPresent()) {
-                byte[] member = bytes(wire.delayedMember(job, UUID.randomUUID().toString(), true));
+                byte[] member = bytes(wire.delayedMember(UUID.randomUUID().toString(), wire.publishedFields(job)));
                 double due = job.notBefore().get().toEpochMilli();
                 encoded.add(keys -> async -> async.zadd(keys.delayed(), due, member));
             } else {
@@ -71,6 +81,33 @@ final class Publishing {
             futures.forEach(future -> getPipelined(future, deadline));
             return null;
         });
+    }
+
+    /**
+     * Publishes a job that carries a uniqueness key, unless a job holds the key (publish_unique.lua): one script on
+     * the partition of the key, where its lock lives with the stream and delayed set it guards.
+     *
+     * @return the id of the job that holds the key
+     */
+    JobId publishUnique(Job job) {
+        List<String> fields = wire.uniqueFields(job);
+        Uniqueness unique = Uniqueness.carriedBy(job).orElseThrow();
+        partitions.ensureDeclared(job.queue());
+        QueueKeys keys = partitions.layout("publish", job.queue()).route(job);
+        List<byte[]> args = new ArrayList<>(fields.size() + 4);
+        args.add(bytes(job.id().value()));
+        args.add(number(unique.afterCompletionMillis()));
+        if (job.notBefore().isPresent()) {
+            args.add(number(job.notBefore().get().toEpochMilli()));
+            args.add(bytes(wire.delayedMember(UUID.randomUUID().toString(), fields)));
+        } else {
+            args.add(new byte[0]);
+            fields.forEach(field -> args.add(bytes(field)));
+        }
+        byte[][] scriptKeys = {keys.stream(), keys.delayed(), keys.uniqueLock(unique.key()), keys.uniqueEntries()};
+        byte[] holder = call("publish", job.queue(), () -> scripts.run(Script.PUBLISH_UNIQUE,
+                ScriptOutputType.VALUE, scriptKeys, args.toArray(byte[][]::new)));
+        return JobId.of(Utf8.strict(holder).orElseThrow());
     }
 
     /**

@@ -62,6 +62,20 @@ record QueueKeys(QueueName queue, String groupName, int partition, int partition
         return Utf8.bytes("baton:{" + tag() + "}:schedule:" + name.value());
     }
 
+    /** The lock of a uniqueness key: holds the id of the job that holds the key. */
+    byte[] uniqueLock(String key) {
+        return Utf8.bytes(uniqueLockPrefix() + key);
+    }
+
+    String uniqueLockPrefix() {
+        return "baton:{" + tag() + "}:unique:";
+    }
+
+    /** The hash of the stream entries that hold uniqueness keys: entry id to [lock key, job id, period ms]. */
+    byte[] uniqueEntries() {
+        return Utf8.bytes("baton:{" + tag() + "}:unique-entries");
+    }
+
     byte[] group() {
         return Utf8.bytes(groupName);
     }

@@ -2,6 +2,7 @@ package dev.baton.adapters.redis;
 
 import dev.baton.domain.Job;
 import dev.baton.domain.QueueName;
+import dev.baton.domain.Uniqueness;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -14,7 +15,8 @@ import java.util.zip.CRC32;
 
 /**
  * A queue split into {@code partitions} partitions, each with keys of its own (one hash slot each). A job goes to
- * partition {@code crc32(key) mod partitions}, where the key is its {@value #PARTITION_KEY} header, else its job id.
+ * partition {@code crc32(key) mod partitions}, where the key is its {@value #PARTITION_KEY} header, else its
+ * uniqueness key (so that one partition's lock guards the key for the whole queue), else its job id.
  * Delivery and dead-letter ids are {@code <partition>/<entry id>}, or the bare entry id with one partition.
  */
 record QueueLayout(QueueName queue, String groupSuffix, int partitions) {
@@ -33,7 +35,8 @@ record QueueLayout(QueueName queue, String groupSuffix, int partitions) {
         if (partitions == 1) {
             return partition(0);
         }
-        String key = job.headers().getOrDefault(PARTITION_KEY, job.id().value());
+        String key = job.headers().getOrDefault(PARTITION_KEY,
+                job.headers().getOrDefault(Uniqueness.KEY_HEADER, job.id().value()));
         return partition(partitionOf(key, partitions));
     }
 

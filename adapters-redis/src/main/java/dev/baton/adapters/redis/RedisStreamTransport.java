@@ -63,7 +63,7 @@ final class RedisStreamTransport
                 config.groupStartsAtEnd());
         this.statistics = new Statistics(connection, partitions, replies);
         this.layoutChanges = new LayoutChanges(connection.sync(), partitions, groups, statistics);
-        this.publishing = new Publishing(pipeline, partitions, wire, replies, config.commandTimeout());
+        this.publishing = new Publishing(pipeline, scripts, partitions, wire, replies, config.commandTimeout());
         this.leasing = new Leasing(connection, blockingReads, scripts, partitions, deliveries, replies,
                 config.commandTimeout());
         this.pending = new PendingEntries(connection.sync(), scripts, partitions, deliveries);
@@ -111,6 +111,11 @@ final class RedisStreamTransport
     @Override
     public void publishAll(List<Job> jobs) {
         publishing.publishAll(jobs);
+    }
+
+    @Override
+    public JobId publishUnique(Job job) {
+        return publishing.publishUnique(job);
     }
 
     // ---------------------------------------------------------------- JobLeases

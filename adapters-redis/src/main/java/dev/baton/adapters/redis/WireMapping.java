@@ -12,6 +12,7 @@ import dev.baton.domain.JobError;
 import dev.baton.domain.JobId;
 import dev.baton.domain.PayloadLimit;
 import dev.baton.domain.QueueName;
+import dev.baton.domain.Uniqueness;
 import dev.baton.domain.StoredDeadLetter;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -66,8 +67,30 @@ final class WireMapping {
         }
     }
 
-    /** The fields a producer writes: checked, so that a job cannot be published that workers would reject. */
+    /**
+     * The fields a producer writes: checked, so that a job cannot be published that workers would reject, nor one
+     * that names a uniqueness key without holding it.
+     */
     List<String> publishedFields(Job job) {
+        if (Uniqueness.carriedBy(job).isPresent()) {
+            throw new InvalidValueException("job " + job.id() + " carries a uniqueness key: publish it as unique");
+        }
+        return checkedFields(job);
+    }
+
+    /** The fields a producer writes for a job that carries a uniqueness key (see {@link #publishedFields}). */
+    List<String> uniqueFields(Job job) {
+        if (Uniqueness.carriedBy(job).isEmpty()) {
+            throw new InvalidValueException("job " + job.id() + " carries no uniqueness key");
+        }
+        if (job.headers().containsKey(QueueLayout.PARTITION_KEY)) {
+            throw new InvalidValueException("a unique job goes to the partition of its uniqueness key, so job "
+                    + job.id() + " cannot have a '" + QueueLayout.PARTITION_KEY + "' header");
+        }
+        return checkedFields(job);
+    }
+
+    private List<String> checkedFields(Job job) {
         payloadLimit.check(job.payload());
         for (String header : job.headers().keySet()) {
             if (JOB_FIELDS.contains(header) || DEAD_FIELDS.contains(header)) {
@@ -99,10 +122,10 @@ final class WireMapping {
     }
 
     /** A delayed-set member: a JSON array of a unique token, then the job's fields (see promote_due.lua). */
-    String delayedMember(Job job, String token, boolean published) {
+    String delayedMember(String token, List<String> fields) {
         List<String> values = new ArrayList<>();
         values.add(token);
-        values.addAll(published ? publishedFields(job) : fields(job));
+        values.addAll(fields);
         return JsonStrings.encode(values);
     }
 

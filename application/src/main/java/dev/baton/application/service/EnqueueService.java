@@ -2,17 +2,19 @@ package dev.baton.application.service;
 
 import dev.baton.application.port.in.EnqueueJobUseCase;
 import dev.baton.application.port.in.EnqueueJobsUseCase;
+import dev.baton.application.port.in.EnqueueUniqueJobUseCase;
 import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.port.out.JobPublisher;
 import dev.baton.application.port.out.JobTracing;
 import dev.baton.domain.Job;
+import dev.baton.domain.JobId;
 import dev.baton.domain.PayloadLimit;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 
 /** Turns enqueue commands into jobs stamped with the clock and publishes them, each in its trace. */
-public final class EnqueueService implements EnqueueJobUseCase, EnqueueJobsUseCase {
+public final class EnqueueService implements EnqueueJobUseCase, EnqueueJobsUseCase, EnqueueUniqueJobUseCase {
     private final JobPublisher publisher;
     private final Clock clock;
     private final PayloadLimit payloadLimit;
@@ -49,6 +51,28 @@ public final class EnqueueService implements EnqueueJobUseCase, EnqueueJobsUseCa
         sending.sent();
         observer.jobEnqueued(sending.job());
         return sending.job();
+    }
+
+    /**
+     * A job told that another holds its key was not sent: its send ends as "sent" all the same (nothing failed), and
+     * the observer hears of no enqueue.
+     */
+    @Override
+    public Outcome enqueueUnique(EnqueueUniqueJobUseCase.Command command) {
+        JobTracing.Sending sending = tracing.sending(command.uniqueness().on(toJob(command.job(), clock.instant())));
+        JobId holder;
+        try {
+            holder = publisher.publishUnique(sending.job());
+        } catch (RuntimeException e) {
+            sending.failed(e);
+            throw e;
+        }
+        sending.sent();
+        if (!holder.equals(sending.job().id())) {
+            return new Outcome.AlreadyHeld(holder);
+        }
+        observer.jobEnqueued(sending.job());
+        return new Outcome.Enqueued(sending.job());
     }
 
     @Override

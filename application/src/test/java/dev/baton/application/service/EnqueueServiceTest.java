@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.application.port.in.EnqueueJobUseCase;
 import dev.baton.application.port.in.EnqueueJobsUseCase;
+import dev.baton.application.port.in.EnqueueUniqueJobUseCase;
 import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.testing.InMemoryStreamTransport;
 import dev.baton.application.testing.MutableClock;
@@ -14,6 +15,7 @@ import dev.baton.domain.JobId;
 import dev.baton.domain.JobSighting;
 import dev.baton.domain.PayloadLimit;
 import dev.baton.domain.QueueName;
+import dev.baton.domain.Uniqueness;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -47,6 +49,20 @@ class EnqueueServiceTest {
         assertThat(job.type()).contains("welcome");
         assertThat(transport.find(queue, JobId.of("m-1"))).containsInstanceOf(JobSighting.Waiting.class);
         assertThat(enqueued).containsExactly(job);
+    }
+
+    @Test
+    void aUniqueEnqueueWhileTheKeyIsHeldAddsNothingAndNamesTheHolder() {
+        EnqueueUniqueJobUseCase.Outcome first = service.enqueueUnique(new EnqueueUniqueJobUseCase.Command(
+                EnqueueJobUseCase.Command.now(queue, JobId.of("u-1"), "{}"), Uniqueness.of("digest")));
+        EnqueueUniqueJobUseCase.Outcome second = service.enqueueUnique(new EnqueueUniqueJobUseCase.Command(
+                EnqueueJobUseCase.Command.now(queue, JobId.of("u-2"), "{}"), Uniqueness.of("digest")));
+
+        assertThat(first).isInstanceOf(EnqueueUniqueJobUseCase.Outcome.Enqueued.class);
+        assertThat(second).isEqualTo(new EnqueueUniqueJobUseCase.Outcome.AlreadyHeld(JobId.of("u-1")));
+        assertThat(transport.stats(queue).length()).isEqualTo(1);
+        assertThat(enqueued).extracting(Job::id).containsExactly(JobId.of("u-1"));
+        assertThat(Uniqueness.carriedBy(enqueued.get(0))).contains(Uniqueness.of("digest"));
     }
 
     @Test

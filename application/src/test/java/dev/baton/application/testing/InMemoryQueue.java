@@ -16,6 +16,7 @@ import dev.baton.domain.QueueName;
 import dev.baton.domain.QueueStats;
 import dev.baton.domain.Retention;
 import dev.baton.domain.StoredDeadLetter;
+import dev.baton.domain.Uniqueness;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -50,6 +51,7 @@ final class InMemoryQueue {
     /** Entry id to its isolated deliveries, like the Redis hash: recorded by {@link #isolate}, gone with the entry. */
     private final TreeMap<EntryId, Long> isolated = new TreeMap<>();
     private final EntryIds streamIds = new EntryIds();
+    private final InMemoryUniqueKeys uniqueKeys = new InMemoryUniqueKeys();
     private EntryId lastDelivered = EntryId.ZERO;
     private long delayedSequence;
     private boolean paused;
@@ -59,8 +61,30 @@ final class InMemoryQueue {
         this.wire = wire;
     }
 
-    void append(Map<String, String> fields, Instant now) {
-        stream.put(streamIds.next(now), fields);
+    EntryId append(Map<String, String> fields, Instant now) {
+        EntryId id = streamIds.next(now);
+        stream.put(id, fields);
+        return id;
+    }
+
+    /** Publishes a job due now or later, as Redis does with the XADD or ZADD of a job. */
+    void publish(Job job, Instant now) {
+        if (job.notBefore().isPresent()) {
+            delay(job, job.notBefore().get());
+        } else {
+            uniqueKeys.entered(append(WireFields.of(job), now), job);
+        }
+    }
+
+    /** Publishes the job unless another holds its uniqueness key; returns the holder's id. */
+    JobId publishUnique(Job job, Uniqueness unique, Instant now) {
+        Optional<JobId> holder = uniqueKeys.holder(unique.key(), now);
+        if (holder.isPresent()) {
+            return holder.get();
+        }
+        uniqueKeys.take(unique.key(), job.id());
+        publish(job, now);
+        return job.id();
     }
 
     void delay(Job job, Instant dueAt) {
@@ -114,18 +138,25 @@ final class InMemoryQueue {
         return deliveries;
     }
 
-    void acknowledge(Collection<DeliveryId> ids) {
-        ids.forEach(this::finish);
+    void acknowledge(Collection<DeliveryId> ids, Instant now) {
+        ids.forEach(id -> {
+            if (finish(id)) {
+                uniqueKeys.finished(EntryId.parse(id.value()), true, now);
+            }
+        });
     }
 
     void retryLater(DeliveryId id, Job retried, Instant dueAt) {
         finish(id);
+        uniqueKeys.left(EntryId.parse(id.value()));
         delay(retried, dueAt);
     }
 
     /** Once per job id, like the Redis transport: a job whose dead letter is still there is only acknowledged. */
     void deadLetter(DeliveryId id, DeadLetter letter, Instant now) {
-        finish(id);
+        if (finish(id)) {
+            uniqueKeys.finished(EntryId.parse(id.value()), false, now);
+        }
         if (letter.jobId().flatMap(dead::withJobId).isEmpty()) {
             dead.add(letter, now);
         }
@@ -141,11 +172,11 @@ final class InMemoryQueue {
         return OptionalLong.of(isolated.merge(entryId, 1L, Long::sum));
     }
 
-    /** The entry leaves the pending list, and its isolation record with it. */
-    private void finish(DeliveryId id) {
+    /** The entry leaves the pending list, and its isolation record with it; false when it was not pending. */
+    private boolean finish(DeliveryId id) {
         EntryId entryId = EntryId.parse(id.value());
         isolated.remove(entryId);
-        pending.remove(entryId);
+        return pending.remove(entryId) != null;
     }
 
     private long isolatedOf(EntryId id) {
@@ -182,6 +213,7 @@ final class InMemoryQueue {
             if (fields == null) {
                 entries.remove();
                 isolated.remove(entry.getKey());
+                uniqueKeys.finished(entry.getKey(), false, now);
                 vanished.add(new DeliveryId(entry.getKey().toString()));
             } else {
                 PendingEntry claimed = held.redelivered(consumer.value(), now);
@@ -202,7 +234,8 @@ final class InMemoryQueue {
     int promoteDue(Instant due, int max, Instant now) {
         int moved = 0;
         while (moved < max && !delayed.isEmpty() && !delayed.first().dueAt.isAfter(due)) {
-            append(WireFields.of(delayed.pollFirst().job), now);
+            Job job = delayed.pollFirst().job;
+            uniqueKeys.entered(append(WireFields.of(job), now), job);
             moved++;
         }
         return moved;

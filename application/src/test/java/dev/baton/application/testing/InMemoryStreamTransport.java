@@ -13,6 +13,7 @@ import dev.baton.domain.ConsumerName;
 import dev.baton.domain.DeadLetter;
 import dev.baton.domain.DeadLetterId;
 import dev.baton.domain.DeadLetterSelection;
+import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
 import dev.baton.domain.JobSighting;
@@ -21,6 +22,7 @@ import dev.baton.domain.QueueName;
 import dev.baton.domain.QueueStats;
 import dev.baton.domain.Retention;
 import dev.baton.domain.StoredDeadLetter;
+import dev.baton.domain.Uniqueness;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -81,13 +83,17 @@ public final class InMemoryStreamTransport
 
     @Override
     public synchronized void publish(Job job) {
-        InMemoryQueue target = queue(job.queue());
-        if (job.notBefore().isPresent()) {
-            target.delay(job, job.notBefore().get());
-        } else {
-            target.append(WireFields.of(job), clock.instant());
-        }
+        queue(job.queue()).publish(job, clock.instant());
         notifyAll();
+    }
+
+    @Override
+    public synchronized JobId publishUnique(Job job) {
+        Uniqueness unique = Uniqueness.carriedBy(job)
+                .orElseThrow(() -> new InvalidValueException("job " + job.id() + " carries no uniqueness key"));
+        JobId holder = queue(job.queue()).publishUnique(job, unique, clock.instant());
+        notifyAll();
+        return holder;
     }
 
     @Override
@@ -131,7 +137,7 @@ public final class InMemoryStreamTransport
 
     @Override
     public synchronized void acknowledge(QueueName queue, Collection<DeliveryId> ids) {
-        queue(queue).acknowledge(ids);
+        queue(queue).acknowledge(ids, clock.instant());
     }
 
     @Override

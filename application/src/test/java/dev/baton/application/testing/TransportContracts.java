@@ -3,9 +3,10 @@ package dev.baton.application.testing;
 import org.junit.jupiter.api.Nested;
 
 /**
- * Runs the stream transport contracts (the four ports', the isolation record of {@code JobLeases}, and the schedules'
- * watermarks) on one transport. An adapter test extends this class and implements {@link TestedTransport}; JUnit
- * finds the suites below as nested classes of the adapter test, each test with a fresh instance of it.
+ * Runs the stream transport contracts (the four ports', the isolation record of {@code JobLeases}, the schedules'
+ * watermarks and unique jobs) on one transport. An adapter test extends this class and implements
+ * {@link TestedTransport}; JUnit finds the suites below as nested classes of the adapter test, each test with a
+ * fresh instance of it.
  */
 public abstract class TransportContracts implements TestedTransport {
 
@@ -51,6 +52,14 @@ public abstract class TransportContracts implements TestedTransport {
 
     @Nested
     class Schedules extends ScheduleFiresContract {
+        @Override
+        protected TestedTransport subject() {
+            return TransportContracts.this;
+        }
+    }
+
+    @Nested
+    class Unique extends UniqueJobsContract {
         @Override
         protected TestedTransport subject() {
             return TransportContracts.this;

@@ -3,6 +3,7 @@ package dev.baton.bootstrap.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.application.port.in.EnqueueJobUseCase;
+import dev.baton.application.port.in.EnqueueUniqueJobUseCase;
 import dev.baton.bootstrap.Baton;
 import dev.baton.bootstrap.config.Durations;
 import dev.baton.bootstrap.json.Json;
@@ -10,6 +11,7 @@ import dev.baton.domain.BatonException;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
+import dev.baton.domain.Uniqueness;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -76,6 +78,14 @@ final class EnqueueCommand extends SessionCommand {
 
         @Option(names = "--at", paramLabel = "ISO-8601", description = "due at this instant, e.g. 2030-01-01T09:00:00Z")
         String at;
+
+        @Option(names = "--unique", paramLabel = "KEY", description = "enqueue nothing while a job with this "
+                + "uniqueness key is waiting, delayed or running on the queue; prints that job's id")
+        String unique;
+
+        @Option(names = "--unique-for", paramLabel = "DURATION", description = "with --unique: the key also holds "
+                + "for this long after its job completed, e.g. 1h")
+        String uniqueFor;
     }
 
     EnqueueCommand(Terminal terminal) {
@@ -92,10 +102,13 @@ final class EnqueueCommand extends SessionCommand {
         }
         if (source.single != null) {
             EnqueueJobUseCase.Command command = single(queueName, source.single);
+            Optional<Uniqueness> uniqueness = uniqueness(source.single);
             try (Baton baton = batonBuilder().build()) {
-                Job job = baton.enqueue(command);
-                terminal.out().println("enqueued " + job.id() + " on " + queueName
-                        + job.notBefore().map(due -> " (due " + due + ")").orElse(" (due now)"));
+                if (uniqueness.isEmpty()) {
+                    printEnqueued(baton.enqueue(command), queueName);
+                } else {
+                    printUnique(baton.enqueueUnique(command, uniqueness.get()), uniqueness.get(), queueName);
+                }
             }
             return ExitCodes.OK;
         }
@@ -122,6 +135,41 @@ final class EnqueueCommand extends SessionCommand {
         return ExitCodes.OK;
     }
 
+    private void printEnqueued(Job job, QueueName queueName) {
+        terminal.out().println("enqueued " + job.id() + " on " + queueName
+                + job.notBefore().map(due -> " (due " + due + ")").orElse(" (due now)"));
+    }
+
+    /** Prints the id of the job holding the key: the new one, or the one that was already there (still exit 0). */
+    private void printUnique(EnqueueUniqueJobUseCase.Outcome outcome, Uniqueness uniqueness, QueueName queueName) {
+        if (outcome instanceof EnqueueUniqueJobUseCase.Outcome.Enqueued enqueued) {
+            printEnqueued(enqueued.job(), queueName);
+        } else {
+            terminal.out().println("job " + outcome.jobId() + " holds unique key " + uniqueness.key() + " on "
+                    + queueName + ": nothing enqueued");
+        }
+    }
+
+    private static Optional<Uniqueness> uniqueness(Single single) {
+        if (single.unique == null) {
+            if (single.uniqueFor != null) {
+                throw new UsageException("--unique-for needs --unique");
+            }
+            return Optional.empty();
+        }
+        Uniqueness uniqueness = Uniqueness.of(single.unique);
+        return single.uniqueFor == null ? Optional.of(uniqueness)
+                : Optional.of(uniqueness.andFor(duration("--unique-for", single.uniqueFor)));
+    }
+
+    private static Duration duration(String option, String value) {
+        try {
+            return Durations.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("invalid " + option + " '" + value + "': " + e.getMessage());
+        }
+    }
+
     private static EnqueueJobUseCase.Command single(QueueName queue, Single single) {
         EnqueueJobUseCase.Command command = EnqueueJobUseCase.Command.now(queue, JobId.of(single.jobId),
                 single.payload);
@@ -132,13 +180,7 @@ final class EnqueueCommand extends SessionCommand {
             throw new UsageException("give --delay or --at, not both");
         }
         if (single.delay != null) {
-            Duration delay;
-            try {
-                delay = Durations.parse(single.delay);
-            } catch (IllegalArgumentException e) {
-                throw new UsageException("invalid --delay '" + single.delay + "': " + e.getMessage());
-            }
-            command = command.after(delay);
+            command = command.after(duration("--delay", single.delay));
         }
         if (single.at != null) {
             try {

@@ -8,6 +8,7 @@ import com.google.inject.multibindings.OptionalBinder;
 import dev.baton.application.handler.JobHandlers;
 import dev.baton.application.port.in.EnqueueJobUseCase;
 import dev.baton.application.port.in.EnqueueJobsUseCase;
+import dev.baton.application.port.in.EnqueueUniqueJobUseCase;
 import dev.baton.application.port.in.InspectQueueUseCase;
 import dev.baton.application.port.in.ListDeadLettersUseCase;
 import dev.baton.application.port.in.ListSchedulesUseCase;
@@ -61,6 +62,7 @@ final class ServicesModule extends AbstractModule {
     protected void configure() {
         bind(EnqueueJobUseCase.class).to(EnqueueService.class);
         bind(EnqueueJobsUseCase.class).to(EnqueueService.class);
+        bind(EnqueueUniqueJobUseCase.class).to(EnqueueService.class);
         bind(RunWorkerUseCase.class).to(WorkerService.class);
         bind(InspectQueueUseCase.class).to(QueueQueryService.class);
         bind(LocateJobUseCase.class).to(QueueQueryService.class);

@@ -1,6 +1,8 @@
 package dev.baton.application.port.out;
 
 import dev.baton.domain.Job;
+import dev.baton.domain.JobId;
+import dev.baton.domain.Uniqueness;
 import java.util.List;
 
 /**
@@ -17,4 +19,15 @@ public interface JobPublisher {
 
     /** Publishes many jobs in as few round trips as the transport can (pipelined), in order. */
     void publishAll(List<Job> jobs);
+
+    /**
+     * Publishes a job that carries a uniqueness key ({@link Uniqueness#on}) unless a job holding that key is waiting,
+     * delayed or running on the queue (or completed within its period): checked and published in one atomic step.
+     * The key is released when its job is acknowledged (after its period, if it has one) or dead-lettered, in the
+     * same atomic step; a retry keeps it.
+     *
+     * @return the id of the job that holds the key: {@code job}'s own id when it was published
+     * @throws dev.baton.domain.InvalidValueException when the job carries no uniqueness key
+     */
+    JobId publishUnique(Job job);
 }
