@@ -10,6 +10,7 @@ import dev.baton.application.port.out.TransportException;
 import dev.baton.application.service.OutboxRelay;
 import dev.baton.application.testing.MutableClock;
 import dev.baton.domain.Job;
+import dev.baton.domain.JobId;
 import dev.baton.domain.PayloadLimit;
 import java.time.Duration;
 import java.time.Instant;
@@ -190,6 +191,12 @@ class OutboxRelayTest {
                 throw new TransportException("Redis is down");
             }
             published.addAll(jobs);
+        }
+
+        /** The relay publishes no unique jobs: the outbox takes none. */
+        @Override
+        public JobId publishUnique(Job job) {
+            throw new UnsupportedOperationException("the relay publishes no unique jobs");
         }
 
         synchronized List<String> jobIds() {
