@@ -13,7 +13,9 @@ import dev.baton.bootstrap.wiring.HealthCheck;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,7 +29,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The admin HTTP endpoints on the JDK's HTTP server: {@code /health/live}, {@code /health/ready} (503 unless Redis
  * and PostgreSQL answer), {@code /metrics} (Prometheus text) and {@code /api/queues} (JSON), all read with GET; and
- * the one change, {@code POST /api/queues/{queue}/pause|resume} ({@link PauseEndpoint}). Error texts go through the
+ * the one change, {@code POST /api/queues/{queue}/pause|resume} ({@link PauseEndpoint}), served on a loopback address
+ * only. Error texts go through the
  * configuration's redaction, so no password leaks.
  */
 public final class AdminServer implements AutoCloseable {
@@ -56,7 +59,7 @@ public final class AdminServer implements AutoCloseable {
         server.createContext("/health/ready", guarded(config, READ, exchange -> ready(exchange, checks)));
         server.createContext("/metrics", guarded(config, READ, exchange ->
                 respond(exchange, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape())));
-        server.createContext("/api/queues/", guarded(config, List.of("POST"), pauses::handle));
+        server.createContext("/api/queues/", guarded(config, List.of("POST"), changes(address, pauses)));
         server.createContext("/api/queues", guarded(config, READ, exchange -> {
             List<QueueReport> reports = queues.all().stream()
                     .map(queue -> inspect.inspect(new InspectQueueUseCase.Command(queue))).toList();
@@ -93,6 +96,28 @@ public final class AdminServer implements AutoCloseable {
     }
 
     /** Answers with {@code handler} for {@code methods}, 405 for others, 500 with a redacted text if it fails. */
+    /**
+     * The admin server has no users yet, so a change is served only where nobody but this machine's own processes can
+     * reach it: on a loopback address. Elsewhere every change is refused with 403 and a warning says why at start.
+     */
+    private static HttpHandler changes(AdminAddress address, PauseEndpoint pauses) {
+        if (isLoopback(address.host())) {
+            return pauses::handle;
+        }
+        LOG.warn("admin http on the non-loopback address {}: pause and resume are refused there (403), since the"
+                + " admin server has no operator login; use a loopback address or `baton queue pause|resume`", address);
+        return exchange -> respond(exchange, 403, "text/plain", "changes are served only on a loopback admin"
+                + " address; use `baton queue pause|resume`\n");
+    }
+
+    private static boolean isLoopback(String host) {
+        try {
+            return InetAddress.getByName(host).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            return false;
+        }
+    }
+
     private static HttpHandler guarded(BatonConfig config, List<String> methods, HttpHandler handler) {
         return exchange -> {
             try {

@@ -1,5 +1,6 @@
 package dev.baton.bootstrap.admin;
 
+import dev.baton.application.port.in.InspectQueueUseCase;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -102,6 +103,25 @@ class AdminServerTest {
             await().atMost(Duration.ofSeconds(10)).until(() -> worker.counters().completed() == 1);
             assertThat(worker.counters().snoozed()).isEqualTo(1);
             assertThat(get(address, "/metrics").body()).contains("baton_jobs_snoozed_total{queue=\"mail\"} 1.0");
+        }
+    }
+
+    @Test
+    void onANonLoopbackAddressAPostChangesNothing() throws Exception {
+        try (Baton baton = Baton.builder()
+                .config(ConfigLoader.load(Map.of("BATON_ADMIN_ADDRESS", "0.0.0.0:0"), Optional.empty(), Map.of()))
+                .adapters(new InMemoryAdapters(Clock.systemUTC()))
+                .handler("mail", context -> Optional.empty())
+                .build()) {
+            InetSocketAddress address = baton.startAdmin().orElseThrow();
+
+            HttpResponse<String> refused = post(address, "/api/queues/mail/pause", "application/json");
+
+            assertThat(refused.statusCode()).isEqualTo(403);
+            assertThat(refused.body()).contains("loopback");
+            assertThat(get(address, "/api/queues").statusCode()).isEqualTo(200);
+            assertThat(baton.use(InspectQueueUseCase.class).inspect(new InspectQueueUseCase.Command(
+                    QueueName.of("mail"))).stats().paused()).as("nothing paused").isFalse();
         }
     }
 
