@@ -104,12 +104,12 @@ final class BatonRules {
 
     /**
      * OpenTelemetry is an optional dependency: a class that names it outside the tracing package could fail to load
-     * in a service without it. The one exception is {@code Baton.Builder}, whose {@code openTelemetry(...)} takes
+     * in a service without it. The one exception is {@code BatonBuilder}, whose {@code openTelemetry(...)} takes
      * the {@code OpenTelemetry} the application hands over, and names nothing else of it.
      */
     static final ArchRule OPENTELEMETRY_ONLY_IN_TRACING = classes().that().resideInAPackage("dev.baton..")
             .should(ArchConditions.onlyHaveDependenciesWhere(new DescribedPredicate<Dependency>("OpenTelemetry is named only in " + TRACING
-                    + ", and in Baton.Builder as the type of openTelemetry(...)'s parameter") {
+                    + ", and in BatonBuilder as the type of openTelemetry(...)'s parameter") {
                 @Override
                 public boolean test(Dependency dependency) {
                     JavaClass target = dependency.getTargetClass();
@@ -118,11 +118,11 @@ final class BatonRules {
                     }
                     JavaClass origin = dependency.getOriginClass();
                     return origin.getPackageName().startsWith(TRACING.replace("..", ""))
-                            || origin.getName().equals("dev.baton.bootstrap.Baton$Builder")
+                            || origin.getName().equals("dev.baton.bootstrap.BatonBuilder")
                             && target.getName().equals("io.opentelemetry.api.OpenTelemetry");
                 }
             }))
-            .as("OpenTelemetry is used only in dev.baton.bootstrap.tracing (and handed over by Baton.Builder)");
+            .as("OpenTelemetry is used only in dev.baton.bootstrap.tracing (and handed over by BatonBuilder)");
 
     static final ArchRule PORTS_IN_AND_OUT_INDEPENDENT = noClasses().that().resideInAPackage("..port.in..")
             .should().dependOnClassesThat().resideInAPackage("..port.out..")

@@ -55,7 +55,7 @@ class BatonFailuresTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.baton.bootstrap.BatonScenarioTest#wirings")
     void aJobThatAlwaysFailsIsDeadLetteredOnceWithItsTraceLoggedAndHeard(String name,
-                                                                        Function<Baton.Builder, Baton.Builder> wiring) {
+                                                                        Function<BatonBuilder, BatonBuilder> wiring) {
         QueueName queue = QueueName.of(TestEndpoints.unique("failures").replace('_', '-'));
         List<DeadLetter> heard = new CopyOnWriteArrayList<>();
 

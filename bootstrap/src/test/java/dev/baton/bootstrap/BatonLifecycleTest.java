@@ -103,7 +103,7 @@ class BatonLifecycleTest {
         assertThat(worker.isRunning()).isFalse();
     }
 
-    private Baton.Builder builder() {
+    private BatonBuilder builder() {
         return Baton.builder().adapters(adapters);
     }
 

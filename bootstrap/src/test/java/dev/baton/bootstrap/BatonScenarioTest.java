@@ -41,8 +41,8 @@ class BatonScenarioTest {
 
     /** Also the wirings of {@link BatonFailuresTest}. */
     static Stream<Arguments> wirings() {
-        Function<Baton.Builder, Baton.Builder> inMemory = builder -> builder.adapters(new InMemoryAdapters(Clock.systemUTC()));
-        Function<Baton.Builder, Baton.Builder> real = builder -> builder
+        Function<BatonBuilder, BatonBuilder> inMemory = builder -> builder.adapters(new InMemoryAdapters(Clock.systemUTC()));
+        Function<BatonBuilder, BatonBuilder> real = builder -> builder
                 .redis(TestEndpoints.redisUri()).postgres(TestEndpoints.jdbcUrl());
         return Stream.of(Arguments.of("in-memory", inMemory), Arguments.of("redis+postgres", real));
     }
@@ -57,7 +57,7 @@ class BatonScenarioTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("wirings")
     void jobsCompleteOnceRetriesSucceedAndARedrivenDeadLetterCompletes(String name,
-                                                                        Function<Baton.Builder, Baton.Builder> wiring) {
+                                                                        Function<BatonBuilder, BatonBuilder> wiring) {
         QueueName queue = QueueName.of(TestEndpoints.unique("scenario").replace('_', '-'));
         BatonConfig config = threeQuickAttempts("scenario");
         Map<String, AtomicInteger> runs = new ConcurrentHashMap<>();

@@ -129,12 +129,12 @@ class BatonSettingsTest {
                 .hasMessage("invalid BATON_CONCURRENCY (--concurrency) = '0' from the environment: must be in 1..10000");
     }
 
-    private void assertRefused(UnaryOperator<Baton.Builder> setting, String message) {
+    private void assertRefused(UnaryOperator<BatonBuilder> setting, String message) {
         assertThatThrownBy(() -> setting.apply(builder()).build()).isInstanceOf(ConfigException.class)
                 .hasMessageStartingWith(message);
     }
 
-    private Baton.Builder builder() {
+    private BatonBuilder builder() {
         return Baton.builder().adapters(adapters);
     }
 }

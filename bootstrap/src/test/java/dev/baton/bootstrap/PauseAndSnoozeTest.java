@@ -46,7 +46,7 @@ class PauseAndSnoozeTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.baton.bootstrap.BatonScenarioTest#wirings")
     void aPausedQueueRunsNothingForFiveSecondsThenEverythingAfterResumeAndAWorkerStartedMeanwhileWaitsToo(
-            String name, Function<Baton.Builder, Baton.Builder> wiring) {
+            String name, Function<BatonBuilder, BatonBuilder> wiring) {
         try (Baton baton = wiring.apply(Baton.builder().config(BatonScenarioTest.threeQuickAttempts("paused"))
                 .handler(queue.value(), recording)).build()) {
             RunningWorker worker = baton.start(queue.value());
@@ -127,7 +127,7 @@ class PauseAndSnoozeTest {
         }
     }
 
-    private Baton real(Baton.Builder builder) {
+    private Baton real(BatonBuilder builder) {
         return builder.config(BatonScenarioTest.threeQuickAttempts("paused")).redis(TestEndpoints.redisUri())
                 .postgres(TestEndpoints.jdbcUrl()).build();
     }

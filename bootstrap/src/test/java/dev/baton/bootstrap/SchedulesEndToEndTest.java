@@ -80,7 +80,7 @@ class SchedulesEndToEndTest {
     }
 
     /** One ledger schema for all three: the instances are workers of one deployment. */
-    private static Baton.Builder builder(String schema, Mode mode) {
+    private static BatonBuilder builder(String schema, Mode mode) {
         return Baton.builder().redis(TestEndpoints.redisUri()).postgres(TestEndpoints.jdbcUrl()).schema(schema)
                 .mode(mode).adminAddress("off").shutdownHook(false);
     }

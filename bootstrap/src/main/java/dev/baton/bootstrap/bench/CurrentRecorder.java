@@ -7,7 +7,7 @@ import dev.baton.domain.JobError;
 import java.time.Duration;
 
 /**
- * The bench's observer among Baton's own ({@code Baton.Builder.observer}, next to the metrics). Baton's observers are
+ * The bench's observer among Baton's own ({@code BatonBuilder.observer}, next to the metrics). Baton's observers are
  * fixed when it is built, and each round of jobs has a recorder of its own, so this one passes the events a recorder
  * times on to the recorder of the round running now. The other events reach the metrics only.
  */

@@ -1,6 +1,7 @@
 package dev.baton.bootstrap.cli;
 
 import dev.baton.bootstrap.Baton;
+import dev.baton.bootstrap.BatonBuilder;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.config.Secrets;
 import dev.baton.domain.QueueName;
@@ -33,7 +34,7 @@ abstract class SessionCommand implements Callable<Integer> {
         return config;
     }
 
-    final Baton.Builder batonBuilder() {
+    final BatonBuilder batonBuilder() {
         return Baton.builder().config(config());
     }
 

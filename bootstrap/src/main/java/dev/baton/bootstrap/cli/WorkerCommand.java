@@ -3,6 +3,7 @@ package dev.baton.bootstrap.cli;
 import dev.baton.application.port.in.RunWorkerUseCase;
 import dev.baton.application.port.in.RunningWorker;
 import dev.baton.bootstrap.Baton;
+import dev.baton.bootstrap.BatonBuilder;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.wiring.DemoHandlersModule;
 import dev.baton.bootstrap.wiring.HandlersModule;
@@ -76,7 +77,7 @@ final class WorkerCommand extends SessionCommand {
         BatonConfig config = config();
         List<QueueName> names = queues(queues);
         ConsumerName consumerName = consumer == null ? Baton.defaultConsumer() : ConsumerName.of(consumer);
-        Baton.Builder builder = batonBuilder().handlerClassLoader(pluginLoader(config.plugins(), classpath))
+        BatonBuilder builder = batonBuilder().handlerClassLoader(pluginLoader(config.plugins(), classpath))
                 .module(new DemoHandlersModule(crashOnPoison))
                 .shutdownHook(false); // this command's own hook stops gracefully, then exits 0
         schedules.file(terminal).ifPresent(builder::schedulesFile);

@@ -2,6 +2,7 @@ package dev.baton.bootstrap.spring;
 
 import dev.baton.application.handler.JobHandler;
 import dev.baton.bootstrap.Baton;
+import dev.baton.bootstrap.BatonBuilder;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.config.ConfigException;
 import dev.baton.bootstrap.config.Mode;
@@ -50,7 +51,7 @@ public class BatonAutoConfiguration {
                     + " (spring.datasource.url) or baton.jdbc-url; baton.mode=at-least-once runs without one");
         }
         // the context closes Baton, after the worker's graceful stop: no JVM hook of Baton's own
-        Baton.Builder builder = Baton.builder().config(config).shutdownHook(false);
+        BatonBuilder builder = Baton.builder().config(config).shutdownHook(false);
         dataSource.ifPresent(builder::dataSource);
         Optional.ofNullable(registries.getIfAvailable()).ifPresent(builder::meterRegistry);
         HandlerBeans.byName(beans.getBeansOfType(JobHandler.class), dataSource).forEach(builder::handler);

@@ -1,6 +1,7 @@
 package dev.baton.bootstrap.examples;
 
 import dev.baton.bootstrap.Baton;
+import dev.baton.bootstrap.BatonBuilder;
 import dev.baton.bootstrap.jobs.JobType;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
@@ -26,7 +27,7 @@ public final class ShippingJobs {
     }
 
     /** Registers the typed handler: it gets the bound record, and the ledger's transaction as any handler does. */
-    public static Baton.Builder handlers(Baton.Builder builder) {
+    public static BatonBuilder handlers(BatonBuilder builder) {
         return builder.handler(SHIP_PARCEL, (parcel, context) -> {
             String carrier = parcel.express() || parcel.weightGrams() < 500 ? "courier" : "post";
             context.unwrap(Handle.class).createUpdate(

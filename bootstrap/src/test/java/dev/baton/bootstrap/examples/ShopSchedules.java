@@ -1,6 +1,7 @@
 package dev.baton.bootstrap.examples;
 
 import dev.baton.bootstrap.Baton;
+import dev.baton.bootstrap.BatonBuilder;
 import dev.baton.domain.CatchUp;
 import dev.baton.domain.Schedule;
 
@@ -16,7 +17,7 @@ public final class ShopSchedules {
     private ShopSchedules() {
     }
 
-    public static Baton.Builder declare(Baton.Builder builder) {
+    public static BatonBuilder declare(BatonBuilder builder) {
         return builder.schedule(NIGHTLY_REPORT).schedule(TICK);
     }
 }

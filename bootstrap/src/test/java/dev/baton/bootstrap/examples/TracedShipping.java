@@ -1,6 +1,7 @@
 package dev.baton.bootstrap.examples;
 
 import dev.baton.bootstrap.Baton;
+import dev.baton.bootstrap.BatonBuilder;
 import dev.baton.bootstrap.examples.ShippingJobs.ShipParcel;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
@@ -24,7 +25,7 @@ public final class TracedShipping {
     }
 
     /** Without openTelemetry(...), Baton uses GlobalOpenTelemetry (a no-op until the application installs one). */
-    public static Baton.Builder traced(Baton.Builder builder, OpenTelemetry openTelemetry) {
+    public static BatonBuilder traced(BatonBuilder builder, OpenTelemetry openTelemetry) {
         return builder.openTelemetry(openTelemetry)
                 .handler(ShippingJobs.SHIP_PARCEL, (parcel, context) -> {
                     // the attempt's "process" span is current: what the handler records or starts belongs to it

@@ -7,6 +7,7 @@ import dev.baton.application.handler.JobHandler;
 import dev.baton.application.handler.NonRetryableException;
 import dev.baton.application.port.in.RedriveDeadLettersUseCase;
 import dev.baton.bootstrap.Baton;
+import dev.baton.bootstrap.BatonBuilder;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.config.ConfigLoader;
 import dev.baton.bootstrap.testing.TestEndpoints;
@@ -182,7 +183,7 @@ class JobSpansTest {
         assertThat(entryFields()).doesNotContainKey("traceparent");
     }
 
-    private Baton build(UnaryOperator<Baton.Builder> tracing, JobHandler handler) {
+    private Baton build(UnaryOperator<BatonBuilder> tracing, JobHandler handler) {
         BatonConfig config = ConfigLoader.load(Map.of("BATON_SCHEMA", TestEndpoints.unique("traced"),
                 "BATON_BACKOFF_INITIAL", "50ms", "BATON_BACKOFF_MAX", "200ms", "BATON_MAX_ATTEMPTS", "3",
                 "BATON_ADMIN_ADDRESS", "off"), Optional.empty(), Map.of());
