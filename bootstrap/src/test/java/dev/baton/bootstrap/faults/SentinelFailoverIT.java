@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Fault 11: Redis behind Sentinel (a primary, a replica, three Sentinels), the primary killed ({@code kill -9}) while
+ * Fault 12: Redis behind Sentinel (a primary, a replica, three Sentinels), the primary killed ({@code kill -9}) while
  * two workers, given only the {@code redis-sentinel://} URI, process the queue. The Sentinels promote the replica, the
  * workers carry on without a restart, jobs enqueued after the failover reach the new primary, and the ledger
  * invariant holds for every job.
