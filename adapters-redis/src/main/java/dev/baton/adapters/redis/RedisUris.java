@@ -15,6 +15,7 @@ final class RedisUris {
     private static final Pattern SERVER = Pattern.compile("(?i)rediss?://.*");
     private static final Pattern SENTINEL = Pattern.compile("(?i)rediss?-sentinel://.*");
     // one entry of a Sentinel host list: host[:port] (Lettuce parses no IPv6 literal there)
+    private static final String NO_MASTER = "it names no master: add #masterName, the name the Sentinels monitor";
     private static final Pattern SENTINEL_HOST = Pattern.compile("[^\\s:/@,\\[\\]]+(:\\d{1,5})?");
 
     private RedisUris() {
@@ -63,12 +64,12 @@ final class RedisUris {
             }
         }
         if (master.isBlank() && !uri.toLowerCase(Locale.ROOT).contains("sentinelmasterid=")) {
-            return "it names no master: add #masterName, the name the Sentinels monitor";
+            return NO_MASTER;
         }
         try {
             RedisURI parsed = RedisURI.create(uri);
             if (parsed.getSentinelMasterId() == null || parsed.getSentinelMasterId().isBlank()) {
-                return "it names no master: add #masterName, the name the Sentinels monitor";
+                return NO_MASTER;
             }
             return null;
         } catch (RuntimeException e) {
