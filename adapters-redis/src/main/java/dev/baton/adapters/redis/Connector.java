@@ -13,7 +13,12 @@ import io.lettuce.core.resource.ClientResources;
 import java.time.Duration;
 import java.util.List;
 
-/** Opens connections to a standalone Redis or to a Redis Cluster, and shuts the client down. */
+/**
+ * Opens connections to a standalone Redis (named directly or by Sentinels) or to a Redis Cluster, and shuts the client
+ * down. Behind Sentinels, Lettuce asks them for the master's address at every connect and reconnect: when a failover
+ * promotes a replica, the old master drops its clients (Sentinel kills them as it demotes it, or it is gone) and every
+ * connection reconnects to the new one, blocking reads included.
+ */
 sealed interface Connector {
     /** Periodic topology refresh; adaptive refresh (MOVED, ASK, reconnects) reacts to a failover at once. */
     Duration TOPOLOGY_REFRESH = Duration.ofSeconds(10);
@@ -22,6 +27,7 @@ sealed interface Connector {
 
     void shutdown();
 
+    /** One server, or the master that the Sentinels of a {@code redis-sentinel://} URI name. */
     static Connector standalone(ClientResources resources, RedisURI uri) {
         RedisClient client = RedisClient.create(resources, uri);
         client.setOptions(ClientOptions.builder()

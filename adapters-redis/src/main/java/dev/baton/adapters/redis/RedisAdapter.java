@@ -15,7 +15,6 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
-import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
@@ -39,7 +38,10 @@ public final class RedisAdapter implements AutoCloseable {
     private static final Duration MAX_PING_TIMEOUT = Duration.ofSeconds(2);
 
     /**
-     * @param uri              {@code redis://[:password@]host[:port][/db]} or {@code rediss://...} for TLS
+     * @param uri              {@code redis://[:password@]host[:port][/db]} or {@code rediss://...} for TLS; or
+     *                         {@code redis-sentinel://[:password@]host:port[,host:port…][/db]#masterName}
+     *                         ({@code rediss-sentinel://} for TLS): the Sentinels, asked for the master at every
+     *                         (re)connect, so that a failover needs no restart
      * @param groupSuffix      appended to the queue name to name its consumer group
      * @param payloadLimit     the largest payload accepted from producers and from the stream
      * @param commandTimeout   how long one command may take (blocking reads get their block time on top)
@@ -58,18 +60,10 @@ public final class RedisAdapter implements AutoCloseable {
             if (uri == null || uri.isBlank()) {
                 throw new InvalidValueException("BATON_REDIS_URI is required, e.g. redis://localhost:6379");
             }
-            if (!uri.startsWith("redis://") && !uri.startsWith("rediss://")) {
-                throw new InvalidValueException("BATON_REDIS_URI '" + masked(uri)
-                        + "' must start with redis:// (or rediss:// for TLS)");
-            }
-            try {
-                if (URI.create(uri).getHost() == null) {
-                    throw new IllegalArgumentException("it names no host (or a bad port)");
-                }
-                RedisURI.create(uri);
-            } catch (RuntimeException e) {
-                throw new InvalidValueException("BATON_REDIS_URI '" + masked(uri) + "' is not a valid Redis URI: "
-                        + masked(String.valueOf(e.getMessage())));
+            String problem = RedisUris.problem(uri);
+            if (problem != null) {
+                throw new InvalidValueException("BATON_REDIS_URI '" + masked(uri) + "' is not usable: "
+                        + masked(problem));
             }
             if (groupSuffix == null || groupSuffix.isEmpty() || groupSuffix.length() > 100
                     || !groupSuffix.chars().allMatch(c -> c > ' ' && c < 0x7f)) {
@@ -89,6 +83,10 @@ public final class RedisAdapter implements AutoCloseable {
                     throw new InvalidValueException("BATON_REDIS_CLUSTER_NODES entry '" + node
                             + "' is not host:port");
                 }
+            }
+            if (!clusterNodes.isEmpty() && RedisUris.isSentinel(uri)) {
+                throw new InvalidValueException("BATON_REDIS_CLUSTER_NODES names a Redis Cluster, but BATON_REDIS_URI "
+                        + "names Sentinels: a Cluster fails over by itself, give one or the other");
             }
             if (!clusterNodes.isEmpty() && RedisURI.create(uri).getDatabase() != 0) {
                 throw new InvalidValueException("a Redis Cluster has only database 0, but BATON_REDIS_URI '"

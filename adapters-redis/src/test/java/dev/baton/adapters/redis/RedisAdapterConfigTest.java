@@ -48,11 +48,58 @@ class RedisAdapterConfigTest {
     }
 
     @Test
+    void acceptsLettucesSentinelUris() {
+        assertThat(RedisAdapter.Config.of("redis-sentinel://10.0.0.1:26379,10.0.0.2:26379,sentinel-3:26380#jobs").uri())
+                .startsWith("redis-sentinel://");
+        assertThat(RedisAdapter.Config.of("rediss-sentinel://:secret@sentinel.example.com:26379/2#jobs").uri())
+                .contains("secret");
+        assertThat(RedisAdapter.Config.of("redis-sentinel://s1,s2:26379?sentinelMasterId=jobs").uri()).contains("s1");
+    }
+
+    @Test
+    void aMalformedSentinelUriSaysWhatIsMissingAndMasksThePassword() {
+        assertThatThrownBy(() -> RedisAdapter.Config.of("redis-sentinel://:topsecret@s1:26379,s2:26379"))
+                .isInstanceOf(InvalidValueException.class)
+                .hasMessageContaining("BATON_REDIS_URI")
+                .hasMessageContaining("names no master: add #masterName")
+                .hasMessageNotContaining("topsecret");
+        assertThatThrownBy(() -> RedisAdapter.Config.of("redis-sentinel://:topsecret@#jobs"))
+                .isInstanceOf(InvalidValueException.class)
+                .hasMessageContaining("names no Sentinel")
+                .hasMessageNotContaining("topsecret");
+        assertThatThrownBy(() -> RedisAdapter.Config.of("redis-sentinel://:topsecret@s1:26379,,s2#jobs"))
+                .isInstanceOf(InvalidValueException.class)
+                .hasMessageContaining("Sentinel '' is not host[:port]")
+                .hasMessageNotContaining("topsecret");
+        assertThatThrownBy(() -> RedisAdapter.Config.of("redis-sentinel://user:topsecret@s1:99999#jobs"))
+                .isInstanceOf(InvalidValueException.class)
+                .hasMessageContaining("Sentinel 's1:99999' is not host[:port]")
+                .hasMessageNotContaining("topsecret");
+        assertThatThrownBy(() -> RedisAdapter.Config.of("redis-sentinel://s1:26379,[::1]:26379#jobs"))
+                .isInstanceOf(InvalidValueException.class)
+                .hasMessageContaining("Sentinel '[::1]:26379' is not host[:port]");
+        assertThatThrownBy(() -> RedisAdapter.Config.of("redis-sentinel://user:topsecret@s1:port#jobs"))
+                .isInstanceOf(InvalidValueException.class)
+                .hasMessageContaining("Sentinel 's1:port' is not host[:port]")
+                .hasMessageNotContaining("topsecret");
+    }
+
+    @Test
+    void sentinelsAndClusterNodesExcludeEachOther() {
+        assertThatThrownBy(() -> RedisAdapter.Config.of("redis-sentinel://s1:26379#jobs").withClusterNodes("n1:7000"))
+                .isInstanceOf(InvalidValueException.class)
+                .hasMessageContaining("BATON_REDIS_CLUSTER_NODES")
+                .hasMessageContaining("Sentinels");
+    }
+
+    @Test
     void masksEveryFormOfPassword() {
         assertThat(RedisAdapter.Config.masked("redis://:pw@host:1")).isEqualTo("redis://:****@host:1");
         assertThat(RedisAdapter.Config.masked("redis://pw@host:1")).isEqualTo("redis://****@host:1");
         assertThat(RedisAdapter.Config.masked("rediss://user:pw@host:1/0")).isEqualTo("rediss://user:****@host:1/0");
         assertThat(RedisAdapter.Config.masked("redis://host:1")).isEqualTo("redis://host:1");
+        assertThat(RedisAdapter.Config.masked("rediss-sentinel://:pw@s1:1,s2:2#m"))
+                .isEqualTo("rediss-sentinel://:****@s1:1,s2:2#m");
         assertThat(RedisAdapter.Config.masked("bad at index 3: redis://u:p w@h")).isEqualTo(
                 "bad at index 3: redis://u:****@h");
         assertThat(RedisAdapter.Config.of("redis://user:pw@host:1").toString()).contains("user:****@host")

@@ -52,7 +52,10 @@ public abstract class CodeSettings<B extends CodeSettings<B>> {
         return "'" + text + "'";
     }
 
-    /** The Redis endpoint ({@code BATON_REDIS_URI}): {@code redis://host:port}, {@code rediss://} for TLS. */
+    /**
+     * The Redis endpoint ({@code BATON_REDIS_URI}): {@code redis://host:port}, {@code rediss://} for TLS, {@code
+     * redis-sentinel://host:port,host:port#masterName} for Sentinel.
+     */
     public B redis(String uri) {
         return set(Setting.REDIS_URI, "redis(" + quoted(Secrets.mask(uri)) + ")", uri);
     }

@@ -204,8 +204,9 @@ public final class ConfigLoader {
     }
 
     static String redisUri(String text) {
-        if (!text.matches("(?i)rediss?://.+")) {
-            throw new IllegalArgumentException("expected redis://[user:password@]host:port[/db] or rediss://...");
+        if (!text.matches("(?i)rediss?(-sentinel)?://.+")) {
+            throw new IllegalArgumentException("expected redis://[user:password@]host:port[/db], rediss://... for TLS, "
+                    + "or redis-sentinel://[user:password@]host:port[,host:port...]#masterName");
         }
         return text;
     }

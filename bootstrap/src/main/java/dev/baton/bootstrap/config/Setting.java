@@ -7,7 +7,8 @@ import java.util.Locale;
  * {@code --<name>} on the command line. The declaration order is the order of the documentation table.
  */
 public enum Setting {
-    REDIS_URI("redis://127.0.0.1:6379", true, "Redis endpoint; rediss:// for TLS, redis://:password@host:port for auth"),
+    REDIS_URI("redis://127.0.0.1:6379", true, "Redis endpoint; rediss:// for TLS, redis://:password@host:port for "
+            + "auth, redis-sentinel://host:port,host:port#master for Sentinel"),
     REDIS_CLUSTER_NODES("", false, "comma-separated host:port of Redis Cluster nodes (with the REDIS_URI host as "
             + "seeds); empty = a single Redis"),
     JDBC_URL("jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres", true,

@@ -16,7 +16,7 @@ import org.springframework.boot.context.properties.NestedConfigurationProperty;
  */
 @ConfigurationProperties("baton")
 public class BatonProperties {
-    /** Redis endpoint; rediss:// for TLS, redis://:password@host:port for auth. */
+    /** Redis endpoint; rediss:// for TLS, redis://:password@host:port for auth, redis-sentinel://h:p,h:p#master. */
     private String redisUri;
     /** Redis Cluster nodes (host:port), seeding a cluster client with the Redis URI's host. */
     private List<String> redisClusterNodes = new ArrayList<>();

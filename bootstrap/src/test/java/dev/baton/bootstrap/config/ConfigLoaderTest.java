@@ -151,6 +151,15 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void aSentinelUriIsAcceptedAndItsPasswordMasked() {
+        BatonConfig config = ConfigLoader.load(Map.of("BATON_REDIS_URI",
+                "rediss-sentinel://:s3cr3t@s1:26379,s2:26379#jobs"), Optional.empty(), Map.of());
+
+        assertThat(config.redisUri()).isEqualTo("rediss-sentinel://:s3cr3t@s1:26379,s2:26379#jobs");
+        assertThat(config.describe().get("redis-uri")).isEqualTo("rediss-sentinel://:****@s1:26379,s2:26379#jobs");
+    }
+
+    @Test
     void describeAndRedactNeverShowPasswords() {
         BatonConfig config = ConfigLoader.load(Map.of("BATON_REDIS_URI", "rediss://app:s3cr3t@cache:6380/2",
                 "BATON_JDBC_URL", "jdbc:postgresql://db:5432/app?user=app&password=pg-pass&ssl=true"),

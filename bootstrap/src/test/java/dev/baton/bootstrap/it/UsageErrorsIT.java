@@ -66,4 +66,15 @@ class UsageErrorsIT {
         BatonCli.Result config = cli.run("config");
         assertThat(config.stdout()).contains("redis://:****@127.0.0.1:1").doesNotContain("hunter2");
     }
+
+    @Test
+    void aSentinelUriWithoutAMasterNameIsAUsageErrorThatNeverPrintsThePassword() {
+        BatonCli cli = new BatonCli(Map.of("BATON_REDIS_URI", "redis-sentinel://:hunter2@127.0.0.1:26379"), dir);
+
+        BatonCli.Result result = cli.run("stats", "--queue", "orders");
+
+        assertThat(result.exitCode()).as(result.toString()).isEqualTo(2);
+        assertThat(result.stderr()).contains("BATON_REDIS_URI 'redis-sentinel://:****@127.0.0.1:26379'",
+                "names no master: add #masterName").doesNotContain("hunter2");
+    }
 }

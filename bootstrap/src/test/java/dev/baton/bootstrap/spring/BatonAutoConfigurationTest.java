@@ -113,6 +113,13 @@ class BatonAutoConfigurationTest {
     }
 
     @Test
+    void aSentinelUriIsAcceptedAsTheRedisUri() {
+        runner.withPropertyValues("baton.redis-uri=redis-sentinel://:pw@s1:26379,s2:26379#jobs").run(context ->
+                assertThat(context.getBean(Baton.class).config().redisUri())
+                        .isEqualTo("redis-sentinel://:pw@s1:26379,s2:26379#jobs"));
+    }
+
+    @Test
     void aPropertyThatBreaksItsRuleFailsTheContextNamingIt() {
         runner.withPropertyValues("baton.concurrency=0").run(context -> assertThat(context).getFailure()
                 .rootCause().isInstanceOf(ConfigException.class)

@@ -1,16 +1,12 @@
 package dev.baton.adapters.redis.testing;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.awaitility.Awaitility;
@@ -73,7 +69,7 @@ public final class TestCluster implements AutoCloseable {
             List<String> create = new ArrayList<>(List.of("redis-cli", "--cluster", "create"));
             nodes.forEach(node -> create.add("127.0.0.1:" + node.port()));
             create.addAll(List.of("--cluster-replicas", "1", "--cluster-yes"));
-            String created = run(create, Duration.ofSeconds(60));
+            String created = TestProcesses.run(create, Duration.ofSeconds(60));
             if (!created.contains("All 16384 slots covered")) {
                 throw new IllegalStateException("redis-cli --cluster create failed: " + created);
             }
@@ -125,12 +121,7 @@ public final class TestCluster implements AutoCloseable {
     /** Kills the node on {@code port} with SIGKILL, as a crash would. */
     public void kill(int port) {
         Node node = nodes.stream().filter(n -> n.port() == port).findFirst().orElseThrow();
-        node.process().destroyForcibly();
-        try {
-            node.process().waitFor(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        TestProcesses.kill(node.process());
     }
 
     /** Every live node says {@code cluster_state:ok} and every live replica's link to its master is up. */
@@ -153,7 +144,7 @@ public final class TestCluster implements AutoCloseable {
     public String cli(int port, String... command) {
         List<String> args = new ArrayList<>(List.of("redis-cli", "-p", Integer.toString(port)));
         args.addAll(List.of(command));
-        return run(args, Duration.ofSeconds(20));
+        return TestProcesses.run(args, Duration.ofSeconds(20));
     }
 
     private Stream<Node> liveNodes() {
@@ -171,38 +162,11 @@ public final class TestCluster implements AutoCloseable {
 
     @Override
     public void close() {
-        for (Node node : nodes) {
-            node.process().destroyForcibly();
-        }
-        for (Node node : nodes) {
-            try {
-                node.process().waitFor(10, TimeUnit.SECONDS);
-                try (Stream<Path> files = Files.walk(node.dir())) {
-                    files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-    }
-
-    private static String run(List<String> command, Duration timeout) {
-        try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-            byte[] output = process.getInputStream().readAllBytes();
-            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                process.destroyForcibly();
-                throw new IllegalStateException(String.join(" ", command) + " did not finish in " + timeout);
-            }
-            return new String(output, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot run " + String.join(" ", command), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted running " + String.join(" ", command), e);
-        }
+        nodes.forEach(node -> node.process().destroyForcibly());
+        nodes.forEach(node -> {
+            TestProcesses.kill(node.process());
+            TestProcesses.delete(node.dir());
+        });
     }
 
     private static int freePort() {
