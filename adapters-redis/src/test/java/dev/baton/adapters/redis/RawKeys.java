@@ -54,7 +54,7 @@ final class RawKeys implements AutoCloseable {
         for (int p = 0; p < partitions; p++) {
             QueueKeys partition = keys(queue, p, partitions);
             // one DEL per partition: on a cluster, a command may only touch keys of one slot
-            commands.del(partition.stream(), partition.delayed(), partition.dead());
+            commands.del(partition.all());
         }
         commands.del(QueueKeys.meta(queue));
     }

@@ -195,7 +195,8 @@ final class QueueProbe implements AutoCloseable {
 
     /** Deletes every partition's keys (one slot per command, as a cluster requires) and the partition count. */
     void deleteKeys() {
-        keys.indexes().forEach(p -> redis().del(stream(p), bytes(keys.delayed(p)), bytes(keys.dead(p))));
+        keys.indexes().forEach(p -> redis().del(stream(p), bytes(keys.delayed(p)), bytes(keys.dead(p)),
+                bytes(keys.deadJobs(p)), bytes(keys.isolated(p))));
         redis().del(bytes(keys.meta()));
     }
 
