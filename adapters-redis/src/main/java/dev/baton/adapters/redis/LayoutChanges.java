@@ -59,7 +59,7 @@ final class LayoutChanges {
         }
         call("repartition", queue, () -> {
             for (QueueKeys keys : old.all()) {
-                redis.del(keys.stream(), keys.delayed(), keys.dead(), keys.deadJobs());
+                redis.del(keys.all());
             }
             if (count == 1) {
                 redis.del(QueueKeys.meta(queue));
@@ -83,16 +83,15 @@ final class LayoutChanges {
     }
 
     /**
-     * Deletes the queue's streams (with their consumer group), delayed sets and dead letters, of every partition, its
-     * uniqueness keys, its partition count and its pause.
+     * Deletes the queue's streams (with their consumer group), delayed sets, dead letters and the records of its dead
+     * jobs and isolated suspects, of every partition, its uniqueness keys, its partition count and its pause.
      */
     void delete(QueueName queue) {
         QueueLayout layout = partitions.refreshLayout("delete", queue);
         call("delete", queue, () -> {
             // one DEL per partition: on a cluster, one command touches one slot
             layout.all().forEach(keys -> {
-                redis.del(keys.stream(), keys.delayed(), keys.dead(), keys.deadJobs(),
-                        keys.uniqueEntries());
+                redis.del(keys.all());
                 deleteUniqueLocks(keys);
             });
             return redis.del(QueueKeys.meta(queue), QueueKeys.paused(queue));

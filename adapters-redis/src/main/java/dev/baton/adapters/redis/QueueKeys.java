@@ -76,6 +76,11 @@ record QueueKeys(QueueName queue, String groupName, int partition, int partition
         return Utf8.bytes("baton:{" + tag() + "}:unique-entries");
     }
 
+    /** Every key of this partition (all in its slot): what deleting the partition removes. */
+    byte[][] all() {
+        return new byte[][] {stream(), delayed(), dead(), deadJobs(), isolated(), uniqueEntries()};
+    }
+
     byte[] group() {
         return Utf8.bytes(groupName);
     }

@@ -268,9 +268,9 @@ public final class RedisAdapter implements AutoCloseable {
     }
 
     /**
-     * Deletes everything of {@code queue}: its stream, consumer group, delayed jobs and dead letters (of every
-     * partition, and its partition count), pending work included. For throwaway queues (benchmarks, tests), never for
-     * a queue that workers still consume.
+     * Deletes everything of {@code queue}: its stream, consumer group, delayed jobs, dead letters and the records of
+     * its dead jobs and isolated suspects (of every partition, and its partition count), pending work included. For
+     * throwaway queues (benchmarks, tests), never for a queue that workers still consume.
      */
     public void deleteQueue(QueueName queue) {
         transport.delete(Objects.requireNonNull(queue, "queue"));

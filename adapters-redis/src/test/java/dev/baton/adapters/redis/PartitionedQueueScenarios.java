@@ -244,11 +244,18 @@ abstract class PartitionedQueueScenarios {
         QueueName queue = queue("delete");
         adapter().declarePartitions(queue, 3);
         adapter().publisher().publishAll(IntStream.range(0, 9).mapToObj(i -> job(queue, "x-" + i)).toList());
+        for (int p = 0; p < 3; p++) { // what a suspect and a dead letter leave besides the streams
+            QueueKeys keys = RawKeys.keys(queue, p, 3);
+            raw().commands().hset(keys.isolated(), Utf8.bytes("1-0"), Utf8.bytes("1"));
+            raw().commands().hset(keys.deadJobs(), Utf8.bytes("job"), Utf8.bytes("1-0"));
+        }
 
         adapter().deleteQueue(queue);
 
         for (int p = 0; p < 3; p++) {
-            assertThat(raw().commands().exists(RawKeys.keys(queue, p, 3).stream())).isZero();
+            QueueKeys keys = RawKeys.keys(queue, p, 3);
+            assertThat(raw().commands().exists(keys.stream(), keys.delayed(), keys.dead(), keys.deadJobs(),
+                    keys.isolated())).isZero();
         }
         assertThat(raw().commands().exists(QueueKeys.meta(queue))).isZero();
         assertThat(adapter().partitions(queue)).isEqualTo(1);

@@ -54,7 +54,7 @@ final class RawKeys implements AutoCloseable {
         for (int p = 0; p < partitions; p++) {
             QueueKeys partition = keys(queue, p, partitions);
             // one DEL per partition: on a cluster, a command may only touch keys of one slot
-            commands.del(partition.stream(), partition.delayed(), partition.dead(), partition.uniqueEntries());
+            commands.del(partition.all());
             for (byte[] lock : commands.keys(partition.uniqueLockPrefix() + "*")) {
                 commands.del(lock);
             }

@@ -26,11 +26,14 @@ final class Chaos {
         this.scenario = scenario;
     }
 
-    /** Waits until {@code fraction} of the jobs enqueued so far reached an outcome. */
+    /**
+     * Waits until {@code fraction} of the jobs enqueued so far reached an outcome, for as long as jobs keep reaching
+     * one: a loaded machine that restarts crashed workers slowly is slow, not stuck.
+     */
     void awaitProgress(double fraction) {
         long target = (long) Math.ceil(scenario.jobs().size() * fraction);
-        await("progress " + fraction).atMost(LONG_ENOUGH).pollInterval(Duration.ofMillis(50 + scenario.random()
-                .nextInt(200))).ignoreExceptions().until(supervised(() -> scenario.settled() >= target));
+        new Progressing(LONG_ENOUGH, Duration.ofMillis(50 + scenario.random().nextInt(200)))
+                .until("progress " + fraction, scenario::settled, supervised(() -> scenario.settled() >= target));
     }
 
     /** Waits until no completion commits for a second (jobs in flight finished or failed). */

@@ -35,6 +35,16 @@ record KeyLayout(String queue, int partitions) {
         return prefix(partition) + "dead";
     }
 
+    /** The hash from each dead job to its dead letter's entry id. */
+    String deadJobs(int partition) {
+        return prefix(partition) + "dead-jobs";
+    }
+
+    /** The hash of the suspects that ran alone and have not finished. */
+    String isolated(int partition) {
+        return prefix(partition) + "isolated";
+    }
+
     /** The partition count's hash (absent for an unpartitioned queue). */
     String meta() {
         return "baton:{" + queue + "}:meta";

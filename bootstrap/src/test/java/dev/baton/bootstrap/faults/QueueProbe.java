@@ -119,6 +119,11 @@ final class QueueProbe implements AutoCloseable {
         return keys.indexes().mapToLong(p -> redis().xlen(stream(p))).sum();
     }
 
+    /** How far the group read each partition's stream: it moves on as workers lease, a reclaim does not move it. */
+    List<String> deliveredUpTo() {
+        return keys.indexes().mapToObj(p -> groupExists(p) ? lastDeliveredId(p) : "none").toList();
+    }
+
     /** True when the group has read everything every partition's stream holds (no undelivered entry). */
     boolean allDelivered() {
         return keys.indexes().allMatch(this::allDelivered);
@@ -195,7 +200,8 @@ final class QueueProbe implements AutoCloseable {
 
     /** Deletes every partition's keys (one slot per command, as a cluster requires) and the partition count. */
     void deleteKeys() {
-        keys.indexes().forEach(p -> redis().del(stream(p), bytes(keys.delayed(p)), bytes(keys.dead(p))));
+        keys.indexes().forEach(p -> redis().del(stream(p), bytes(keys.delayed(p)), bytes(keys.dead(p)),
+                bytes(keys.deadJobs(p)), bytes(keys.isolated(p))));
         redis().del(bytes(keys.meta()));
     }
 

@@ -1,7 +1,6 @@
 package dev.baton.bootstrap.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import dev.baton.adapters.redis.testing.TestCluster;
 import dev.baton.bootstrap.testing.BatonCli;
@@ -215,14 +214,16 @@ final class Scenario implements AutoCloseable {
     }
 
     /**
-     * Waits until every job reached an outcome and nothing is pending, delayed or undelivered; restarts crashed
-     * workers meanwhile when {@code supervised}. On timeout the verdict still tells what was lost.
+     * Waits until every job reached an outcome and nothing is pending, delayed or undelivered, for as long as the run
+     * moves (jobs settle or the group reads on); restarts crashed workers meanwhile when {@code supervised}. On a
+     * stall the verdict still tells what was lost.
+     *
+     * @param stall how long nothing may move before the wait gives up
      */
-    Verdict awaitDrained(Duration atMost, WorkerFleet supervised) {
+    Verdict awaitDrained(Duration stall, WorkerFleet supervised) {
         try {
-            await("queue " + queue + " drained").atMost(atMost).pollInterval(Duration.ofMillis(500))
-                    .ignoreExceptions()
-                    .until(() -> {
+            new Progressing(stall, Duration.ofMillis(500)).until("queue " + queue + " drained",
+                    () -> List.of(settled(), probe.deliveredUpTo()), () -> {
                         if (supervised != null) {
                             supervised.restartDead();
                         }
@@ -230,18 +231,18 @@ final class Scenario implements AutoCloseable {
                                 && settled() >= jobs.size();
                     });
         } catch (ConditionTimeoutException timeout) {
-            faults.count("drain timed out");
+            faults.count("drain stalled");
         }
         return invariant().check(jobs);
     }
 
     /** Checks the ledger invariant, prints and records the summary line, fails on any deviation. */
-    Verdict verify(Duration atMost, WorkerFleet supervised) {
-        Verdict verdict = awaitDrained(atMost, supervised);
+    Verdict verify(Duration stall, WorkerFleet supervised) {
+        Verdict verdict = awaitDrained(stall, supervised);
         String summary = verdict.summary(name, faults, seed) + acceptedLoss;
         report(summary);
         assertThat(verdict.holds()).as(summary + "\n" + verdict.details() + "\nworker logs under " + dir).isTrue();
-        assertThat(faults.get("drain timed out")).as("drained within " + atMost).isZero();
+        assertThat(faults.get("drain stalled")).as("drained, never still for " + stall).isZero();
         assertThat(faults.toString()).as("a running worker must survive every fault but a kill").doesNotContain(
                 "stopped unexpectedly");
         return verdict;
