@@ -18,9 +18,7 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -30,7 +28,6 @@ import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.JdbiException;
 import org.jdbi.v3.core.statement.SqlStatements;
 import org.jdbi.v3.postgres.PostgresPlugin;
-import org.postgresql.Driver;
 import org.postgresql.ds.PGSimpleDataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -273,11 +270,11 @@ public final class PostgresAdapter implements AutoCloseable {
         static final Pattern IDENTIFIER = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
 
         public Config {
-            requireJdbcUrl(jdbcUrl);
+            ConfigChecks.requireJdbcUrl(jdbcUrl);
             if (schema == null || !IDENTIFIER.matcher(schema).matches() || schema.startsWith("pg_")) {
                 throw new InvalidValueException("BATON_SCHEMA must be a lower-case PostgreSQL identifier (1..63 "
                         + "letters a-z, digits or '_', not starting with a digit or 'pg_'), got "
-                        + (schema == null ? "nothing" : "'" + abbreviate(schema) + "'"));
+                        + (schema == null ? "nothing" : "'" + ConfigChecks.abbreviate(schema) + "'"));
             }
             if (poolSize < 1 || poolSize > MAX_POOL_SIZE) {
                 throw new InvalidValueException(
@@ -286,7 +283,7 @@ public final class PostgresAdapter implements AutoCloseable {
             if (retention == null) {
                 throw new InvalidValueException("the ledger retention is required");
             }
-            extraMigrationLocations = requireLocations(extraMigrationLocations);
+            extraMigrationLocations = ConfigChecks.requireLocations(extraMigrationLocations);
             Objects.requireNonNull(transactionTimeout, "transaction timeout");
             if (transactionTimeout.isPresent() && (transactionTimeout.get().toMillis() < 1
                     || transactionTimeout.get().toMillis() > Integer.MAX_VALUE)) {
@@ -360,54 +357,6 @@ public final class PostgresAdapter implements AutoCloseable {
             return "Config[jdbcUrl=" + JdbcUrls.masked(jdbcUrl) + ", schema=" + schema + ", poolSize=" + poolSize
                     + ", migrateOnStart=" + migrateOnStart + ", retention=" + retention
                     + ", extraMigrationLocations=" + extraMigrationLocations + "]";
-        }
-
-        private static void requireJdbcUrl(String url) {
-            String example = " (for example jdbc:postgresql://localhost:5432/app?user=baton&password=...)";
-            if (url == null || url.isBlank()) {
-                throw new InvalidValueException("BATON_JDBC_URL is required" + example);
-            }
-            if (!url.startsWith("jdbc:postgresql:")) {
-                throw new InvalidValueException("BATON_JDBC_URL must start with jdbc:postgresql:" + example + ", got '"
-                        + abbreviate(JdbcUrls.masked(url)) + "'");
-            }
-            // checked before the driver parses it: the driver would log the password as a bad port number
-            if (JdbcUrls.hasUserInfo(url)) {
-                throw new InvalidValueException("BATON_JDBC_URL cannot carry user:password@ before the host (the "
-                        + "PostgreSQL driver does not read it); pass ?user=...&password=... instead, got '"
-                        + abbreviate(JdbcUrls.masked(url)) + "'");
-            }
-            if (Driver.parseURL(url, null) == null) {
-                throw new InvalidValueException("BATON_JDBC_URL is not a valid PostgreSQL JDBC URL" + example
-                        + ", got '" + abbreviate(JdbcUrls.masked(url)) + "'");
-            }
-        }
-
-        private static List<String> requireLocations(List<String> locations) {
-            if (locations == null) {
-                throw new InvalidValueException("extra migration locations are required (use an empty list)");
-            }
-            Map<String, String> byHistoryTable = new HashMap<>();
-            for (String location : locations) {
-                if (location == null || location.isBlank()) {
-                    throw new InvalidValueException("an extra migration location is blank");
-                }
-                if (location.equals(Migrations.LEDGER_LOCATION)) {
-                    throw new InvalidValueException("the ledger's own migrations are applied already, not as an "
-                            + "extra location: " + location);
-                }
-                String clash = byHistoryTable.put(Migrations.historyTable(location), location);
-                if (clash != null) {
-                    throw new InvalidValueException("extra migration locations '" + clash + "' and '" + location
-                            + "' would share the history table " + Migrations.historyTable(location)
-                            + "; rename one of them");
-                }
-            }
-            return List.copyOf(locations);
-        }
-
-        private static String abbreviate(String text) {
-            return text.length() <= 200 ? text : text.substring(0, 199) + "…";
         }
     }
 }
