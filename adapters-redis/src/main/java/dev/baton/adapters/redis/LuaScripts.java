@@ -3,10 +3,12 @@ package dev.baton.adapters.redis;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -18,9 +20,29 @@ import java.util.Map;
 final class LuaScripts {
 
     enum Script {
-        ACKNOWLEDGE, RETRY_LATER, DEAD_LETTER, EXTEND_LEASES, ISOLATE, RECLAIM_ABANDONED, LEASE_OWN_PENDING,
-        PROMOTE_DUE, REDRIVE, REMOVE_IDLE_CONSUMERS, DECLARE_PARTITIONS, FORGET_ISOLATION, PURGE_DEAD_LETTERS,
-        FIRE_SCHEDULE, SETTLE_SCHEDULE, PUBLISH_UNIQUE;
+        ACKNOWLEDGE, RETRY_LATER, DEAD_LETTER(Fragment.RELEASE_UNIQUENESS), EXTEND_LEASES, ISOLATE,
+        RECLAIM_ABANDONED(Fragment.RELEASE_UNIQUENESS), LEASE_OWN_PENDING, PROMOTE_DUE, REDRIVE, REMOVE_IDLE_CONSUMERS,
+        DECLARE_PARTITIONS, FORGET_ISOLATION, PURGE_DEAD_LETTERS, FIRE_SCHEDULE, SETTLE_SCHEDULE, PUBLISH_UNIQUE;
+
+        /** Functions the script calls, defined in shared files put before its own text (Redis has no includes). */
+        private final List<Fragment> fragments;
+
+        Script(Fragment... fragments) {
+            this.fragments = List.of(fragments);
+        }
+
+        private byte[] source() {
+            ByteArrayOutputStream source = new ByteArrayOutputStream();
+            for (Fragment fragment : fragments) {
+                source.writeBytes(read(fragment.resource()));
+            }
+            source.writeBytes(read(name().toLowerCase(Locale.ROOT) + ".lua"));
+            return source.toByteArray();
+        }
+    }
+
+    enum Fragment {
+        RELEASE_UNIQUENESS;
 
         private String resource() {
             return name().toLowerCase(Locale.ROOT) + ".lua";
@@ -42,7 +64,7 @@ final class LuaScripts {
         Map<Script, byte[]> sources = new EnumMap<>(Script.class);
         Map<Script, String> digests = new EnumMap<>(Script.class);
         for (Script script : Script.values()) {
-            byte[] source = read(script.resource());
+            byte[] source = script.source();
             sources.put(script, source);
             digests.put(script, redis.scriptLoad(source));
         }

@@ -3,25 +3,15 @@
 -- the delivery is only acknowledged. When Redis lost the dead letter, it is written again.
 -- KEYS[1] stream, KEYS[2] dead-letter stream, KEYS[3] dead jobs hash (dead job key -> dead letter id),
 -- KEYS[4] isolated hash (the entry's isolation record is forgotten), KEYS[5] the hash of stream entries holding
--- uniqueness keys (a key the entry holds is released in the same step, see acknowledge.lua)
+-- uniqueness keys (a key the entry holds is released in the same step: release_uniqueness.lua, put before this)
 -- ARGV[1] group, ARGV[2] entry id, ARGV[3] '1' to copy the entry's own fields byte for byte (malformed entries),
 -- ARGV[4] the dead job key, ARGV[5] n = number of job field arguments that follow, ARGV[6 .. 5+n] job fields, then
 -- the dead_* fields.
 -- Returns the dead letter's id (the one already there, or the new one), or false when the entry was no longer pending.
-local function release(entry)
-  local held = redis.call('HGET', KEYS[5], entry)
-  if held then
-    redis.call('HDEL', KEYS[5], entry)
-    local lock = cjson.decode(held)
-    if redis.call('GET', lock[1]) == lock[2] then
-      redis.call('DEL', lock[1])
-    end
-  end
-end
 if redis.call('XACK', KEYS[1], ARGV[1], ARGV[2]) == 0 then
   return false
 end
-release(ARGV[2])
+release_uniqueness(KEYS[5], ARGV[2])
 redis.call('HDEL', KEYS[4], ARGV[2])
 local existing = redis.call('HGET', KEYS[3], ARGV[4])
 if existing and #redis.call('XRANGE', KEYS[2], existing, existing) == 1 then
