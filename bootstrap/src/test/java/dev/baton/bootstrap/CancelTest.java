@@ -31,6 +31,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.IntStream;
 import org.jdbi.v3.core.Handle;
 import org.junit.jupiter.api.Test;
 
@@ -101,11 +102,10 @@ class CancelTest {
         try (Baton baton = real(Baton.builder().concurrency(8).handler(queue.value(), shipping()))) {
             RunningWorker worker = baton.start(queue.value());
             Map<String, Future<Answer>> answers = new ConcurrentHashMap<>();
-            for (int i = 0; i < RACED_JOBS; i++) {
-                String id = "raced-" + i;
-                baton.enqueue(queue, JobId.of(id), "{}");
-                answers.put(id, cancellers.submit(() -> baton.cancel(queue, JobId.of(id))));
-            }
+            // all enqueued first, then cancelled in the order the worker runs them: the cancels meet the commits
+            List<String> ids = IntStream.range(0, RACED_JOBS).mapToObj(i -> "raced-" + i).toList();
+            ids.forEach(id -> baton.enqueue(queue, JobId.of(id), "{}"));
+            ids.forEach(id -> answers.put(id, cancellers.submit(() -> baton.cancel(queue, JobId.of(id)))));
             Set<String> cancelled = new HashSet<>();
             Set<String> completed = new HashSet<>();
             for (Map.Entry<String, Future<Answer>> answer : answers.entrySet()) {

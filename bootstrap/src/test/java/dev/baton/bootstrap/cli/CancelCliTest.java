@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.baton.bootstrap.cli.InJvmCli.Result;
 import dev.baton.bootstrap.testing.TestEndpoints;
+import dev.baton.domain.JobId;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -46,7 +47,7 @@ class CancelCliTest {
     @Test
     void aBadQueueNameOrJobIdOrAMissingQueueIsAUsageError() {
         Result badQueue = cli.run("cancel", "some-job", "--queue", "bad queue!");
-        Result badId = cli.run("cancel", " ", "--queue", queue);
+        Result badId = cli.run("cancel", "x".repeat(JobId.MAX_LENGTH + 1), "--queue", queue);
         Result noQueue = cli.run("cancel", "some-job");
 
         assertThat(badQueue.exit()).as(badQueue.toString()).isEqualTo(2);
