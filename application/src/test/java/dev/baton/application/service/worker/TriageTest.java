@@ -50,6 +50,18 @@ class TriageTest {
     }
 
     @Test
+    void aCancelledJobIsSettledBeforeAnythingElseEvenWithoutAHandler() {
+        HeldDelivery held = held(job("cancelled").withType("unknown-type"), 1);
+
+        Triage.Verdict verdict = triage(Optional.empty()).of(held, Set.of(JobId.of("cancelled")));
+
+        assertThat(verdict).isInstanceOfSatisfying(Triage.Cancelled.class, cancelled ->
+                assertThat(cancelled.held()).isSameAs(held));
+        assertThat(triage(Optional.empty()).of(held, Set.of(JobId.of("other"))))
+                .isInstanceOf(Triage.Failed.class);
+    }
+
+    @Test
     void aMalformedEntryIsRefusedWithItsFieldsVerbatim() {
         Map<String, String> garbage = Map.of("payload", "{}");
         Triage.Refused refused = (Triage.Refused) triage(Optional.empty()).of(new HeldDelivery(
