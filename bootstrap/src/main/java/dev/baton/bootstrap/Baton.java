@@ -10,6 +10,7 @@ import dev.baton.application.port.in.EnqueueUniqueJobUseCase;
 import dev.baton.application.port.in.InspectQueueUseCase;
 import dev.baton.application.port.in.LocateJobUseCase;
 import dev.baton.application.port.in.RunSchedulerUseCase;
+import dev.baton.application.port.in.CancelJobUseCase;
 import dev.baton.application.port.in.PauseQueueUseCase;
 import dev.baton.application.port.in.ResumeQueueUseCase;
 import dev.baton.application.port.in.RunWorkerUseCase;
@@ -142,6 +143,15 @@ public final class Baton implements AutoCloseable {
     /** Resumes a paused {@code queue}: workers lease from it again within a second. */
     public void resume(QueueName queue) {
         use(ResumeQueueUseCase.class).resume(new ResumeQueueUseCase.Command(queue));
+    }
+
+    /**
+     * Cancels a job: a waiting or delayed one never runs, a running one's handler sees {@code context.cancelled()}
+     * and is interrupted after the cancel grace; with a ledger, the answer is the ledger's (HANDLERS.md,
+     * OPERATIONS.md).
+     */
+    public CancelJobUseCase.Answer cancel(QueueName queue, JobId id) {
+        return use(CancelJobUseCase.class).cancel(new CancelJobUseCase.Command(queue, id));
     }
 
     /** Starts a worker on {@code queues}, each run by the handler of the same name, with the configured concurrency. */

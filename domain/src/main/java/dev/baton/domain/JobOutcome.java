@@ -62,4 +62,16 @@ public sealed interface JobOutcome {
             return record.queue();
         }
     }
+
+    /**
+     * An operator cancelled it at {@code cancelledAt}, before it completed: it never runs (again), and a running
+     * attempt's effect rolls back. Keyed like every outcome, by the job id ({@code key}).
+     */
+    record Cancelled(String key, QueueName queue, Instant cancelledAt) implements JobOutcome {
+        public Cancelled {
+            notNull(key, "key");
+            notNull(queue, "queue");
+            notNull(cancelledAt, "cancelled-at");
+        }
+    }
 }

@@ -19,11 +19,12 @@ sealed interface Attempt {
 
     /**
      * Known without a commit: the job completed before ({@code AlreadyCompleted}), went to the dead letters before
-     * ({@code AlreadyDead}), or its effect failed.
+     * ({@code AlreadyDead}), was cancelled ({@code AlreadyCancelled}), or its effect failed.
      */
     record Settled(LedgerOutcome outcome) implements Attempt {
         public Settled {
             if (!(outcome instanceof LedgerOutcome.AlreadyCompleted || outcome instanceof LedgerOutcome.AlreadyDead
+                    || outcome instanceof LedgerOutcome.AlreadyCancelled
                     || outcome instanceof LedgerOutcome.EffectFailed)) {
                 throw new IllegalArgumentException("a settled attempt ended before or failed, got " + outcome);
             }

@@ -25,6 +25,7 @@ final class CompletionLookups {
     private final String countSql;
     private final String forgetSql;
     private final String forgetPurgedSql;
+    private final String forgetCancelledSql;
 
     CompletionLookups(Jdbi jdbi, CompletionTable table, int forgetBatchSize) {
         this.jdbi = Objects.requireNonNull(jdbi, "jdbi");
@@ -37,6 +38,7 @@ final class CompletionLookups {
         // only a completed row has a completed_at
         this.forgetSql = forgetWhere("completed_at < :cutoff");
         this.forgetPurgedSql = forgetWhere("state = 'purged' AND state_changed_at < :cutoff");
+        this.forgetCancelledSql = forgetWhere("state = 'cancelled' AND state_changed_at < :cutoff");
     }
 
     Optional<Completion> find(JobId id) {
@@ -53,9 +55,9 @@ final class CompletionLookups {
                 + " WHERE " + condition + " LIMIT :limit FOR UPDATE SKIP LOCKED)";
     }
 
-    /** Completions and purged dead letters recorded before {@code cutoff}. @return how many were deleted */
+    /** Completions, purged dead letters and cancels recorded before {@code cutoff}. @return how many were deleted */
     long forgetCompletedBefore(Instant cutoff) {
-        return forget(forgetSql, cutoff) + forget(forgetPurgedSql, cutoff);
+        return forget(forgetSql, cutoff) + forget(forgetPurgedSql, cutoff) + forget(forgetCancelledSql, cutoff);
     }
 
     /** Deletes in batches, each its own short transaction, so that a large backlog never holds locks for long. */

@@ -93,13 +93,16 @@ final class CompletionTable {
      * How a job whose id a claim or an insert found taken ended: a new statement, so a new READ COMMITTED snapshot,
      * sees the row the claim (or the insert) waited for.
      *
-     * @return {@code AlreadyCompleted} or {@code AlreadyDead}; empty when the job may run after all: its row says
+     * @return {@code AlreadyCompleted}, {@code AlreadyCancelled} or {@code AlreadyDead}; empty when the job may run after all: its row says
      *     replayed, or is gone (retention ran at the same time)
      */
     Optional<LedgerOutcome> endedBefore(Handle handle, JobId id) {
         return find(handle, id.value()).flatMap(outcome -> {
             if (outcome instanceof JobOutcome.Completed completed) {
                 return Optional.of(new LedgerOutcome.AlreadyCompleted(completed.completion()));
+            }
+            if (outcome instanceof JobOutcome.Cancelled cancelled) {
+                return Optional.of(new LedgerOutcome.AlreadyCancelled(cancelled));
             }
             return outcome instanceof JobOutcome.Replayed ? Optional.empty()
                     : Optional.of(new LedgerOutcome.AlreadyDead(outcome));

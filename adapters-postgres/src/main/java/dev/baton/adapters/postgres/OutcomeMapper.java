@@ -26,6 +26,10 @@ final class OutcomeMapper implements RowMapper<JobOutcome> {
         if ("completed".equals(state)) {
             return new JobOutcome.Completed(COMPLETIONS.map(rs, ctx));
         }
+        if ("cancelled".equals(state)) {
+            return new JobOutcome.Cancelled(rs.getString("job_id"), QueueName.of(rs.getString("queue")),
+                    instant(rs, "state_changed_at"));
+        }
         DeadLetterRecord record = new DeadLetterRecord(rs.getString("job_id"), QueueName.of(rs.getString("queue")),
                 DeadLetterReason.valueOf(rs.getString("reason")),
                 JobError.permanent(rs.getString("error_type"), rs.getString("error_message")), rs.getInt("attempt"),

@@ -15,9 +15,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import org.jdbi.v3.core.HandleCallback;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.JdbiException;
+import org.jdbi.v3.core.statement.Query;
 
 /**
  * The ledger's record of dead letters in the {@code job_outcomes} table, next to the completions: each call one
@@ -31,6 +33,7 @@ final class PostgresJobOutcomes implements JobOutcomes {
     private final Jdbi jdbi;
     private final CompletionTable table;
     private final String recordDeadSql;
+    private final String recordCancelledSql;
     private final String replayedSql;
     private final String purgedSql;
     private final String countDeadSql;
@@ -51,6 +54,13 @@ final class PostgresJobOutcomes implements JobOutcomes {
                 + " state_changed_at = EXCLUDED.state_changed_at WHERE o.state = 'replayed' RETURNING " + columns + ")"
                 + " SELECT " + columns + " FROM dead UNION ALL SELECT " + columns + " FROM " + table.name()
                 + " WHERE job_id = :key AND NOT EXISTS (SELECT 1 FROM dead)";
+        // cancelled unless the row says otherwise (a replayed job is cancelled too); the row afterwards either way
+        this.recordCancelledSql = "WITH cancelled AS (INSERT INTO " + table.name() + " AS o (job_id, queue, attempt,"
+                + " consumer, message_id, state, state_changed_at) VALUES (:key, :queue, 0, '', '', 'cancelled', :at)"
+                + " ON CONFLICT (job_id) DO UPDATE SET state = 'cancelled', state_changed_at = EXCLUDED.state_changed_at"
+                + " WHERE o.state = 'replayed' RETURNING " + columns + ")"
+                + " SELECT " + columns + " FROM cancelled UNION ALL SELECT " + columns + " FROM " + table.name()
+                + " WHERE job_id = :key AND NOT EXISTS (SELECT 1 FROM cancelled)";
         this.replayedSql = "UPDATE " + table.name() + " SET state = 'replayed', state_changed_at = :at"
                 + " WHERE job_id = ANY(:keys) AND state = 'dead'";
         this.purgedSql = "UPDATE " + table.name() + " SET state = 'purged', state_changed_at = :at"
@@ -62,26 +72,41 @@ final class PostgresJobOutcomes implements JobOutcomes {
     @Override
     public JobOutcome recordDead(DeadLetterRecord record) {
         Objects.requireNonNull(record, "record");
-        return withHandle("could not record the dead letter of job " + record.key(), handle -> {
+        return upsert(recordDeadSql, record.key(), "dead letter", query -> query
+                .bind("key", record.key())
+                .bind("queue", record.queue().value())
+                .bind("attempts", record.attempts())
+                .bind("consumer", record.consumer().value())
+                .bind("entryId", record.entryId())
+                .bind("reason", record.reason().name())
+                .bind("errorType", record.error().type())
+                .bind("errorMessage", record.error().message())
+                .bind("deadAt", LedgerTransactions.utc(record.deadAt())));
+    }
+
+    @Override
+    public JobOutcome recordCancelled(String key, QueueName queue, Instant at) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(queue, "queue");
+        Objects.requireNonNull(at, "at");
+        return upsert(recordCancelledSql, key, "cancel", query -> query
+                .bind("key", key)
+                .bind("queue", queue.value())
+                .bind("at", LedgerTransactions.utc(at)));
+    }
+
+    /** Runs an upsert that returns the job's row as it is afterwards, again while the row changed under it. */
+    private JobOutcome upsert(String sql, String key, String what, UnaryOperator<Query> binder) {
+        return withHandle("could not record the " + what + " of job " + key, handle -> {
             for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
-                Optional<JobOutcome> outcome = handle.createQuery(recordDeadSql)
-                        .bind("key", record.key())
-                        .bind("queue", record.queue().value())
-                        .bind("attempts", record.attempts())
-                        .bind("consumer", record.consumer().value())
-                        .bind("entryId", record.entryId())
-                        .bind("reason", record.reason().name())
-                        .bind("errorType", record.error().type())
-                        .bind("errorMessage", record.error().message())
-                        .bind("deadAt", LedgerTransactions.utc(record.deadAt()))
-                        .map(new OutcomeMapper())
+                Optional<JobOutcome> outcome = binder.apply(handle.createQuery(sql)).map(new OutcomeMapper())
                         .findOne();
                 if (outcome.isPresent()) {
                     return outcome.get();
                 }
             }
-            throw new LedgerUnavailableException("the row of job " + record.key() + " kept changing while its dead"
-                    + " letter was recorded", null);
+            throw new LedgerUnavailableException("the row of job " + key + " kept changing while its " + what
+                    + " was recorded", null);
         });
     }
 

@@ -84,7 +84,7 @@ final class LayoutChanges {
 
     /**
      * Deletes the queue's streams (with their consumer group), delayed sets, dead letters and the records of its dead
-     * jobs and isolated suspects, of every partition, its uniqueness keys, its partition count and its pause.
+     * jobs and isolated suspects, of every partition, its uniqueness keys, its partition count, its pause and its cancels.
      */
     void delete(QueueName queue) {
         QueueLayout layout = partitions.refreshLayout("delete", queue);
@@ -94,7 +94,7 @@ final class LayoutChanges {
                 redis.del(keys.all());
                 deleteUniqueLocks(keys);
             });
-            return redis.del(QueueKeys.meta(queue), QueueKeys.paused(queue));
+            return redis.del(QueueKeys.meta(queue), QueueKeys.paused(queue), QueueKeys.cancelled(queue));
         });
         partitions.forget(queue);
     }

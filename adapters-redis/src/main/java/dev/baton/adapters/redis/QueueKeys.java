@@ -24,6 +24,11 @@ record QueueKeys(QueueName queue, String groupName, int partition, int partition
         return Utf8.bytes("baton:{" + queue.value() + "}:paused");
     }
 
+    /** The sorted set of cancelled job ids, scored by the cancel's time: in the slot of {@link #meta}. */
+    static byte[] cancelled(QueueName queue) {
+        return Utf8.bytes("baton:{" + queue.value() + "}:cancelled");
+    }
+
     private String tag() {
         return partitions == 1 ? queue.value() : queue.value() + ":" + partition;
     }

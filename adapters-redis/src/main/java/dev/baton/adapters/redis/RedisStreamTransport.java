@@ -52,6 +52,7 @@ final class RedisStreamTransport
     private final JobLookup lookup;
     private final RedisScheduleFires scheduleFires;
     private final QueuePauses pauses;
+    private final JobCancels cancels;
 
     /** @param pipeline a connection that does not flush automatically, for batches; used only by publishing */
     RedisStreamTransport(Link connection, Link pipeline, BlockingReads blockingReads, LuaScripts scripts,
@@ -73,6 +74,7 @@ final class RedisStreamTransport
         this.lookup = new JobLookup(connection.sync(), partitions, groups, deadLetters, wire);
         this.scheduleFires = new RedisScheduleFires(connection.sync(), scripts, partitions, wire);
         this.pauses = new QueuePauses(connection, replies);
+        this.cancels = new JobCancels(connection);
     }
 
     /** The schedules' watermarks, kept with the queues' keys (RedisAdapter's own API). */
@@ -172,6 +174,11 @@ final class RedisStreamTransport
         return pauses.paused(queues);
     }
 
+    @Override
+    public Set<JobId> cancelled(QueueName queue, Collection<JobId> jobs) {
+        return cancels.cancelled(queue, jobs);
+    }
+
     // ---------------------------------------------------------------- QueueMaintenance
 
     @Override
@@ -188,6 +195,7 @@ final class RedisStreamTransport
 
     @Override
     public TrimOutcome trim(QueueName queue, Retention retention, Instant now) {
+        cancels.forgetBefore(queue, now.minus(retention.maxAge()));
         return housekeeping.trim(queue, retention, now);
     }
 
@@ -232,6 +240,11 @@ final class RedisStreamTransport
     @Override
     public void resume(QueueName queue) {
         pauses.resume(queue);
+    }
+
+    @Override
+    public boolean cancel(QueueName queue, JobId id, Instant at) {
+        return cancels.cancel(queue, id, at);
     }
 
     private static void requirePositive(int max) {

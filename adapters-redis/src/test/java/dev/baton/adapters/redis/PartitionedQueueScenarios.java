@@ -249,6 +249,7 @@ abstract class PartitionedQueueScenarios {
             raw().commands().hset(keys.isolated(), Utf8.bytes("1-0"), Utf8.bytes("1"));
             raw().commands().hset(keys.deadJobs(), Utf8.bytes("job"), Utf8.bytes("1-0"));
         }
+        adapter().administration().cancel(queue, JobId.of("x-0"), Instant.now());
 
         adapter().deleteQueue(queue);
 
@@ -257,7 +258,7 @@ abstract class PartitionedQueueScenarios {
             assertThat(raw().commands().exists(keys.stream(), keys.delayed(), keys.dead(), keys.deadJobs(),
                     keys.isolated())).isZero();
         }
-        assertThat(raw().commands().exists(QueueKeys.meta(queue))).isZero();
+        assertThat(raw().commands().exists(QueueKeys.meta(queue), QueueKeys.cancelled(queue))).isZero();
         assertThat(adapter().partitions(queue)).isEqualTo(1);
         adapter().declarePartitions(queue, 2);
         assertThat(adapter().partitions(queue)).isEqualTo(2);

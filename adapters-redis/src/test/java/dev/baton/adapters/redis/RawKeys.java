@@ -49,7 +49,7 @@ final class RawKeys implements AutoCloseable {
         return QueueKeys.of(queue, "-workers", partition, partitions);
     }
 
-    /** Deletes every key of the queue (all partitions, its metadata and its pause). */
+    /** Deletes every key of the queue (all partitions, its metadata, its pause and its cancels). */
     void forget(QueueName queue, int partitions) {
         for (int p = 0; p < partitions; p++) {
             QueueKeys partition = keys(queue, p, partitions);
@@ -59,7 +59,7 @@ final class RawKeys implements AutoCloseable {
                 commands.del(lock);
             }
         }
-        commands.del(QueueKeys.meta(queue), QueueKeys.paused(queue));
+        commands.del(QueueKeys.meta(queue), QueueKeys.paused(queue), QueueKeys.cancelled(queue));
     }
 
     @Override

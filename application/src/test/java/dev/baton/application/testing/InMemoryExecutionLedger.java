@@ -40,7 +40,7 @@ public final class InMemoryExecutionLedger implements ExecutionLedger, JobOutcom
     private final Clock clock;
     private final Object lock = new Object();
     private final Map<JobId, Completion> completions = new HashMap<>();
-    /** The jobs that went to the dead letters (dead, replayed, purged), by key; never a completed one. */
+    /** The jobs that went to the dead letters (dead, replayed, purged) or were cancelled, by key; never a completed one. */
     private final Map<String, JobOutcome> deadLettered = new HashMap<>();
     private final Set<JobId> claimed = new HashSet<>();
     private final Map<String, String> effects = new HashMap<>();
@@ -165,7 +165,8 @@ public final class InMemoryExecutionLedger implements ExecutionLedger, JobOutcom
         }
         return Optional.ofNullable(deadLettered.get(id.value()))
                 .filter(outcome -> !(outcome instanceof JobOutcome.Replayed))
-                .map(LedgerOutcome.AlreadyDead::new);
+                .map(outcome -> outcome instanceof JobOutcome.Cancelled cancelled
+                        ? new LedgerOutcome.AlreadyCancelled(cancelled) : new LedgerOutcome.AlreadyDead(outcome));
     }
 
     /**
@@ -243,7 +244,8 @@ public final class InMemoryExecutionLedger implements ExecutionLedger, JobOutcom
             completions.values().removeIf(completion -> completion.completedAt().isBefore(cutoff));
             long purgedBefore = deadLettered.size();
             deadLettered.values().removeIf(outcome -> outcome instanceof JobOutcome.Purged purged
-                    && purged.purgedAt().isBefore(cutoff));
+                    && purged.purgedAt().isBefore(cutoff) || outcome instanceof JobOutcome.Cancelled cancelled
+                    && cancelled.cancelledAt().isBefore(cutoff));
             return before - completions.size() + purgedBefore - deadLettered.size();
         }
     }
@@ -259,12 +261,32 @@ public final class InMemoryExecutionLedger implements ExecutionLedger, JobOutcom
                 return new JobOutcome.Completed(completion.get());
             }
             JobOutcome before = deadLettered.get(record.key());
-            if (before instanceof JobOutcome.Dead || before instanceof JobOutcome.Purged) {
+            if (before != null && !(before instanceof JobOutcome.Replayed)) {
                 return before;
             }
             JobOutcome dead = new JobOutcome.Dead(record);
             deadLettered.put(record.key(), dead);
             return dead;
+        }
+    }
+
+    @Override
+    public JobOutcome recordCancelled(String key, QueueName queue, Instant at) {
+        checkAvailable();
+        synchronized (lock) {
+            Optional<JobId> id = asJobId(key);
+            id.ifPresent(this::awaitNoClaim);
+            Optional<Completion> completion = id.map(completions::get);
+            if (completion.isPresent()) {
+                return new JobOutcome.Completed(completion.get());
+            }
+            JobOutcome before = deadLettered.get(key);
+            if (before != null && !(before instanceof JobOutcome.Replayed)) {
+                return before;
+            }
+            JobOutcome cancelled = new JobOutcome.Cancelled(key, queue, at);
+            deadLettered.put(key, cancelled);
+            return cancelled;
         }
     }
 

@@ -50,6 +50,9 @@ public final class InMemoryStreamTransport
     private final WireFields wire;
     private final Map<QueueName, InMemoryQueue> queues = new HashMap<>();
     private int failingLeases;
+    /** Each queue's cancelled job ids, with the time of their cancel. */
+    private final Map<QueueName, Map<JobId, Instant>> cancels = new HashMap<>();
+    private int failingCancelReads;
 
     public InMemoryStreamTransport(Clock clock, PayloadLimit payloadLimit) {
         this.clock = clock;
@@ -74,6 +77,11 @@ public final class InMemoryStreamTransport
     /** Test hook: the next {@code count} calls of {@link #lease} throw {@link TransportException} (server lost). */
     public synchronized void failNextLeases(int count) {
         failingLeases = count;
+    }
+
+    /** Test hook: the next {@code count} calls of {@link #cancelled} throw {@link TransportException}. */
+    public synchronized void failNextCancelReads(int count) {
+        failingCancelReads = count;
     }
 
     @Override
@@ -156,6 +164,16 @@ public final class InMemoryStreamTransport
     }
 
     @Override
+    public synchronized Set<JobId> cancelled(QueueName queue, Collection<JobId> jobs) {
+        if (failingCancelReads > 0) {
+            failingCancelReads--;
+            throw new TransportException("reading the cancels failed (test hook)");
+        }
+        Map<JobId, Instant> cancelled = cancels.getOrDefault(queue, Map.of());
+        return jobs.stream().filter(cancelled::containsKey).collect(Collectors.toUnmodifiableSet());
+    }
+
+    @Override
     public synchronized Set<DeliveryId> extendLeases(QueueName queue, ConsumerName consumer,
                                                      Collection<DeliveryId> ids) {
         return queue(queue).extendLeases(consumer, ids, clock.instant());
@@ -183,6 +201,8 @@ public final class InMemoryStreamTransport
 
     @Override
     public synchronized TrimOutcome trim(QueueName queue, Retention retention, Instant now) {
+        Instant cutoff = now.minus(retention.maxAge());
+        cancels.getOrDefault(queue, new HashMap<>()).values().removeIf(at -> at.isBefore(cutoff));
         return queue(queue).trim(retention, now);
     }
 
@@ -228,6 +248,11 @@ public final class InMemoryStreamTransport
     @Override
     public synchronized void resume(QueueName queue) {
         queue(queue).paused(false);
+    }
+
+    @Override
+    public synchronized boolean cancel(QueueName queue, JobId id, Instant at) {
+        return cancels.computeIfAbsent(queue, name -> new HashMap<>()).putIfAbsent(id, at) == null;
     }
 
     private InMemoryQueue queue(QueueName queue) {

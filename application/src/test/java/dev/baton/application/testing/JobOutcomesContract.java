@@ -189,6 +189,65 @@ public abstract class JobOutcomesContract {
     }
 
     @Test
+    void aCancelledJobNeverRunsOnAFirstDeliveryOrARedeliveryAndIsForgottenAfterTheRetention() {
+        Job job = job();
+        Instant cancelledAt = T0.plusSeconds(5);
+        AtomicInteger committedRuns = new AtomicInteger();
+
+        JobOutcome recorded = outcomes.recordCancelled(job.id().value(), queue, cancelledAt);
+        LedgerOutcome first = ledger.execute(execution(job, 1), transaction -> Optional.of("shipped"));
+        LedgerOutcome redelivered = ledger.execute(execution(job, 2), counting(committedRuns));
+
+        JobOutcome.Cancelled cancelled = new JobOutcome.Cancelled(job.id().value(), queue, cancelledAt);
+        assertThat(recorded).isEqualTo(cancelled);
+        assertThat(first).isEqualTo(new LedgerOutcome.AlreadyCancelled(cancelled));
+        assertThat(redelivered).isEqualTo(new LedgerOutcome.AlreadyCancelled(cancelled));
+        assertThat(committedRuns).hasValue(0);
+        assertThat(ledger.find(job.id())).isEmpty();
+        assertThat(outcomes.recordCancelled(job.id().value(), queue, cancelledAt.plusSeconds(1)))
+                .as("a second cancel is told the first").isEqualTo(cancelled);
+        assertThat(outcomes.recordDead(dead(job, DeadLetterReason.POISON))).isEqualTo(cancelled);
+
+        ledger.forgetCompletedBefore(cancelledAt.plusSeconds(1));
+
+        assertThat(outcomes.find(job.id().value())).isEmpty();
+    }
+
+    @Test
+    void aCancelAfterTheCommitIsToldTheCompletionAndADeadOrPurgedJobStaysSo() {
+        Job completed = job();
+        Job dead = job();
+        Job purged = job();
+        LedgerOutcome committed = ledger.execute(execution(completed, 1), transaction -> Optional.of("shipped"));
+        DeadLetterRecord deadRecord = dead(dead, DeadLetterReason.EXHAUSTED);
+        outcomes.recordDead(deadRecord);
+        DeadLetterRecord purgedRecord = dead(purged, DeadLetterReason.EXHAUSTED);
+        outcomes.recordDead(purgedRecord);
+        outcomes.recordPurged(List.of(purged.id().value()), T0);
+
+        assertThat(outcomes.recordCancelled(completed.id().value(), queue, T0.plusSeconds(1)))
+                .isEqualTo(new JobOutcome.Completed(ExecutionLedgerContract.completionOf(committed)));
+        assertThat(outcomes.recordCancelled(dead.id().value(), queue, T0.plusSeconds(1)))
+                .isEqualTo(new JobOutcome.Dead(deadRecord));
+        assertThat(outcomes.recordCancelled(purged.id().value(), queue, T0.plusSeconds(1)))
+                .isEqualTo(new JobOutcome.Purged(purgedRecord, T0));
+        assertThat(ledger.find(completed.id())).isPresent();
+    }
+
+    @Test
+    void aReplayedJobCanBeCancelledAndThenDoesNotRun() {
+        Job job = job();
+        outcomes.recordDead(dead(job, DeadLetterReason.POISON));
+        outcomes.recordReplayed(List.of(job.id().value()), T0);
+
+        JobOutcome recorded = outcomes.recordCancelled(job.id().value(), queue, T0.plusSeconds(2));
+
+        assertThat(recorded).isEqualTo(new JobOutcome.Cancelled(job.id().value(), queue, T0.plusSeconds(2)));
+        assertThat(ledger.execute(execution(job.redriven(), 1), transaction -> Optional.empty()))
+                .isInstanceOf(LedgerOutcome.AlreadyCancelled.class);
+    }
+
+    @Test
     void aMalformedEntryWithoutAJobIdIsKeyedByItsEntry() {
         String key = DeadLetterRecord.entryKey(queue, "1700000000000-7");
         DeadLetterRecord malformed = new DeadLetterRecord(key, queue, DeadLetterReason.MALFORMED,

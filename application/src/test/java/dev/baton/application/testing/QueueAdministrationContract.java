@@ -13,7 +13,9 @@ import dev.baton.domain.JobId;
 import dev.baton.domain.JobSighting;
 import dev.baton.domain.QueueName;
 import dev.baton.domain.QueueStats;
+import dev.baton.domain.Retention;
 import dev.baton.domain.StoredDeadLetter;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -180,6 +182,31 @@ public abstract class QueueAdministrationContract extends TransportFixture {
         assertThat(leases().paused(List.of(queue, other))).isEmpty();
         assertThat(administration().stats(queue).paused()).isFalse();
         assertThat(jobIds(leases().lease(queue, alice, 10, SHORT_BLOCK))).containsExactly("while-paused");
+        subject().forget(other);
+    }
+
+    // ---- cancelling --------------------------------------------------------------------------------------------
+
+    @Test
+    void aCancelIsRecordedOnceSeenByItsQueueOnlyAndForgottenAfterTheRetention() {
+        QueueName other = randomQueue();
+        leases().declare(other);
+        JobId waiting = JobId.of("waiting");
+        JobId unknown = JobId.of("never-enqueued");
+        publish("waiting", "running");
+
+        assertThat(administration().cancel(queue, waiting, BASE)).isTrue();
+        assertThat(administration().cancel(queue, waiting, BASE.plusSeconds(1))).as("cancelled already").isFalse();
+        assertThat(administration().cancel(queue, unknown, BASE.plusSeconds(10))).isTrue();
+
+        assertThat(leases().cancelled(queue, List.of(waiting, JobId.of("running"), unknown)))
+                .containsExactlyInAnyOrder(waiting, unknown);
+        assertThat(leases().cancelled(other, List.of(waiting, unknown))).isEmpty();
+        assertThat(leases().cancelled(queue, List.of())).isEmpty();
+
+        maintenance().trim(queue, new Retention(Duration.ofSeconds(5)), BASE.plusSeconds(6));
+
+        assertThat(leases().cancelled(queue, List.of(waiting, unknown))).containsExactly(unknown);
         subject().forget(other);
     }
 

@@ -81,9 +81,14 @@ final class JobCommand extends SessionCommand {
         report.put("result", completion.result().orElse(""));
     }
 
-    /** The ledger's record of a dead letter: dead, replayed or purged, with why it died. */
+    /** The ledger's record of a job that did not complete: cancelled, or dead, replayed or purged with why it died. */
     private static void deadLettered(Map<String, Object> report, JobOutcome outcome) {
         DeadLetterRecord record;
+        if (outcome instanceof JobOutcome.Cancelled cancelled) {
+            report.put("state", "cancelled (it never runs)");
+            report.put("cancelled_at", cancelled.cancelledAt().toString());
+            return;
+        }
         if (outcome instanceof JobOutcome.Replayed replayed) {
             report.put("state", "replayed (its dead letter was redriven: it runs again)");
             report.put("replayed_at", replayed.replayedAt().toString());

@@ -22,7 +22,8 @@ import java.util.Optional;
 public record BatonConfig(String redisUri, List<String> redisClusterNodes, String jdbcUrl, String schema, Mode mode,
                           List<QueueName> queues, Duration lease, Duration idleThreshold, DeliveryLimit deliveryLimit,
                           RetryPolicy retryPolicy, Duration jobTimeout, Retention retention, int concurrency,
-                          Duration grace, int poolSize, int batchCommit, JobThreads jobThreads,
+                          Duration grace, Duration cancelGrace, int poolSize, int batchCommit,
+                          JobThreads jobThreads,
                           Optional<AdminAddress> adminAddress,
                           Optional<Path> plugins, List<String> migrations, boolean relay) {
 
@@ -40,6 +41,7 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
         Objects.requireNonNull(jobTimeout, "job timeout");
         Objects.requireNonNull(retention, "retention");
         Objects.requireNonNull(grace, "grace");
+        Objects.requireNonNull(cancelGrace, "cancel grace");
         Objects.requireNonNull(jobThreads, "job threads");
         Objects.requireNonNull(adminAddress, "admin address");
         Objects.requireNonNull(plugins, "plugins");
@@ -60,21 +62,24 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
 
     public BatonConfig withSchema(String newSchema) {
         return new BatonConfig(redisUri, redisClusterNodes, jdbcUrl, newSchema, mode, queues, lease, idleThreshold,
-                deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, batchCommit,
+                deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, cancelGrace, poolSize,
+                batchCommit,
                 jobThreads, adminAddress,
                 plugins, migrations, relay);
     }
 
     public BatonConfig withRedisUri(String uri) {
         return new BatonConfig(uri, redisClusterNodes, jdbcUrl, schema, mode, queues, lease, idleThreshold,
-                deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, batchCommit,
+                deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, cancelGrace, poolSize,
+                batchCommit,
                 jobThreads, adminAddress,
                 plugins, migrations, relay);
     }
 
     public BatonConfig withJdbcUrl(String url) {
         return new BatonConfig(redisUri, redisClusterNodes, url, schema, mode, queues, lease, idleThreshold,
-                deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, batchCommit,
+                deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, cancelGrace, poolSize,
+                batchCommit,
                 jobThreads, adminAddress,
                 plugins, migrations, relay);
     }
@@ -84,7 +89,8 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
         List<String> all = new ArrayList<>(migrations);
         all.addAll(locations);
         return new BatonConfig(redisUri, redisClusterNodes, jdbcUrl, schema, mode, queues, lease, idleThreshold,
-                deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, batchCommit,
+                deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, cancelGrace, poolSize,
+                batchCommit,
                 jobThreads, adminAddress,
                 plugins, all, relay);
     }
@@ -124,6 +130,7 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
         shown.put(Setting.RETENTION.flagName(), Durations.format(retention.maxAge()));
         shown.put(Setting.CONCURRENCY.flagName(), Integer.toString(concurrency));
         shown.put(Setting.GRACE.flagName(), Durations.format(grace));
+        shown.put(Setting.CANCEL_GRACE.flagName(), Durations.format(cancelGrace));
         shown.put(Setting.POOL_SIZE.flagName(), Integer.toString(poolSize));
         shown.put(Setting.BATCH_COMMIT.flagName(), Integer.toString(batchCommit));
         shown.put(Setting.JOB_THREADS.flagName(), jobThreads.label());

@@ -133,6 +133,14 @@ public abstract class CodeSettings<B extends CodeSettings<B>> {
         return duration(Setting.GRACE, "grace", grace);
     }
 
+    /**
+     * How long a cancelled running job's handler may go on after its worker saw the cancel before it is interrupted
+     * ({@code BATON_CANCEL_GRACE}).
+     */
+    public B cancelGrace(Duration grace) {
+        return duration(Setting.CANCEL_GRACE, "cancelGrace", grace);
+    }
+
     /** PostgreSQL connections of Baton's own pool ({@code BATON_POOL_SIZE}); unset, it follows the concurrency. */
     public B poolSize(int connections) {
         return number(Setting.POOL_SIZE, "poolSize", connections);
@@ -181,6 +189,7 @@ public abstract class CodeSettings<B extends CodeSettings<B>> {
                 value(Setting.RETENTION, base.retention(), ConfigLoader::retention),
                 concurrency,
                 value(Setting.GRACE, base.grace(), Function.identity()),
+                value(Setting.CANCEL_GRACE, base.cancelGrace(), Function.identity()),
                 value(Setting.POOL_SIZE, autoPool ? ConfigLoader.autoPoolSize(concurrency) : base.poolSize(),
                         ConfigLoader::poolSize),
                 value(Setting.BATCH_COMMIT, base.batchCommit(), ConfigLoader::batchCommit),

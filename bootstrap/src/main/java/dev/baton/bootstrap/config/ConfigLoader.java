@@ -85,6 +85,7 @@ public final class ConfigLoader {
                 get(Setting.RETENTION, text -> retention(Durations.parse(text))),
                 concurrency,
                 get(Setting.GRACE, ConfigLoader::duration),
+                get(Setting.CANCEL_GRACE, ConfigLoader::duration),
                 get(Setting.POOL_SIZE, text -> text.equalsIgnoreCase("auto") ? autoPoolSize(concurrency)
                         : poolSize(wholeNumber(text))),
                 get(Setting.BATCH_COMMIT, text -> batchCommit(wholeNumber(text))),

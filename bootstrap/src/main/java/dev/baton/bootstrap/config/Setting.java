@@ -26,6 +26,8 @@ public enum Setting {
     RETENTION("1d", false, "how long acknowledged stream history and ledger completions are kept"),
     CONCURRENCY("8", false, "jobs a worker runs at once"),
     GRACE("30s", false, "on shutdown, how long running jobs may finish before they are abandoned to other workers"),
+    CANCEL_GRACE("10s", false, "how long a cancelled running job's handler may go on (it sees context.cancelled()) "
+            + "before it is interrupted"),
     POOL_SIZE("auto", false, "PostgreSQL connections; auto = concurrency + 2 (each running job holds one)"),
     BATCH_COMMIT("1", false, "jobs committed per ledger transaction, a savepoint each (1 = one job per transaction)"),
     JOB_THREADS("auto", false, "what runs the jobs: platform threads, virtual threads (Java 21+), or auto = virtual "

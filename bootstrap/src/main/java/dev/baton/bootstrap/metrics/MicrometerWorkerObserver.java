@@ -76,6 +76,11 @@ public final class MicrometerWorkerObserver implements JobObserver, MaintenanceO
     }
 
     @Override
+    public void jobCancelled(Job job) {
+        count("baton.jobs.cancelled", job.queue());
+    }
+
+    @Override
     public void jobDeadLettered(DeadLetter letter) {
         Counter.builder("baton.jobs.dead.lettered").tag("queue", letter.queue().value())
                 .tag("reason", letter.reason().name())

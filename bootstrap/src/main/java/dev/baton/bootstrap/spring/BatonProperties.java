@@ -50,6 +50,8 @@ public class BatonProperties {
     private Duration retention;
     /** On shutdown, how long running jobs may finish before they are abandoned to other workers (default 30s). */
     private Duration grace;
+    /** How long a cancelled running job's handler may go on before it is interrupted (default 10s). */
+    private Duration cancelGrace;
     /** Connections of Baton's own pool, used only with baton.jdbc-url (default concurrency + 2). */
     private Integer poolSize;
     /** Jobs committed per ledger transaction, a savepoint each (default 1). */
@@ -257,6 +259,14 @@ public class BatonProperties {
 
     public void setGrace(Duration grace) {
         this.grace = grace;
+    }
+
+    public Duration getCancelGrace() {
+        return cancelGrace;
+    }
+
+    public void setCancelGrace(Duration cancelGrace) {
+        this.cancelGrace = cancelGrace;
     }
 
     public Integer getPoolSize() {

@@ -62,6 +62,7 @@ final class PropertySettings extends CodeSettings<PropertySettings> {
         set(properties.getJobTimeout(), settings::jobTimeout);
         set(properties.getRetention(), settings::retention);
         set(properties.getGrace(), settings::grace);
+        set(properties.getCancelGrace(), settings::cancelGrace);
         set(properties.getPoolSize(), settings::poolSize);
         set(properties.getBatchCommit(), settings::batchCommit);
         set(properties.getJobThreads(), settings::jobThreads);

@@ -69,6 +69,11 @@ final class FanOutJobObserver implements JobObserver {
     }
 
     @Override
+    public void jobCancelled(Job job) {
+        each(observer -> observer.jobCancelled(job));
+    }
+
+    @Override
     public void jobDeadLettered(DeadLetter letter) {
         each(observer -> observer.jobDeadLettered(letter));
     }

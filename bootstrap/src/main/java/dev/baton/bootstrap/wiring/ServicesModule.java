@@ -13,6 +13,7 @@ import dev.baton.application.port.in.InspectQueueUseCase;
 import dev.baton.application.port.in.ListDeadLettersUseCase;
 import dev.baton.application.port.in.ListSchedulesUseCase;
 import dev.baton.application.port.in.LocateJobUseCase;
+import dev.baton.application.port.in.CancelJobUseCase;
 import dev.baton.application.port.in.PauseQueueUseCase;
 import dev.baton.application.port.in.PurgeDeadLettersUseCase;
 import dev.baton.application.port.in.RedriveDeadLettersUseCase;
@@ -34,6 +35,7 @@ import dev.baton.application.service.AtLeastOnceExecution;
 import dev.baton.application.service.CompletionJanitor;
 import dev.baton.application.service.DeadLetterService;
 import dev.baton.application.service.EnqueueService;
+import dev.baton.application.service.CancelService;
 import dev.baton.application.service.QueuePauseService;
 import dev.baton.application.service.QueueQueryService;
 import dev.baton.application.service.TrimService;
@@ -74,6 +76,7 @@ final class ServicesModule extends AbstractModule {
         bind(ListSchedulesUseCase.class).to(ScheduleQueryService.class);
         bind(PauseQueueUseCase.class).to(QueuePauseService.class);
         bind(ResumeQueueUseCase.class).to(QueuePauseService.class);
+        bind(CancelJobUseCase.class).to(CancelService.class);
         OptionalBinder.newOptionalBinder(binder(), JobTracing.class).setDefault()
                 .toProvider(Tracings::fromClasspath).in(Singleton.class);
     }
@@ -100,6 +103,7 @@ final class ServicesModule extends AbstractModule {
                 .withJobTimeout(config.jobTimeout())
                 .withHousekeeping(WorkerSettings.DEFAULTS.trimInterval(), config.retention(), config.idleThreshold())
                 .withGrace(config.grace())
+                .withCancelGrace(config.cancelGrace())
                 .withBatchCommit(config.batchCommit())
                 .withJobThreads(config.jobThreads());
     }
@@ -137,6 +141,12 @@ final class ServicesModule extends AbstractModule {
     @Singleton
     QueuePauseService pauses(QueueAdministration administration) {
         return new QueuePauseService(administration);
+    }
+
+    @Provides
+    @Singleton
+    CancelService cancels(JobOutcomes outcomes, QueueAdministration administration, Clock clock) {
+        return new CancelService(outcomes, administration, clock);
     }
 
     @Provides

@@ -50,6 +50,16 @@ record KeyLayout(String queue, int partitions) {
         return "baton:{" + queue + "}:meta";
     }
 
+    /** The key whose presence pauses the queue. */
+    String paused() {
+        return "baton:{" + queue + "}:paused";
+    }
+
+    /** The sorted set of the queue's cancelled job ids. */
+    String cancelled() {
+        return "baton:{" + queue + "}:cancelled";
+    }
+
     String group() {
         return queue + "-workers";
     }

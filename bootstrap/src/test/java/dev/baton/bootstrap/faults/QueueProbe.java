@@ -198,11 +198,14 @@ final class QueueProbe implements AutoCloseable {
         }
     }
 
-    /** Deletes every partition's keys (one slot per command, as a cluster requires) and the partition count. */
+    /**
+     * Deletes every partition's keys (one slot per command, as a cluster requires), the partition count, the pause
+     * and the cancels.
+     */
     void deleteKeys() {
         keys.indexes().forEach(p -> redis().del(stream(p), bytes(keys.delayed(p)), bytes(keys.dead(p)),
                 bytes(keys.deadJobs(p)), bytes(keys.isolated(p))));
-        redis().del(bytes(keys.meta()));
+        redis().del(bytes(keys.meta()), bytes(keys.paused()), bytes(keys.cancelled()));
     }
 
     private byte[] stream(int partition) {

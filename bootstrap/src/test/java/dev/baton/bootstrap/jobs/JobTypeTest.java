@@ -80,6 +80,11 @@ class JobTypeTest {
             }
 
             @Override
+            public boolean cancelled() {
+                return false;
+            }
+
+            @Override
             public <T> T unwrap(Class<T> type) {
                 throw new UnsupportedOperationException();
             }

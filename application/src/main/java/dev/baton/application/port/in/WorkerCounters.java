@@ -15,5 +15,6 @@ package dev.baton.application.port.in;
  * @param snoozed      jobs whose handler asked to run them again later, without spending an attempt
  */
 public record WorkerCounters(long completed, long duplicates, long retried, long deadLettered, long reclaimed,
-                             long leasesLost, int running, long isolated, int suspects, long snoozed) {
+                             long leasesLost, int running, long isolated, int suspects, long snoozed,
+                             long cancelled) {
 }

@@ -3,6 +3,7 @@ package dev.baton.application.port.out;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.DeadLetter;
 import dev.baton.domain.Job;
+import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
 import java.time.Duration;
 import java.util.Collection;
@@ -71,4 +72,10 @@ public interface JobLeases {
      * queue, sent together), but not free: a worker asks once a second, not once per lease.
      */
     Set<QueueName> paused(Collection<QueueName> queues);
+
+    /**
+     * Which of {@code jobs} an operator cancelled in {@code queue} ({@link QueueAdministration#cancel}): one cheap
+     * read for them all. A worker asks before it runs what it leased, and once a second for the jobs it runs.
+     */
+    Set<JobId> cancelled(QueueName queue, Collection<JobId> jobs);
 }

@@ -55,6 +55,10 @@ public interface JobObserver {
     default void jobSnoozed(Job job, Instant at) {
     }
 
+    /** An operator cancelled the job: its delivery was acknowledged without running, or its running attempt ended. */
+    default void jobCancelled(Job job) {
+    }
+
     /** A job (or a malformed entry) went to the dead letters: heard once per letter, after it was written. */
     default void jobDeadLettered(DeadLetter letter) {
     }

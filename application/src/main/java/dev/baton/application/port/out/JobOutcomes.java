@@ -11,7 +11,7 @@ import java.util.Optional;
 
 /**
  * The execution ledger's record of how jobs ended besides completing (which {@link ExecutionLedger} records with the
- * effect): dead-lettered, replayed, purged. Keyed like completions, by job id ({@link DeadLetterRecord#key}), so a
+ * effect): dead-lettered, replayed, purged, cancelled. Keyed like completions, by job id ({@link DeadLetterRecord#key}), so a
  * job is completed or dead, never both. Each call is its own short transaction; none is held across a call to the
  * transport, and each is made before the transport moves the entry. Implementations report their own failure as
  * {@link LedgerUnavailableException}.
@@ -23,6 +23,11 @@ public interface JobOutcomes {
         @Override
         public JobOutcome recordDead(DeadLetterRecord record) {
             return new JobOutcome.Dead(record);
+        }
+
+        @Override
+        public JobOutcome recordCancelled(String key, QueueName queue, Instant at) {
+            return new JobOutcome.Cancelled(key, queue, at);
         }
 
         @Override
@@ -54,6 +59,16 @@ public interface JobOutcomes {
      *     or {@link JobOutcome.Purged} (the caller acknowledges instead of dead-lettering). A replayed job dies anew.
      */
     JobOutcome recordDead(DeadLetterRecord record);
+
+    /**
+     * Records that an operator cancelled the job with this key at {@code at}, unless the ledger says it ended
+     * otherwise: one atomic insert, so a cancel racing the job's commit either wins (the completion's insert then
+     * conflicts with the cancelled row and rolls back) or loses (the completion is the answer), never both.
+     *
+     * @return the job's outcome now: {@link JobOutcome.Cancelled} at {@code at} when this call cancelled it (a
+     *     replayed job included), else what it was: completed, dead, purged, or cancelled before
+     */
+    JobOutcome recordCancelled(String key, QueueName queue, Instant at);
 
     /** Marks the dead ones among these keys replayed at {@code at}; others stay as they are. @return how many */
     int recordReplayed(Collection<String> keys, Instant at);

@@ -81,6 +81,8 @@ public interface JobTracing {
         RETRIED,
         /** The handler snoozed the job: it runs again later, with the same attempt, and nothing committed. */
         SNOOZED,
+        /** An operator cancelled the job: acknowledged without a retry, nothing committed. */
+        CANCELLED,
         /** The attempt failed for good; the job went to the dead letters. */
         DEAD_LETTERED,
         /** The ledger could not tell whether the effect committed; the job's redelivery asks again. */

@@ -7,7 +7,7 @@ import java.util.Objects;
 /**
  * What the execution ledger did with one job: the one channel through which a job's end reaches the worker. A
  * recorded outcome ({@link Committed}, {@link AlreadyCompleted}, {@link AlreadyDead}) is acknowledged; a failed effect
- * is retried or dead-lettered; an unknown outcome is left pending, so that its redelivery asks the ledger again.
+ * is retried or dead-lettered; a cancelled job ({@link AlreadyCancelled}) is acknowledged; an unknown outcome is left pending, so that its redelivery asks the ledger again.
  */
 public sealed interface LedgerOutcome {
 
@@ -36,6 +36,16 @@ public sealed interface LedgerOutcome {
             if (!(outcome instanceof JobOutcome.Dead || outcome instanceof JobOutcome.Purged)) {
                 throw new IllegalArgumentException("not a dead job's outcome: " + outcome);
             }
+        }
+    }
+
+    /**
+     * An operator cancelled the job ({@link JobOutcome.Cancelled}) before it completed: the effect did not run, or
+     * its writes rolled back. Acknowledged without a retry.
+     */
+    record AlreadyCancelled(JobOutcome.Cancelled outcome) implements LedgerOutcome {
+        public AlreadyCancelled {
+            Objects.requireNonNull(outcome, "outcome");
         }
     }
 

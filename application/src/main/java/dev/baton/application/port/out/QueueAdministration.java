@@ -8,6 +8,7 @@ import dev.baton.domain.JobSighting;
 import dev.baton.domain.QueueName;
 import dev.baton.domain.QueueStats;
 import dev.baton.domain.StoredDeadLetter;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -45,4 +46,15 @@ public interface QueueAdministration {
 
     /** Lets workers lease from the queue again. Idempotent: a queue that is not paused stays as it is. */
     void resume(QueueName queue);
+
+    /**
+     * Records, in one atomic step, that the job with {@code id} is cancelled at {@code at}: no worker runs it from
+     * now on (its deliveries are acknowledged without running, whichever lease or promotion brings them), and the
+     * worker running it now hears of it within a second ({@link JobLeases#cancelled}). Whether or not the transport
+     * holds the job: one enqueued later with that id is cancelled too. The record is forgotten with the queue's
+     * retention ({@link QueueMaintenance#trim}) and with the queue.
+     *
+     * @return true when this call recorded it, false when the job was cancelled already
+     */
+    boolean cancel(QueueName queue, JobId id, Instant at);
 }

@@ -9,7 +9,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Hears how acknowledgements went: a job counts as completed (or as a duplicate) only once acknowledged, and its slot
+ * Hears how acknowledgements went: a job counts as completed (or as a duplicate, or cancelled) only once acknowledged, and its slot
  * is freed either way.
  */
 final class AcknowledgedAttempts implements Acknowledgements.Listener<Attempt> {
@@ -32,6 +32,10 @@ final class AcknowledgedAttempts implements Acknowledgements.Listener<Attempt> {
             if (one.outcome() instanceof LedgerOutcome.Committed) {
                 observer.jobCompleted(job, one.took());
                 LOG.debug("job completed queue={} job={} delivery={}", job.queue(), job.id(), one.id());
+            } else if (one.cancelled()) {
+                observer.jobCancelled(job);
+                LOG.info("job cancelled, acknowledged without running to its end queue={} job={} delivery={}",
+                        job.queue(), job.id(), one.id());
             } else {
                 observer.duplicateSkipped(job);
                 LOG.debug("job already completed, acknowledged without committing again queue={} job={} delivery={}",

@@ -19,6 +19,15 @@ record Attempt(HeldDelivery held, Delivery.Leased delivery, LedgerOutcome outcom
         this(held, delivery, outcome, took, JobTracing.AttemptTrace.NONE);
     }
 
+    /**
+     * True when an operator cancelled the job: the ledger says so, or the attempt was cut short by the cancel (what
+     * the handler threw then, its own failure or the interruption, is no failure to retry).
+     */
+    boolean cancelled() {
+        return outcome instanceof LedgerOutcome.AlreadyCancelled
+                || outcome instanceof LedgerOutcome.EffectFailed && held.isCancelled();
+    }
+
     @Override
     public QueueName queue() {
         return delivery.queue();

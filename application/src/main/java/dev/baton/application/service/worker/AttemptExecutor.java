@@ -59,7 +59,8 @@ final class AttemptExecutor {
             JobTracing.AttemptTrace trace = tracing.attemptStarted(job);
             traces.add(trace);
             steps.add(new ExecutionLedger.Step(execution, transaction -> trace.during(() -> run.held().runHandler(
-                    run.handler(), new Context(job, job.currentAttempt(), consumer, deadline, transaction)))));
+                    run.handler(), new Context(job, job.currentAttempt(), consumer, deadline, run.held(),
+                    transaction)))));
         }
         long timeoutAt = System.nanoTime() + jobTimeout.toNanos();
         batch.forEach(run -> run.held().startDeadline(timeoutAt));
@@ -78,8 +79,13 @@ final class AttemptExecutor {
         return attempts;
     }
 
-    private record Context(Job job, int attempt, ConsumerName consumer, Instant deadline,
+    private record Context(Job job, int attempt, ConsumerName consumer, Instant deadline, HeldDelivery held,
                            LedgerTransaction transaction) implements JobContext {
+        @Override
+        public boolean cancelled() {
+            return held.isCancelled();
+        }
+
         @Override
         public <T> T unwrap(Class<T> type) {
             return transaction.unwrap(type);

@@ -25,6 +25,7 @@ final class CountingObserver implements JobObserver, MaintenanceObserver {
     private final AtomicLong duplicates = new AtomicLong();
     private final AtomicLong retried = new AtomicLong();
     private final AtomicLong snoozed = new AtomicLong();
+    private final AtomicLong cancelled = new AtomicLong();
     private final AtomicLong deadLettered = new AtomicLong();
     private final AtomicLong reclaimed = new AtomicLong();
     private final AtomicLong leasesLost = new AtomicLong();
@@ -37,7 +38,8 @@ final class CountingObserver implements JobObserver, MaintenanceObserver {
 
     WorkerCounters counters(int running, int suspects) {
         return new WorkerCounters(completed.get(), duplicates.get(), retried.get(), deadLettered.get(),
-                reclaimed.get(), leasesLost.get(), running, isolated.get(), suspects, snoozed.get());
+                reclaimed.get(), leasesLost.get(), running, isolated.get(), suspects, snoozed.get(),
+                cancelled.get());
     }
 
     @Override
@@ -83,6 +85,12 @@ final class CountingObserver implements JobObserver, MaintenanceObserver {
     public void jobSnoozed(Job job, Instant at) {
         snoozed.incrementAndGet();
         jobObserver.jobSnoozed(job, at);
+    }
+
+    @Override
+    public void jobCancelled(Job job) {
+        cancelled.incrementAndGet();
+        jobObserver.jobCancelled(job);
     }
 
     @Override

@@ -35,7 +35,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Ends a delivery once: what the ledger recorded is acknowledged (after the commit, never before), a snooze waits
  * in the delayed set with its attempt unspent, a failure is retried or dead-lettered by the retry policy, an unknown
- * outcome is left pending, so that its redelivery asks the ledger again. A delivery whose lease was lost, or that was
+ * outcome is left pending, so that its redelivery asks the ledger again. A cancelled job (the ledger says so, or the
+ * cancel cut its attempt short) is acknowledged without a retry, and so is a delivery the triage found cancelled. A delivery whose lease was lost, or that was
  * abandoned at stop, is not ended here. Every attempt's trace hears how it was settled.
  *
  * <p>A dead letter is recorded in the ledger first ({@link JobOutcomes}), then moved in the transport; when the ledger
@@ -74,7 +75,14 @@ final class Finisher {
         List<Attempt> recorded = new ArrayList<>(attempts.size());
         List<Attempt> unknown = new ArrayList<>();
         for (Attempt attempt : attempts) {
-            if (attempt.outcome() instanceof LedgerOutcome.Unknown unknownOutcome) {
+            if (attempt.cancelled()) {
+                // checked first: a cancelled attempt's failure is the cancel's doing, not the job's
+                boolean mine = attempt.held().beginFinish();
+                if (mine) {
+                    recorded.add(attempt);
+                }
+                attempt.trace().ended(mine ? AttemptEnd.CANCELLED : AttemptEnd.NOT_SETTLED, Optional.empty());
+            } else if (attempt.outcome() instanceof LedgerOutcome.Unknown unknownOutcome) {
                 unknown.add(attempt);
                 attempt.trace().ended(AttemptEnd.LEFT_PENDING, Optional.of(unknownOutcome.failure()));
             } else if (attempt.outcome() instanceof LedgerOutcome.EffectFailed failed) {
@@ -107,6 +115,11 @@ final class Finisher {
         if (settled instanceof Triage.Completed completed) {
             return finish(List.of(new Attempt(completed.held(), completed.delivery(),
                     new LedgerOutcome.AlreadyCompleted(completed.completion()), Duration.ZERO)));
+        }
+        if (settled instanceof Triage.Cancelled cancelled) {
+            Job job = cancelled.delivery().job();
+            return finish(List.of(new Attempt(cancelled.held(), cancelled.delivery(), new LedgerOutcome.AlreadyCancelled(
+                    new JobOutcome.Cancelled(job.id().value(), job.queue(), clock.instant())), Duration.ZERO)));
         }
         if (settled instanceof Triage.Refused refused) {
             if (refused.held().beginFinish()) {

@@ -3,15 +3,18 @@ package dev.baton.application.service.worker;
 import dev.baton.application.handler.JobContext;
 import dev.baton.application.handler.JobHandler;
 import dev.baton.application.port.out.Delivery;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
- * One delivery this worker holds, with its {@link DeliveryState}. Guards the handler's thread, so that a deadline or a
- * stop interrupts only while the handler runs, and decides once whether the outcome may still be recorded.
+ * One delivery this worker holds, with its {@link DeliveryState}. Guards the handler's thread, so that a deadline, a
+ * cancel's grace or a stop interrupts only while the handler runs, and decides once whether the outcome may still be
+ * recorded. An operator's cancel is a flag beside the state: it keeps the effect from committing, whatever the state.
  */
 final class HeldDelivery {
     private static final long NO_DEADLINE = Long.MAX_VALUE;
+    private static final long NOT_CANCELLED = Long.MIN_VALUE;
 
     private final Delivery delivery;
     private DeliveryState state = DeliveryState.HELD;
@@ -19,6 +22,9 @@ final class HeldDelivery {
     private Thread runner;
     /** The {@link System#nanoTime()} at which the running attempt times out. */
     private volatile long deadline = NO_DEADLINE;
+    /** The {@link System#nanoTime()} at which this worker saw the job cancelled; {@link #NOT_CANCELLED} until then. */
+    private long cancelledAt = NOT_CANCELLED;
+    private volatile boolean cancelled;
 
     HeldDelivery(Delivery delivery) {
         this.delivery = Objects.requireNonNull(delivery, "delivery");
@@ -44,6 +50,9 @@ final class HeldDelivery {
                 throw new AttemptCancelled(state.isPastDeadline() ? "the deadline passed before the handler started"
                         : "the worker is stopping");
             }
+            if (cancelled) {
+                throw new AttemptCancelled("the job was cancelled before its handler started");
+            }
             runner = Thread.currentThread();
         }
         Optional<String> result;
@@ -59,6 +68,9 @@ final class HeldDelivery {
             if (!state.mayRunEffect()) {
                 throw new AttemptCancelled(state.isPastDeadline() ? "the attempt ran past its deadline"
                         : "the worker stopped");
+            }
+            if (cancelled) {
+                throw new AttemptCancelled("the job was cancelled while its handler ran");
             }
         }
         return Objects.requireNonNullElse(result, Optional.empty());
@@ -77,6 +89,26 @@ final class HeldDelivery {
     boolean overdueAt(long nanoTime) {
         long at = deadline;
         return at != NO_DEADLINE && nanoTime - at >= 0;
+    }
+
+    /**
+     * Marks the job cancelled by an operator, seen at {@code nanoTime}: its handler hears it
+     * ({@code JobContext.cancelled()}), may not start, and its effect may not commit.
+     */
+    synchronized void cancel(long nanoTime) {
+        if (!cancelled) {
+            cancelled = true;
+            cancelledAt = nanoTime;
+        }
+    }
+
+    boolean isCancelled() {
+        return cancelled;
+    }
+
+    /** True when the job was cancelled at least {@code grace} before {@code nanoTime}: its handler is to stop now. */
+    synchronized boolean cancelledLongerThan(Duration grace, long nanoTime) {
+        return cancelled && nanoTime - cancelledAt >= grace.toNanos();
     }
 
     /** Marks the attempt as past its deadline: its handler may no longer start, and its effect not commit. */

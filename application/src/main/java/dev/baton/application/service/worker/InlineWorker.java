@@ -15,8 +15,8 @@ import java.util.List;
  * the ledger's execution, the retry policy, the dead letters and the acknowledgement.
  *
  * <p>What needs a clock running by itself is left out: nothing interrupts a handler at the job timeout (the caller's
- * thread is the handler's), leases are not extended, and entries left pending (an unknown ledger outcome) are not
- * reclaimed. Not thread-safe: one caller at a time.
+ * thread is the handler's), leases are not extended, entries left pending (an unknown ledger outcome) are not
+ * reclaimed, and a running handler does not hear of a cancel (a cancelled job is still not run once leased). Not thread-safe: one caller at a time.
  */
 public final class InlineWorker {
     /** The shortest read a transport accepts; zero means "block forever" to Redis. */

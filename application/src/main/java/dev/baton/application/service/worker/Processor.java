@@ -1,6 +1,7 @@
 package dev.baton.application.service.worker;
 
 import dev.baton.domain.ConsumerName;
+import dev.baton.domain.JobId;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -9,13 +10,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One task on a job thread: triages its deliveries, settles those that do not run, executes the rest as one attempt
+ * One task on a job thread: asks which of its deliveries' jobs are cancelled (a failure to tell leaves them all
+ * pending), triages its deliveries, settles those that do not run, executes the rest as one attempt
  * (or one batch; a suspect alone in the worker) and ends each attempt, then frees the slots of all that were not
  * handed over for acknowledgement.
  */
 final class Processor {
     private static final Logger LOG = LoggerFactory.getLogger(Processor.class);
 
+    private final Cancels cancels;
     private final Triage triage;
     private final AttemptExecutor executor;
     private final Finisher finisher;
@@ -23,8 +26,9 @@ final class Processor {
     private final InFlight inFlight;
     private final ConsumerName consumer;
 
-    Processor(Triage triage, AttemptExecutor executor, Finisher finisher, Isolation isolation, InFlight inFlight,
+    Processor(Cancels cancels, Triage triage, AttemptExecutor executor, Finisher finisher, Isolation isolation, InFlight inFlight,
               ConsumerName consumer) {
+        this.cancels = cancels;
         this.triage = triage;
         this.executor = executor;
         this.finisher = finisher;
@@ -36,10 +40,17 @@ final class Processor {
     void process(List<HeldDelivery> batch) {
         Set<HeldDelivery> handedOver = new HashSet<>();
         try {
+            Set<JobId> cancelled;
+            try {
+                cancelled = cancels.among(batch);
+            } catch (RuntimeException e) {
+                batch.forEach(held -> finisher.leftPending(held, e));
+                return; // the slots are freed below, once: nothing was handed over
+            }
             List<Triage.Run> runs = new ArrayList<>(batch.size());
             for (HeldDelivery held : batch) {
                 try {
-                    Triage.Verdict verdict = triage.of(held);
+                    Triage.Verdict verdict = triage.of(held, cancelled);
                     if (verdict instanceof Triage.Run run) {
                         runs.add(run);
                     } else {

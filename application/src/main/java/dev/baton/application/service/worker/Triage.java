@@ -10,14 +10,16 @@ import dev.baton.domain.DeadLetterReason;
 import dev.baton.domain.DeliveryLimit;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobError;
+import dev.baton.domain.JobId;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
- * Decides what becomes of a delivery before anything runs: poison and malformed entries go to the dead letters, a
- * job without a handler fails for good, the rest run under their handler. Poison is a suspect (see {@link Isolation})
+ * Decides what becomes of a delivery before anything runs: an operator's cancel is acknowledged, poison and malformed
+ * entries go to the dead letters, a job without a handler fails for good, the rest run under their handler. Poison is a suspect (see {@link Isolation})
  * whose isolated deliveries, alone in their worker, reached the delivery limit without finishing: a job that merely
  * shared a worker that died never counts one. A suspect that committed before its worker died is acknowledged
  * without running.
@@ -55,6 +57,10 @@ final class Triage {
     record Completed(HeldDelivery held, Delivery.Leased delivery, Completion completion) implements Settled {
     }
 
+    /** An operator cancelled it: acknowledged, not run. */
+    record Cancelled(HeldDelivery held, Delivery.Leased delivery) implements Settled {
+    }
+
     /** Goes to the dead letters as it is, without an attempt: poison or malformed ({@code letter}'s reason). */
     record Refused(HeldDelivery held, DeadLetter letter) implements Settled {
     }
@@ -63,8 +69,12 @@ final class Triage {
     record Failed(HeldDelivery held, Delivery.Leased delivery, JobError error) implements Settled {
     }
 
-    Verdict of(HeldDelivery held) {
+    /** @param cancelled the jobs an operator cancelled, among those of the delivery's batch */
+    Verdict of(HeldDelivery held, Set<JobId> cancelled) {
         Delivery delivery = held.delivery();
+        if (delivery instanceof Delivery.Leased leased && cancelled.contains(leased.job().id())) {
+            return new Cancelled(held, leased);
+        }
         if (delivery instanceof Delivery.Leased suspect && suspect.suspect()) {
             // a job that committed before its worker died (between commit and XACK) is done, not poison
             Optional<Completion> completion = ledger.find(suspect.job().id());

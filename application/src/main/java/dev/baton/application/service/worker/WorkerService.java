@@ -72,7 +72,8 @@ public final class WorkerService implements RunWorkerUseCase {
 
         Acknowledgements<Attempt> acknowledgements = new Acknowledgements<>(leases,
                 new AcknowledgedAttempts(inFlight, counting, consumer), threads.ofJobKind("ack"));
-        Processor processor = processor(command, acknowledgements, inFlight, counting);
+        Cancels cancels = new Cancels(leases, inFlight, settings.cancelGrace(), consumer);
+        Processor processor = processor(command, cancels, acknowledgements, inFlight, counting);
         ExecutorService jobs = threads.jobs(command.concurrency());
         Dispatcher dispatcher = new Dispatcher(inFlight, settings.batchCommit(), jobs, processor::process);
 
@@ -87,6 +88,7 @@ public final class WorkerService implements RunWorkerUseCase {
                         settings.promoteInterval())
                 .untilShutdown("lease extension", new LeaseExtensionLoop(leases, consumer, inFlight, counting),
                         settings.extendInterval(), settings.extendInterval())
+                .untilShutdown("cancel watch", cancels, Cancels.CHECK_INTERVAL, Cancels.CHECK_INTERVAL)
                 .whileLeasing("recovery", recovery, settings.recoveryInterval(), settings.recoveryInterval())
                 .whileLeasing("housekeeping", new HousekeepingLoop(maintenance, command.queues(),
                                 settings.retention(), settings.consumerIdleRemoval(), clock, counting),
@@ -110,7 +112,8 @@ public final class WorkerService implements RunWorkerUseCase {
         InFlight inFlight = new InFlight(command.concurrency());
         Acknowledgements<Attempt> acknowledgements = Acknowledgements.onCallingThread(leases,
                 new AcknowledgedAttempts(inFlight, counting, command.consumer()));
-        Processor processor = processor(command, acknowledgements, inFlight, counting);
+        Processor processor = processor(command, new Cancels(leases, inFlight, settings.cancelGrace(),
+                command.consumer()), acknowledgements, inFlight, counting);
         Dispatcher dispatcher = new Dispatcher(inFlight, settings.batchCommit(), Runnable::run, processor::process);
         command.queues().forEach(leases::declare);
         return new InlineWorker(leases, command, new PausedQueues(leases, command.queues(), command.consumer()),
@@ -119,12 +122,12 @@ public final class WorkerService implements RunWorkerUseCase {
     }
 
     /** Triage, execution and finishing of a delivery: the path every delivery takes, threaded or inline. */
-    private Processor processor(Command command, Acknowledgements<Attempt> acknowledgements, InFlight inFlight,
-                                CountingObserver counting) {
+    private Processor processor(Command command, Cancels cancels, Acknowledgements<Attempt> acknowledgements,
+                                InFlight inFlight, CountingObserver counting) {
         ConsumerName consumer = command.consumer();
         Finisher finisher = new Finisher(leases, outcomes, acknowledgements, settings.retryPolicy(),
                 settings.jobTimeout(), clock, random, counting, consumer);
-        return new Processor(
+        return new Processor(cancels,
                 new Triage(settings.deliveryLimit(), ledger, handlers, command.handler(), clock),
                 new AttemptExecutor(ledger, consumer, settings.jobTimeout(), clock, counting, tracing),
                 finisher, new Isolation(inFlight, leases, consumer, counting), inFlight, consumer);

@@ -33,19 +33,21 @@ import java.util.Objects;
  * @param jobThreads          what runs the jobs: platform or virtual threads ({@link JobThreads#AUTO} by default,
  *                            see {@link #runsJobsOn()}); checked against the running JVM here, so a choice it cannot
  *                            honour fails at once
+ * @param cancelGrace         how long a running job's handler may go on after the worker saw its cancel
+ *                            ({@code JobContext.cancelled()} turns true within a second) before it is interrupted
  */
 public record WorkerSettings(Duration lease, DeliveryLimit deliveryLimit, RetryPolicy retryPolicy, Duration jobTimeout,
                              Duration block, Duration promoteInterval, Duration extendInterval,
                              Duration recoveryInterval, Duration trimInterval, Retention retention,
                              Duration consumerIdleRemoval, Duration grace, int batchCommit,
-                             JobThreads jobThreads) {
+                             JobThreads jobThreads, Duration cancelGrace) {
     /** The most jobs one ledger transaction may hold. */
     public static final int MAX_BATCH_COMMIT = 1_000;
 
     public static final WorkerSettings DEFAULTS = new WorkerSettings(Duration.ofSeconds(30), DeliveryLimit.DEFAULT,
             RetryPolicy.DEFAULT, Duration.ofSeconds(60), Duration.ofSeconds(1), Duration.ofMillis(250),
             Duration.ofSeconds(10), Duration.ofSeconds(15), Duration.ofMinutes(1), Retention.DEFAULT,
-            Duration.ofHours(1), Duration.ofSeconds(30), 1, JobThreads.AUTO);
+            Duration.ofHours(1), Duration.ofSeconds(30), 1, JobThreads.AUTO, Duration.ofSeconds(10));
 
     public WorkerSettings {
         Objects.requireNonNull(deliveryLimit, "delivery limit");
@@ -62,6 +64,10 @@ public record WorkerSettings(Duration lease, DeliveryLimit deliveryLimit, RetryP
         Objects.requireNonNull(grace, "grace");
         if (grace.isNegative()) {
             throw new InvalidValueException("grace must not be negative, got " + grace);
+        }
+        Objects.requireNonNull(cancelGrace, "cancel grace");
+        if (cancelGrace.isNegative()) {
+            throw new InvalidValueException("cancel grace must not be negative, got " + cancelGrace);
         }
         if (batchCommit < 1 || batchCommit > MAX_BATCH_COMMIT) {
             throw new InvalidValueException("batch commit must be 1.." + MAX_BATCH_COMMIT + ", got " + batchCommit);
@@ -126,6 +132,11 @@ public record WorkerSettings(Duration lease, DeliveryLimit deliveryLimit, RetryP
         return toBuilder().grace(newGrace).build();
     }
 
+    /** The same settings with a new grace between a running job's cancel and its interruption. */
+    public WorkerSettings withCancelGrace(Duration newGrace) {
+        return toBuilder().cancelGrace(newGrace).build();
+    }
+
     public WorkerSettings withBatchCommit(int jobs) {
         return toBuilder().batchCommit(jobs).build();
     }
@@ -154,6 +165,7 @@ public record WorkerSettings(Duration lease, DeliveryLimit deliveryLimit, RetryP
         private Duration consumerIdleRemoval;
         private Duration grace;
         private int batchCommit;
+        private Duration cancelGrace;
         private JobThreads jobThreads;
 
         private Builder(WorkerSettings from) {
@@ -170,6 +182,7 @@ public record WorkerSettings(Duration lease, DeliveryLimit deliveryLimit, RetryP
             consumerIdleRemoval = from.consumerIdleRemoval;
             grace = from.grace;
             batchCommit = from.batchCommit;
+            cancelGrace = from.cancelGrace;
             jobThreads = from.jobThreads;
         }
 
@@ -234,6 +247,11 @@ public record WorkerSettings(Duration lease, DeliveryLimit deliveryLimit, RetryP
             return this;
         }
 
+        public Builder cancelGrace(Duration value) {
+            cancelGrace = value;
+            return this;
+        }
+
         public Builder batchCommit(int value) {
             batchCommit = value;
             return this;
@@ -247,7 +265,7 @@ public record WorkerSettings(Duration lease, DeliveryLimit deliveryLimit, RetryP
         public WorkerSettings build() {
             return new WorkerSettings(lease, deliveryLimit, retryPolicy, jobTimeout, block, promoteInterval,
                     extendInterval, recoveryInterval, trimInterval, retention, consumerIdleRemoval, grace,
-                    batchCommit, jobThreads);
+                    batchCommit, jobThreads, cancelGrace);
         }
     }
 }

@@ -44,6 +44,7 @@ class CountingObserverTest {
         counting.jobRetried(job, Deliveries.NOW);
         counting.jobSnoozed(job, Deliveries.NOW);
         counting.jobSnoozed(job, Deliveries.NOW);
+        counting.jobCancelled(job);
         counting.jobDeadLettered(DeadLetter.of(job, DeadLetterReason.POISON, JobError.permanent("poison", "p"), 3,
                 Deliveries.NOW));
         counting.reclaimed(job.queue(), 3);
@@ -51,8 +52,8 @@ class CountingObserverTest {
         counting.vanished(job.queue(), 2);
         counting.trimmed(job.queue(), TrimOutcome.NOTHING);
 
-        assertThat(counting.counters(4, 1)).isEqualTo(new WorkerCounters(2, 1, 1, 1, 3, 1, 4, 1, 1, 2));
-        assertThat(heard).hasSize(15);
+        assertThat(counting.counters(4, 1)).isEqualTo(new WorkerCounters(2, 1, 1, 1, 3, 1, 4, 1, 1, 2, 1));
+        assertThat(heard).hasSize(16);
         assertThat(Set.copyOf(heard)).isEqualTo(Stream.of(JobObserver.class, MaintenanceObserver.class)
                 .flatMap(port -> Arrays.stream(port.getDeclaredMethods())).map(Method::getName)
                 .collect(Collectors.toSet()));

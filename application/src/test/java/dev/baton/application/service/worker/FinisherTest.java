@@ -71,7 +71,7 @@ class FinisherTest {
 
         await().atMost(WAIT).until(() -> transport.stats(QUEUE).pending() == 0);
         await().atMost(WAIT).until(() -> counting.counters(inFlight.size(), 0).equals(
-                new WorkerCounters(1, 0, 0, 0, 0, 0, 0, 0, 0, 0)));
+                new WorkerCounters(1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)));
     }
 
     @Test

@@ -16,6 +16,7 @@ import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class TriageTest {
@@ -33,26 +34,38 @@ class TriageTest {
     void aTypedJobRunsUnderTheHandlerOfItsTypeAndNeverFallsBackToTheQueues() {
         Triage triage = triage(Optional.empty());
 
-        assertThat(run(triage.of(held(job("typed").withType("email"), 1)))).isSameAs(email);
-        Triage.Failed refund = (Triage.Failed) triage.of(held(job("refund").withType("refund"), 1));
+        assertThat(run(triage.of(held(job("typed").withType("email"), 1), Set.of()))).isSameAs(email);
+        Triage.Failed refund = (Triage.Failed) triage.of(held(job("refund").withType("refund"), 1), Set.of());
         assertThat(refund.error().retryable()).isFalse();
         assertThat(refund.error().message()).isEqualTo("no handler named refund");
     }
 
     @Test
     void anUntypedJobRunsUnderTheWorkersHandlerElseTheQueues() {
-        assertThat(run(triage(Optional.of("fallback")).of(held(job("untyped"), 1)))).isSameAs(fallback);
-        assertThat(run(triage(Optional.empty()).of(held(job("untyped"), 1)))).isSameAs(orders);
+        assertThat(run(triage(Optional.of("fallback")).of(held(job("untyped"), 1), Set.of()))).isSameAs(fallback);
+        assertThat(run(triage(Optional.empty()).of(held(job("untyped"), 1), Set.of()))).isSameAs(orders);
         Triage.Failed none = (Triage.Failed) new Triage(LIMIT, ledger, JobHandlers.of(Map.of()),
-                Optional.of("fallback"), clock).of(held(job("untyped"), 1));
+                Optional.of("fallback"), clock).of(held(job("untyped"), 1), Set.of());
         assertThat(none.error().message()).isEqualTo("no handler named fallback or orders");
+    }
+
+    @Test
+    void aCancelledJobIsSettledBeforeAnythingElseEvenWithoutAHandler() {
+        HeldDelivery held = held(job("cancelled").withType("unknown-type"), 1);
+
+        Triage.Verdict verdict = triage(Optional.empty()).of(held, Set.of(JobId.of("cancelled")));
+
+        assertThat(verdict).isInstanceOfSatisfying(Triage.Cancelled.class, cancelled ->
+                assertThat(cancelled.held()).isSameAs(held));
+        assertThat(triage(Optional.empty()).of(held, Set.of(JobId.of("other"))))
+                .isInstanceOf(Triage.Failed.class);
     }
 
     @Test
     void aMalformedEntryIsRefusedWithItsFieldsVerbatim() {
         Map<String, String> garbage = Map.of("payload", "{}");
         Triage.Refused refused = (Triage.Refused) triage(Optional.empty()).of(new HeldDelivery(
-                new Delivery.Malformed(Deliveries.QUEUE, Deliveries.nextId(), 1, garbage, "no job_id")));
+                new Delivery.Malformed(Deliveries.QUEUE, Deliveries.nextId(), 1, garbage, "no job_id")), Set.of());
 
         assertThat(refused.letter().reason()).isEqualTo(DeadLetterReason.MALFORMED);
         assertThat(refused.letter().rawFields()).isEqualTo(garbage);
@@ -63,9 +76,9 @@ class TriageTest {
     void aSuspectIsPoisonOnlyOnceItsIsolatedDeliveriesReachedTheLimit() {
         Triage triage = triage(Optional.empty());
 
-        assertThat(triage.of(new HeldDelivery(Deliveries.suspect(job("one-isolated-death"), 1))))
+        assertThat(triage.of(new HeldDelivery(Deliveries.suspect(job("one-isolated-death"), 1)), Set.of()))
                 .isInstanceOf(Triage.Run.class);
-        DeadLetter poison = ((Triage.Refused) triage.of(new HeldDelivery(Deliveries.suspect(job("poison"), 2))))
+        DeadLetter poison = ((Triage.Refused) triage.of(new HeldDelivery(Deliveries.suspect(job("poison"), 2)), Set.of()))
                 .letter();
         assertThat(poison.reason()).isEqualTo(DeadLetterReason.POISON);
         assertThat(poison.attempts()).isEqualTo(4);
@@ -77,9 +90,9 @@ class TriageTest {
     void aJobThatOnlySharedWorkersThatDiedIsNeverPoisonHoweverOftenItWasDelivered() {
         Triage triage = triage(Optional.empty());
 
-        assertThat(triage.of(held(job("unlucky"), 50))).isInstanceOf(Triage.Run.class);
+        assertThat(triage.of(held(job("unlucky"), 50), Set.of())).isInstanceOf(Triage.Run.class);
         assertThat(triage.of(new HeldDelivery(new Delivery.Malformed(Deliveries.QUEUE, Deliveries.nextId(), 50,
-                Map.of(), "no job_id")))).isInstanceOfSatisfying(Triage.Refused.class, refused ->
+                Map.of(), "no job_id")), Set.of())).isInstanceOfSatisfying(Triage.Refused.class, refused ->
                 assertThat(refused.letter().reason()).isEqualTo(DeadLetterReason.MALFORMED));
     }
 
@@ -89,7 +102,7 @@ class TriageTest {
         ledger.execute(new ExecutionLedger.Execution(done, ConsumerName.of("earlier"), Deliveries.nextId(), 1,
                 clock.instant()), transaction -> Optional.empty());
 
-        Triage.Completed completed = (Triage.Completed) triage(Optional.empty()).of(held(done, 2));
+        Triage.Completed completed = (Triage.Completed) triage(Optional.empty()).of(held(done, 2), Set.of());
 
         assertThat(completed.completion().jobId()).isEqualTo(done.id());
     }

@@ -84,12 +84,13 @@ class WorkerSettingsTest {
         WorkerSettings changed = d.withDeliveryLimit(new DeliveryLimit(7)).withRetryPolicy(policy)
                 .withHousekeeping(Duration.ofMinutes(2), new Retention(Duration.ofHours(2)), Duration.ofHours(3))
                 .withGrace(Duration.ofSeconds(3))
+                .withCancelGrace(Duration.ofSeconds(4))
                 .withIntervals(Duration.ofMillis(500), Duration.ofMillis(100), Duration.ofSeconds(5),
                         Duration.ofSeconds(7));
 
         assertThat(changed).isEqualTo(new WorkerSettings(d.lease(), new DeliveryLimit(7), policy, d.jobTimeout(),
                 Duration.ofMillis(500), Duration.ofMillis(100), Duration.ofSeconds(5), Duration.ofSeconds(7),
                 Duration.ofMinutes(2), new Retention(Duration.ofHours(2)), Duration.ofHours(3), Duration.ofSeconds(3),
-                d.batchCommit(), d.jobThreads()));
+                d.batchCommit(), d.jobThreads(), Duration.ofSeconds(4)));
     }
 }
