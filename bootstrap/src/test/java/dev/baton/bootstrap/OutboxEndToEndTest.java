@@ -30,11 +30,7 @@ class OutboxEndToEndTest {
 
     @Test
     void committedJobsRunOnceThroughTheWorkersRelayRolledBackOnesNeverAndTheOutboxEmpties() throws SQLException {
-        try (Baton baton = Baton.builder().config(config).redis(TestEndpoints.redisUri())
-                .postgres(TestEndpoints.jdbcUrl()).handler(queue.value(), context -> {
-                    runs.computeIfAbsent(context.job().id().value(), key -> new AtomicInteger()).incrementAndGet();
-                    return Optional.empty();
-                }).build()) {
+        try (Baton baton = countingRuns()) {
             baton.start(queue.value());
 
             enqueueWithSql("sql-1", true);
@@ -52,19 +48,64 @@ class OutboxEndToEndTest {
         }
     }
 
+    /**
+     * A row that the function accepts but that cannot be published (a header named like a field of Baton's wire
+     * protocol) is dead-lettered MALFORMED with its reason, among good rows claimed in the same batch: those run.
+     */
+    @Test
+    void aRowThatCannotBePublishedIsMarkedMalformedAndTheRowsOfItsBatchStillRun() throws SQLException {
+        try (Baton baton = countingRuns()) {
+            baton.migrate();
+            enqueueWithSql("batch-1", true);
+            enqueueWithSql("bad-header", true, "{\"job_id\": \"someone-else\"}");
+            enqueueWithSql("batch-2", true);
+            // the relay starts with the worker: the three rows are one batch
+            baton.start(queue.value());
+
+            await().atMost(WAIT).until(() -> runs.containsKey("batch-1") && runs.containsKey("batch-2"));
+            assertThat(malformed("bad-header")).contains("header 'job_id' is a field of Baton's wire protocol");
+            await().atMost(WAIT).until(() -> outboxRows() == 1);
+            assertThat(runs).containsOnlyKeys("batch-1", "batch-2");
+        }
+    }
+
+    private Baton countingRuns() {
+        return Baton.builder().config(config).redis(TestEndpoints.redisUri())
+                .postgres(TestEndpoints.jdbcUrl()).handler(queue.value(), context -> {
+                    runs.computeIfAbsent(context.job().id().value(), key -> new AtomicInteger()).incrementAndGet();
+                    return Optional.empty();
+                }).build();
+    }
+
     private void enqueueWithSql(String jobId, boolean commit) throws SQLException {
+        enqueueWithSql(jobId, commit, "{}");
+    }
+
+    private void enqueueWithSql(String jobId, boolean commit, String headers) throws SQLException {
         try (Connection producer = DriverManager.getConnection(TestEndpoints.jdbcUrl())) {
             producer.setAutoCommit(false);
             try (PreparedStatement enqueue = producer.prepareStatement("SELECT " + config.schema()
-                    + ".enqueue(?, ?, '{}')")) {
+                    + ".enqueue(?, ?, '{}', headers => ?::jsonb)")) {
                 enqueue.setString(1, queue.value());
                 enqueue.setString(2, jobId);
+                enqueue.setString(3, headers);
                 enqueue.execute();
             }
             if (commit) {
                 producer.commit();
             } else {
                 producer.rollback();
+            }
+        }
+    }
+
+    private String malformed(String jobId) throws SQLException {
+        try (Connection connection = DriverManager.getConnection(TestEndpoints.jdbcUrl());
+             PreparedStatement select = connection.prepareStatement("SELECT malformed FROM " + config.schema()
+                     + ".job_outbox WHERE job_id = ?")) {
+            select.setString(1, jobId);
+            try (ResultSet rows = select.executeQuery()) {
+                return rows.next() ? rows.getString(1) : null;
             }
         }
     }

@@ -9,13 +9,16 @@ import dev.baton.application.port.out.JobPublisher;
 import dev.baton.application.port.out.TransportException;
 import dev.baton.application.service.OutboxRelay;
 import dev.baton.application.testing.MutableClock;
+import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
 import dev.baton.domain.PayloadLimit;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -88,16 +91,48 @@ class OutboxRelayTest {
         assertThat(second).extracting(OutboxRelayTest::jobId).containsExactly("s-3");
     }
 
+    /**
+     * Rows written around the function (or that its checks let through: a job id of 200 characters beyond the Basic
+     * Multilingual Plane is 400 Java chars) between good ones, in one batch: each bad row is marked MALFORMED with
+     * its reason and never claimed again; every good row, before and after it, is published in order.
+     */
     @Test
-    void aRowThatIsNoJobIsMarkedMalformedWithItsReasonAndTheOthersArePublished() {
-        SCHEMA.jdbi().useHandle(handle -> handle.execute("INSERT INTO " + SCHEMA.name()
-                + ".job_outbox (job_id, queue, payload) VALUES ('m-1', 'no such queue!', '{}')"));
-        enqueue("m-2", true);
+    void rowsThatAreNoJobsAreMarkedMalformedWithTheirReasonAndTheRowsAroundThemArePublished() {
+        Map<Long, String> bad = new LinkedHashMap<>();
+        enqueue("m-ok-1", true);
+        bad.put(insertRaw("'m-1'", "'no such queue!'", "'{}'", "NULL"), "queue name 'no such queue!' is invalid");
+        enqueue("m-ok-2", true);
+        bad.put(insertRaw("''", "'orders'", "'{}'", "NULL"), "job id must have 1..256 characters, got 0");
+        bad.put(insertRaw("E'm\\nid'", "'orders'", "'{}'", "NULL"), "job id must be printable text");
+        bad.put(insertRaw("repeat(U&'\\+01F600', 200)", "'orders'", "'{}'", "NULL"),
+                "job id must have 1..256 characters, got 400");
+        bad.put(insertRaw("'m-big'", "'orders'", "repeat('x', 1048577)", "NULL"),
+                "payload over the limit of 1048576 bytes");
+        bad.put(insertRaw("'m-type'", "'orders'", "'{}'", "' '"), "job type must be 1..200 printable characters");
+        enqueue("m-ok-3", true);
 
-        assertThat(relay.runOnce()).isEqualTo(2);
-        assertThat(relay.runOnce()).isZero();
-        assertThat(publisher.jobIds()).containsExactly("m-2");
-        assertThat(column("malformed", "m-1")).contains("queue name 'no such queue!' is invalid");
+        assertThat(relay.runOnce()).isEqualTo(bad.size() + 3);
+        assertThat(relay.runOnce()).as("no row claimed again").isZero();
+        assertThat(publisher.jobIds()).containsExactly("m-ok-1", "m-ok-2", "m-ok-3");
+        bad.forEach((position, reason) -> assertThat(malformedAt(position)).as("row " + position).contains(reason));
+    }
+
+    /**
+     * A job the transport refuses (it checks a batch before sending any of it) is marked MALFORMED with the
+     * transport's reason; the others of its batch are published, in order, and the relay goes on.
+     */
+    @Test
+    void aJobTheTransportRefusesIsMarkedMalformedAndTheRestOfItsBatchIsPublished() {
+        enqueue("r-1", true);
+        enqueue("r-refused", true);
+        enqueue("r-2", true);
+        publisher.refused = "r-refused";
+
+        assertThat(relay.runOnce()).isEqualTo(3);
+        assertThat(relay.runOnce()).as("no row claimed again").isZero();
+        assertThat(publisher.jobIds()).containsExactly("r-1", "r-2");
+        assertThat(column("malformed", "r-refused")).isEqualTo("the transport cannot carry r-refused");
+        assertThat(column("(published_at IS NOT NULL)::text", "r-2")).isEqualTo("true");
     }
 
     @Test
@@ -166,6 +201,18 @@ class OutboxRelayTest {
                 jobId));
     }
 
+    /** Writes a row straight into the table, around the function's checks. @return its position */
+    private static long insertRaw(String jobId, String queue, String payload, String type) {
+        return SCHEMA.jdbi().withHandle(handle -> handle.createQuery("INSERT INTO " + SCHEMA.name()
+                + ".job_outbox (job_id, queue, payload, type) VALUES (" + jobId + ", " + queue + ", " + payload + ", "
+                + type + ") RETURNING position").mapTo(Long.class).one());
+    }
+
+    private static String malformedAt(long position) {
+        return SCHEMA.jdbi().withHandle(handle -> handle.createQuery("SELECT malformed FROM " + SCHEMA.name()
+                + ".job_outbox WHERE position = :position").bind("position", position).mapTo(String.class).one());
+    }
+
     private static String column(String expression, String jobId) {
         return SCHEMA.jdbi().withHandle(handle -> handle.createQuery("SELECT " + expression + " FROM "
                 + SCHEMA.name() + ".job_outbox WHERE job_id = :id").bind("id", jobId).mapTo(String.class).one());
@@ -178,6 +225,8 @@ class OutboxRelayTest {
     private static final class RecordingPublisher implements JobPublisher {
         private final List<Job> published = new ArrayList<>();
         private boolean failNext;
+        /** The id of a job this transport cannot carry, as Redis refuses a header named like a field of its own. */
+        private String refused;
 
         @Override
         public void publish(Job job) {
@@ -190,6 +239,9 @@ class OutboxRelayTest {
                 failNext = false;
                 throw new TransportException("Redis is down");
             }
+            jobs.stream().filter(job -> job.id().value().equals(refused)).findAny().ifPresent(job -> {
+                throw new InvalidValueException("the transport cannot carry " + refused);
+            });
             published.addAll(jobs);
         }
 

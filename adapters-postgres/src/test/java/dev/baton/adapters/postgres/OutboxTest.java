@@ -13,6 +13,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Savepoint;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -34,6 +35,8 @@ class OutboxTest {
     @BeforeAll
     static void open() {
         adapter = PostgresAdapter.open(SCHEMA.config(), Clock.fixed(NOW, ZoneOffset.UTC));
+        SCHEMA.jdbi().useHandle(handle -> handle.execute("CREATE TABLE " + SCHEMA.name()
+                + ".shop_orders (job_id text PRIMARY KEY)"));
     }
 
     @AfterAll
@@ -123,21 +126,67 @@ class OutboxTest {
         assertThat(outboxRows("sql-1")).isOne();
     }
 
+    /**
+     * Each bad call comes after an order row and a good enqueue in the same transaction: the error is the caller's to
+     * handle, its transaction rolls back whole, and the connection stays usable.
+     */
     @Test
-    void badInputToTheSqlFunctionRaisesAClearErrorTheCallerMayRollBack() throws SQLException {
+    void badInputToTheSqlFunctionRaisesAClearErrorTheCallerMayRollBackLeavingNothing() throws SQLException {
         assertSqlError("'bad queue!', 'id-1', '{}'", "22023", "queue name 'bad queue!' is invalid");
+        assertSqlError("'-orders', 'id-1', '{}'", "22023", "queue name '-orders' is invalid");
+        assertSqlError("repeat('q', 101), 'id-1', '{}'", "22023", "is invalid: use 1..100 letters");
+        assertSqlError("NULL, 'id-1', '{}'", "22023", "queue name NULL is invalid");
         assertSqlError("'orders', '', '{}'", "22023", "job id '' is invalid");
         assertSqlError("'orders', E'a\\nb', '{}'", "22023", "job id");
+        assertSqlError("'orders', repeat('j', 257), '{}'", "22023", "must have 1..256 printable characters");
+        assertSqlError("'orders', NULL, '{}'", "22023", "job id NULL is invalid");
         assertSqlError("'orders', 'id-2', repeat('x', 1048577)", "54000",
                 "payload has 1048577 bytes, more than the limit of 1048576");
+        assertSqlError("'orders', 'id-2', NULL", "22023", "payload is required");
         assertSqlError("'orders', 'id-3', '{}', headers => '{\"n\": 1}'", "22023",
                 "headers must be a JSON object of strings");
         assertSqlError("'orders', 'id-4', '{}', type => ' '", "22023", "job type must be");
     }
 
+    /**
+     * The function cannot know which queues workers serve (that is their configuration, not the schema's): a
+     * well-formed name is a queue, which exists once a job is published to it, as with a direct enqueue.
+     */
+    @Test
+    void aWellFormedQueueNameNoWorkerServesIsAcceptedLikeADirectEnqueue() throws SQLException {
+        try (Connection producer = connection()) {
+            producer.setAutoCommit(false);
+            producer.createStatement().execute("SELECT " + SCHEMA.name()
+                    + ".enqueue('nobody-serves-this', 'q-1', '{}')");
+            producer.commit();
+        }
+        assertThat(outboxRows("q-1")).isOne();
+    }
+
+    @Test
+    void afterASavepointRollbackTheTransactionGoesOnAndCommitsItsOtherRows() throws SQLException {
+        try (Connection producer = connection()) {
+            producer.setAutoCommit(false);
+            order(producer, "sp-1");
+            Savepoint beforeTheBadCall = producer.setSavepoint();
+            assertThatThrownBy(() -> producer.createStatement().execute("SELECT " + SCHEMA.name()
+                    + ".enqueue('orders', 'sp-bad', repeat('x', 1048577))"))
+                    .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("54000"));
+            producer.rollback(beforeTheBadCall);
+            order(producer, "sp-2");
+            producer.commit();
+        }
+        assertThat(outboxRows("sp-1")).isOne();
+        assertThat(outboxRows("sp-2")).isOne();
+        assertThat(outboxRows("sp-bad")).isZero();
+        assertThat(orders("sp-1")).isOne();
+        assertThat(orders("sp-2")).isOne();
+    }
+
     private static void assertSqlError(String arguments, String sqlState, String message) throws SQLException {
         try (Connection producer = connection()) {
             producer.setAutoCommit(false);
+            order(producer, "before-the-error");
             assertThatThrownBy(() -> producer.createStatement().execute(
                     "SELECT " + SCHEMA.name() + ".enqueue(" + arguments + ")"))
                     .isInstanceOfSatisfying(SQLException.class,
@@ -147,6 +196,26 @@ class OutboxTest {
             // the connection is still the caller's and usable
             producer.createStatement().execute("SELECT 1");
         }
+        assertThat(outboxRows("before-the-error")).as("the good enqueue before " + arguments).isZero();
+        assertThat(orders("before-the-error")).as("the producer's row before " + arguments).isZero();
+    }
+
+    /** What a producer writes with its job: an order row of its own, and the job, in its open transaction. */
+    private static void order(Connection producer, String jobId) throws SQLException {
+        try (PreparedStatement insert = producer.prepareStatement("INSERT INTO " + SCHEMA.name()
+                + ".shop_orders (job_id) VALUES (?)");
+             PreparedStatement enqueue = producer.prepareStatement("SELECT " + SCHEMA.name()
+                     + ".enqueue('orders', ?, '{}')")) {
+            insert.setString(1, jobId);
+            insert.executeUpdate();
+            enqueue.setString(1, jobId);
+            enqueue.execute();
+        }
+    }
+
+    private static long orders(String jobId) {
+        return SCHEMA.jdbi().withHandle(handle -> handle.createQuery("SELECT count(*) FROM " + SCHEMA.name()
+                + ".shop_orders WHERE job_id = :id").bind("id", jobId).mapTo(Long.class).one());
     }
 
     private static long outboxRows(String jobId) {

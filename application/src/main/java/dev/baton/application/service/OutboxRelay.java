@@ -3,6 +3,7 @@ package dev.baton.application.service;
 import dev.baton.application.port.out.JobOutbox;
 import dev.baton.application.port.out.JobPublisher;
 import dev.baton.application.port.out.TransportMemory;
+import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.Job;
 import dev.baton.domain.PayloadLimit;
 import java.time.Clock;
@@ -21,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * Publishes the jobs that producers committed to the outbox: claims a batch (a short transaction of its own), publishes
  * it pipelined to the transport with no transaction open, then marks it published. A relay that dies in between leaves
  * its claim to expire; the next relay publishes the batch again, and the ledger acknowledges the duplicates. Any
- * number of relays run side by side. A row that cannot become a job is marked MALFORMED; the relay goes on.
+ * number of relays run side by side. A row that cannot become a job, or that the transport refuses, is marked
+ * MALFORMED; the relay goes on.
  * After the transport lost data ({@link TransportMemory}), it publishes again every job without a terminal outcome.
  * Woken when producers commit, and every {@link Settings#pollInterval} at the latest (docs/POSTGRES.md#the-outbox).
  */
@@ -66,26 +68,52 @@ public final class OutboxRelay implements AutoCloseable {
         List<Job> jobs = new ArrayList<>();
         List<Long> positions = new ArrayList<>();
         for (JobOutbox.Entry entry : claimed) {
-            if (entry instanceof JobOutbox.Entry.Ready ready && payloadLimit.admits(ready.job().payload())) {
+            if (entry instanceof JobOutbox.Entry.Malformed malformed) {
+                refuse(malformed.position(), malformed.reason());
+            } else if (entry instanceof JobOutbox.Entry.Ready ready && !payloadLimit.admits(ready.job().payload())) {
+                refuse(ready.position(), "payload over the limit of " + payloadLimit.maxBytes() + " bytes");
+            } else if (entry instanceof JobOutbox.Entry.Ready ready) {
                 jobs.add(ready.job());
                 positions.add(ready.position());
-            } else {
-                refuse(entry);
             }
         }
         if (!jobs.isEmpty()) {
-            publisher.publishAll(jobs);
-            outbox.markPublished(positions, clock.instant());
+            publish(jobs, positions);
         }
         outbox.forgetEnded(settings.batchSize());
         return claimed.size();
     }
 
-    private void refuse(JobOutbox.Entry entry) {
-        String reason = entry instanceof JobOutbox.Entry.Malformed malformed ? malformed.reason()
-                : "payload over the limit of " + payloadLimit.maxBytes() + " bytes";
-        LOG.warn("outbox row is no job, dead-lettered MALFORMED position={} reason={}", entry.position(), reason);
-        outbox.markMalformed(entry.position(), reason);
+    /**
+     * Publishes the batch pipelined. When the transport refuses a job of it (before sending any), publishes them one
+     * by one instead: the refused ones are marked MALFORMED, the others go out, so one bad row never holds up its
+     * batch.
+     */
+    private void publish(List<Job> jobs, List<Long> positions) {
+        try {
+            publisher.publishAll(jobs);
+            outbox.markPublished(positions, clock.instant());
+            return;
+        } catch (InvalidValueException refused) {
+            LOG.debug("the transport refused a job of the batch, publishing one by one: {}", refused.getMessage());
+        }
+        List<Long> published = new ArrayList<>();
+        for (int i = 0; i < jobs.size(); i++) {
+            try {
+                publisher.publish(jobs.get(i));
+                published.add(positions.get(i));
+            } catch (InvalidValueException refused) {
+                refuse(positions.get(i), refused.getMessage());
+            }
+        }
+        if (!published.isEmpty()) {
+            outbox.markPublished(published, clock.instant());
+        }
+    }
+
+    private void refuse(long position, String reason) {
+        LOG.warn("outbox row is no job, dead-lettered MALFORMED position={} reason={}", position, reason);
+        outbox.markMalformed(position, reason);
     }
 
     /** Relays on a thread of its own until {@link #close}. */

@@ -12,18 +12,28 @@ import java.util.Optional;
  * @param sleepMs   how long the handler works, inside the ledger transaction
  */
 record JobSpec(String jobId, int failTimes, boolean poison, int sleepMs) {
+    /** The job's type: the demo handler's name. */
+    static final String TYPE = "orders";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** The line {@code baton enqueue --file} reads. */
     String jsonLine() {
-        ObjectNode payload = JSON.createObjectNode()
+        ObjectNode line = JSON.createObjectNode().put("job_id", jobId).put("type", TYPE);
+        line.set("payload", payloadNode());
+        return line.toString();
+    }
+
+    /** The order the demo handler reads, as JSON text (what {@code <schema>.enqueue(...)} takes). */
+    String payload() {
+        return payloadNode().toString();
+    }
+
+    private ObjectNode payloadNode() {
+        return JSON.createObjectNode()
                 .put("orderId", "order-" + jobId)
                 .put("failTimes", failTimes)
                 .put("poison", poison)
                 .put("sleepMs", sleepMs);
-        ObjectNode line = JSON.createObjectNode().put("job_id", jobId).put("type", "orders");
-        line.set("payload", payload);
-        return line.toString();
     }
 
     /** The dead-letter reason this job must end with, or empty when it must complete. */

@@ -6,12 +6,15 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
- * Reads the ledger's record of outcomes and the demo handler's {@code demo_shipments} table directly over JDBC, one
- * short connection per question so that it survives PostgreSQL restarts and terminated backends.
+ * Reads the ledger's record of outcomes, the outbox beside it and the demo handler's {@code demo_shipments} table
+ * directly over JDBC, one short connection per question so that it survives PostgreSQL restarts and terminated
+ * backends.
  *
  * <p>The ledger records terminal outcomes in {@value #OUTCOMES}, a row per job id with a {@code state}
  * ({@code completed}, {@code dead}, {@code replayed}, {@code purged}) and, for a dead job, its {@code reason}. A
@@ -76,11 +79,7 @@ final class LedgerProbe {
                 return 0L;
             }
             Completions table = completionsIn(connection);
-            try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery(
-                    "select count(*) from " + table.name() + " where " + table.completed())) {
-                rows.next();
-                return rows.getLong(1);
-            }
+            return count(connection, "select count(*) from " + table.name() + " where " + table.completed());
         });
     }
 
@@ -116,6 +115,49 @@ final class LedgerProbe {
         });
     }
 
+    /** Outbox rows not marked malformed: waiting, or published for a job that has not ended yet. */
+    long outboxRowsLeft() {
+        return query(connection -> count(connection, "select count(*) from " + schema
+                + ".job_outbox where malformed is null"));
+    }
+
+    /** The reason of every outbox row the relay marked malformed, by position. */
+    Map<Long, String> malformedOutboxRows() {
+        return query(connection -> {
+            Map<Long, String> reasons = new TreeMap<>();
+            try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery(
+                    "select position, malformed from " + schema + ".job_outbox where malformed is not null")) {
+                while (rows.next()) {
+                    reasons.put(rows.getLong(1), rows.getString(2));
+                }
+            }
+            return reasons;
+        });
+    }
+
+    /** Outbox rows of the given jobs, whatever their state. */
+    long outboxRowsOf(Collection<String> jobIds) {
+        return query(connection -> {
+            try (PreparedStatement statement = connection.prepareStatement("select count(*) from " + schema
+                    + ".job_outbox where job_id = any(?)")) {
+                statement.setArray(1, connection.createArrayOf("text", jobIds.toArray()));
+                try (ResultSet rows = statement.executeQuery()) {
+                    rows.next();
+                    return rows.getLong(1);
+                }
+            }
+        });
+    }
+
+    /**
+     * Effects (shipments) whose job has no row in the producer's own table {@code producerTable} (keyed by
+     * {@code job_id}): jobs that ran though their producer's transaction did not commit.
+     */
+    long effectsWithoutARowIn(String producerTable) {
+        return query(connection -> count(connection, "select count(*) from " + schema + ".demo_shipments s"
+                + " where not exists (select from " + schema + "." + producerTable + " p where p.job_id = s.job_id)"));
+    }
+
     void dropSchema() {
         query(connection -> {
             try (Statement statement = connection.createStatement()) {
@@ -132,6 +174,13 @@ final class LedgerProbe {
     private Completions completionsIn(Connection connection) throws SQLException {
         return tableExists(connection, OUTCOMES) ? new Completions(schema + "." + OUTCOMES, "state = 'completed'")
                 : new Completions(schema + "." + COMPLETIONS, "true");
+    }
+
+    private static long count(Connection connection, String sql) throws SQLException {
+        try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery(sql)) {
+            rows.next();
+            return rows.getLong(1);
+        }
     }
 
     private static Map<String, Integer> countPerKey(Connection connection, String sql) throws SQLException {
@@ -155,7 +204,8 @@ final class LedgerProbe {
         }
     }
 
-    private <T> T query(SqlWork<T> work) {
+    /** Runs {@code work} on a short connection of its own. */
+    <T> T query(SqlWork<T> work) {
         try (Connection connection = DriverManager.getConnection(jdbcUrl)) {
             return work.run(connection);
         } catch (SQLException e) {
@@ -164,7 +214,7 @@ final class LedgerProbe {
     }
 
     @FunctionalInterface
-    private interface SqlWork<T> {
+    interface SqlWork<T> {
         T run(Connection connection) throws SQLException;
     }
 }

@@ -41,6 +41,8 @@ final class Scenario implements AutoCloseable {
     private final List<WorkerFleet> fleets = new ArrayList<>();
     private final boolean crashOnPoison;
     private final KeyLayout keys;
+    private final String schema;
+    private final String jdbcUrl;
     private BatonCli cli;
     private QueueProbe probe;
     private final LedgerProbe ledger;
@@ -53,7 +55,8 @@ final class Scenario implements AutoCloseable {
         this.name = name;
         this.crashOnPoison = crashOnPoison;
         this.queue = queueName(name, suffix);
-        String schema = ("faults_" + name + "_" + suffix).replace('-', '_').toLowerCase(Locale.ROOT);
+        this.schema = ("faults_" + name + "_" + suffix).replace('-', '_').toLowerCase(Locale.ROOT);
+        this.jdbcUrl = jdbcUrl;
         this.seed = SoakSize.seed();
         this.random = new Random(seed);
         this.dir = Path.of("target", "faults", queue);
@@ -148,6 +151,15 @@ final class Scenario implements AutoCloseable {
         return cli;
     }
 
+    /** The ledger's schema, where the outbox and its {@code enqueue(...)} function live too. */
+    String schema() {
+        return schema;
+    }
+
+    String jdbcUrl() {
+        return jdbcUrl;
+    }
+
     List<JobSpec> jobs() {
         return List.copyOf(jobs);
     }
@@ -175,6 +187,11 @@ final class Scenario implements AutoCloseable {
         cli.runOk("enqueue", "--queue", queue, "--file", file.toString());
         jobs.addAll(batch);
         return List.copyOf(batch);
+    }
+
+    /** Puts jobs enqueued some other way (committed to the outbox) under the invariant. */
+    void expect(List<JobSpec> enqueued) {
+        jobs.addAll(enqueued);
     }
 
     /**

@@ -17,7 +17,13 @@ public interface JobPublisher {
      */
     void publish(Job job);
 
-    /** Publishes many jobs in as few round trips as the transport can (pipelined), in order. */
+    /**
+     * Publishes many jobs in as few round trips as the transport can (pipelined), in order.
+     *
+     * @throws dev.baton.domain.InvalidValueException when the transport cannot carry one of the jobs (Redis: a header
+     *                                                named like a field of its wire format), checked before any of
+     *                                                them is published
+     */
     void publishAll(List<Job> jobs);
 
     /**
