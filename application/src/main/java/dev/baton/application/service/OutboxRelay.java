@@ -2,6 +2,7 @@ package dev.baton.application.service;
 
 import dev.baton.application.port.out.JobOutbox;
 import dev.baton.application.port.out.JobPublisher;
+import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.port.out.TransportMemory;
 import dev.baton.domain.Job;
 import dev.baton.domain.PayloadLimit;
@@ -34,20 +35,27 @@ public final class OutboxRelay implements AutoCloseable {
     private final PayloadLimit payloadLimit;
     private final Clock clock;
     private final Settings settings;
+    private final MaintenanceObserver observer;
     private final AtomicBoolean started = new AtomicBoolean();
     private final CountDownLatch closed = new CountDownLatch(1);
     private final Thread thread;
 
     public OutboxRelay(JobOutbox outbox, JobPublisher publisher, TransportMemory memory, PayloadLimit payloadLimit,
-                       Clock clock, Settings settings) {
+                       Clock clock, Settings settings, MaintenanceObserver observer) {
         this.outbox = Objects.requireNonNull(outbox, "outbox");
         this.publisher = Objects.requireNonNull(publisher, "publisher");
         this.memory = Objects.requireNonNull(memory, "memory");
         this.payloadLimit = Objects.requireNonNull(payloadLimit, "payload limit");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.settings = Objects.requireNonNull(settings, "settings");
+        this.observer = Objects.requireNonNull(observer, "observer");
         this.thread = new Thread(this::relayUntilClosed, "baton-outbox-relay");
         thread.setDaemon(true);
+    }
+
+    public OutboxRelay(JobOutbox outbox, JobPublisher publisher, TransportMemory memory, PayloadLimit payloadLimit,
+                       Clock clock, Settings settings) {
+        this(outbox, publisher, memory, payloadLimit, clock, settings, MaintenanceObserver.NONE);
     }
 
     /**
@@ -60,6 +68,7 @@ public final class OutboxRelay implements AutoCloseable {
         int republished = outbox.republishAfterLoss(memory.epoch());
         if (republished > 0) {
             LOG.warn("the transport may have lost jobs (its epoch changed): publishing again jobs={}", republished);
+            observer.outboxRepublished(republished);
         }
         Instant now = clock.instant();
         List<JobOutbox.Entry> claimed = outbox.claim(settings.batchSize(), now, now.plus(settings.claimLease()));
@@ -76,6 +85,7 @@ public final class OutboxRelay implements AutoCloseable {
         if (!jobs.isEmpty()) {
             publisher.publishAll(jobs);
             outbox.markPublished(positions, clock.instant());
+            observer.outboxPublished(jobs.size());
         }
         outbox.forgetEnded(settings.batchSize());
         return claimed.size();

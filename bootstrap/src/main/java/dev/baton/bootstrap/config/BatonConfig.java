@@ -24,7 +24,8 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
                           RetryPolicy retryPolicy, Duration jobTimeout, Retention retention, int concurrency,
                           Duration grace, int poolSize, int batchCommit, JobThreads jobThreads,
                           Optional<AdminAddress> adminAddress,
-                          Optional<Path> plugins, List<String> migrations, boolean relay) {
+                          Optional<Path> plugins, List<String> migrations, boolean relay,
+                          boolean enqueueThroughOutbox) {
 
     public BatonConfig {
         Objects.requireNonNull(redisUri, "redis uri");
@@ -62,21 +63,21 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
         return new BatonConfig(redisUri, redisClusterNodes, jdbcUrl, newSchema, mode, queues, lease, idleThreshold,
                 deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, batchCommit,
                 jobThreads, adminAddress,
-                plugins, migrations, relay);
+                plugins, migrations, relay, enqueueThroughOutbox);
     }
 
     public BatonConfig withRedisUri(String uri) {
         return new BatonConfig(uri, redisClusterNodes, jdbcUrl, schema, mode, queues, lease, idleThreshold,
                 deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, batchCommit,
                 jobThreads, adminAddress,
-                plugins, migrations, relay);
+                plugins, migrations, relay, enqueueThroughOutbox);
     }
 
     public BatonConfig withJdbcUrl(String url) {
         return new BatonConfig(redisUri, redisClusterNodes, url, schema, mode, queues, lease, idleThreshold,
                 deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, batchCommit,
                 jobThreads, adminAddress,
-                plugins, migrations, relay);
+                plugins, migrations, relay, enqueueThroughOutbox);
     }
 
     /** Adds Flyway locations of handlers' own tables, applied after the ledger's migrations. */
@@ -86,7 +87,7 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
         return new BatonConfig(redisUri, redisClusterNodes, jdbcUrl, schema, mode, queues, lease, idleThreshold,
                 deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, batchCommit,
                 jobThreads, adminAddress,
-                plugins, all, relay);
+                plugins, all, relay, enqueueThroughOutbox);
     }
 
     /** Replaces every password of the configured endpoints in {@code text} (an exception message, say). */
@@ -131,6 +132,7 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
         shown.put(Setting.PLUGINS.flagName(), plugins.map(Path::toString).orElse(""));
         shown.put(Setting.MIGRATIONS.flagName(), String.join(",", migrations));
         shown.put(Setting.RELAY.flagName(), relay ? "on" : "off");
+        shown.put(Setting.ENQUEUE_THROUGH_OUTBOX.flagName(), enqueueThroughOutbox ? "on" : "off");
         return shown;
     }
 }
