@@ -40,7 +40,7 @@ SQL
 cat >"$work/insert.sql" <<SQL
 INSERT INTO $schema.job_outbox (job_id, queue, payload) VALUES ('pgbench-' || :client_id || '-' || random(), 'bench', '{}');
 SQL
-pgbench -n -q -c "$clients" -j "$clients" -T "$seconds" -f "$work/insert.sql" "$psql_url" >"$work/pgbench.txt" 2>&1
+pgbench -n -M prepared -c "$clients" -j "$clients" -T "$seconds" -f "$work/insert.sql" "$psql_url" >"$work/pgbench.txt" 2>&1
 pg_tps="$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' "$work/pgbench.txt" | head -1)"
 echo "pgbench single-row insert transaction, $clients clients: ${pg_tps} tps"
 
