@@ -2,9 +2,10 @@
 # The outbox's transactional enqueue beside PostgreSQL's own single-row insert transaction, on the same servers in
 # one run: pgbench runs a custom script inserting one row into a table shaped like job_outbox (same columns, the same
 # two indexes and an AFTER INSERT statement trigger sending a NOTIFY), from P clients for S seconds; then
+# `baton bench` runs jobs paced at R jobs/s straight to Redis (exactly-once, the direct path), then
 # `baton bench --enqueue outbox` enqueues one job per transaction from P threads and 1,000 per transaction, and runs
-# jobs paced at R jobs/s through the outbox and a relay with a worker running (commit-to-start latency). Prints both
-# rates and their ratio, and the load average before and after.
+# the same paced jobs through the outbox and a relay with a worker running (commit-to-start latency). Prints the
+# rates, pgbench's and Baton's ratio, both latencies side by side, and the load average before and after.
 #
 #   BATON_REDIS_URI=redis://127.0.0.1:6379 BATON_JDBC_URL='jdbc:postgresql://127.0.0.1:5432/test?user=postgres' \
 #     docs/benchmarks/outbox-vs-pgbench.sh [clients=4] [seconds=20] [jobs=20000] [rate=1000]
@@ -44,7 +45,9 @@ pgbench -n -M prepared -c "$clients" -j "$clients" -T "$seconds" -f "$work/inser
 pg_tps="$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' "$work/pgbench.txt" | head -1)"
 echo "pgbench single-row insert transaction, $clients clients: ${pg_tps} tps"
 
-"$here/baton" bench --enqueue outbox --producers "$clients" --jobs "$jobs" --rate "$rate" --concurrency 16 --json \
+"$here/baton" bench --mode exactly-once --jobs "$jobs" --rate "$rate" --concurrency 16 --max-warmup 30 --json \
+  2>/dev/null >"$work/direct.json"
+"$here/baton" bench --enqueue outbox --producers "$clients" --jobs "$jobs" --rate "$rate" --concurrency 16 --max-warmup 30 --json \
   2>/dev/null >"$work/baton.json"
 read -r single bulk p50 p99 baton_load < <(python3 - "$work/baton.json" <<'PY'
 import json, sys
@@ -57,5 +60,11 @@ PY
 echo "baton outbox, one job per transaction, $clients producers: $single jobs/s"
 echo "baton outbox, 1000 jobs per transaction: $bulk jobs/s"
 echo "baton outbox at $rate jobs/s with a worker: enqueue-to-start p50 ${p50} ms, p99 ${p99} ms"
+python3 - "$work/direct.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+print("baton direct (XADD) at the same rate, exactly-once: enqueue-to-start p50 %s ms, p99 %s ms, processed %s jobs/s"
+      % (r["latency_ms"]["start_p50"], r["latency_ms"]["start_p99"], r["process_jobs_per_s"]))
+PY
 python3 -c "print('ratio baton/pgbench (one per transaction): %.2f' % ($single / $pg_tps))"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg) (baton's run ended at $baton_load)"

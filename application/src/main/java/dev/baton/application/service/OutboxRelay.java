@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * it pipelined to the transport with no transaction open, then marks it published. A relay that dies in between leaves
  * its claim to expire; the next relay publishes the batch again, and the ledger acknowledges the duplicates. Any
  * number of relays run side by side. A row that cannot become a job is marked MALFORMED; the relay goes on.
- * After the transport lost data ({@link TransportMemory}), it publishes again every job without a terminal outcome.
+ * After the transport lost data ({@link TransportMemory}), it publishes again every job without a terminal outcome;
+ * its thread looks for a loss, and forgets rows whose jobs ended, once per {@link Settings#pollInterval}.
  * Woken when producers commit, and every {@link Settings#pollInterval} at the latest (docs/POSTGRES.md#the-outbox).
  */
 public final class OutboxRelay implements AutoCloseable {
@@ -65,10 +66,17 @@ public final class OutboxRelay implements AutoCloseable {
      * @return how many rows it claimed (published or marked MALFORMED)
      */
     public int runOnce() {
-        int republished = outbox.republishAfterLoss(memory.epoch());
-        if (republished > 0) {
-            LOG.warn("the transport may have lost jobs (its epoch changed): publishing again jobs={}", republished);
-            observer.outboxRepublished(republished);
+        return relay(true);
+    }
+
+    /**
+     * One batch; with {@code housekeeping}, the look for a loss before it and the forgetting after it, which the
+     * relay's thread does once per {@link Settings#pollInterval} only: under load it relays hundreds of batches a
+     * second, and both cost PostgreSQL a read of the published rows.
+     */
+    private int relay(boolean housekeeping) {
+        if (housekeeping) {
+            republishIfLost();
         }
         Instant now = clock.instant();
         List<JobOutbox.Entry> claimed = outbox.claim(settings.batchSize(), now, now.plus(settings.claimLease()));
@@ -87,8 +95,18 @@ public final class OutboxRelay implements AutoCloseable {
             outbox.markPublished(positions, clock.instant());
             observer.outboxPublished(jobs.size());
         }
-        outbox.forgetEnded(settings.batchSize());
+        if (housekeeping) {
+            outbox.forgetEnded(settings.batchSize());
+        }
         return claimed.size();
+    }
+
+    private void republishIfLost() {
+        int republished = outbox.republishAfterLoss(memory.epoch());
+        if (republished > 0) {
+            LOG.warn("the transport may have lost jobs (its epoch changed): publishing again jobs={}", republished);
+            observer.outboxRepublished(republished);
+        }
     }
 
     private void refuse(JobOutbox.Entry entry) {
@@ -108,10 +126,15 @@ public final class OutboxRelay implements AutoCloseable {
     }
 
     private void relayUntilClosed() {
+        Instant nextHousekeeping = Instant.MIN;
         while (closed.getCount() > 0) {
             try {
+                boolean housekeeping = !clock.instant().isBefore(nextHousekeeping);
+                if (housekeeping) {
+                    nextHousekeeping = clock.instant().plus(settings.pollInterval());
+                }
                 // a full batch means more may be waiting: claim again before waiting
-                if (runOnce() < settings.batchSize()) {
+                if (relay(housekeeping) < settings.batchSize()) {
                     outbox.awaitNewRows(settings.pollInterval());
                 }
             } catch (InterruptedException e) {

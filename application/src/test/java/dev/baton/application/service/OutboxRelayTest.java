@@ -1,6 +1,7 @@
 package dev.baton.application.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.testing.InMemoryJobOutbox;
@@ -29,6 +30,7 @@ class OutboxRelayTest {
     private final InMemoryStreamTransport transport = new InMemoryStreamTransport(clock);
     private final AtomicReference<String> epoch = new AtomicReference<>("run-1");
     private final CountingObserver observer = new CountingObserver();
+    private final AtomicInteger looks = new AtomicInteger();
     private final OutboxRelay relay = new OutboxRelay(outbox, transport, epoch::get, PayloadLimit.DEFAULT, clock,
             new OutboxRelay.Settings(10, Duration.ofSeconds(30), Duration.ofSeconds(1)), observer);
 
@@ -60,6 +62,27 @@ class OutboxRelayTest {
         assertThat(observer.republished).hasValue(1);
         assertThat(observer.published).hasValue(3);
         assertThat(outbox.backlog(clock.instant()).waiting()).isZero();
+    }
+
+    @Test
+    void itsThreadLooksForALossOncePerPollIntervalHoweverManyBatchesItRelays() {
+        epoch.set("run-2"); // a loss, seen by the first look
+        for (int i = 0; i < 25; i++) {
+            outbox.add(job("t-" + i));
+        }
+        // batches of 10: three batches at one instant of the clock, the first with the look
+        try (OutboxRelay running = new OutboxRelay(outbox, transport, () -> {
+            looks.incrementAndGet();
+            return epoch.get();
+        }, PayloadLimit.DEFAULT, clock, new OutboxRelay.Settings(10, Duration.ofSeconds(30), Duration.ofSeconds(1)),
+                observer).start()) {
+            await().atMost(Duration.ofSeconds(30)).until(() -> observer.published.get() == 25);
+            assertThat(looks).hasValue(1);
+
+            clock.advance(Duration.ofSeconds(1));
+            outbox.add(job("t-late"));
+            await().atMost(Duration.ofSeconds(30)).until(() -> looks.get() == 2);
+        }
     }
 
     private Job job(String id) {
