@@ -45,10 +45,6 @@ public final class Benchmark {
      */
     public record Options(int jobs, String handler, OptionalDouble rate, int warmup, Duration maxWarmup,
                           Route enqueue, int producers) {
-        public Options(int jobs, String handler, OptionalDouble rate, int warmup, Duration maxWarmup) {
-            this(jobs, handler, rate, warmup, maxWarmup, Route.DIRECT, 1);
-        }
-
         public Options {
             if (producers < 1 || producers > 256) {
                 throw new InvalidValueException("--producers must be 1..256, got " + producers);
