@@ -7,6 +7,7 @@ import dev.baton.application.handler.JobHandlers;
 import dev.baton.application.port.in.EnqueueJobUseCase;
 import dev.baton.application.port.in.EnqueueJobsUseCase;
 import dev.baton.application.port.in.EnqueueUniqueJobUseCase;
+import dev.baton.application.port.in.InspectOutboxUseCase;
 import dev.baton.application.port.in.InspectQueueUseCase;
 import dev.baton.application.port.in.LocateJobUseCase;
 import dev.baton.application.port.in.RunSchedulerUseCase;
@@ -16,6 +17,7 @@ import dev.baton.application.port.in.ResumeQueueUseCase;
 import dev.baton.application.port.in.RunWorkerUseCase;
 import dev.baton.application.port.in.RunningWorker;
 import dev.baton.application.service.CompletionJanitor;
+import dev.baton.application.service.EnqueueService;
 import dev.baton.application.service.OutboxRelay;
 import dev.baton.bootstrap.admin.AdminServer;
 import dev.baton.bootstrap.admin.PauseEndpoint;
@@ -24,14 +26,17 @@ import dev.baton.bootstrap.config.ConfigException;
 import dev.baton.bootstrap.config.Setting;
 import dev.baton.bootstrap.jobs.JobType;
 import dev.baton.bootstrap.metrics.KnownQueues;
+import dev.baton.bootstrap.metrics.OutboxGauges;
 import dev.baton.bootstrap.metrics.QueueGauges;
 import dev.baton.bootstrap.wiring.Closer;
 import dev.baton.bootstrap.wiring.HandlersModule;
 import dev.baton.bootstrap.wiring.HealthCheck;
 import dev.baton.bootstrap.wiring.Migrator;
+import dev.baton.bootstrap.wiring.PostgresModule;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
+import dev.baton.domain.OutboxBacklog;
 import dev.baton.domain.QueueName;
 import dev.baton.domain.Schedule;
 import dev.baton.domain.Uniqueness;
@@ -104,7 +109,16 @@ public final class Baton implements AutoCloseable {
 
     /** Enqueues as {@code command} says: typed ({@link JobType#command}) or not, due now, at an instant or later. */
     public Job enqueue(EnqueueJobUseCase.Command command) {
-        return use(EnqueueJobUseCase.class).enqueue(command);
+        return enqueue(command, defaultRoute());
+    }
+
+    /**
+     * Enqueues as {@code command} says, by {@code route}.
+     *
+     * @throws ConfigException for {@link Route#OUTBOX} without a PostgreSQL ledger (at-least-once mode)
+     */
+    public Job enqueue(EnqueueJobUseCase.Command command, Route route) {
+        return enqueuer(route).enqueue(command);
     }
 
     /**
@@ -118,13 +132,52 @@ public final class Baton implements AutoCloseable {
 
     /** Enqueues as {@code command} says, unless a job holding {@code uniqueness}'s key is there (see above). */
     public EnqueueUniqueJobUseCase.Outcome enqueueUnique(EnqueueJobUseCase.Command command, Uniqueness uniqueness) {
-        return use(EnqueueUniqueJobUseCase.class)
-                .enqueueUnique(new EnqueueUniqueJobUseCase.Command(command, uniqueness));
+        return enqueueUnique(command, uniqueness, defaultRoute());
     }
 
-    /** Enqueues many jobs in as few round trips as the transport allows. */
+    /**
+     * Enqueues a unique job directly: its key is checked atomically in Redis as it is published, which the outbox
+     * cannot do.
+     *
+     * @throws UnsupportedOperationException for {@link Route#OUTBOX}, before anything is written
+     */
+    public EnqueueUniqueJobUseCase.Outcome enqueueUnique(EnqueueJobUseCase.Command command, Uniqueness uniqueness,
+                                                         Route route) {
+        if (route == Route.OUTBOX) {
+            throw new UnsupportedOperationException("a unique job cannot be enqueued through the outbox (its key is "
+                    + "checked atomically in Redis); pass Route.DIRECT to enqueue it directly even with "
+                    + Setting.ENQUEUE_THROUGH_OUTBOX.envName() + "=on");
+        }
+        return enqueuer(route).enqueueUnique(new EnqueueUniqueJobUseCase.Command(command, uniqueness));
+    }
+
+    /** Enqueues many jobs in as few round trips as the transport allows (one statement through the outbox). */
     public List<Job> enqueueAll(List<EnqueueJobUseCase.Command> jobs) {
-        return use(EnqueueJobsUseCase.class).enqueueAll(new EnqueueJobsUseCase.Command(jobs));
+        return enqueueAll(jobs, defaultRoute());
+    }
+
+    /** Enqueues many jobs by {@code route}: through the outbox, all in one short transaction. */
+    public List<Job> enqueueAll(List<EnqueueJobUseCase.Command> jobs, Route route) {
+        return enqueuer(route).enqueueAll(new EnqueueJobsUseCase.Command(jobs));
+    }
+
+    private Route defaultRoute() {
+        return config.enqueueThroughOutbox() ? Route.OUTBOX : Route.DIRECT;
+    }
+
+    /**
+     * Through the outbox, this instance relays too (unless {@code BATON_RELAY=off}): the commit wakes its relay, so
+     * a job reaches Redis without waiting for another process.
+     */
+    private EnqueueService enqueuer(Route route) {
+        if (route == Route.DIRECT) {
+            return instance(EnqueueService.class);
+        }
+        requireOutbox();
+        if (config.relay()) {
+            relay();
+        }
+        return instance(PostgresModule.THROUGH_OUTBOX);
     }
 
     /**
@@ -276,11 +329,19 @@ public final class Baton implements AutoCloseable {
      */
     public Optional<InetSocketAddress> startAdmin() {
         closer.register(instance(QueueGauges.class));
+        if (hasOutbox()) {
+            closer.register(instance(OutboxGauges.class));
+        }
         return config.adminAddress().map(address -> closer.register(AdminServer.start(address, config,
                 instance(new Key<Set<HealthCheck>>() { }),
-                instance(PrometheusMeterRegistry.class), use(InspectQueueUseCase.class),
+                instance(PrometheusMeterRegistry.class), use(InspectQueueUseCase.class), this::outboxBacklog,
                 instance(KnownQueues.class), new PauseEndpoint(use(PauseQueueUseCase.class),
                         use(ResumeQueueUseCase.class)))).address());
+    }
+
+    /** The outbox's rows waiting, the oldest one's age and the malformed rows; empty without a PostgreSQL ledger. */
+    public Optional<OutboxBacklog> outboxBacklog() {
+        return hasOutbox() ? Optional.of(use(InspectOutboxUseCase.class).inspect()) : Optional.empty();
     }
 
     /** Whether each dependency (redis, postgres) answers now. */

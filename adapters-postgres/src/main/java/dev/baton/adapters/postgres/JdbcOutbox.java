@@ -27,12 +27,12 @@ final class JdbcOutbox implements PostgresAdapter.Outbox {
         this.clock = clock;
         this.payloadLimit = payloadLimit;
         // the schema is spelled out: the caller's connection need not have it on its search_path
-        this.insert = "WITH jobs AS (SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::timestamptz[])"
-                + " WITH ORDINALITY AS j(job_id, queue, type, payload, due_at, n)),"
+        this.insert = "WITH jobs AS (SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::timestamptz[],"
+                + " ?::timestamptz[]) WITH ORDINALITY AS j(job_id, queue, type, payload, due_at, enqueued_at, n)),"
                 + " job_headers AS (SELECT n, jsonb_object_agg(name, value) AS headers"
                 + " FROM unnest(?::bigint[], ?::text[], ?::text[]) AS h(n, name, value) GROUP BY n)"
                 + " INSERT INTO " + schema + ".job_outbox (job_id, queue, type, payload, headers, due_at, enqueued_at)"
-                + " SELECT j.job_id, j.queue, j.type, j.payload, coalesce(h.headers, '{}'), j.due_at, ?"
+                + " SELECT j.job_id, j.queue, j.type, j.payload, coalesce(h.headers, '{}'), j.due_at, j.enqueued_at"
                 + " FROM jobs j LEFT JOIN job_headers h USING (n) ORDER BY j.n";
     }
 
@@ -49,11 +49,16 @@ final class JdbcOutbox implements PostgresAdapter.Outbox {
             payloadLimit.check(job.payload());
             return job.toJob(now);
         }).toList();
+        insert(connection, jobs);
+        return jobs;
+    }
+
+    /** Writes the rows of these jobs, checked already, in one statement on {@code connection}. */
+    void insert(Connection connection, List<Job> jobs) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement(insert)) {
-            bind(connection, statement, jobs, now);
+            bind(connection, statement, jobs);
             statement.executeUpdate();
         }
-        return jobs;
     }
 
     @Override
@@ -71,7 +76,7 @@ final class JdbcOutbox implements PostgresAdapter.Outbox {
         }
     }
 
-    private static void bind(Connection connection, PreparedStatement statement, List<Job> jobs, Instant now)
+    private static void bind(Connection connection, PreparedStatement statement, List<Job> jobs)
             throws SQLException {
         List<Long> headerJobs = new ArrayList<>();
         List<String> headerNames = new ArrayList<>();
@@ -89,10 +94,11 @@ final class JdbcOutbox implements PostgresAdapter.Outbox {
         statement.setArray(4, texts(connection, jobs.stream().map(Job::payload).toList()));
         statement.setArray(5, connection.createArrayOf("timestamptz", jobs.stream()
                 .map(job -> job.notBefore().map(Timestamp::from).orElse(null)).toArray()));
-        statement.setArray(6, connection.createArrayOf("bigint", headerJobs.toArray()));
-        statement.setArray(7, texts(connection, headerNames));
-        statement.setArray(8, texts(connection, headerValues));
-        statement.setTimestamp(9, Timestamp.from(now));
+        statement.setArray(6, connection.createArrayOf("timestamptz", jobs.stream()
+                .map(job -> Timestamp.from(job.enqueuedAt())).toArray()));
+        statement.setArray(7, connection.createArrayOf("bigint", headerJobs.toArray()));
+        statement.setArray(8, texts(connection, headerNames));
+        statement.setArray(9, texts(connection, headerValues));
     }
 
     private static Array texts(Connection connection, List<String> values) throws SQLException {

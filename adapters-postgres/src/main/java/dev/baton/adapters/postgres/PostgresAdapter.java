@@ -8,6 +8,7 @@ import dev.baton.application.port.out.EffectRecords;
 import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.application.port.out.JobOutbox;
 import dev.baton.application.port.out.JobOutcomes;
+import dev.baton.application.port.out.JobPublisher;
 import dev.baton.application.port.out.LedgerUnavailableException;
 import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.Job;
@@ -180,6 +181,14 @@ public final class PostgresAdapter implements AutoCloseable {
 
         /** Enqueues the jobs in {@code handle}'s transaction, in one round trip. @return the jobs, in order */
         List<Job> enqueueAll(Handle handle, EnqueueJobsUseCase.Command command);
+    }
+
+    /**
+     * Enqueues through the outbox, for producers without a transaction of their own: each call one short transaction
+     * on this adapter's pool, its jobs published by a relay once it committed. Refuses unique jobs.
+     */
+    public JobPublisher outboxPublisher() {
+        return new OutboxPublisher(jdbi, new JdbcOutbox(config.schema(), clock, PayloadLimit.DEFAULT));
     }
 
     /** The outbox as the relay claims and publishes it. */

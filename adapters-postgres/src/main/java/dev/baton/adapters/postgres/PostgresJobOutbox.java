@@ -8,6 +8,7 @@ import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
+import dev.baton.domain.OutboxBacklog;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -46,6 +47,7 @@ final class PostgresJobOutbox implements JobOutbox {
     private final String malformedSql;
     private final String forgetSql;
     private final String republishSql;
+    private final String backlogSql;
     private Connection listener;
 
     PostgresJobOutbox(Jdbi jdbi, String schema, ListenerConnections listenerConnections) {
@@ -73,6 +75,11 @@ final class PostgresJobOutbox implements JobOutbox {
                 + " AND o.published_at IS NOT NULL AND NOT EXISTS (SELECT FROM " + schema + ".job_outcomes r"
                 + " WHERE r.job_id = o.job_id AND r.state IN ('completed', 'dead', 'purged')) RETURNING 1)"
                 + " SELECT count(*)::int FROM republished";
+        // each part reads a partial index: the waiting rows' and the malformed rows'
+        String waiting = " FROM " + outbox + " WHERE published_at IS NULL AND malformed IS NULL";
+        this.backlogSql = "SELECT (SELECT count(*)" + waiting + ") AS waiting, (SELECT enqueued_at" + waiting
+                + " ORDER BY position LIMIT 1) AS oldest, (SELECT count(*) FROM " + outbox
+                + " WHERE malformed IS NOT NULL) AS malformed";
     }
 
     @Override
@@ -131,6 +138,17 @@ final class PostgresJobOutbox implements JobOutbox {
     public int forgetEnded(int max) {
         return withHandle("could not forget ended outbox rows", handle -> handle.createUpdate(forgetSql)
                 .bind("max", max).execute());
+    }
+
+    @Override
+    public OutboxBacklog backlog(Instant now) {
+        return withHandle("could not read the outbox's backlog", handle -> handle.createQuery(backlogSql)
+                .map((row, context) -> {
+                    Timestamp oldest = row.getTimestamp("oldest");
+                    Duration age = oldest == null ? Duration.ZERO : Duration.between(oldest.toInstant(), now);
+                    return new OutboxBacklog(row.getLong("waiting"), age.isNegative() ? Duration.ZERO : age,
+                            row.getLong("malformed"));
+                }).one());
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.baton.application.service;
 
 import dev.baton.application.port.out.JobOutbox;
 import dev.baton.application.port.out.JobPublisher;
+import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.port.out.TransportMemory;
 import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.Job;
@@ -24,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * its claim to expire; the next relay publishes the batch again, and the ledger acknowledges the duplicates. Any
  * number of relays run side by side. A row that cannot become a job, or that the transport refuses, is marked
  * MALFORMED; the relay goes on.
- * After the transport lost data ({@link TransportMemory}), it publishes again every job without a terminal outcome.
+ * After the transport lost data ({@link TransportMemory}), it publishes again every job without a terminal outcome;
+ * its thread looks for a loss, and forgets rows whose jobs ended, once per {@link Settings#pollInterval}.
  * Woken when producers commit, and every {@link Settings#pollInterval} at the latest (docs/POSTGRES.md#the-outbox).
  */
 public final class OutboxRelay implements AutoCloseable {
@@ -36,20 +38,27 @@ public final class OutboxRelay implements AutoCloseable {
     private final PayloadLimit payloadLimit;
     private final Clock clock;
     private final Settings settings;
+    private final MaintenanceObserver observer;
     private final AtomicBoolean started = new AtomicBoolean();
     private final CountDownLatch closed = new CountDownLatch(1);
     private final Thread thread;
 
     public OutboxRelay(JobOutbox outbox, JobPublisher publisher, TransportMemory memory, PayloadLimit payloadLimit,
-                       Clock clock, Settings settings) {
+                       Clock clock, Settings settings, MaintenanceObserver observer) {
         this.outbox = Objects.requireNonNull(outbox, "outbox");
         this.publisher = Objects.requireNonNull(publisher, "publisher");
         this.memory = Objects.requireNonNull(memory, "memory");
         this.payloadLimit = Objects.requireNonNull(payloadLimit, "payload limit");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.settings = Objects.requireNonNull(settings, "settings");
+        this.observer = Objects.requireNonNull(observer, "observer");
         this.thread = new Thread(this::relayUntilClosed, "baton-outbox-relay");
         thread.setDaemon(true);
+    }
+
+    public OutboxRelay(JobOutbox outbox, JobPublisher publisher, TransportMemory memory, PayloadLimit payloadLimit,
+                       Clock clock, Settings settings) {
+        this(outbox, publisher, memory, payloadLimit, clock, settings, MaintenanceObserver.NONE);
     }
 
     /**
@@ -59,9 +68,17 @@ public final class OutboxRelay implements AutoCloseable {
      * @return how many rows it claimed (published or marked MALFORMED)
      */
     public int runOnce() {
-        int republished = outbox.republishAfterLoss(memory.epoch());
-        if (republished > 0) {
-            LOG.warn("the transport may have lost jobs (its epoch changed): publishing again jobs={}", republished);
+        return relay(true);
+    }
+
+    /**
+     * One batch; with {@code housekeeping}, the look for a loss before it and the forgetting after it, which the
+     * relay's thread does once per {@link Settings#pollInterval} only: under load it relays hundreds of batches a
+     * second, and both cost PostgreSQL a read of the published rows.
+     */
+    private int relay(boolean housekeeping) {
+        if (housekeeping) {
+            republishIfLost();
         }
         Instant now = clock.instant();
         List<JobOutbox.Entry> claimed = outbox.claim(settings.batchSize(), now, now.plus(settings.claimLease()));
@@ -78,22 +95,34 @@ public final class OutboxRelay implements AutoCloseable {
             }
         }
         if (!jobs.isEmpty()) {
-            publish(jobs, positions);
+            observer.outboxPublished(publish(jobs, positions));
         }
-        outbox.forgetEnded(settings.batchSize());
+        if (housekeeping) {
+            outbox.forgetEnded(settings.batchSize());
+        }
         return claimed.size();
+    }
+
+    private void republishIfLost() {
+        int republished = outbox.republishAfterLoss(memory.epoch());
+        if (republished > 0) {
+            LOG.warn("the transport may have lost jobs (its epoch changed): publishing again jobs={}", republished);
+            observer.outboxRepublished(republished);
+        }
     }
 
     /**
      * Publishes the batch pipelined. When the transport refuses a job of it (before sending any), publishes them one
      * by one instead: the refused ones are marked MALFORMED, the others go out, so one bad row never holds up its
      * batch.
+     *
+     * @return how many it published
      */
-    private void publish(List<Job> jobs, List<Long> positions) {
+    private int publish(List<Job> jobs, List<Long> positions) {
         try {
             publisher.publishAll(jobs);
             outbox.markPublished(positions, clock.instant());
-            return;
+            return jobs.size();
         } catch (InvalidValueException refused) {
             LOG.debug("the transport refused a job of the batch, publishing one by one: {}", refused.getMessage());
         }
@@ -109,6 +138,7 @@ public final class OutboxRelay implements AutoCloseable {
         if (!published.isEmpty()) {
             outbox.markPublished(published, clock.instant());
         }
+        return published.size();
     }
 
     private void refuse(long position, String reason) {
@@ -126,10 +156,15 @@ public final class OutboxRelay implements AutoCloseable {
     }
 
     private void relayUntilClosed() {
+        Instant nextHousekeeping = Instant.MIN;
         while (closed.getCount() > 0) {
             try {
+                boolean housekeeping = !clock.instant().isBefore(nextHousekeeping);
+                if (housekeeping) {
+                    nextHousekeeping = clock.instant().plus(settings.pollInterval());
+                }
                 // a full batch means more may be waiting: claim again before waiting
-                if (runOnce() < settings.batchSize()) {
+                if (relay(housekeeping) < settings.batchSize()) {
                     outbox.awaitNewRows(settings.pollInterval());
                 }
             } catch (InterruptedException e) {

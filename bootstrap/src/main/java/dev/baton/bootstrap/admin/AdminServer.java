@@ -10,6 +10,7 @@ import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.json.Json;
 import dev.baton.bootstrap.metrics.KnownQueues;
 import dev.baton.bootstrap.wiring.HealthCheck;
+import dev.baton.domain.OutboxBacklog;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -20,9 +21,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,7 +50,8 @@ public final class AdminServer implements AutoCloseable {
 
     public static AdminServer start(AdminAddress address, BatonConfig config, Set<HealthCheck> checks,
                                     PrometheusMeterRegistry registry, InspectQueueUseCase inspect,
-                                    KnownQueues queues, PauseEndpoint pauses) {
+                                    Supplier<Optional<OutboxBacklog>> outbox, KnownQueues queues,
+                                    PauseEndpoint pauses) {
         HttpServer server;
         try {
             server = HttpServer.create(new InetSocketAddress(address.host(), address.port()), 0);
@@ -63,7 +67,7 @@ public final class AdminServer implements AutoCloseable {
         server.createContext("/api/queues", guarded(config, READ, exchange -> {
             List<QueueReport> reports = queues.all().stream()
                     .map(queue -> inspect.inspect(new InspectQueueUseCase.Command(queue))).toList();
-            respond(exchange, 200, "application/json", Json.write(Json.queues(reports)));
+            respond(exchange, 200, "application/json", Json.write(Json.queues(reports, outbox.get())));
         }));
         ExecutorService executor = Executors.newFixedThreadPool(2, runnable -> {
             Thread thread = new Thread(runnable, "baton-admin-http");

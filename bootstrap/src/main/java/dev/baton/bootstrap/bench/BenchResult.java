@@ -1,7 +1,10 @@
 package dev.baton.bootstrap.bench;
 
+import dev.baton.bootstrap.Route;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalDouble;
 
 /**
@@ -22,13 +25,17 @@ import java.util.OptionalDouble;
  * @param rssNowMib        the resident set at the end ({@code VmRSS})
  * @param exactlyOnce      every job's effect happened once (see {@code check} for what was counted)
  * @param loadAverage      {@code /proc/loadavg} at the end: the 1, 5 and 15 minute load averages
+ * @param enqueue          how the measured jobs were enqueued: straight to Redis, or through the outbox (then the
+ *                         latencies run from the enqueue call, its commit included, to the job's start)
+ * @param outbox           with {@code --enqueue outbox}: the outbox's transactional enqueue rates
  */
 public record BenchResult(String mode, int jobs, int concurrency, String handler, int batchCommit, OptionalDouble rate,
                           String jobThreads, String java,
                           double enqueueJobsPerS, double processJobsPerS, LatencyRecorder.Latencies latency,
                           double cpuMicrosPerJob, int warmupJobs, long jitMillis, double peakHeapMib,
                           double heapAfterGcMib, double rssMib, double rssNowMib,
-                          boolean exactlyOnce, String check, String loadAverage) {
+                          boolean exactlyOnce, String check, String loadAverage, Route enqueue,
+                          Optional<OutboxThroughput.Rates> outbox) {
 
     /** The {@code --json} object. */
     public Map<String, Object> json() {
@@ -41,6 +48,14 @@ public record BenchResult(String mode, int jobs, int concurrency, String handler
         json.put("rate", rate.isPresent() ? rate.getAsDouble() : null);
         json.put("job_threads", jobThreads);
         json.put("java", java);
+        json.put("enqueue", enqueue.name().toLowerCase(Locale.ROOT));
+        outbox.ifPresent(rates -> {
+            Map<String, Object> transactional = new LinkedHashMap<>();
+            transactional.put("producers", rates.producers());
+            transactional.put("one_per_tx_jobs_per_s", Math.round(rates.singleJobsPerS()));
+            transactional.put("bulk_" + OutboxThroughput.BULK + "_per_tx_jobs_per_s", Math.round(rates.bulkJobsPerS()));
+            json.put("outbox_enqueue", transactional);
+        });
         json.put("enqueue_jobs_per_s", Math.round(enqueueJobsPerS));
         json.put("process_jobs_per_s", Math.round(processJobsPerS));
         Map<String, Object> latencies = new LinkedHashMap<>();

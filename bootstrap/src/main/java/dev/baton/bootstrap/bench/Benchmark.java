@@ -9,6 +9,7 @@ import dev.baton.application.port.out.EffectRecords;
 import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.application.port.out.JobLeases;
 import dev.baton.bootstrap.Baton;
+import dev.baton.bootstrap.Route;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.config.Mode;
 import dev.baton.bootstrap.demo.NoopHandler;
@@ -38,9 +39,16 @@ public final class Benchmark {
      * @param warmup    jobs of the first warm-up round, run first on a queue of their own, not measured: rounds
      *                  (later ones of ~3 s) go on until the JIT is quiet (it compiled for under 5% of the last round)
      * @param maxWarmup no warm-up round starts after this long
+     * @param enqueue   how the jobs are enqueued; {@link Route#OUTBOX} also measures the outbox's transactional
+     *                  enqueue rates first ({@link OutboxThroughput}), and needs exactly-once
+     * @param producers threads enqueueing one job per transaction at once, for {@link Route#OUTBOX}
      */
-    public record Options(int jobs, String handler, OptionalDouble rate, int warmup, Duration maxWarmup) {
+    public record Options(int jobs, String handler, OptionalDouble rate, int warmup, Duration maxWarmup,
+                          Route enqueue, int producers) {
         public Options {
+            if (producers < 1 || producers > 256) {
+                throw new InvalidValueException("--producers must be 1..256, got " + producers);
+            }
             if (maxWarmup.isNegative()) {
                 throw new InvalidValueException("--max-warmup must not be negative, got " + maxWarmup.toSeconds());
             }
@@ -80,6 +88,9 @@ public final class Benchmark {
             throw new InvalidValueException("the orders handler writes in the ledger's transaction: it needs "
                     + "--mode exactly-once");
         }
+        if (options.enqueue() == Route.OUTBOX && config.mode() != Mode.EXACTLY_ONCE) {
+            throw new InvalidValueException("--enqueue outbox writes the ledger's outbox: it needs --mode exactly-once");
+        }
         this.config = config;
         this.options = options;
         this.progress = progress;
@@ -105,11 +116,18 @@ public final class Benchmark {
                     + (transactions + 1) + " (one connection per running transaction, one for lookups)");
         }
         BatonConfig benchConfig = ledger ? config.withSchema("baton_bench_" + run) : config;
+        Optional<OutboxThroughput.Rates> outbox = Optional.empty();
+        if (options.enqueue() == Route.OUTBOX) {
+            progress.progress("outbox-enqueue", 0, 1);
+            outbox = Optional.of(OutboxThroughput.measure(config.withSchema("baton_bench_tx_" + run), queue,
+                    options.jobs(), options.producers(), payload()));
+            progress.progress("outbox-enqueue", 1, 1);
+        }
         CurrentRecorder timing = new CurrentRecorder();
         try (Baton baton = Baton.builder().config(benchConfig).module(new DemoHandlersModule(false)).observer(timing)
                 .build()) {
             try {
-                return measure(baton, timing);
+                return measure(baton, timing, outbox);
             } finally {
                 baton.use(RedisAdapter.class).deleteQueue(queue);
                 baton.use(RedisAdapter.class).deleteQueue(warmupQueue);
@@ -120,21 +138,25 @@ public final class Benchmark {
         }
     }
 
-    private BenchResult measure(Baton baton, CurrentRecorder timing) throws InterruptedException {
+    private BenchResult measure(Baton baton, CurrentRecorder timing, Optional<OutboxThroughput.Rates> outbox)
+            throws InterruptedException {
         baton.migrate();
-        LoadGenerator load = new LoadGenerator(baton.use(EnqueueJobsUseCase.class), payload());
+        EnqueueJobsUseCase enqueue = options.enqueue() == Route.DIRECT ? baton.use(EnqueueJobsUseCase.class)
+                : command -> baton.enqueueAll(command.jobs(), Route.OUTBOX);
+        LoadGenerator load = new LoadGenerator(enqueue, payload());
         // the use case itself, not Baton.start, which would add a ledger janitor per warm-up round
         BenchWorker worker = new BenchWorker(baton.use(RunWorkerUseCase.class), timing,
                 ConsumerName.of("bench-" + run), config.concurrency(), options.handler(), config.grace(), progress);
         int warmedUp = new WarmUp(load, worker, warmupQueue).run(options.warmup(), options.maxWarmup());
         try (HeapAfterGc heapAfterGc = new HeapAfterGc()) {
             ProcessProbes.resetPeaks();
-            return measured(baton, load, worker, warmedUp, heapAfterGc);
+            return measured(baton, load, worker, warmedUp, heapAfterGc, outbox);
         }
     }
 
     private BenchResult measured(Baton baton, LoadGenerator load, BenchWorker worker, int warmedUp,
-                                 HeapAfterGc heapAfterGc) throws InterruptedException {
+                                 HeapAfterGc heapAfterGc, Optional<OutboxThroughput.Rates> outbox)
+            throws InterruptedException {
         int jobs = options.jobs();
         LatencyRecorder recorder = new LatencyRecorder(queue.value() + "-", jobs);
         baton.use(JobLeases.class).declare(queue);
@@ -160,7 +182,7 @@ public final class Benchmark {
                 recorder.done() / Stopwatch.seconds(recorder.processingNanos()), latencies,
                 Math.round(cpuPerJob / 100) / 10.0, warmedUp, jitDuringRun, ProcessProbes.peakHeapMib(), keptHeapMib,
                 ProcessProbes.status("VmHWM"), ProcessProbes.status("VmRSS"), verdict.exactlyOnce(),
-                verdict.checked(), ProcessProbes.loadAverage());
+                verdict.checked(), ProcessProbes.loadAverage(), options.enqueue(), outbox);
     }
 
     /** Counts, through the ports, what the run's jobs left behind once the worker stopped. */

@@ -2,8 +2,10 @@ package dev.baton.bootstrap.cli;
 
 import dev.baton.bootstrap.bench.BenchResult;
 import dev.baton.bootstrap.bench.Benchmark;
+import dev.baton.bootstrap.Route;
 import dev.baton.bootstrap.json.Json;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalDouble;
 import picocli.CommandLine.Command;
@@ -51,6 +53,16 @@ final class BenchCommand extends SessionCommand {
             description = "seconds after which no further warm-up round starts, quiet JIT or not (90)")
     int maxWarmup;
 
+    @Option(names = "--enqueue", paramLabel = "ROUTE", defaultValue = "direct",
+            description = "direct (straight to Redis), or outbox: first the outbox's transactional enqueue rates "
+                    + "(one job per transaction from --producers threads, then 1000 per transaction), then the run "
+                    + "with every job through the outbox and a relay (exactly-once, its default here) (direct)")
+    String enqueue;
+
+    @Option(names = "--producers", paramLabel = "P", defaultValue = "4",
+            description = "threads enqueueing one job per transaction at once, with --enqueue outbox (4)")
+    int producers;
+
     @Option(names = "--json", description = "print one JSON object instead of a table")
     boolean json;
 
@@ -67,14 +79,16 @@ final class BenchCommand extends SessionCommand {
             // the configuration reports the bad value with its source
         }
         int pool = Benchmark.transactionsAtOnce(Math.max(1, running), Math.max(1, batchCommit)) + 2;
-        return Map.of("concurrency", Integer.toString(DEFAULT_CONCURRENCY), "mode", "at-least-once",
+        return Map.of("concurrency", Integer.toString(DEFAULT_CONCURRENCY),
+                "mode", route() == Route.OUTBOX ? "exactly-once" : "at-least-once",
                 "admin-address", "off", "pool-size", Integer.toString(Math.max(10, pool)));
     }
 
     @Override
     public Integer call() throws InterruptedException {
         Benchmark.Options options = new Benchmark.Options(jobs, handler,
-                rate == null ? OptionalDouble.empty() : OptionalDouble.of(rate), warmup, Duration.ofSeconds(maxWarmup));
+                rate == null ? OptionalDouble.empty() : OptionalDouble.of(rate), warmup, Duration.ofSeconds(maxWarmup),
+                route(), producers);
         Progress[] bar = new Progress[1];
         String[] current = new String[1];
         BenchResult result = Benchmark.run(config(), options, (phase, done, total) -> {
@@ -96,6 +110,14 @@ final class BenchCommand extends SessionCommand {
             print(result);
         }
         return result.exactlyOnce() ? ExitCodes.OK : ExitCodes.FAILURE;
+    }
+
+    private Route route() {
+        return switch (enqueue.trim().toLowerCase(Locale.ROOT)) {
+            case "direct" -> Route.DIRECT;
+            case "outbox" -> Route.OUTBOX;
+            default -> throw new UsageException("--enqueue must be direct or outbox, got " + enqueue);
+        };
     }
 
     private void print(BenchResult result) {

@@ -6,10 +6,12 @@ import dev.baton.bootstrap.Baton;
 import dev.baton.bootstrap.config.Durations;
 import dev.baton.bootstrap.json.Json;
 import dev.baton.domain.ConsumerStats;
+import dev.baton.domain.OutboxBacklog;
 import dev.baton.domain.QueueName;
 import dev.baton.domain.QueueStats;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.TreeMap;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -20,7 +22,8 @@ import picocli.CommandLine.Option;
                 "Stream length, lag (not yet delivered), pending (delivered, not acknowledged), oldest pending idle, "
                 + "consumers and their idle, delayed (retries and scheduled), dead, suspects (reclaimed jobs that "
                 + "ran alone in their worker and have not finished) and their isolated deliveries, completed (in "
-                + "the ledger), paused (workers lease nothing from it). "
+                + "the ledger), paused (workers lease nothing from it); with a ledger, the outbox: rows waiting for a "
+                + "relay, the oldest one's wait, malformed rows. "
                 + "Queues: --queue, else BATON_QUEUES."})
 final class StatsCommand extends SessionCommand {
     @Option(names = "--queue", paramLabel = "QUEUE", description = "a queue to show (repeatable)")
@@ -54,10 +57,12 @@ final class StatsCommand extends SessionCommand {
                 if (watch && terminal.interactive()) {
                     terminal.out().print("\033[H\033[2J");
                 }
+                Optional<OutboxBacklog> outbox = baton.outboxBacklog();
                 if (json) {
-                    terminal.out().println(Json.write(Json.queues(reports)));
+                    terminal.out().println(Json.write(Json.queues(reports, outbox)));
                 } else {
                     print(reports);
+                    outbox.ifPresent(this::print);
                 }
                 if (watch) {
                     Thread.sleep(every);
@@ -79,6 +84,14 @@ final class StatsCommand extends SessionCommand {
                     dead.row(report.stats().queue(), count, reason.name()));
         }
         dead.print(terminal.out());
+    }
+
+    /** The outbox of every queue together: its rows name their queue only once a relay read them. */
+    private void print(OutboxBacklog outbox) {
+        terminal.out().println();
+        Table table = new Table("OUTBOX-WAITING", "OLDEST-WAITING", "MALFORMED");
+        table.row(outbox.waiting(), Table.duration(outbox.oldestWaiting()), outbox.malformed());
+        table.print(terminal.out());
     }
 
     private void print(List<QueueReport> reports) {

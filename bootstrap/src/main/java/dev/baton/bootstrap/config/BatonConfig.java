@@ -25,7 +25,8 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
                           Duration grace, Duration cancelGrace, int poolSize, int batchCommit,
                           JobThreads jobThreads,
                           Optional<AdminAddress> adminAddress,
-                          Optional<Path> plugins, List<String> migrations, boolean relay) {
+                          Optional<Path> plugins, List<String> migrations, boolean relay,
+                          boolean enqueueThroughOutbox) {
 
     public BatonConfig {
         Objects.requireNonNull(redisUri, "redis uri");
@@ -65,7 +66,7 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
                 deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, cancelGrace, poolSize,
                 batchCommit,
                 jobThreads, adminAddress,
-                plugins, migrations, relay);
+                plugins, migrations, relay, enqueueThroughOutbox);
     }
 
     public BatonConfig withRedisUri(String uri) {
@@ -73,7 +74,7 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
                 deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, cancelGrace, poolSize,
                 batchCommit,
                 jobThreads, adminAddress,
-                plugins, migrations, relay);
+                plugins, migrations, relay, enqueueThroughOutbox);
     }
 
     public BatonConfig withJdbcUrl(String url) {
@@ -81,7 +82,7 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
                 deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, cancelGrace, poolSize,
                 batchCommit,
                 jobThreads, adminAddress,
-                plugins, migrations, relay);
+                plugins, migrations, relay, enqueueThroughOutbox);
     }
 
     /** Adds Flyway locations of handlers' own tables, applied after the ledger's migrations. */
@@ -92,7 +93,7 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
                 deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, cancelGrace, poolSize,
                 batchCommit,
                 jobThreads, adminAddress,
-                plugins, all, relay);
+                plugins, all, relay, enqueueThroughOutbox);
     }
 
     /** Replaces every password of the configured endpoints in {@code text} (an exception message, say). */
@@ -138,6 +139,7 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
         shown.put(Setting.PLUGINS.flagName(), plugins.map(Path::toString).orElse(""));
         shown.put(Setting.MIGRATIONS.flagName(), String.join(",", migrations));
         shown.put(Setting.RELAY.flagName(), relay ? "on" : "off");
+        shown.put(Setting.ENQUEUE_THROUGH_OUTBOX.flagName(), enqueueThroughOutbox ? "on" : "off");
         return shown;
     }
 }

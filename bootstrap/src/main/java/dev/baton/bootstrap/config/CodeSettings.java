@@ -161,6 +161,14 @@ public abstract class CodeSettings<B extends CodeSettings<B>> {
         return set(Setting.RELAY, "relay(" + on + ")", on);
     }
 
+    /**
+     * Whether every Java enqueue goes through the outbox ({@code BATON_ENQUEUE_THROUGH_OUTBOX}): a short transaction
+     * of Baton's own per enqueue, published by a relay (docs/RELIABILITY.md#enqueueing-through-the-outbox).
+     */
+    public B enqueueThroughOutbox(boolean on) {
+        return set(Setting.ENQUEUE_THROUGH_OUTBOX, "enqueueThroughOutbox(" + on + ")", on);
+    }
+
     /** The admin HTTP server's {@code host:port} (port 0 picks a free one) or {@code off} ({@code BATON_ADMIN_ADDRESS}). */
     public B adminAddress(String address) {
         return set(Setting.ADMIN_ADDRESS, "adminAddress(" + quoted(address) + ")", address);
@@ -197,7 +205,8 @@ public abstract class CodeSettings<B extends CodeSettings<B>> {
                 value(Setting.ADMIN_ADDRESS, base.adminAddress(), ConfigLoader::adminAddress),
                 base.plugins(),
                 migrations,
-                value(Setting.RELAY, base.relay(), Function.identity()));
+                value(Setting.RELAY, base.relay(), Function.identity()),
+                value(Setting.ENQUEUE_THROUGH_OUTBOX, base.enqueueThroughOutbox(), Function.identity()));
     }
 
     private RetryPolicy retryPolicy(RetryPolicy base) {

@@ -93,7 +93,8 @@ public final class ConfigLoader {
                 get(Setting.ADMIN_ADDRESS, ConfigLoader::adminAddress),
                 get(Setting.PLUGINS, text -> text.isBlank() ? Optional.empty() : Optional.of(Path.of(text))),
                 get(Setting.MIGRATIONS, text -> locations(list(text))),
-                get(Setting.RELAY, ConfigLoader::onOff));
+                get(Setting.RELAY, ConfigLoader::onOff),
+                get(Setting.ENQUEUE_THROUGH_OUTBOX, ConfigLoader::onOff));
     }
 
     private <T> T get(Setting setting, Function<String, T> parser) {

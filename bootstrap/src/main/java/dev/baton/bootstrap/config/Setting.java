@@ -37,7 +37,10 @@ public enum Setting {
     MIGRATIONS("", false, "comma-separated Flyway locations of your handlers' tables (filesystem:/path or "
             + "classpath:db/x), applied after the ledger's"),
     RELAY("on", false, "every worker relays the outbox (jobs enqueued in PostgreSQL transactions) to Redis: on, or off "
-            + "(then run baton relay)");
+            + "(then run baton relay)"),
+    ENQUEUE_THROUGH_OUTBOX("off", false, "every Java enqueue writes the outbox in a short transaction of its own, "
+            + "for the relay to publish: on (nothing committed is lost when Redis loses data), or off (straight to "
+            + "Redis)");
 
     private final String defaultValue;
     private final boolean secretBearing;

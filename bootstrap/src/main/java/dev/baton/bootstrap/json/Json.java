@@ -9,12 +9,14 @@ import dev.baton.domain.DeadLetter;
 import dev.baton.domain.ErrorTrace;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobError;
+import dev.baton.domain.OutboxBacklog;
 import dev.baton.domain.QueueStats;
 import dev.baton.domain.StoredDeadLetter;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /** The one JSON shape of Baton's reports, shared by {@code /api/queues} and the CLI's {@code --json}. */
@@ -101,7 +103,19 @@ public final class Json {
         return json;
     }
 
-    public static Map<String, Object> queues(List<QueueReport> reports) {
-        return Map.of("queues", reports.stream().map(Json::queue).toList());
+    /** The queues' reports, and the outbox's backlog ({@code null} without a PostgreSQL ledger). */
+    public static Map<String, Object> queues(List<QueueReport> reports, Optional<OutboxBacklog> outbox) {
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("queues", reports.stream().map(Json::queue).toList());
+        json.put("outbox", outbox.map(Json::outbox).orElse(null));
+        return json;
+    }
+
+    private static Map<String, Object> outbox(OutboxBacklog backlog) {
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("waiting", backlog.waiting());
+        json.put("oldest_waiting_ms", backlog.oldestWaiting().toMillis());
+        json.put("malformed", backlog.malformed());
+        return json;
     }
 }

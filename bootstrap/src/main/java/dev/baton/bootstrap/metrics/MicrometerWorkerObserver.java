@@ -18,7 +18,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The events of jobs and of the worker's loops as Micrometer meters, tagged by queue: counters {@code baton.jobs.*}
- * (among them {@code baton.jobs.isolated}, suspects run alone in their worker) and {@code baton.stream.trimmed}, and the timers {@code baton.job.processing} and {@code baton.job.wait} (enqueue to
+ * (among them {@code baton.jobs.isolated}, suspects run alone in their worker) {@code baton.stream.trimmed}, the outbox relay's
+ * {@code baton.outbox.published} and {@code baton.outbox.republished} (untagged), and the timers {@code baton.job.processing} and {@code baton.job.wait} (enqueue to
  * start) with percentiles. A new queue needs no registration step: its meters are registered on its first event. The
  * meters of every job (enqueued, started, completed) are kept per queue here, because Micrometer's own lookup
  * (builder, tags, map) cost more than the rest of a no-op job; the rarer events look their meters up each time.
@@ -106,6 +107,16 @@ public final class MicrometerWorkerObserver implements JobObserver, MaintenanceO
     public void trimmed(QueueName queue, TrimOutcome outcome) {
         Counter.builder("baton.stream.trimmed").tag("queue", queue.value()).register(registry)
                 .increment(outcome.removed());
+    }
+
+    @Override
+    public void outboxPublished(int count) {
+        Counter.builder("baton.outbox.published").register(registry).increment(count);
+    }
+
+    @Override
+    public void outboxRepublished(int count) {
+        Counter.builder("baton.outbox.republished").register(registry).increment(count);
     }
 
     private JobMeters meters(QueueName queue) {

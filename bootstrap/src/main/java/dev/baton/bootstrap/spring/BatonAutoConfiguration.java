@@ -14,6 +14,7 @@ import javax.sql.DataSource;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -25,7 +26,8 @@ import org.springframework.context.annotation.Configuration;
  * Baton in a Spring Boot application (docs/SPRING.md): a {@link Baton} bean from the {@code baton.*} properties on
  * the application's {@code DataSource} and {@code MeterRegistry}, its handler beans registered, a worker on
  * {@code baton.worker.queues} started with the context (firing {@code baton.schedules}) and stopped gracefully when
- * it closes, and a health indicator when the actuator is there. Baton's Flyway migrations stay in Baton's schema with their own history
+ * it closes, a {@link TransactionalOutbox} that enqueues in the
+ * application's transactions, and a health indicator when the actuator is there. Baton's Flyway migrations stay in Baton's schema with their own history
  * tables, and run only when the ledger opens: the application's own Flyway is left as it is.
  */
 @AutoConfiguration(afterName = {
@@ -64,6 +66,14 @@ public class BatonAutoConfiguration {
     @ConditionalOnProperty(prefix = "baton.worker", name = "enabled", matchIfMissing = true)
     BatonWorkers batonWorkers(Baton baton, BatonProperties properties) {
         return new BatonWorkers(baton, properties.getWorker());
+    }
+
+    /** Enqueues in the application's Spring transactions; in at-least-once mode (no outbox) each enqueue refuses. */
+    @Bean
+    @ConditionalOnBean(DataSource.class)
+    @ConditionalOnMissingBean
+    public TransactionalOutbox transactionalOutbox(Baton baton, DataSource dataSource) {
+        return new TransactionalOutbox(baton, dataSource);
     }
 
     /** Only with the actuator, an optional dependency of Baton's. */

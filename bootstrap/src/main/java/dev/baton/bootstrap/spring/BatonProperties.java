@@ -58,6 +58,8 @@ public class BatonProperties {
     private Integer batchCommit;
     /** What runs the jobs: platform, virtual (Java 21+) or auto. */
     private JobThreads jobThreads;
+    /** Every Java enqueue writes the outbox in a short transaction of Baton's own, for the relay to publish. */
+    private Boolean enqueueThroughOutbox;
     /**
      * Periodic jobs, one per element in a schedules file's format: "name | schedule | queue | payload", fired while
      * the context runs a worker.
@@ -291,5 +293,13 @@ public class BatonProperties {
 
     public void setJobThreads(JobThreads jobThreads) {
         this.jobThreads = jobThreads;
+    }
+
+    public Boolean getEnqueueThroughOutbox() {
+        return enqueueThroughOutbox;
+    }
+
+    public void setEnqueueThroughOutbox(Boolean enqueueThroughOutbox) {
+        this.enqueueThroughOutbox = enqueueThroughOutbox;
     }
 }

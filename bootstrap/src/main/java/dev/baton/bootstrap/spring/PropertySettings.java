@@ -66,6 +66,7 @@ final class PropertySettings extends CodeSettings<PropertySettings> {
         set(properties.getPoolSize(), settings::poolSize);
         set(properties.getBatchCommit(), settings::batchCommit);
         set(properties.getJobThreads(), settings::jobThreads);
+        set(properties.getEnqueueThroughOutbox(), settings::enqueueThroughOutbox);
         BatonConfig base = BatonConfig.defaults();
         if (properties.getBackoffInitial() != null || properties.getBackoffMax() != null) {
             Backoff.Exponential defaults = (Backoff.Exponential) base.retryPolicy().backoff();

@@ -36,4 +36,14 @@ final class FanOutMaintenanceObserver implements MaintenanceObserver {
     public void trimmed(QueueName queue, TrimOutcome outcome) {
         observers.forEach(observer -> observer.trimmed(queue, outcome));
     }
+
+    @Override
+    public void outboxPublished(int count) {
+        observers.forEach(observer -> observer.outboxPublished(count));
+    }
+
+    @Override
+    public void outboxRepublished(int count) {
+        observers.forEach(observer -> observer.outboxRepublished(count));
+    }
 }

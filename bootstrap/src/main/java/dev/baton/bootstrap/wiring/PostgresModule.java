@@ -12,14 +12,22 @@ import com.google.inject.multibindings.ProvidesIntoSet;
 import com.google.inject.name.Named;
 import com.google.inject.name.Names;
 import dev.baton.adapters.postgres.PostgresAdapter;
+import dev.baton.application.port.in.InspectOutboxUseCase;
 import dev.baton.application.port.out.EffectRecords;
 import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.application.port.out.JobOutcomes;
+import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.port.out.JobPublisher;
+import dev.baton.application.port.out.JobTracing;
+import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.port.out.TransportMemory;
+import dev.baton.application.service.EnqueueService;
+import dev.baton.application.service.InspectOutboxService;
 import dev.baton.application.service.OutboxRelay;
 import dev.baton.bootstrap.config.BatonConfig;
+import dev.baton.bootstrap.metrics.OutboxGauges;
 import dev.baton.domain.PayloadLimit;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,6 +45,9 @@ import javax.sql.DataSource;
 public final class PostgresModule extends AbstractModule {
     private static final String MODULE_MIGRATIONS = "baton.module-migrations";
     private static final String APPLICATION_DATA_SOURCE = "baton.application-data-source";
+    /** The enqueue service that writes the outbox in transactions of its own (BATON_ENQUEUE_THROUGH_OUTBOX). */
+    public static final Key<EnqueueService> THROUGH_OUTBOX = Key.get(EnqueueService.class,
+            Names.named("baton.through-outbox"));
 
     /** Adds a Flyway location of a handler module's tables, applied with the ledger's whenever it is opened. */
     public static void addMigrations(Binder binder, String location) {
@@ -104,9 +115,28 @@ public final class PostgresModule extends AbstractModule {
     @Provides
     @Singleton
     OutboxRelay relay(PostgresAdapter postgres, JobPublisher publisher, TransportMemory memory, Clock clock,
-                      Closer closer) {
+                      MaintenanceObserver observer, Closer closer) {
         return closer.register(new OutboxRelay(postgres.jobOutbox(), publisher, memory, PayloadLimit.DEFAULT, clock,
-                OutboxRelay.Settings.DEFAULTS)).start();
+                OutboxRelay.Settings.DEFAULTS, observer)).start();
+    }
+
+    @Provides
+    @Singleton
+    @Named("baton.through-outbox")
+    EnqueueService throughOutbox(PostgresAdapter postgres, Clock clock, JobObserver observer, JobTracing tracing) {
+        return new EnqueueService(postgres.outboxPublisher(), clock, PayloadLimit.DEFAULT, observer, tracing);
+    }
+
+    @Provides
+    @Singleton
+    InspectOutboxUseCase inspectOutbox(PostgresAdapter postgres, Clock clock) {
+        return new InspectOutboxService(postgres.jobOutbox(), clock);
+    }
+
+    @Provides
+    @Singleton
+    OutboxGauges outboxGauges(InspectOutboxUseCase inspect, MeterRegistry registry) {
+        return new OutboxGauges(inspect, registry, MetricsModule.GAUGE_REFRESH);
     }
 
     @Provides

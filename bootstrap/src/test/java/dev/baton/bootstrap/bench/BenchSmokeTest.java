@@ -58,6 +58,19 @@ class BenchSmokeTest {
                 .isGreaterThanOrEqualTo(report.path("latency_ms").path("start_p50").asDouble());
     }
 
+    @Test
+    void throughTheOutboxItReportsTheTransactionalRatesAndRunsEveryJobOnce() throws Exception {
+        JsonNode report = bench("--jobs", "1000", "--warmup", "0", "--enqueue", "outbox", "--producers", "2",
+                "--rate", "1000", "--concurrency", "8", "--json");
+
+        assertThat(report.path("mode").asText()).as("the outbox's default mode").isEqualTo("exactly-once");
+        assertThat(report.path("enqueue").asText()).isEqualTo("outbox");
+        assertThat(report.path("outbox_enqueue").path("producers").asInt()).isEqualTo(2);
+        assertThat(report.path("outbox_enqueue").path("one_per_tx_jobs_per_s").asDouble()).isPositive();
+        assertThat(report.path("outbox_enqueue").path("bulk_1000_per_tx_jobs_per_s").asDouble()).isPositive();
+        assertThat(report.path("checked").asText()).contains("ledger rows 1000");
+    }
+
     private static JsonNode bench(String... args) throws Exception {
         return bench(Map.of(), args);
     }

@@ -1,6 +1,7 @@
 package dev.baton.application.port.out;
 
 import dev.baton.domain.Job;
+import dev.baton.domain.OutboxBacklog;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
@@ -42,6 +43,12 @@ public interface JobOutbox {
 
     /** Returns once a producer committed new rows, or after {@code timeout}, whichever comes first. */
     void awaitNewRows(Duration timeout) throws InterruptedException;
+
+    /**
+     * What is in the outbox at {@code now}: rows waiting to be published, how long the oldest has waited, rows marked
+     * malformed. One indexed read, for gauges refreshed on a schedule, never per job.
+     */
+    OutboxBacklog backlog(Instant now);
 
     /** A claimed row: a job to publish, or one that cannot become a job. */
     sealed interface Entry {

@@ -4,7 +4,8 @@ import dev.baton.domain.QueueName;
 
 /**
  * Hears what the worker's background loops find while they keep the queues in order, for metrics: entries taken over
- * from silent consumers, leases lost to another consumer, pending entries whose data vanished, trims. The life of
+ * from silent consumers, leases lost to another consumer, pending entries whose data vanished, trims, the
+ * outbox relay's publishing. The life of
  * jobs goes to {@link JobObserver}. Every method defaults to doing nothing; implementations must be quick and
  * thread-safe (each loop runs on a thread of its own, and workers share one observer) and must not throw.
  */
@@ -28,5 +29,13 @@ public interface MaintenanceObserver {
 
     /** A trim ran. */
     default void trimmed(QueueName queue, TrimOutcome outcome) {
+    }
+
+    /** The outbox relay published {@code count} committed jobs, republished ones included. */
+    default void outboxPublished(int count) {
+    }
+
+    /** The transport lost data: {@code count} jobs without a terminal outcome are to be published again. */
+    default void outboxRepublished(int count) {
     }
 }

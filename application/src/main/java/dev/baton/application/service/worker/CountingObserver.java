@@ -120,4 +120,14 @@ final class CountingObserver implements JobObserver, MaintenanceObserver {
     public void trimmed(QueueName queue, TrimOutcome outcome) {
         maintenanceObserver.trimmed(queue, outcome);
     }
+
+    @Override
+    public void outboxPublished(int count) {
+        maintenanceObserver.outboxPublished(count);
+    }
+
+    @Override
+    public void outboxRepublished(int count) {
+        maintenanceObserver.outboxRepublished(count);
+    }
 }

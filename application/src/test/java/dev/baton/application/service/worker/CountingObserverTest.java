@@ -51,9 +51,11 @@ class CountingObserverTest {
         counting.leaseLost(job.queue(), Deliveries.nextId());
         counting.vanished(job.queue(), 2);
         counting.trimmed(job.queue(), TrimOutcome.NOTHING);
+        counting.outboxPublished(5);
+        counting.outboxRepublished(1);
 
         assertThat(counting.counters(4, 1)).isEqualTo(new WorkerCounters(2, 1, 1, 1, 3, 1, 4, 1, 1, 2, 1));
-        assertThat(heard).hasSize(16);
+        assertThat(heard).hasSize(18);
         assertThat(Set.copyOf(heard)).isEqualTo(Stream.of(JobObserver.class, MaintenanceObserver.class)
                 .flatMap(port -> Arrays.stream(port.getDeclaredMethods())).map(Method::getName)
                 .collect(Collectors.toSet()));

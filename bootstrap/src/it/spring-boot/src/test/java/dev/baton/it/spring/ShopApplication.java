@@ -3,6 +3,7 @@ package dev.baton.it.spring;
 import dev.baton.application.handler.NamedJobHandler;
 import dev.baton.bootstrap.Baton;
 import dev.baton.bootstrap.jobs.JobType;
+import dev.baton.bootstrap.spring.TransactionalOutbox;
 import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
 import java.util.Optional;
@@ -38,15 +39,28 @@ public class ShopApplication {
     public static class Orders {
         private final JdbcTemplate jdbc;
         private final Baton baton;
+        private final TransactionalOutbox outbox;
         private final QueueName queue;
 
-        Orders(JdbcTemplate jdbc, Baton baton, @Value("${baton.worker.queues}") String queue) {
+        Orders(JdbcTemplate jdbc, Baton baton, TransactionalOutbox outbox,
+               @Value("${baton.worker.queues}") String queue) {
             this.jdbc = jdbc;
             this.baton = baton;
+            this.outbox = outbox;
             this.queue = QueueName.of(queue);
         }
 
-        /** Stores the order and enqueues its invoice; a declined payment rolls the order back. */
+        /** Stores the order and enqueues its invoice in the same transaction; a declined payment rolls both back. */
+        @Transactional
+        public void placeInTransaction(String orderId, long cents, boolean declined) {
+            jdbc.update("INSERT INTO orders (order_id, cents) VALUES (?, ?)", orderId, cents);
+            outbox.enqueue(ISSUE_INVOICE, queue, JobId.of("invoice-" + orderId), new IssueInvoice(orderId));
+            if (declined) {
+                throw new IllegalStateException("payment declined");
+            }
+        }
+
+        /** Stores the order and enqueues its invoice directly: a declined payment rolls only the order back. */
         @Transactional
         public void place(String orderId, long cents, boolean declined) {
             jdbc.update("INSERT INTO orders (order_id, cents) VALUES (?, ?)", orderId, cents);

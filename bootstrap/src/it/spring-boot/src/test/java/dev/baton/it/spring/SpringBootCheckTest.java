@@ -77,8 +77,8 @@ class SpringBootCheckTest {
     }
 
     /**
-     * Known gap until transactional enqueue (issue #17, an outbox) lands: an enqueue publishes to Redis at once,
-     * whatever the caller's transaction does later, so a rolled-back order still gets its invoice job.
+     * A direct enqueue publishes to Redis at once, whatever the caller's transaction does later: a rolled-back order
+     * still gets its invoice job. The outbox (next test) is the way to enqueue in the transaction.
      */
     @Test
     void anEnqueueFromATransactionalMethodThatRollsBackIsStillPublished() {
@@ -88,6 +88,19 @@ class SpringBootCheckTest {
         assertThat(count("SELECT count(*) FROM orders WHERE order_id = 'declined-2'")).as("rolled back").isZero();
         assertThat(count("SELECT count(*) FROM invoices WHERE order_id = 'declined-2'")).as("published anyway")
                 .isEqualTo(1);
+    }
+
+    @Test
+    void anOutboxEnqueueJoinsTheTransactionalMethodItRunsOnlyWhenTheOrderCommitted() {
+        assertThatThrownBy(() -> orders.placeInTransaction("declined-4", 990, true)).hasMessage("payment declined");
+        orders.placeInTransaction("paid-4", 990, false);
+
+        awaitCompleted("invoice-paid-4");
+        assertThat(count("SELECT count(*) FROM invoices WHERE order_id = 'paid-4'")).isEqualTo(1);
+        assertThat(count("SELECT count(*) FROM orders WHERE order_id = 'declined-4'")).as("rolled back").isZero();
+        assertThat(count("SELECT count(*) FROM " + BATON_SCHEMA + ".job_outbox WHERE job_id = 'invoice-declined-4'"))
+                .as("rolled back with the order").isZero();
+        assertThat(baton.job(QUEUE, "invoice-declined-4")).isInstanceOf(Whereabouts.Unknown.class);
     }
 
     @Test

@@ -1,0 +1,128 @@
+package dev.baton.application.testing;
+
+import dev.baton.application.port.out.JobOutbox;
+import dev.baton.domain.Job;
+import dev.baton.domain.JobId;
+import dev.baton.domain.OutboxBacklog;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.function.Predicate;
+
+/**
+ * The outbox in memory, for tests: {@link #add} is a producer's committed enqueue. Jobs whose {@code ended} predicate
+ * holds have a terminal outcome.
+ */
+public final class InMemoryJobOutbox implements JobOutbox {
+    private final TreeMap<Long, Row> rows = new TreeMap<>();
+    private final Predicate<JobId> ended;
+    private long nextPosition = 1;
+    private String epoch;
+
+    public InMemoryJobOutbox(Predicate<JobId> ended) {
+        this.ended = Objects.requireNonNull(ended, "ended");
+    }
+
+    public InMemoryJobOutbox() {
+        this(id -> false);
+    }
+
+    /** A producer's transaction committed {@code job}; wakes a relay waiting for new rows. */
+    public synchronized void add(Job job) {
+        rows.put(nextPosition++, new Row(job, null, null, false, null));
+        notifyAll();
+    }
+
+    /** A committed row whose values are no job, with the reason the relay will find. */
+    public synchronized void addMalformed(String reason) {
+        rows.put(nextPosition++, new Row(null, reason, null, false, null));
+        notifyAll();
+    }
+
+    @Override
+    public synchronized List<Entry> claim(int max, Instant now, Instant claimedUntil) {
+        List<Entry> claimed = new ArrayList<>();
+        for (var row : rows.entrySet()) {
+            Row value = row.getValue();
+            if (claimed.size() == max) {
+                break;
+            }
+            if (!value.published && value.malformed == null && value.waitingAt(now)) {
+                row.setValue(value.claimedUntil(claimedUntil));
+                claimed.add(value.job == null ? new Entry.Malformed(row.getKey(), value.reason)
+                        : new Entry.Ready(row.getKey(), value.job));
+            }
+        }
+        return claimed;
+    }
+
+    @Override
+    public synchronized void markPublished(Collection<Long> positions, Instant at) {
+        positions.forEach(position -> rows.computeIfPresent(position, (p, row) -> row.published(true)));
+    }
+
+    @Override
+    public synchronized void markMalformed(long position, String reason) {
+        rows.computeIfPresent(position, (p, row) -> new Row(row.job, row.reason, reason, false, null));
+    }
+
+    @Override
+    public synchronized int republishAfterLoss(String transportEpoch) {
+        if (Objects.equals(epoch, transportEpoch)) {
+            return 0;
+        }
+        epoch = transportEpoch;
+        int republished = 0;
+        for (var row : rows.entrySet()) {
+            if (row.getValue().published && !ended.test(row.getValue().job.id())) {
+                row.setValue(row.getValue().published(false));
+                republished++;
+            }
+        }
+        return republished;
+    }
+
+    @Override
+    public synchronized int forgetEnded(int max) {
+        List<Long> forgotten = rows.entrySet().stream()
+                .filter(row -> row.getValue().published && ended.test(row.getValue().job.id()))
+                .limit(max).map(Map.Entry::getKey).toList();
+        forgotten.forEach(rows::remove);
+        return forgotten.size();
+    }
+
+    @Override
+    public synchronized OutboxBacklog backlog(Instant now) {
+        List<Row> waiting = rows.values().stream().filter(row -> !row.published && row.malformed == null).toList();
+        Duration oldest = waiting.stream().filter(row -> row.job != null).findFirst()
+                .map(row -> Duration.between(row.job.enqueuedAt(), now)).filter(age -> !age.isNegative())
+                .orElse(Duration.ZERO);
+        long malformed = rows.values().stream().filter(row -> row.malformed != null).count();
+        return new OutboxBacklog(waiting.size(), oldest, malformed);
+    }
+
+    @Override
+    public synchronized void awaitNewRows(Duration timeout) throws InterruptedException {
+        wait(Math.max(1, timeout.toMillis()));
+    }
+
+    /** @param reason why a row added malformed is no job; {@code malformed} once the relay marked it */
+    private record Row(Job job, String reason, String malformed, boolean published, Instant claimedUntil) {
+        boolean waitingAt(Instant now) {
+            return claimedUntil == null || !claimedUntil.isAfter(now);
+        }
+
+        Row claimedUntil(Instant until) {
+            return new Row(job, reason, malformed, published, until);
+        }
+
+        Row published(boolean isPublished) {
+            return new Row(job, reason, malformed, isPublished, null);
+        }
+    }
+}

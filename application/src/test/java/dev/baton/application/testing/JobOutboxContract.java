@@ -1,0 +1,100 @@
+package dev.baton.application.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.baton.application.port.out.JobOutbox;
+import dev.baton.domain.Job;
+import dev.baton.domain.JobId;
+import dev.baton.domain.QueueName;
+import dev.baton.domain.OutboxBacklog;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What every outbox does, as tests: claims in commit order, never twice while claimed, and reports its backlog. An
+ * adapter test extends this class over an empty outbox.
+ */
+public abstract class JobOutboxContract {
+    protected static final Instant T0 = Instant.parse("2026-12-01T10:00:00Z");
+    private static final QueueName QUEUE = QueueName.of("outbox-contract");
+
+    private JobOutbox outbox;
+
+    /** An empty outbox. Called once per test, first. */
+    protected abstract JobOutbox createOutbox();
+
+    /** Commits {@code job} to the outbox as a producer's transaction does. */
+    protected abstract void commit(Job job);
+
+    @BeforeEach
+    void create() {
+        outbox = createOutbox();
+    }
+
+    protected static Job job(String id, Instant enqueuedAt) {
+        return new Job(JobId.of(id), QUEUE, Optional.empty(), "{}", 0, enqueuedAt, Optional.empty(),
+                Optional.empty(), Map.of());
+    }
+
+    @Test
+    void anEmptyOutboxHasNoBacklog() {
+        assertThat(outbox.backlog(T0)).isEqualTo(OutboxBacklog.EMPTY);
+    }
+
+    @Test
+    void theBacklogCountsWaitingRowsAndTheOldestOnesAgeUntilTheyArePublished() {
+        commit(job("b-1", T0));
+        commit(job("b-2", T0.plusSeconds(5)));
+
+        assertThat(outbox.backlog(T0.plusSeconds(12))).isEqualTo(new OutboxBacklog(2, Duration.ofSeconds(12), 0));
+
+        List<JobOutbox.Entry> claimed = outbox.claim(1, T0, T0.plusSeconds(30));
+        outbox.markPublished(List.of(claimed.get(0).position()), T0.plusSeconds(12));
+
+        assertThat(outbox.backlog(T0.plusSeconds(12))).isEqualTo(new OutboxBacklog(1, Duration.ofSeconds(7), 0));
+    }
+
+    @Test
+    void aRowMarkedMalformedLeavesTheWaitingOnesAndIsCountedApart() {
+        commit(job("m-1", T0));
+        long position = outbox.claim(1, T0, T0.plusSeconds(30)).get(0).position();
+
+        outbox.markMalformed(position, "no job");
+
+        assertThat(outbox.backlog(T0)).isEqualTo(new OutboxBacklog(0, Duration.ZERO, 1));
+        assertThat(outbox.claim(10, T0.plusSeconds(60), T0.plusSeconds(90))).isEmpty();
+    }
+
+    @Test
+    void rowsAreClaimedInCommitOrderAndNotAgainBeforeTheClaimExpires() {
+        commit(job("c-1", T0));
+        commit(job("c-2", T0));
+
+        assertThat(outbox.claim(10, T0, T0.plusSeconds(30))).extracting(JobOutboxContract::jobId)
+                .containsExactly("c-1", "c-2");
+        assertThat(outbox.claim(10, T0.plusSeconds(29), T0.plusSeconds(59))).isEmpty();
+        assertThat(outbox.claim(10, T0.plusSeconds(30), T0.plusSeconds(60))).extracting(JobOutboxContract::jobId)
+                .containsExactly("c-1", "c-2");
+    }
+
+    @Test
+    void aNewTransportEpochMakesPublishedRowsWaitAgainOnce() {
+        outbox.republishAfterLoss("epoch-1");
+        commit(job("e-1", T0));
+        outbox.markPublished(List.of(outbox.claim(1, T0, T0.plusSeconds(30)).get(0).position()), T0);
+
+        assertThat(outbox.republishAfterLoss("epoch-1")).isZero();
+        assertThat(outbox.republishAfterLoss("epoch-2")).isOne();
+        assertThat(outbox.republishAfterLoss("epoch-2")).isZero();
+        assertThat(outbox.backlog(T0).waiting()).isOne();
+    }
+
+    private static String jobId(JobOutbox.Entry entry) {
+        return ((JobOutbox.Entry.Ready) entry).job().id().value();
+    }
+}

@@ -1,0 +1,88 @@
+package dev.baton.bootstrap.bench;
+
+import dev.baton.adapters.postgres.PostgresAdapter;
+import dev.baton.application.port.in.EnqueueJobUseCase;
+import dev.baton.bootstrap.Baton;
+import dev.baton.bootstrap.Route;
+import dev.baton.bootstrap.config.BatonConfig;
+import dev.baton.domain.JobId;
+import dev.baton.domain.QueueName;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * How fast jobs go into the outbox, each enqueue a transaction of its own: one job per transaction from
+ * {@code producers} threads at once (as {@code pgbench -c} clients do), and {@value #BULK} jobs per transaction from
+ * one thread. On a schema of its own with no relay, dropped afterwards: nothing is published, the rate is PostgreSQL's.
+ */
+final class OutboxThroughput {
+    static final int BULK = 1_000;
+
+    /**
+     * @param producers        threads enqueueing one job per transaction at once
+     * @param singleJobsPerS   jobs per second, one per transaction
+     * @param bulkJobsPerS     jobs per second, {@value #BULK} per transaction
+     */
+    record Rates(int producers, double singleJobsPerS, double bulkJobsPerS) {
+    }
+
+    private OutboxThroughput() {
+    }
+
+    static Rates measure(BatonConfig config, QueueName queue, int jobs, int producers, String payload)
+            throws InterruptedException {
+        try (Baton baton = Baton.builder().config(config).relay(false).build()) {
+            try {
+                baton.migrate();
+                // the first round warms the JIT and the connections up
+                single(baton, queue, "warm-", Math.min(jobs, 5_000), producers, payload);
+                double single = single(baton, queue, "single-", jobs, producers, payload);
+                double bulk = bulk(baton, queue, jobs, payload);
+                return new Rates(producers, single, bulk);
+            } finally {
+                baton.use(PostgresAdapter.class).dropSchema();
+            }
+        }
+    }
+
+    private static double single(Baton baton, QueueName queue, String prefix, int jobs, int producers,
+                                 String payload) throws InterruptedException {
+        ExecutorService threads = Executors.newFixedThreadPool(producers);
+        try {
+            Stopwatch took = Stopwatch.start();
+            List<Future<?>> running = new ArrayList<>();
+            for (int p = 0; p < producers; p++) {
+                int first = p;
+                running.add(threads.submit(() -> {
+                    for (int i = first; i < jobs; i += producers) {
+                        baton.enqueue(EnqueueJobUseCase.Command.now(queue, JobId.of(prefix + i), payload),
+                                Route.OUTBOX);
+                    }
+                }));
+            }
+            for (Future<?> producer : running) {
+                producer.get();
+            }
+            return jobs / took.seconds();
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException("an outbox enqueue failed: " + e.getCause(), e.getCause());
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    private static double bulk(Baton baton, QueueName queue, int jobs, String payload) {
+        Stopwatch took = Stopwatch.start();
+        for (int from = 0; from < jobs; from += BULK) {
+            List<EnqueueJobUseCase.Command> commands = new ArrayList<>(BULK);
+            for (int i = from; i < Math.min(jobs, from + BULK); i++) {
+                commands.add(EnqueueJobUseCase.Command.now(queue, JobId.of("bulk-" + i), payload));
+            }
+            baton.enqueueAll(commands, Route.OUTBOX);
+        }
+        return jobs / took.seconds();
+    }
+}
