@@ -17,6 +17,7 @@ import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
 import dev.baton.domain.JobSighting;
+import dev.baton.domain.PartitionStats;
 import dev.baton.domain.QueueName;
 import dev.baton.domain.QueueStats;
 import dev.baton.domain.Retention;
@@ -206,6 +207,11 @@ final class RedisStreamTransport
     @Override
     public Optional<JobSighting> find(QueueName queue, JobId id) {
         return lookup.find(queue, id);
+    }
+
+    @Override
+    public List<PartitionStats> partitionStats(QueueName queue) {
+        return statistics.partitions(queue);
     }
 
     @Override

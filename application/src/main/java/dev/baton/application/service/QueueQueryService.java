@@ -2,18 +2,21 @@ package dev.baton.application.service;
 
 import dev.baton.application.port.in.InspectQueueUseCase;
 import dev.baton.application.port.in.ListDelayedJobsUseCase;
+import dev.baton.application.port.in.ListPartitionsUseCase;
 import dev.baton.application.port.in.LocateJobUseCase;
 import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.application.port.out.JobOutcomes;
 import dev.baton.application.port.out.QueueAdministration;
 import dev.baton.domain.JobOutcome;
 import dev.baton.domain.JobSighting;
+import dev.baton.domain.PartitionStats;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
 /** Answers operators' questions about queues and jobs from the transport and, when there is one, the ledger. */
-public final class QueueQueryService implements InspectQueueUseCase, LocateJobUseCase, ListDelayedJobsUseCase {
+public final class QueueQueryService
+        implements InspectQueueUseCase, LocateJobUseCase, ListDelayedJobsUseCase, ListPartitionsUseCase {
     private final QueueAdministration queues;
     private final Optional<ExecutionLedger> ledger;
     private final JobOutcomes outcomes;
@@ -55,5 +58,10 @@ public final class QueueQueryService implements InspectQueueUseCase, LocateJobUs
     @Override
     public List<JobSighting.Delayed> listDelayed(ListDelayedJobsUseCase.Command command) {
         return queues.delayed(command.queue(), command.limit());
+    }
+
+    @Override
+    public List<PartitionStats> partitions(ListPartitionsUseCase.Command command) {
+        return queues.partitionStats(command.queue());
     }
 }

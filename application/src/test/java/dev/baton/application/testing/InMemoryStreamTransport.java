@@ -18,6 +18,7 @@ import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
 import dev.baton.domain.JobSighting;
 import dev.baton.domain.PayloadLimit;
+import dev.baton.domain.PartitionStats;
 import dev.baton.domain.QueueName;
 import dev.baton.domain.QueueStats;
 import dev.baton.domain.Retention;
@@ -199,6 +200,12 @@ public final class InMemoryStreamTransport
     @Override
     public synchronized Optional<JobSighting> find(QueueName queue, JobId id) {
         return queue(queue).find(id, clock.instant());
+    }
+
+    /** Queues in memory have one partition. */
+    @Override
+    public List<PartitionStats> partitionStats(QueueName queue) {
+        return List.of();
     }
 
     @Override

@@ -11,6 +11,7 @@ import dev.baton.domain.DeadLetterSelection;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
 import dev.baton.domain.JobSighting;
+import dev.baton.domain.PartitionStats;
 import dev.baton.domain.QueueName;
 import dev.baton.domain.QueueStats;
 import dev.baton.domain.StoredDeadLetter;
@@ -170,6 +171,21 @@ public abstract class QueueAdministrationContract extends TransportFixture {
         assertThat(first.get(0).dueAt()).isEqualTo(BASE.plusSeconds(10));
         assertThat(administration().delayed(queue, 10)).hasSize(3);
         assertThat(administration().delayed(randomQueue(), 10)).isEmpty();
+    }
+
+    @Test
+    void partitionStatsAreNoneForOnePartitionOrAddUpToTheQueuesNumbers() {
+        publish("p1", "p2", "p3");
+        leases().lease(queue, alice, 1, SHORT_BLOCK);
+
+        List<PartitionStats> partitions = administration().partitionStats(queue);
+
+        if (!partitions.isEmpty()) {
+            assertThat(partitions).hasSizeGreaterThan(1);
+            assertThat(partitions).extracting(PartitionStats::index).doesNotHaveDuplicates();
+            assertThat(partitions.stream().mapToLong(PartitionStats::length).sum()).isEqualTo(3);
+            assertThat(partitions.stream().mapToLong(PartitionStats::pending).sum()).isEqualTo(1);
+        }
     }
 
     // ---- pausing ----------------------------------------------------------------------------------------------

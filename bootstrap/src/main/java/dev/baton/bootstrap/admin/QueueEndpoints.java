@@ -4,9 +4,11 @@ import dev.baton.application.port.in.CountCompletionsUseCase;
 import dev.baton.application.port.in.InspectQueueUseCase;
 import dev.baton.application.port.in.InspectQueueUseCase.QueueReport;
 import dev.baton.application.port.in.ListDelayedJobsUseCase;
+import dev.baton.application.port.in.ListPartitionsUseCase;
 import dev.baton.bootstrap.json.Json;
 import dev.baton.bootstrap.metrics.KnownQueues;
 import dev.baton.domain.JobSighting;
+import dev.baton.domain.PartitionStats;
 import dev.baton.domain.QueueName;
 import java.io.IOException;
 import java.time.Duration;
@@ -16,7 +18,7 @@ import java.util.OptionalLong;
 
 /**
  * {@code GET /api/queues} (every known queue's numbers) and {@code GET /api/queues/{queue}} (one queue's, with its
- * consumers and its soonest delayed jobs). A queue is known when it is configured or consumed here
+ * consumers, its soonest delayed jobs and its partitions). A queue is known when it is configured or consumed here
  * ({@link KnownQueues}), or when Redis holds anything of it; another one is a 404.
  */
 public final class QueueEndpoints implements Routes.Group {
@@ -26,13 +28,15 @@ public final class QueueEndpoints implements Routes.Group {
     private final InspectQueueUseCase inspect;
     private final CountCompletionsUseCase completions;
     private final ListDelayedJobsUseCase delayed;
+    private final ListPartitionsUseCase partitions;
     private final KnownQueues known;
 
     public QueueEndpoints(InspectQueueUseCase inspect, CountCompletionsUseCase completions,
-                          ListDelayedJobsUseCase delayed, KnownQueues known) {
+                          ListDelayedJobsUseCase delayed, ListPartitionsUseCase partitions, KnownQueues known) {
         this.inspect = inspect;
         this.completions = completions;
         this.delayed = delayed;
+        this.partitions = partitions;
         this.known = known;
     }
 
@@ -45,6 +49,8 @@ public final class QueueEndpoints implements Routes.Group {
             Map<String, Object> body = report(report);
             body.put("delayed_jobs", delayed.listDelayed(new ListDelayedJobsUseCase.Command(request.queue(),
                     DELAYED_SHOWN)).stream().map(QueueEndpoints::delayedJob).toList());
+            body.put("partitions", partitions.partitions(new ListPartitionsUseCase.Command(request.queue())).stream()
+                    .map(QueueEndpoints::partition).toList());
             request.respond(200, body);
         });
     }
@@ -78,6 +84,14 @@ public final class QueueEndpoints implements Routes.Group {
         OptionalLong lastHour = completions.countCompleted(new CountCompletionsUseCase.Command(
                 report.stats().queue(), LAST_HOUR));
         json.put("completed_last_hour", lastHour.isPresent() ? lastHour.getAsLong() : null);
+        return json;
+    }
+
+    private static Map<String, Object> partition(PartitionStats partition) {
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("index", partition.index());
+        json.put("length", partition.length());
+        json.put("pending", partition.pending());
         return json;
     }
 

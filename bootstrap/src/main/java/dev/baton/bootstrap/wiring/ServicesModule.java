@@ -13,6 +13,7 @@ import dev.baton.application.port.in.EnqueueUniqueJobUseCase;
 import dev.baton.application.port.in.InspectQueueUseCase;
 import dev.baton.application.port.in.ListDeadLettersUseCase;
 import dev.baton.application.port.in.ListDelayedJobsUseCase;
+import dev.baton.application.port.in.ListPartitionsUseCase;
 import dev.baton.application.port.in.ListSchedulesUseCase;
 import dev.baton.application.port.in.LocateJobUseCase;
 import dev.baton.application.port.in.PauseQueueUseCase;
@@ -71,6 +72,7 @@ final class ServicesModule extends AbstractModule {
         bind(InspectQueueUseCase.class).to(QueueQueryService.class);
         bind(LocateJobUseCase.class).to(QueueQueryService.class);
         bind(ListDelayedJobsUseCase.class).to(QueueQueryService.class);
+        bind(ListPartitionsUseCase.class).to(QueueQueryService.class);
         bind(SearchOutcomesUseCase.class).to(OutcomeSearchService.class);
         bind(CountCompletionsUseCase.class).to(OutcomeSearchService.class);
         bind(ListDeadLettersUseCase.class).to(DeadLetterService.class);

@@ -75,6 +75,7 @@ class AdminApiTest {
                 assertThat(delayed.get("job_id").asText()).isEqualTo("later-1");
                 assertThat(delayed.get("due_at").asText()).isNotEmpty();
             });
+            assertThat(detail.get("partitions")).as("one partition").isEmpty();
             assertThat(viewer.get("/api/queues/nobody-" + queue.value()).statusCode()).isEqualTo(404);
             assertThat(viewer.get("/api/queues/bad%20name!").statusCode()).isEqualTo(400);
 

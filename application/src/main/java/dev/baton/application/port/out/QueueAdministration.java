@@ -5,6 +5,7 @@ import dev.baton.domain.DeadLetterSelection;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
 import dev.baton.domain.JobSighting;
+import dev.baton.domain.PartitionStats;
 import dev.baton.domain.QueueName;
 import dev.baton.domain.QueueStats;
 import dev.baton.domain.StoredDeadLetter;
@@ -22,6 +23,9 @@ public interface QueueAdministration {
 
     /** Where the job with {@code id} is held now, if the transport still holds it. */
     Optional<JobSighting> find(QueueName queue, JobId id);
+
+    /** Each partition's stream length and pending entries, by index; empty for a queue of one partition. */
+    List<PartitionStats> partitionStats(QueueName queue);
 
     /** The first {@code limit} jobs of the delayed set (retries and scheduled jobs), soonest due first. */
     List<JobSighting.Delayed> delayed(QueueName queue, int limit);
