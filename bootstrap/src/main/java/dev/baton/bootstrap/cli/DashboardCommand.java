@@ -22,8 +22,15 @@ final class DashboardCommand extends SessionCommand {
                     + " is off");
         }
         Baton baton = batonBuilder().shutdownHook(false).build();
-        // SIGTERM or Ctrl-C closes the server (answers in flight are cut) and the connections, then the JVM exits
-        Runtime.getRuntime().addShutdownHook(new Thread(baton::close, "baton-shutdown"));
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                baton.close();
+                terminal.err().println("dashboard stopped");
+            } finally {
+                // a signal ends the JVM with 128+n; a stop once the server and connections closed is a success
+                Runtime.getRuntime().halt(ExitCodes.OK);
+            }
+        }, "baton-shutdown"));
         try {
             InetSocketAddress address = baton.startAdmin().orElseThrow();
             terminal.err().println("dashboard on http://" + address.getHostString() + ":" + address.getPort()

@@ -102,7 +102,8 @@ class AdminApiTest {
             assertThat(ids(json(viewer.get(queuePath("/outcomes?reason=exhausted"))))).containsExactly("flaky-1");
             assertThat(ids(json(viewer.get(queuePath("/outcomes?error=SWITCHED%20off")))))
                     .containsExactlyInAnyOrder("bad-1", "bad-2", "bad-3");
-            assertThat(ids(json(viewer.get(queuePath("/outcomes?state=completed"))))).containsExactlyInAnyOrder("ok-1", "ok-2");
+            assertThat(ids(json(viewer.get(queuePath("/outcomes?state=completed")))))
+                    .containsExactlyInAnyOrder("ok-1", "ok-2");
             for (String bad : List.of("state=gone", "reason=tired", "from=yesterday", "before=%21%21", "limit=0",
                     "limit=501")) {
                 HttpResponse<String> refused = viewer.get(queuePath("/outcomes?" + bad));
