@@ -12,6 +12,7 @@ import dev.baton.application.port.in.InspectQueueUseCase;
 import dev.baton.application.port.in.ListDeadLettersUseCase;
 import dev.baton.application.port.in.ListDelayedJobsUseCase;
 import dev.baton.application.port.in.ListPartitionsUseCase;
+import dev.baton.application.port.in.ListQueuesUseCase;
 import dev.baton.application.port.in.LocateJobUseCase;
 import dev.baton.application.port.in.PauseQueueUseCase;
 import dev.baton.application.port.in.PurgeDeadLettersUseCase;
@@ -285,7 +286,8 @@ public final class Baton implements AutoCloseable {
     /** The admin server's endpoint groups: health and metrics, queues, jobs, dead letters, pause and resume. */
     private List<Routes.Group> adminEndpoints() {
         QueueEndpoints queues = new QueueEndpoints(use(InspectQueueUseCase.class), use(CountCompletionsUseCase.class),
-                use(ListDelayedJobsUseCase.class), use(ListPartitionsUseCase.class), instance(KnownQueues.class));
+                use(ListDelayedJobsUseCase.class), use(ListPartitionsUseCase.class), use(ListQueuesUseCase.class),
+                instance(KnownQueues.class));
         return List.of(new HealthEndpoints(instance(new Key<Set<HealthCheck>>() { }),
                         instance(PrometheusMeterRegistry.class)),
                 queues,

@@ -51,6 +51,7 @@ final class RedisStreamTransport
     private final Housekeeping housekeeping;
     private final DeadLetters deadLetters;
     private final JobLookup lookup;
+    private final QueueDirectory directory;
     private final RedisScheduleFires scheduleFires;
     private final QueuePauses pauses;
 
@@ -72,6 +73,7 @@ final class RedisStreamTransport
         this.housekeeping = new Housekeeping(connection.sync(), scripts, partitions, groups);
         this.deadLetters = new DeadLetters(connection.sync(), partitions, moves, wire);
         this.lookup = new JobLookup(connection.sync(), partitions, groups, deadLetters, wire);
+        this.directory = new QueueDirectory(connection.sync());
         this.scheduleFires = new RedisScheduleFires(connection.sync(), scripts, partitions, wire);
         this.pauses = new QueuePauses(connection, replies);
     }
@@ -207,6 +209,11 @@ final class RedisStreamTransport
     @Override
     public Optional<JobSighting> find(QueueName queue, JobId id) {
         return lookup.find(queue, id);
+    }
+
+    @Override
+    public List<QueueName> queues() {
+        return directory.queues();
     }
 
     @Override

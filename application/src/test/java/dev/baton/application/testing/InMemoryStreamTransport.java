@@ -28,6 +28,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -200,6 +201,11 @@ public final class InMemoryStreamTransport
     @Override
     public synchronized Optional<JobSighting> find(QueueName queue, JobId id) {
         return queue(queue).find(id, clock.instant());
+    }
+
+    @Override
+    public synchronized List<QueueName> queues() {
+        return queues.keySet().stream().sorted(Comparator.comparing(QueueName::value)).toList();
     }
 
     /** Queues in memory have one partition. */

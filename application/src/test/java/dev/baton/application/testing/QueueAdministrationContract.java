@@ -174,6 +174,13 @@ public abstract class QueueAdministrationContract extends TransportFixture {
     }
 
     @Test
+    void theQueuesHoldingJobsAreListed() {
+        publish("q1");
+
+        assertThat(administration().queues()).contains(queue).doesNotHaveDuplicates();
+    }
+
+    @Test
     void partitionStatsAreNoneForOnePartitionOrAddUpToTheQueuesNumbers() {
         publish("p1", "p2", "p3");
         leases().lease(queue, alice, 1, SHORT_BLOCK);

@@ -5,6 +5,7 @@ import dev.baton.application.port.in.InspectQueueUseCase;
 import dev.baton.application.port.in.InspectQueueUseCase.QueueReport;
 import dev.baton.application.port.in.ListDelayedJobsUseCase;
 import dev.baton.application.port.in.ListPartitionsUseCase;
+import dev.baton.application.port.in.ListQueuesUseCase;
 import dev.baton.bootstrap.json.Json;
 import dev.baton.bootstrap.metrics.KnownQueues;
 import dev.baton.domain.JobSighting;
@@ -12,12 +13,15 @@ import dev.baton.domain.PartitionStats;
 import dev.baton.domain.QueueName;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
- * {@code GET /api/queues} (every known queue's numbers) and {@code GET /api/queues/{queue}} (one queue's, with its
+ * {@code GET /api/queues} (the numbers of every queue configured, consumed here or held by Redis) and {@code GET /api/queues/{queue}} (one queue's, with its
  * consumers, its soonest delayed jobs and its partitions). A queue is known when it is configured or consumed here
  * ({@link KnownQueues}), or when Redis holds anything of it; another one is a 404.
  */
@@ -29,21 +33,28 @@ public final class QueueEndpoints implements Routes.Group {
     private final CountCompletionsUseCase completions;
     private final ListDelayedJobsUseCase delayed;
     private final ListPartitionsUseCase partitions;
+    private final ListQueuesUseCase inRedis;
     private final KnownQueues known;
 
     public QueueEndpoints(InspectQueueUseCase inspect, CountCompletionsUseCase completions,
-                          ListDelayedJobsUseCase delayed, ListPartitionsUseCase partitions, KnownQueues known) {
+                          ListDelayedJobsUseCase delayed, ListPartitionsUseCase partitions, ListQueuesUseCase inRedis,
+                          KnownQueues known) {
         this.inspect = inspect;
         this.completions = completions;
         this.delayed = delayed;
         this.partitions = partitions;
+        this.inRedis = inRedis;
         this.known = known;
     }
 
     @Override
     public void addTo(Routes routes) {
-        routes.get("/api/queues", request -> request.respond(200, Map.of("queues",
-                known.all().stream().map(queue -> report(inspect(queue))).toList())));
+        routes.get("/api/queues", request -> {
+            Set<QueueName> all = new TreeSet<>(Comparator.comparing(QueueName::value));
+            all.addAll(known.all());
+            all.addAll(inRedis.queues());
+            request.respond(200, Map.of("queues", all.stream().map(queue -> report(inspect(queue))).toList()));
+        });
         routes.get("/api/queues/{}", request -> {
             QueueReport report = existing(request.queue());
             Map<String, Object> body = report(report);

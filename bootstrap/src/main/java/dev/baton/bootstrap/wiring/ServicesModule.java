@@ -14,6 +14,7 @@ import dev.baton.application.port.in.InspectQueueUseCase;
 import dev.baton.application.port.in.ListDeadLettersUseCase;
 import dev.baton.application.port.in.ListDelayedJobsUseCase;
 import dev.baton.application.port.in.ListPartitionsUseCase;
+import dev.baton.application.port.in.ListQueuesUseCase;
 import dev.baton.application.port.in.ListSchedulesUseCase;
 import dev.baton.application.port.in.LocateJobUseCase;
 import dev.baton.application.port.in.PauseQueueUseCase;
@@ -73,6 +74,7 @@ final class ServicesModule extends AbstractModule {
         bind(LocateJobUseCase.class).to(QueueQueryService.class);
         bind(ListDelayedJobsUseCase.class).to(QueueQueryService.class);
         bind(ListPartitionsUseCase.class).to(QueueQueryService.class);
+        bind(ListQueuesUseCase.class).to(QueueQueryService.class);
         bind(SearchOutcomesUseCase.class).to(OutcomeSearchService.class);
         bind(CountCompletionsUseCase.class).to(OutcomeSearchService.class);
         bind(ListDeadLettersUseCase.class).to(DeadLetterService.class);

@@ -39,6 +39,7 @@ class AdminApiTest {
     private static final String OPERATOR_PASSWORD = "api-oper-8y";
 
     private final QueueName queue = QueueName.of(TestEndpoints.unique("admin").replace('_', '-'));
+    private final QueueName elsewhere = QueueName.of(queue.value() + "-elsewhere");
     private final Map<String, AtomicInteger> runs = new ConcurrentHashMap<>();
     private final AtomicBoolean downstreamUp = new AtomicBoolean();
 
@@ -46,7 +47,8 @@ class AdminApiTest {
     void forgetQueue() {
         RedisClient client = RedisClient.create(TestEndpoints.redisUri());
         try (var connection = client.connect()) {
-            connection.sync().del(key("stream"), key("delayed"), key("dead"), key("dead-jobs"));
+            connection.sync().del(key("stream"), key("delayed"), key("dead"), key("dead-jobs"),
+                    "baton:{" + elsewhere.value() + "}:stream");
         } finally {
             client.shutdown();
         }
@@ -62,6 +64,7 @@ class AdminApiTest {
                 baton.enqueue(queue, JobId.of(id), "{}");
             }
             baton.enqueue(EnqueueJobUseCase.Command.now(queue, JobId.of("later-1"), "{}").after(Duration.ofHours(1)));
+            baton.enqueue(elsewhere, JobId.of("unworked-1"), "{}");
             RunningWorker worker = baton.start(queue.value());
             await().atMost(WAIT).until(() -> worker.counters().completed() == 2
                     && worker.counters().deadLettered() == 4);
@@ -70,6 +73,8 @@ class AdminApiTest {
             JsonNode mine = find(queues.get("queues"), "queue", queue.value());
             assertThat(mine.get("completed_last_hour").asLong()).isEqualTo(2);
             assertThat(mine.get("dead").asLong()).isEqualTo(4);
+            assertThat(find(queues.get("queues"), "queue", elsewhere.value()).get("length").asLong())
+                    .as("a queue only Redis knows").isEqualTo(1);
             JsonNode detail = json(viewer.get(queuePath("")));
             assertThat(detail.get("delayed_jobs")).singleElement().satisfies(delayed -> {
                 assertThat(delayed.get("job_id").asText()).isEqualTo("later-1");

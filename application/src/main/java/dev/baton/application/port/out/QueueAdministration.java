@@ -19,6 +19,9 @@ import java.util.Optional;
  */
 public interface QueueAdministration {
 
+    /** The queues the transport holds anything of, by name. */
+    List<QueueName> queues();
+
     QueueStats stats(QueueName queue);
 
     /** Where the job with {@code id} is held now, if the transport still holds it. */
