@@ -21,7 +21,8 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * {@code GET /api/queues} (the numbers of every queue configured, consumed here or held by Redis) and {@code GET /api/queues/{queue}} (one queue's, with its
+ * {@code GET /api/queues} (the numbers of every queue configured, consumed here or held by Redis) and
+ * {@code GET /api/queues/{queue}} (one queue's, with its
  * consumers, its soonest delayed jobs and its partitions). A queue is known when it is configured or consumed here
  * ({@link KnownQueues}), or when Redis holds anything of it; another one is a 404.
  */
