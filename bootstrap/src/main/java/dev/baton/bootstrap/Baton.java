@@ -4,23 +4,37 @@ import com.google.inject.Injector;
 import com.google.inject.Key;
 import dev.baton.adapters.postgres.PostgresAdapter;
 import dev.baton.application.handler.JobHandlers;
+import dev.baton.application.port.in.CountCompletionsUseCase;
 import dev.baton.application.port.in.EnqueueJobUseCase;
 import dev.baton.application.port.in.EnqueueJobsUseCase;
 import dev.baton.application.port.in.EnqueueUniqueJobUseCase;
 import dev.baton.application.port.in.InspectOutboxUseCase;
 import dev.baton.application.port.in.InspectQueueUseCase;
+import dev.baton.application.port.in.ListDeadLettersUseCase;
+import dev.baton.application.port.in.ListDelayedJobsUseCase;
+import dev.baton.application.port.in.ListPartitionsUseCase;
+import dev.baton.application.port.in.ListQueuesUseCase;
 import dev.baton.application.port.in.LocateJobUseCase;
 import dev.baton.application.port.in.RunSchedulerUseCase;
 import dev.baton.application.port.in.CancelJobUseCase;
 import dev.baton.application.port.in.PauseQueueUseCase;
+import dev.baton.application.port.in.PurgeDeadLettersUseCase;
+import dev.baton.application.port.in.RedriveDeadLettersUseCase;
 import dev.baton.application.port.in.ResumeQueueUseCase;
+import dev.baton.application.port.in.RunSchedulerUseCase;
 import dev.baton.application.port.in.RunWorkerUseCase;
 import dev.baton.application.port.in.RunningWorker;
+import dev.baton.application.port.in.SearchOutcomesUseCase;
 import dev.baton.application.service.CompletionJanitor;
 import dev.baton.application.service.EnqueueService;
 import dev.baton.application.service.OutboxRelay;
 import dev.baton.bootstrap.admin.AdminServer;
+import dev.baton.bootstrap.admin.DeadLetterEndpoints;
+import dev.baton.bootstrap.admin.HealthEndpoints;
+import dev.baton.bootstrap.admin.JobEndpoints;
 import dev.baton.bootstrap.admin.PauseEndpoint;
+import dev.baton.bootstrap.admin.QueueEndpoints;
+import dev.baton.bootstrap.admin.Routes;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.config.ConfigException;
 import dev.baton.bootstrap.config.Setting;
@@ -333,10 +347,21 @@ public final class Baton implements AutoCloseable {
             closer.register(instance(OutboxGauges.class));
         }
         return config.adminAddress().map(address -> closer.register(AdminServer.start(address, config,
-                instance(new Key<Set<HealthCheck>>() { }),
-                instance(PrometheusMeterRegistry.class), use(InspectQueueUseCase.class), this::outboxBacklog,
-                instance(KnownQueues.class), new PauseEndpoint(use(PauseQueueUseCase.class),
-                        use(ResumeQueueUseCase.class)))).address());
+                adminEndpoints())).address());
+    }
+
+    /** The admin server's endpoint groups: health and metrics, queues, jobs, dead letters, pause and resume. */
+    private List<Routes.Group> adminEndpoints() {
+        QueueEndpoints queues = new QueueEndpoints(use(InspectQueueUseCase.class), use(CountCompletionsUseCase.class),
+                use(ListDelayedJobsUseCase.class), use(ListPartitionsUseCase.class), use(ListQueuesUseCase.class),
+                instance(KnownQueues.class), this::outboxBacklog);
+        return List.of(new HealthEndpoints(instance(new Key<Set<HealthCheck>>() { }),
+                        instance(PrometheusMeterRegistry.class)),
+                queues,
+                new JobEndpoints(use(LocateJobUseCase.class), use(SearchOutcomesUseCase.class), queues),
+                new DeadLetterEndpoints(use(ListDeadLettersUseCase.class), use(RedriveDeadLettersUseCase.class),
+                        use(PurgeDeadLettersUseCase.class), queues),
+                new PauseEndpoint(use(PauseQueueUseCase.class), use(ResumeQueueUseCase.class)));
     }
 
     /** The outbox's rows waiting, the oldest one's age and the malformed rows; empty without a PostgreSQL ledger. */

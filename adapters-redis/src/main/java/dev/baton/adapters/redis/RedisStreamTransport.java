@@ -17,6 +17,7 @@ import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
 import dev.baton.domain.JobSighting;
+import dev.baton.domain.PartitionStats;
 import dev.baton.domain.QueueName;
 import dev.baton.domain.QueueStats;
 import dev.baton.domain.Retention;
@@ -50,6 +51,7 @@ final class RedisStreamTransport
     private final Housekeeping housekeeping;
     private final DeadLetters deadLetters;
     private final JobLookup lookup;
+    private final QueueDirectory directory;
     private final RedisScheduleFires scheduleFires;
     private final QueuePauses pauses;
     private final JobCancels cancels;
@@ -72,6 +74,7 @@ final class RedisStreamTransport
         this.housekeeping = new Housekeeping(connection.sync(), scripts, partitions, groups);
         this.deadLetters = new DeadLetters(connection.sync(), partitions, moves, wire);
         this.lookup = new JobLookup(connection.sync(), partitions, groups, deadLetters, wire);
+        this.directory = new QueueDirectory(connection.sync());
         this.scheduleFires = new RedisScheduleFires(connection.sync(), scripts, partitions, wire);
         this.pauses = new QueuePauses(connection, replies);
         this.cancels = new JobCancels(connection);
@@ -214,6 +217,22 @@ final class RedisStreamTransport
     @Override
     public Optional<JobSighting> find(QueueName queue, JobId id) {
         return lookup.find(queue, id);
+    }
+
+    @Override
+    public List<QueueName> queues() {
+        return directory.queues();
+    }
+
+    @Override
+    public List<PartitionStats> partitionStats(QueueName queue) {
+        return statistics.partitions(queue);
+    }
+
+    @Override
+    public List<JobSighting.Delayed> delayed(QueueName queue, int limit) {
+        requirePositive(limit);
+        return lookup.delayed(queue, limit);
     }
 
     @Override

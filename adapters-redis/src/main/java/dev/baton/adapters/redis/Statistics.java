@@ -5,6 +5,7 @@ import static dev.baton.adapters.redis.RedisValues.info;
 import static dev.baton.adapters.redis.RedisValues.text;
 
 import dev.baton.domain.ConsumerStats;
+import dev.baton.domain.PartitionStats;
 import dev.baton.domain.QueueName;
 import dev.baton.domain.QueueStats;
 import io.lettuce.core.Limit;
@@ -13,6 +14,7 @@ import io.lettuce.core.RedisFuture;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.models.stream.PendingMessage;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,7 +31,7 @@ final class Statistics {
     private static final int PENDING_SAMPLE = 1_000;
 
     /** One partition's stats replies, requested together (pipelined) with every other partition's. */
-    private record PartitionStats(QueueKeys keys, RedisFuture<Long> length, RedisFuture<Long> delayed,
+    private record PartitionReplies(QueueKeys keys, RedisFuture<Long> length, RedisFuture<Long> delayed,
                                   RedisFuture<Long> dead, RedisFuture<List<Object>> groups,
                                   RedisFuture<List<Object>> consumers, RedisFuture<List<PendingMessage>> oldest,
                                   RedisFuture<List<byte[]>> isolated) {
@@ -50,7 +52,7 @@ final class Statistics {
         RedisClusterAsyncCommands<byte[], byte[]> async = connection.async();
         return call("stats", queue, () -> {
             // pipelined: one round trip (per node); the group's commands fail when the stream or group is missing
-            List<PartitionStats> requests = layout.all().stream().map(keys -> new PartitionStats(keys,
+            List<PartitionReplies> requests = layout.all().stream().map(keys -> new PartitionReplies(keys,
                     async.xlen(keys.stream()), async.zcard(keys.delayed()), async.xlen(keys.dead()),
                     async.xinfoGroups(keys.stream()), async.xinfoConsumers(keys.stream(), keys.group()),
                     async.xpending(keys.stream(), keys.group(), Range.unbounded(),
@@ -67,7 +69,7 @@ final class Statistics {
             boolean anyGroup = false;
             Duration oldestIdle = Duration.ZERO;
             Map<String, ConsumerStats> consumers = new LinkedHashMap<>();
-            for (PartitionStats request : requests) {
+            for (PartitionReplies request : requests) {
                 length += replies.get(request.length());
                 delayed += replies.get(request.delayed());
                 dead += replies.get(request.dead());
@@ -102,6 +104,30 @@ final class Statistics {
             OptionalLong groupLag = anyGroup && lagKnown ? OptionalLong.of(lag) : OptionalLong.empty();
             return new QueueStats(queue, length, groupLag, pending, oldestIdle, List.copyOf(consumers.values()),
                     delayed, dead, suspects, isolatedDeliveries, replies.get(paused) > 0);
+        });
+    }
+
+    /** Each partition's length and pending entries, requested together (pipelined); none for one partition. */
+    List<PartitionStats> partitions(QueueName queue) {
+        QueueLayout layout = partitions.layout("partition stats", queue);
+        if (layout.all().size() == 1) {
+            return List.of();
+        }
+        RedisClusterAsyncCommands<byte[], byte[]> async = connection.async();
+        return call("partition stats", queue, () -> {
+            List<QueueKeys> all = layout.all();
+            List<RedisFuture<Long>> lengths = all.stream().map(keys -> async.xlen(keys.stream())).toList();
+            List<RedisFuture<List<Object>>> groups = all.stream().map(keys -> async.xinfoGroups(keys.stream()))
+                    .toList();
+            List<PartitionStats> stats = new ArrayList<>();
+            for (int i = 0; i < all.size(); i++) {
+                QueueKeys keys = all.get(i);
+                long pending = replies.ifExists(groups.get(i)).flatMap(found -> Groups.own(keys, found))
+                        .map(group -> (Long) group.get("pending")).orElse(0L);
+                stats.add(new PartitionStats(keys.partition(), replies.get(lengths.get(i)),
+                        pending));
+            }
+            return List.copyOf(stats);
         });
     }
 

@@ -1,17 +1,25 @@
 package dev.baton.application.service;
 
 import dev.baton.application.port.in.InspectQueueUseCase;
+import dev.baton.application.port.in.ListDelayedJobsUseCase;
+import dev.baton.application.port.in.ListPartitionsUseCase;
+import dev.baton.application.port.in.ListQueuesUseCase;
 import dev.baton.application.port.in.LocateJobUseCase;
 import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.application.port.out.JobOutcomes;
 import dev.baton.application.port.out.QueueAdministration;
 import dev.baton.domain.JobOutcome;
 import dev.baton.domain.JobSighting;
+import dev.baton.domain.PartitionStats;
+import dev.baton.domain.QueueName;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
 /** Answers operators' questions about queues and jobs from the transport and, when there is one, the ledger. */
-public final class QueueQueryService implements InspectQueueUseCase, LocateJobUseCase {
+public final class QueueQueryService
+        implements InspectQueueUseCase, LocateJobUseCase, ListDelayedJobsUseCase, ListPartitionsUseCase,
+        ListQueuesUseCase {
     private final QueueAdministration queues;
     private final Optional<ExecutionLedger> ledger;
     private final JobOutcomes outcomes;
@@ -48,5 +56,20 @@ public final class QueueQueryService implements InspectQueueUseCase, LocateJobUs
                     : new Whereabouts.DeadLettered(recorded.get(), sighting);
         }
         return sighting.<Whereabouts>map(Whereabouts.InTransport::new).orElseGet(Whereabouts.Unknown::new);
+    }
+
+    @Override
+    public List<JobSighting.Delayed> listDelayed(ListDelayedJobsUseCase.Command command) {
+        return queues.delayed(command.queue(), command.limit());
+    }
+
+    @Override
+    public List<PartitionStats> partitions(ListPartitionsUseCase.Command command) {
+        return queues.partitionStats(command.queue());
+    }
+
+    @Override
+    public List<QueueName> queues() {
+        return queues.queues();
     }
 }

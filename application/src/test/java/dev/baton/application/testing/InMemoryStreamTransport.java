@@ -18,6 +18,7 @@ import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
 import dev.baton.domain.JobSighting;
 import dev.baton.domain.PayloadLimit;
+import dev.baton.domain.PartitionStats;
 import dev.baton.domain.QueueName;
 import dev.baton.domain.QueueStats;
 import dev.baton.domain.Retention;
@@ -27,6 +28,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -219,6 +221,22 @@ public final class InMemoryStreamTransport
     @Override
     public synchronized Optional<JobSighting> find(QueueName queue, JobId id) {
         return queue(queue).find(id, clock.instant());
+    }
+
+    @Override
+    public synchronized List<QueueName> queues() {
+        return queues.keySet().stream().sorted(Comparator.comparing(QueueName::value)).toList();
+    }
+
+    /** Queues in memory have one partition. */
+    @Override
+    public List<PartitionStats> partitionStats(QueueName queue) {
+        return List.of();
+    }
+
+    @Override
+    public synchronized List<JobSighting.Delayed> delayed(QueueName queue, int limit) {
+        return queue(queue).delayed(limit);
     }
 
     @Override

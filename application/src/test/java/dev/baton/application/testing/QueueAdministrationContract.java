@@ -11,6 +11,7 @@ import dev.baton.domain.DeadLetterSelection;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
 import dev.baton.domain.JobSighting;
+import dev.baton.domain.PartitionStats;
 import dev.baton.domain.QueueName;
 import dev.baton.domain.QueueStats;
 import dev.baton.domain.Retention;
@@ -158,6 +159,42 @@ public abstract class QueueAdministrationContract extends TransportFixture {
                         assertThat(waiting.job().id()).isEqualTo(JobId.of("waiting"))));
         assertThat(administration().find(queue, JobId.of("nobody"))).isEmpty();
         assertThat(administration().find(randomQueue(), JobId.of("leased"))).isEmpty();
+    }
+
+    @Test
+    void theDelayedJobsAreListedSoonestDueFirst() {
+        publisher().publish(job("late").notBefore(BASE.plusSeconds(60)));
+        publisher().publish(job("soon").notBefore(BASE.plusSeconds(10)));
+        publisher().publish(job("middle").notBefore(BASE.plusSeconds(30)));
+
+        List<JobSighting.Delayed> first = administration().delayed(queue, 2);
+
+        assertThat(first).extracting(delayed -> delayed.job().id().value()).containsExactly("soon", "middle");
+        assertThat(first.get(0).dueAt()).isEqualTo(BASE.plusSeconds(10));
+        assertThat(administration().delayed(queue, 10)).hasSize(3);
+        assertThat(administration().delayed(randomQueue(), 10)).isEmpty();
+    }
+
+    @Test
+    void theQueuesHoldingJobsAreListed() {
+        publish("q1");
+
+        assertThat(administration().queues()).contains(queue).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void partitionStatsAreNoneForOnePartitionOrAddUpToTheQueuesNumbers() {
+        publish("p1", "p2", "p3");
+        leases().lease(queue, alice, 1, SHORT_BLOCK);
+
+        List<PartitionStats> partitions = administration().partitionStats(queue);
+
+        if (!partitions.isEmpty()) {
+            assertThat(partitions).hasSizeGreaterThan(1);
+            assertThat(partitions).extracting(PartitionStats::index).doesNotHaveDuplicates();
+            assertThat(partitions.stream().mapToLong(PartitionStats::length).sum()).isEqualTo(3);
+            assertThat(partitions.stream().mapToLong(PartitionStats::pending).sum()).isEqualTo(1);
+        }
     }
 
     // ---- pausing ----------------------------------------------------------------------------------------------

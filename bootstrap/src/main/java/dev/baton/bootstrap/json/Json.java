@@ -111,7 +111,8 @@ public final class Json {
         return json;
     }
 
-    private static Map<String, Object> outbox(OutboxBacklog backlog) {
+    /** The outbox's backlog: rows waiting, the oldest one's wait, malformed rows. */
+    public static Map<String, Object> outbox(OutboxBacklog backlog) {
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("waiting", backlog.waiting());
         json.put("oldest_waiting_ms", backlog.oldestWaiting().toMillis());

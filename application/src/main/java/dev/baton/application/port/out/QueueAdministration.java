@@ -5,6 +5,7 @@ import dev.baton.domain.DeadLetterSelection;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
 import dev.baton.domain.JobSighting;
+import dev.baton.domain.PartitionStats;
 import dev.baton.domain.QueueName;
 import dev.baton.domain.QueueStats;
 import dev.baton.domain.StoredDeadLetter;
@@ -19,10 +20,19 @@ import java.util.Optional;
  */
 public interface QueueAdministration {
 
+    /** The queues the transport holds anything of, by name. */
+    List<QueueName> queues();
+
     QueueStats stats(QueueName queue);
 
     /** Where the job with {@code id} is held now, if the transport still holds it. */
     Optional<JobSighting> find(QueueName queue, JobId id);
+
+    /** Each partition's stream length and pending entries, by index; empty for a queue of one partition. */
+    List<PartitionStats> partitionStats(QueueName queue);
+
+    /** The first {@code limit} jobs of the delayed set (retries and scheduled jobs), soonest due first. */
+    List<JobSighting.Delayed> delayed(QueueName queue, int limit);
 
     /** Dead letters in the order they died, starting after {@code after} (exclusive) when given. */
     List<StoredDeadLetter> deadLetters(QueueName queue, Optional<DeadLetterId> after, int limit);
