@@ -1,12 +1,14 @@
 package dev.baton.application.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 
 import dev.baton.application.port.in.InspectQueueUseCase;
 import dev.baton.application.port.in.ListDeadLettersUseCase;
 import dev.baton.application.port.in.LocateJobUseCase;
 import dev.baton.application.port.in.LocateJobUseCase.Whereabouts;
 import dev.baton.application.port.in.PurgeDeadLettersUseCase;
+import dev.baton.application.port.in.ReadQueueTotalsUseCase;
 import dev.baton.application.port.in.RedriveDeadLettersUseCase;
 import dev.baton.application.port.in.TrimQueueUseCase;
 import dev.baton.application.port.out.Delivery;
@@ -25,6 +27,7 @@ import dev.baton.domain.JobError;
 import dev.baton.domain.JobId;
 import dev.baton.domain.JobSighting;
 import dev.baton.domain.QueueName;
+import dev.baton.domain.QueueTotals;
 import dev.baton.domain.Retention;
 import java.time.Duration;
 import java.time.Instant;
@@ -54,6 +57,19 @@ class OperatorServicesTest {
         assertThat(withLedger.stats().length()).isEqualTo(1);
         assertThat(withLedger.completed()).isEqualTo(OptionalLong.of(1));
         assertThat(withoutLedger.completed()).isEmpty();
+    }
+
+    @Test
+    void totalsAreReadForEveryQueueAskedForAndNoneForNoQueue() {
+        QueueQueryService service = new QueueQueryService(transport, Optional.empty(), JobOutcomes.NOT_RECORDED);
+        QueueName other = QueueName.of("mail");
+        publish("a", "b");
+        List<Delivery> leased = transport.lease(queue, worker, 2, Duration.ZERO);
+        transport.acknowledge(queue, leased.stream().map(Delivery::id).toList());
+
+        assertThat(service.totals(new ReadQueueTotalsUseCase.Command(List.of(queue, other))))
+                .containsExactly(entry(queue, new QueueTotals(queue, 2, 0, 0)), entry(other, QueueTotals.none(other)));
+        assertThat(service.totals(new ReadQueueTotalsUseCase.Command(List.of()))).isEmpty();
     }
 
     @Test

@@ -14,6 +14,7 @@ import dev.baton.application.port.in.ListDeadLettersUseCase;
 import dev.baton.application.port.in.ListSchedulesUseCase;
 import dev.baton.application.port.in.LocateJobUseCase;
 import dev.baton.application.port.in.PauseQueueUseCase;
+import dev.baton.application.port.in.ReadQueueTotalsUseCase;
 import dev.baton.application.port.in.PurgeDeadLettersUseCase;
 import dev.baton.application.port.in.RedriveDeadLettersUseCase;
 import dev.baton.application.port.in.RunSchedulerUseCase;
@@ -66,6 +67,7 @@ final class ServicesModule extends AbstractModule {
         bind(RunWorkerUseCase.class).to(WorkerService.class);
         bind(InspectQueueUseCase.class).to(QueueQueryService.class);
         bind(LocateJobUseCase.class).to(QueueQueryService.class);
+        bind(ReadQueueTotalsUseCase.class).to(QueueQueryService.class);
         bind(ListDeadLettersUseCase.class).to(DeadLetterService.class);
         bind(RedriveDeadLettersUseCase.class).to(DeadLetterService.class);
         bind(PurgeDeadLettersUseCase.class).to(DeadLetterService.class);

@@ -7,8 +7,11 @@ import dev.baton.domain.JobId;
 import dev.baton.domain.JobSighting;
 import dev.baton.domain.QueueName;
 import dev.baton.domain.QueueStats;
+import dev.baton.domain.QueueTotals;
 import dev.baton.domain.StoredDeadLetter;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -19,6 +22,12 @@ import java.util.Optional;
 public interface QueueAdministration {
 
     QueueStats stats(QueueName queue);
+
+    /**
+     * The running totals of each of {@code queues} (summed over its partitions), read together in one round trip:
+     * a dashboard polls them every second. A queue nothing finished in has {@link QueueTotals#none}.
+     */
+    Map<QueueName, QueueTotals> totals(Collection<QueueName> queues);
 
     /** Where the job with {@code id} is held now, if the transport still holds it. */
     Optional<JobSighting> find(QueueName queue, JobId id);
