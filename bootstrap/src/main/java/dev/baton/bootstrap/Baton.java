@@ -11,6 +11,7 @@ import dev.baton.application.port.in.InspectQueueUseCase;
 import dev.baton.application.port.in.LocateJobUseCase;
 import dev.baton.application.port.in.RunSchedulerUseCase;
 import dev.baton.application.port.in.PauseQueueUseCase;
+import dev.baton.application.port.in.ReadQueueTotalsUseCase;
 import dev.baton.application.port.in.ResumeQueueUseCase;
 import dev.baton.application.port.in.RunWorkerUseCase;
 import dev.baton.application.port.in.RunningWorker;
@@ -270,7 +271,7 @@ public final class Baton implements AutoCloseable {
                 instance(new Key<Set<HealthCheck>>() { }),
                 instance(PrometheusMeterRegistry.class), use(InspectQueueUseCase.class),
                 instance(KnownQueues.class), new PauseEndpoint(use(PauseQueueUseCase.class),
-                        use(ResumeQueueUseCase.class)))).address());
+                        use(ResumeQueueUseCase.class)), use(ReadQueueTotalsUseCase.class))).address());
     }
 
     /** Whether each dependency (redis, postgres) answers now. */

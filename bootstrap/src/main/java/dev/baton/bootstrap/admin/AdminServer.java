@@ -5,6 +5,7 @@ import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 import dev.baton.application.port.in.InspectQueueUseCase;
 import dev.baton.application.port.in.InspectQueueUseCase.QueueReport;
+import dev.baton.application.port.in.ReadQueueTotalsUseCase;
 import dev.baton.bootstrap.config.AdminAddress;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.json.Json;
@@ -39,15 +40,17 @@ public final class AdminServer implements AutoCloseable {
 
     private final HttpServer server;
     private final ExecutorService executor;
+    private final Dashboard dashboard;
 
-    private AdminServer(HttpServer server, ExecutorService executor) {
+    private AdminServer(HttpServer server, ExecutorService executor, Dashboard dashboard) {
         this.server = server;
         this.executor = executor;
+        this.dashboard = dashboard;
     }
 
     public static AdminServer start(AdminAddress address, BatonConfig config, Set<HealthCheck> checks,
                                     PrometheusMeterRegistry registry, InspectQueueUseCase inspect,
-                                    KnownQueues queues, PauseEndpoint pauses) {
+                                    KnownQueues queues, PauseEndpoint pauses, ReadQueueTotalsUseCase totals) {
         HttpServer server;
         try {
             server = HttpServer.create(new InetSocketAddress(address.host(), address.port()), 0);
@@ -65,6 +68,8 @@ public final class AdminServer implements AutoCloseable {
                     .map(queue -> inspect.inspect(new InspectQueueUseCase.Command(queue))).toList();
             respond(exchange, 200, "application/json", Json.write(Json.queues(reports)));
         }));
+        Dashboard dashboard = new Dashboard(totals, queues::all, config::redact);
+        dashboard.register(server, handler -> guarded(config, READ, handler));
         ExecutorService executor = Executors.newFixedThreadPool(2, runnable -> {
             Thread thread = new Thread(runnable, "baton-admin-http");
             thread.setDaemon(true);
@@ -73,7 +78,7 @@ public final class AdminServer implements AutoCloseable {
         server.setExecutor(executor);
         server.start();
         LOG.info("admin http listening address={}:{}", address.host(), server.getAddress().getPort());
-        return new AdminServer(server, executor);
+        return new AdminServer(server, executor, dashboard);
     }
 
     /** The bound address (the real port when 0 was asked for). */
@@ -147,6 +152,7 @@ public final class AdminServer implements AutoCloseable {
 
     @Override
     public void close() {
+        dashboard.close();
         server.stop(0);
         executor.shutdownNow();
     }
