@@ -69,6 +69,7 @@
     const sample = JSON.parse(message.data);
     samples.push({at: Date.parse(sample.at) / 1000, queues: sample.queues});
     if (samples.length > HISTORY) samples.shift();
+    status.textContent = 'live · ' + Math.round(samples[samples.length - 1].at - samples[0].at) + ' s';
     redraw();
   };
 
