@@ -4,21 +4,33 @@ import com.google.inject.Injector;
 import com.google.inject.Key;
 import dev.baton.adapters.postgres.PostgresAdapter;
 import dev.baton.application.handler.JobHandlers;
+import dev.baton.application.port.in.CountCompletionsUseCase;
 import dev.baton.application.port.in.EnqueueJobUseCase;
 import dev.baton.application.port.in.EnqueueJobsUseCase;
 import dev.baton.application.port.in.EnqueueUniqueJobUseCase;
 import dev.baton.application.port.in.InspectQueueUseCase;
+import dev.baton.application.port.in.ListDeadLettersUseCase;
+import dev.baton.application.port.in.ListDelayedJobsUseCase;
 import dev.baton.application.port.in.LocateJobUseCase;
-import dev.baton.application.port.in.RunSchedulerUseCase;
 import dev.baton.application.port.in.PauseQueueUseCase;
+import dev.baton.application.port.in.PurgeDeadLettersUseCase;
 import dev.baton.application.port.in.ReadQueueTotalsUseCase;
+import dev.baton.application.port.in.RedriveDeadLettersUseCase;
 import dev.baton.application.port.in.ResumeQueueUseCase;
+import dev.baton.application.port.in.RunSchedulerUseCase;
 import dev.baton.application.port.in.RunWorkerUseCase;
 import dev.baton.application.port.in.RunningWorker;
+import dev.baton.application.port.in.SearchOutcomesUseCase;
 import dev.baton.application.service.CompletionJanitor;
 import dev.baton.application.service.OutboxRelay;
 import dev.baton.bootstrap.admin.AdminServer;
+import dev.baton.bootstrap.admin.Dashboard;
+import dev.baton.bootstrap.admin.DeadLetterEndpoints;
+import dev.baton.bootstrap.admin.HealthEndpoints;
+import dev.baton.bootstrap.admin.JobEndpoints;
 import dev.baton.bootstrap.admin.PauseEndpoint;
+import dev.baton.bootstrap.admin.QueueEndpoints;
+import dev.baton.bootstrap.admin.Routes;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.config.ConfigException;
 import dev.baton.bootstrap.config.Setting;
@@ -268,10 +280,25 @@ public final class Baton implements AutoCloseable {
     public Optional<InetSocketAddress> startAdmin() {
         closer.register(instance(QueueGauges.class));
         return config.adminAddress().map(address -> closer.register(AdminServer.start(address, config,
-                instance(new Key<Set<HealthCheck>>() { }),
-                instance(PrometheusMeterRegistry.class), use(InspectQueueUseCase.class),
-                instance(KnownQueues.class), new PauseEndpoint(use(PauseQueueUseCase.class),
-                        use(ResumeQueueUseCase.class)), use(ReadQueueTotalsUseCase.class))).address());
+                adminEndpoints())).address());
+    }
+
+    /**
+     * The admin server's endpoint groups: health and metrics, queues, jobs, dead letters, pause and resume, and the
+     * dashboard's pages and events.
+     */
+    private List<Routes.Group> adminEndpoints() {
+        QueueEndpoints queues = new QueueEndpoints(use(InspectQueueUseCase.class), use(CountCompletionsUseCase.class),
+                use(ListDelayedJobsUseCase.class), instance(KnownQueues.class));
+        return List.of(new HealthEndpoints(instance(new Key<Set<HealthCheck>>() { }),
+                        instance(PrometheusMeterRegistry.class)),
+                queues,
+                new JobEndpoints(use(LocateJobUseCase.class), use(SearchOutcomesUseCase.class), queues),
+                new DeadLetterEndpoints(use(ListDeadLettersUseCase.class), use(RedriveDeadLettersUseCase.class),
+                        use(PurgeDeadLettersUseCase.class), queues),
+                new PauseEndpoint(use(PauseQueueUseCase.class), use(ResumeQueueUseCase.class)),
+                closer.register(new Dashboard(use(ReadQueueTotalsUseCase.class), instance(KnownQueues.class)::all,
+                        config::redact)));
     }
 
     /** Whether each dependency (redis, postgres) answers now. */

@@ -3,6 +3,7 @@ package dev.baton.domain;
 import static dev.baton.domain.InvalidValueException.notNull;
 
 import java.time.Instant;
+import java.util.Optional;
 
 /**
  * How a job ended, as the execution ledger records it: the durable answer that the transport, which may lose or roll
@@ -13,6 +14,23 @@ public sealed interface JobOutcome {
     /** The queue the job belongs to. */
     QueueName queue();
 
+    /** The job's key in the ledger: its id, or a malformed entry's {@link DeadLetterRecord#entryKey}. */
+    String key();
+
+    /** When it reached this state: completed, went dead, was replayed or purged. */
+    Instant at();
+
+    /** Why and how it died, unless it completed. */
+    default Optional<DeadLetterRecord> deadLetterRecord() {
+        if (this instanceof Dead dead) {
+            return Optional.of(dead.record());
+        }
+        if (this instanceof Replayed replayed) {
+            return Optional.of(replayed.record());
+        }
+        return this instanceof Purged purged ? Optional.of(purged.record()) : Optional.empty();
+    }
+
     /** Its effect committed. */
     record Completed(Completion completion) implements JobOutcome {
         public Completed {
@@ -22,6 +40,16 @@ public sealed interface JobOutcome {
         @Override
         public QueueName queue() {
             return completion.queue();
+        }
+
+        @Override
+        public String key() {
+            return completion.jobId().value();
+        }
+
+        @Override
+        public Instant at() {
+            return completion.completedAt();
         }
     }
 
@@ -34,6 +62,16 @@ public sealed interface JobOutcome {
         @Override
         public QueueName queue() {
             return record.queue();
+        }
+
+        @Override
+        public String key() {
+            return record.key();
+        }
+
+        @Override
+        public Instant at() {
+            return record.deadAt();
         }
     }
 
@@ -48,6 +86,16 @@ public sealed interface JobOutcome {
         public QueueName queue() {
             return record.queue();
         }
+
+        @Override
+        public String key() {
+            return record.key();
+        }
+
+        @Override
+        public Instant at() {
+            return replayedAt;
+        }
     }
 
     /** An operator purged its dead letter at {@code purgedAt}: it never runs again. */
@@ -60,6 +108,16 @@ public sealed interface JobOutcome {
         @Override
         public QueueName queue() {
             return record.queue();
+        }
+
+        @Override
+        public String key() {
+            return record.key();
+        }
+
+        @Override
+        public Instant at() {
+            return purgedAt;
         }
     }
 }

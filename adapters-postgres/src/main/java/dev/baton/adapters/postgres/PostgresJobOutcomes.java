@@ -7,6 +7,7 @@ import dev.baton.application.port.out.LedgerUnavailableException;
 import dev.baton.domain.DeadLetterReason;
 import dev.baton.domain.DeadLetterRecord;
 import dev.baton.domain.JobOutcome;
+import dev.baton.domain.OutcomeQuery;
 import dev.baton.domain.QueueName;
 import java.time.Instant;
 import java.util.Collection;
@@ -34,6 +35,7 @@ final class PostgresJobOutcomes implements JobOutcomes {
     private final String replayedSql;
     private final String purgedSql;
     private final String countDeadSql;
+    private final OutcomeSearch search;
 
     PostgresJobOutcomes(Jdbi jdbi, CompletionTable table) {
         this.jdbi = Objects.requireNonNull(jdbi, "jdbi");
@@ -55,6 +57,7 @@ final class PostgresJobOutcomes implements JobOutcomes {
                 + " WHERE job_id = ANY(:keys) AND state = 'dead'";
         this.purgedSql = "UPDATE " + table.name() + " SET state = 'purged', state_changed_at = :at"
                 + " WHERE job_id = ANY(:keys) AND state IN ('dead', 'replayed')";
+        this.search = new OutcomeSearch(table.name());
         this.countDeadSql = "SELECT reason, count(*) AS dead FROM " + table.name()
                 + " WHERE queue = :queue AND state = 'dead' GROUP BY reason";
     }
@@ -124,6 +127,20 @@ final class PostgresJobOutcomes implements JobOutcomes {
                     .forEach(entry -> counts.put(entry.getKey(), entry.getValue()));
             return Map.copyOf(counts);
         });
+    }
+
+    @Override
+    public List<JobOutcome> search(OutcomeQuery query, int limit) {
+        Objects.requireNonNull(query, "query");
+        return withHandle("could not search the outcomes of queue " + query.queue(),
+                handle -> search.search(handle, query, limit));
+    }
+
+    @Override
+    public long countCompletedSince(QueueName queue, Instant since) {
+        Objects.requireNonNull(queue, "queue");
+        return withHandle("could not count the completions of queue " + queue,
+                handle -> search.countCompletedSince(handle, queue, since));
     }
 
     private <T> T withHandle(String failure, HandleCallback<T, RuntimeException> callback) {

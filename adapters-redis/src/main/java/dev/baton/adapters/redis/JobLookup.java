@@ -15,6 +15,7 @@ import io.lettuce.core.StreamMessage;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.lettuce.core.models.stream.PendingMessage;
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -51,6 +52,27 @@ final class JobLookup {
         return call("find", queue, () -> firstOf(layout, keys -> findInStream(keys, id))
                 .or(() -> firstOf(layout, keys -> findDelayed(keys, id)))
                 .or(() -> firstOf(layout, keys -> findDead(keys, id))));
+    }
+
+    /**
+     * The soonest due jobs of every partition's delayed set, merged: {@code limit} per partition at most, so that
+     * the merge is exact. A malformed member (which promotion dead-letters) is left out.
+     */
+    List<JobSighting.Delayed> delayed(QueueName queue, int limit) {
+        QueueLayout layout = partitions.layout("list delayed", queue);
+        return call("list delayed", queue, () -> layout.all().stream()
+                .flatMap(keys -> redis.zrangeWithScores(keys.delayed(), 0, limit - 1).stream()
+                        .map(member -> delayedJob(keys, member)).flatMap(Optional::stream))
+                .sorted(Comparator.comparing(JobSighting.Delayed::dueAt))
+                .limit(limit)
+                .toList());
+    }
+
+    private Optional<JobSighting.Delayed> delayedJob(QueueKeys keys, ScoredValue<byte[]> member) {
+        Instant due = Instant.ofEpochMilli((long) member.getScore());
+        return wire.delayedJob(keys.queue(), Utf8.escaped(member.getValue()), due)
+                instanceof WireMapping.Entry.Valid valid ? Optional.of(new JobSighting.Delayed(valid.job(), due))
+                : Optional.empty();
     }
 
     private static Optional<JobSighting> firstOf(QueueLayout layout,
@@ -104,10 +126,9 @@ final class JobLookup {
             // ZRANGE takes an inclusive index range
             List<ScoredValue<byte[]>> page = redis.zrangeWithScores(keys.delayed(), from, from + SCAN_PAGE - 1);
             for (ScoredValue<byte[]> member : page) {
-                Instant due = Instant.ofEpochMilli((long) member.getScore());
-                if (wire.delayedJob(keys.queue(), Utf8.escaped(member.getValue()), due)
-                        instanceof WireMapping.Entry.Valid v && v.job().id().equals(id)) {
-                    return Optional.of(new JobSighting.Delayed(v.job(), due));
+                Optional<JobSighting.Delayed> delayed = delayedJob(keys, member);
+                if (delayed.filter(d -> d.job().id().equals(id)).isPresent()) {
+                    return delayed.map(JobSighting.class::cast);
                 }
             }
             if (page.size() < SCAN_PAGE) {

@@ -218,6 +218,12 @@ final class RedisStreamTransport
     }
 
     @Override
+    public List<JobSighting.Delayed> delayed(QueueName queue, int limit) {
+        requirePositive(limit);
+        return lookup.delayed(queue, limit);
+    }
+
+    @Override
     public List<StoredDeadLetter> deadLetters(QueueName queue, Optional<DeadLetterId> after, int limit) {
         requirePositive(limit);
         return deadLetters.list(queue, after, limit);

@@ -11,6 +11,7 @@ import dev.baton.domain.QueueName;
 import dev.baton.domain.StoredDeadLetter;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -38,9 +39,27 @@ public final class DeadLetterService
         this.clock = clock;
     }
 
+    /** Reads the transport's pages until {@code limit} selected dead letters are found, or none is left. */
     @Override
     public List<StoredDeadLetter> list(ListDeadLettersUseCase.Command command) {
-        return queues.deadLetters(command.queue(), command.after(), command.limit());
+        if (command.selection() instanceof DeadLetterSelection.All) {
+            return queues.deadLetters(command.queue(), command.after(), command.limit());
+        }
+        List<StoredDeadLetter> selected = new ArrayList<>();
+        Optional<DeadLetterId> after = command.after();
+        while (selected.size() < command.limit()) {
+            List<StoredDeadLetter> page = queues.deadLetters(command.queue(), after, PAGE);
+            for (StoredDeadLetter stored : page) {
+                if (command.selection().matches(stored) && selected.size() < command.limit()) {
+                    selected.add(stored);
+                }
+            }
+            if (page.size() < PAGE) {
+                break;
+            }
+            after = Optional.of(page.get(page.size() - 1).id());
+        }
+        return selected;
     }
 
     @Override

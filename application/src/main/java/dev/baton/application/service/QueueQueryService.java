@@ -1,6 +1,7 @@
 package dev.baton.application.service;
 
 import dev.baton.application.port.in.InspectQueueUseCase;
+import dev.baton.application.port.in.ListDelayedJobsUseCase;
 import dev.baton.application.port.in.LocateJobUseCase;
 import dev.baton.application.port.in.ReadQueueTotalsUseCase;
 import dev.baton.application.port.out.ExecutionLedger;
@@ -11,11 +12,13 @@ import dev.baton.domain.JobSighting;
 import dev.baton.domain.QueueName;
 import dev.baton.domain.QueueTotals;
 import java.util.Map;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
 /** Answers operators' questions about queues and jobs from the transport and, when there is one, the ledger. */
-public final class QueueQueryService implements InspectQueueUseCase, LocateJobUseCase, ReadQueueTotalsUseCase {
+public final class QueueQueryService
+        implements InspectQueueUseCase, LocateJobUseCase, ListDelayedJobsUseCase, ReadQueueTotalsUseCase {
     private final QueueAdministration queues;
     private final Optional<ExecutionLedger> ledger;
     private final JobOutcomes outcomes;
@@ -57,5 +60,10 @@ public final class QueueQueryService implements InspectQueueUseCase, LocateJobUs
                     : new Whereabouts.DeadLettered(recorded.get(), sighting);
         }
         return sighting.<Whereabouts>map(Whereabouts.InTransport::new).orElseGet(Whereabouts.Unknown::new);
+    }
+
+    @Override
+    public List<JobSighting.Delayed> listDelayed(ListDelayedJobsUseCase.Command command) {
+        return queues.delayed(command.queue(), command.limit());
     }
 }

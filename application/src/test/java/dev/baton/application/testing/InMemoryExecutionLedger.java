@@ -11,17 +11,21 @@ import dev.baton.domain.DeadLetterRecord;
 import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.JobId;
 import dev.baton.domain.JobOutcome;
+import dev.baton.domain.OutcomeQuery;
 import dev.baton.domain.QueueName;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
 
 /**
  * An {@link ExecutionLedger} in memory that behaves like the PostgreSQL one: for a redelivery, {@code execute} claims
@@ -318,6 +322,27 @@ public final class InMemoryExecutionLedger implements ExecutionLedger, JobOutcom
                     .filter(outcome -> outcome instanceof JobOutcome.Dead && outcome.queue().equals(queue))
                     .forEach(outcome -> counts.merge(((JobOutcome.Dead) outcome).record().reason(), 1L, Long::sum));
             return Map.copyOf(counts);
+        }
+    }
+
+    @Override
+    public List<JobOutcome> search(OutcomeQuery query, int limit) {
+        synchronized (lock) {
+            return Stream.concat(completions.values().stream().<JobOutcome>map(JobOutcome.Completed::new),
+                            deadLettered.values().stream())
+                    .filter(query::matches)
+                    .sorted(Comparator.comparing(JobOutcome::at).thenComparing(JobOutcome::key).reversed())
+                    .limit(limit)
+                    .toList();
+        }
+    }
+
+    @Override
+    public long countCompletedSince(QueueName queue, Instant since) {
+        synchronized (lock) {
+            return completions.values().stream()
+                    .filter(completion -> completion.queue().equals(queue) && !completion.completedAt().isBefore(since))
+                    .count();
         }
     }
 

@@ -232,6 +232,10 @@ final class InMemoryQueue {
         return new Reclaimed(deliveries, vanished);
     }
 
+    List<JobSighting.Delayed> delayed(int limit) {
+        return delayed.stream().limit(limit).map(job -> new JobSighting.Delayed(job.job, job.dueAt)).toList();
+    }
+
     /** When the first job of the delayed set is due; empty when the set is empty. */
     Optional<Instant> nextDue() {
         return delayed.isEmpty() ? Optional.empty() : Optional.of(delayed.first().dueAt);

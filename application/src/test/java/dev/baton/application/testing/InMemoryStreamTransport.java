@@ -210,6 +210,11 @@ public final class InMemoryStreamTransport
     }
 
     @Override
+    public synchronized List<JobSighting.Delayed> delayed(QueueName queue, int limit) {
+        return queue(queue).delayed(limit);
+    }
+
+    @Override
     public synchronized List<StoredDeadLetter> deadLetters(QueueName queue, Optional<DeadLetterId> after, int limit) {
         return queue(queue).deadLetters(after, limit);
     }

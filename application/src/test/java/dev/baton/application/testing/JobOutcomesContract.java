@@ -13,10 +13,14 @@ import dev.baton.domain.Job;
 import dev.baton.domain.JobError;
 import dev.baton.domain.JobId;
 import dev.baton.domain.JobOutcome;
+import dev.baton.domain.OutcomeCursor;
+import dev.baton.domain.OutcomeQuery;
+import dev.baton.domain.OutcomeState;
 import dev.baton.domain.QueueName;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -197,6 +201,81 @@ public abstract class JobOutcomesContract {
         assertThat(outcomes.recordDead(malformed)).isEqualTo(new JobOutcome.Dead(malformed));
         assertThat(outcomes.find(key)).contains(new JobOutcome.Dead(malformed));
         assertThat(outcomes.countDead(queue)).isEqualTo(Map.of(DeadLetterReason.MALFORMED, 1L));
+    }
+
+    @Test
+    void aSearchFindsOutcomesNewestFirstByStateReasonTimeAndErrorTextAPageAtATime() {
+        JobOutcome completed = complete(job());
+        clock.advance(Duration.ofSeconds(1));
+        JobOutcome exhausted = outcomes.recordDead(dead(job(), DeadLetterReason.EXHAUSTED));
+        clock.advance(Duration.ofSeconds(1));
+        Job full = job();
+        JobOutcome poison = outcomes.recordDead(new DeadLetterRecord(full.id().value(), queue,
+                DeadLetterReason.POISON, JobError.permanent("java.io.IOException", "Disk 100% FULL on /var"), 1,
+                CONSUMER, "1700000000000-9", clock.instant()));
+        clock.advance(Duration.ofSeconds(1));
+        DeadLetterRecord replayedRecord = dead(job(), DeadLetterReason.NON_RETRYABLE);
+        outcomes.recordDead(replayedRecord);
+        outcomes.recordReplayed(List.of(replayedRecord.key()), clock.advance(Duration.ofSeconds(1)));
+        JobOutcome replayed = outcomes.find(replayedRecord.key()).orElseThrow();
+        OutcomeQuery all = OutcomeQuery.all(queue);
+
+        List<JobOutcome> first = outcomes.search(all, 2);
+        List<JobOutcome> second = outcomes.search(all.withBefore(OutcomeCursor.after(first.get(1))), 2);
+
+        assertThat(first).containsExactly(replayed, poison);
+        assertThat(second).containsExactly(exhausted, completed);
+        assertThat(outcomes.search(all.withBefore(OutcomeCursor.after(completed)), 2)).isEmpty();
+        assertThat(outcomes.search(query(Optional.of(OutcomeState.DEAD), Optional.empty(), Optional.empty(),
+                Optional.empty(), Optional.empty()), 10)).containsExactly(poison, exhausted);
+        assertThat(outcomes.search(query(Optional.empty(), Optional.of(DeadLetterReason.POISON), Optional.empty(),
+                Optional.empty(), Optional.empty()), 10)).containsExactly(poison);
+        assertThat(outcomes.search(query(Optional.empty(), Optional.empty(), Optional.of(T0.plusSeconds(1)),
+                Optional.of(exhausted.at().plusSeconds(2)), Optional.empty()), 10)).containsExactly(poison, exhausted);
+        assertThat(outcomes.search(query(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.of("disk 100% full")), 10)).as("ignoring case, %% literal").containsExactly(poison);
+        assertThat(outcomes.search(query(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.of("disk 1_0")), 10)).as("_ literal").isEmpty();
+        assertThat(outcomes.search(OutcomeQuery.all(QueueName.of("elsewhere-" + UUID.randomUUID())), 10)).isEmpty();
+    }
+
+    @Test
+    void pagingThroughOutcomesOfTheSameInstantNeitherSkipsNorRepeatsOne() {
+        List<JobOutcome> done = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            done.add(complete(job()));
+        }
+        List<JobOutcome> paged = new ArrayList<>();
+        OutcomeQuery query = OutcomeQuery.all(queue);
+        List<JobOutcome> page = outcomes.search(query, 2);
+        while (!page.isEmpty()) {
+            paged.addAll(page);
+            page = outcomes.search(query.withBefore(OutcomeCursor.after(page.get(page.size() - 1))), 2);
+        }
+
+        assertThat(paged).containsExactlyInAnyOrderElementsOf(done).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void completionsAreCountedSinceAnInstant() {
+        complete(job());
+        clock.advance(Duration.ofMinutes(30));
+        complete(job());
+        outcomes.recordDead(dead(job(), DeadLetterReason.POISON));
+
+        assertThat(outcomes.countCompletedSince(queue, T0)).isEqualTo(2);
+        assertThat(outcomes.countCompletedSince(queue, T0.plusSeconds(1))).isEqualTo(1);
+        assertThat(outcomes.countCompletedSince(queue, clock.instant().plusMillis(1))).isZero();
+    }
+
+    private JobOutcome complete(Job job) {
+        return new JobOutcome.Completed(ExecutionLedgerContract.completionOf(
+                ledger.execute(execution(job, 1), transaction -> Optional.of("done"))));
+    }
+
+    private OutcomeQuery query(Optional<OutcomeState> state, Optional<DeadLetterReason> reason, Optional<Instant> from,
+                               Optional<Instant> to, Optional<String> errorText) {
+        return new OutcomeQuery(queue, state, reason, from, to, errorText, Optional.empty());
     }
 
     private DeadLetterRecord dead(Job job, DeadLetterReason reason) {

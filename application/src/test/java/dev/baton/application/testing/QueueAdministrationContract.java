@@ -178,6 +178,20 @@ public abstract class QueueAdministrationContract extends TransportFixture {
         assertThat(administration().find(randomQueue(), JobId.of("leased"))).isEmpty();
     }
 
+    @Test
+    void theDelayedJobsAreListedSoonestDueFirst() {
+        publisher().publish(job("late").notBefore(BASE.plusSeconds(60)));
+        publisher().publish(job("soon").notBefore(BASE.plusSeconds(10)));
+        publisher().publish(job("middle").notBefore(BASE.plusSeconds(30)));
+
+        List<JobSighting.Delayed> first = administration().delayed(queue, 2);
+
+        assertThat(first).extracting(delayed -> delayed.job().id().value()).containsExactly("soon", "middle");
+        assertThat(first.get(0).dueAt()).isEqualTo(BASE.plusSeconds(10));
+        assertThat(administration().delayed(queue, 10)).hasSize(3);
+        assertThat(administration().delayed(randomQueue(), 10)).isEmpty();
+    }
+
     // ---- pausing ----------------------------------------------------------------------------------------------
 
     @Test

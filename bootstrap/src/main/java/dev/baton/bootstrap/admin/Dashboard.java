@@ -1,7 +1,5 @@
 package dev.baton.bootstrap.admin;
 
-import com.sun.net.httpserver.HttpHandler;
-import com.sun.net.httpserver.HttpServer;
 import dev.baton.application.port.in.ReadQueueTotalsUseCase;
 import dev.baton.domain.QueueName;
 import java.time.Clock;
@@ -18,7 +16,7 @@ import java.util.function.UnaryOperator;
  * live throughput ({@code /api/events}, see {@link EventStream}). The sampler behind the events starts with the first
  * connection, so a process nobody watches reads nothing; then it reads every queue's totals once a second.
  */
-final class Dashboard implements AutoCloseable {
+public final class Dashboard implements Routes.Group, AutoCloseable {
     /** One sample a second for 15 minutes. */
     static final int HISTORY = 15 * 60;
     static final int MAX_EVENT_CLIENTS = 16;
@@ -28,7 +26,11 @@ final class Dashboard implements AutoCloseable {
     private final ScheduledExecutorService schedule;
     private boolean started;
 
-    Dashboard(ReadQueueTotalsUseCase totals, Supplier<List<QueueName>> queues, UnaryOperator<String> redact) {
+    /**
+     * @param queues the queues to sample, asked again every second (the overview's queues)
+     * @param redact what a failed sample's message goes through before it is logged
+     */
+    public Dashboard(ReadQueueTotalsUseCase totals, Supplier<List<QueueName>> queues, UnaryOperator<String> redact) {
         this.sampler = new ThroughputSampler(totals, queues, Clock.systemUTC(), HISTORY, redact);
         this.schedule = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "baton-dashboard-sampler");
@@ -37,13 +39,12 @@ final class Dashboard implements AutoCloseable {
         });
     }
 
-    /** Serves the pages and events on {@code server}, each handler wrapped by {@code guard} (methods, login). */
-    void register(HttpServer server, UnaryOperator<HttpHandler> guard) {
-        server.createContext("/api/events", guard.apply(new EventStream(sampler, this::start, MAX_EVENT_CLIENTS)));
-        HttpHandler files = guard.apply(new StaticFiles(Dashboard.class.getClassLoader()));
-        server.createContext("/dashboard/", files);
-        // "/" is the context of every path no other context takes: StaticFiles answers 404 for all but "/" itself
-        server.createContext("/", files);
+    @Override
+    public void addTo(Routes routes) {
+        StaticFiles files = new StaticFiles(Dashboard.class.getClassLoader());
+        routes.get("/api/events", new EventStream(sampler, this::start, MAX_EVENT_CLIENTS));
+        routes.get("/", files);
+        routes.get("/dashboard/{*}", files);
     }
 
     private synchronized void start() {

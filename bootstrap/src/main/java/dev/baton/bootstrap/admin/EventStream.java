@@ -3,7 +3,6 @@ package dev.baton.bootstrap.admin;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
 import dev.baton.bootstrap.admin.ThroughputSampler.Sample;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -22,7 +21,7 @@ import java.util.function.Consumer;
  * each new event; a write that fails (the browser went away) ends the connection. At most {@code maxClients}
  * connections at once; one more is refused with 503.
  */
-final class EventStream implements HttpHandler {
+final class EventStream implements Routes.Handler {
     private static final ObjectMapper COMPACT = new ObjectMapper();
 
     private final ThroughputSampler sampler;
@@ -37,12 +36,11 @@ final class EventStream implements HttpHandler {
     }
 
     @Override
-    public void handle(HttpExchange exchange) throws IOException {
+    public void handle(AdminRequest request) throws IOException {
         if (!slots.tryAcquire()) {
-            AdminServer.respond(exchange, 503, "application/json",
-                    "{\"error\": \"too many dashboard connections; close another tab and reload\"}");
-            return;
+            throw new AdminHttpException(503, "too many dashboard connections; close another tab and reload");
         }
+        HttpExchange exchange = request.exchange();
         startSampler.run();
         exchange.getResponseHeaders().set("Content-Type", "text/event-stream; charset=utf-8");
         exchange.getResponseHeaders().set("Cache-Control", "no-store");

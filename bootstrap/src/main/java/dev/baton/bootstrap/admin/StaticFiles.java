@@ -1,7 +1,6 @@
 package dev.baton.bootstrap.admin;
 
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -16,7 +15,7 @@ import java.util.regex.Pattern;
  * empty segment), so no request reaches any other resource; unknown extensions and names are 404. Pages are
  * revalidated on every load ({@code no-cache}); WebJar files carry their version in the path and are cached a day.
  */
-final class StaticFiles implements HttpHandler {
+final class StaticFiles implements Routes.Handler {
     static final String ROOT = "dev/baton/bootstrap/dashboard/";
     private static final String WEBJARS = "META-INF/resources/webjars/";
     private static final Pattern SAFE = Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9_.-]*(/[A-Za-z0-9_-][A-Za-z0-9_.-]*)*");
@@ -35,14 +34,13 @@ final class StaticFiles implements HttpHandler {
     }
 
     @Override
-    public void handle(HttpExchange exchange) throws IOException {
-        String path = exchange.getRequestURI().getPath();
-        Optional<Resource> resource = resolve(path);
+    public void handle(AdminRequest request) throws IOException {
+        Optional<Resource> resource = resolve(request.path());
         byte[] body = resource.isEmpty() ? null : read(resource.get().name());
         if (body == null) {
-            AdminServer.respond(exchange, 404, "application/json", "{\"error\": \"no such page\"}");
-            return;
+            throw AdminHttpException.notFound("no such page: " + request.path());
         }
+        HttpExchange exchange = request.exchange();
         exchange.getResponseHeaders().set("Content-Type", resource.get().contentType());
         exchange.getResponseHeaders().set("Cache-Control", resource.get().cacheControl());
         exchange.getResponseHeaders().set("X-Content-Type-Options", "nosniff");

@@ -17,7 +17,8 @@ import picocli.CommandLine.Spec;
         description = "Reliable, retryable jobs: Redis Streams delivery, exactly-once effects in PostgreSQL.",
         subcommands = {DevCommand.class, WorkerCommand.class, EnqueueCommand.class, StatsCommand.class,
                 JobCommand.class, DlqCommand.class, QueueCommand.class, ScheduleCommand.class, MigrateCommand.class,
-                TrimCommand.class, ConfigCommand.class, BenchCommand.class, RelayCommand.class},
+                TrimCommand.class, ConfigCommand.class, BenchCommand.class, RelayCommand.class,
+                DashboardCommand.class},
         footer = {"", "Every setting is BATON_<NAME> in the environment, <name> in a properties file (--config FILE) "
                 + "and --<name> as a flag of any command; flags win over the file, the file over the environment. "
                 + "`baton config` lists the settings and their effective values.",

@@ -23,7 +23,7 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
                           List<QueueName> queues, Duration lease, Duration idleThreshold, DeliveryLimit deliveryLimit,
                           RetryPolicy retryPolicy, Duration jobTimeout, Retention retention, int concurrency,
                           Duration grace, int poolSize, int batchCommit, JobThreads jobThreads,
-                          Optional<AdminAddress> adminAddress,
+                          Optional<AdminAddress> adminAddress, AdminUsers adminUsers,
                           Optional<Path> plugins, List<String> migrations, boolean relay) {
 
     public BatonConfig {
@@ -42,6 +42,7 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
         Objects.requireNonNull(grace, "grace");
         Objects.requireNonNull(jobThreads, "job threads");
         Objects.requireNonNull(adminAddress, "admin address");
+        Objects.requireNonNull(adminUsers, "admin users");
         Objects.requireNonNull(plugins, "plugins");
         migrations = List.copyOf(migrations);
     }
@@ -61,21 +62,21 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
     public BatonConfig withSchema(String newSchema) {
         return new BatonConfig(redisUri, redisClusterNodes, jdbcUrl, newSchema, mode, queues, lease, idleThreshold,
                 deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, batchCommit,
-                jobThreads, adminAddress,
+                jobThreads, adminAddress, adminUsers,
                 plugins, migrations, relay);
     }
 
     public BatonConfig withRedisUri(String uri) {
         return new BatonConfig(uri, redisClusterNodes, jdbcUrl, schema, mode, queues, lease, idleThreshold,
                 deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, batchCommit,
-                jobThreads, adminAddress,
+                jobThreads, adminAddress, adminUsers,
                 plugins, migrations, relay);
     }
 
     public BatonConfig withJdbcUrl(String url) {
         return new BatonConfig(redisUri, redisClusterNodes, url, schema, mode, queues, lease, idleThreshold,
                 deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, batchCommit,
-                jobThreads, adminAddress,
+                jobThreads, adminAddress, adminUsers,
                 plugins, migrations, relay);
     }
 
@@ -85,11 +86,19 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
         all.addAll(locations);
         return new BatonConfig(redisUri, redisClusterNodes, jdbcUrl, schema, mode, queues, lease, idleThreshold,
                 deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, poolSize, batchCommit,
-                jobThreads, adminAddress,
+                jobThreads, adminAddress, adminUsers,
                 plugins, all, relay);
     }
 
-    /** Replaces every password of the configured endpoints in {@code text} (an exception message, say). */
+    /**
+     * Never shows a password: the record's own {@code toString} would print the endpoints' URIs as given.
+     */
+    @Override
+    public String toString() {
+        return "BatonConfig" + describe();
+    }
+
+    /** Replaces every password of the endpoints and admin users in {@code text} (an exception message, say). */
     public String redact(String text) {
         if (text == null) {
             return null;
@@ -97,6 +106,7 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
         String redacted = Secrets.mask(text);
         List<String> secrets = new ArrayList<>(Secrets.find(redisUri));
         secrets.addAll(Secrets.find(jdbcUrl));
+        secrets.addAll(adminUsers.secrets());
         for (String secret : secrets) {
             redacted = redacted.replace(secret, Secrets.MASK);
         }
@@ -128,6 +138,10 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
         shown.put(Setting.BATCH_COMMIT.flagName(), Integer.toString(batchCommit));
         shown.put(Setting.JOB_THREADS.flagName(), jobThreads.label());
         shown.put(Setting.ADMIN_ADDRESS.flagName(), adminAddress.map(AdminAddress::toString).orElse("off"));
+        shown.put(Setting.ADMIN_VIEWER_PASSWORD.flagName(),
+                Setting.ADMIN_VIEWER_PASSWORD.display(adminUsers.viewerPassword().orElse("")));
+        shown.put(Setting.ADMIN_OPERATOR_PASSWORD.flagName(),
+                Setting.ADMIN_OPERATOR_PASSWORD.display(adminUsers.operatorPassword().orElse("")));
         shown.put(Setting.PLUGINS.flagName(), plugins.map(Path::toString).orElse(""));
         shown.put(Setting.MIGRATIONS.flagName(), String.join(",", migrations));
         shown.put(Setting.RELAY.flagName(), relay ? "on" : "off");

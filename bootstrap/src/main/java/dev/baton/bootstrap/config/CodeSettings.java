@@ -158,6 +158,16 @@ public abstract class CodeSettings<B extends CodeSettings<B>> {
         return set(Setting.ADMIN_ADDRESS, "adminAddress(" + quoted(address) + ")", address);
     }
 
+    /** The admin user {@code viewer}'s password ({@code BATON_ADMIN_VIEWER_PASSWORD}): turns on the admin login. */
+    public B adminViewerPassword(String password) {
+        return set(Setting.ADMIN_VIEWER_PASSWORD, "adminViewerPassword(" + Secrets.MASK + ")", password);
+    }
+
+    /** The admin user {@code operator}'s password ({@code BATON_ADMIN_OPERATOR_PASSWORD}): turns on the admin login. */
+    public B adminOperatorPassword(String password) {
+        return set(Setting.ADMIN_OPERATOR_PASSWORD, "adminOperatorPassword(" + Secrets.MASK + ")", password);
+    }
+
     /** {@code base} with every setting given here, each checked by the rule of the environment's setting. */
     protected final BatonConfig applyTo(BatonConfig base) {
         int concurrency = value(Setting.CONCURRENCY, base.concurrency(), ConfigLoader::concurrency);
@@ -186,9 +196,21 @@ public abstract class CodeSettings<B extends CodeSettings<B>> {
                 value(Setting.BATCH_COMMIT, base.batchCommit(), ConfigLoader::batchCommit),
                 value(Setting.JOB_THREADS, base.jobThreads(), ConfigLoader::jobThreads),
                 value(Setting.ADMIN_ADDRESS, base.adminAddress(), ConfigLoader::adminAddress),
+                adminUsers(base.adminUsers()),
                 base.plugins(),
                 migrations,
                 value(Setting.RELAY, base.relay(), Function.identity()));
+    }
+
+    private AdminUsers adminUsers(AdminUsers base) {
+        AdminUsers users = base;
+        if (given.containsKey(Setting.ADMIN_VIEWER_PASSWORD)) {
+            users = users.withViewerPassword(given(Setting.ADMIN_VIEWER_PASSWORD));
+        }
+        if (given.containsKey(Setting.ADMIN_OPERATOR_PASSWORD)) {
+            users = users.withOperatorPassword(given(Setting.ADMIN_OPERATOR_PASSWORD));
+        }
+        return users;
     }
 
     private RetryPolicy retryPolicy(RetryPolicy base) {

@@ -90,6 +90,8 @@ public final class ConfigLoader {
                 get(Setting.BATCH_COMMIT, text -> batchCommit(wholeNumber(text))),
                 get(Setting.JOB_THREADS, text -> jobThreads(JobThreads.parse(text))),
                 get(Setting.ADMIN_ADDRESS, ConfigLoader::adminAddress),
+                AdminUsers.of(values.get(Setting.ADMIN_VIEWER_PASSWORD).text(),
+                        values.get(Setting.ADMIN_OPERATOR_PASSWORD).text()),
                 get(Setting.PLUGINS, text -> text.isBlank() ? Optional.empty() : Optional.of(Path.of(text))),
                 get(Setting.MIGRATIONS, text -> locations(list(text))),
                 get(Setting.RELAY, ConfigLoader::onOff));

@@ -31,6 +31,10 @@ public enum Setting {
     JOB_THREADS("auto", false, "what runs the jobs: platform threads, virtual threads (Java 21+), or auto = virtual "
             + "on Java 24+ (no pinning by synchronized) with one transaction per job, platform otherwise"),
     ADMIN_ADDRESS("127.0.0.1:9400", false, "admin HTTP host:port (port 0 picks a free one), or off"),
+    ADMIN_VIEWER_PASSWORD(true, "turns on HTTP Basic authentication of the admin server; the password of the user "
+            + "viewer, who reads everything and changes nothing (never shown)"),
+    ADMIN_OPERATOR_PASSWORD(true, "turns on HTTP Basic authentication of the admin server; the password of the user "
+            + "operator, who may also replay, purge, pause and resume (never shown)"),
     PLUGINS("", false, "a folder whose jars are searched for handlers (NamedJobHandler services)"),
     MIGRATIONS("", false, "comma-separated Flyway locations of your handlers' tables (filesystem:/path or "
             + "classpath:db/x), applied after the ledger's"),
@@ -39,11 +43,21 @@ public enum Setting {
 
     private final String defaultValue;
     private final boolean secretBearing;
+    private final boolean secret;
     private final String description;
 
     Setting(String defaultValue, boolean secretBearing, String description) {
         this.defaultValue = defaultValue;
         this.secretBearing = secretBearing;
+        this.secret = false;
+        this.description = description;
+    }
+
+    /** A setting that is a secret as a whole (a password): never shown, whatever its value. */
+    Setting(boolean secret, String description) {
+        this.defaultValue = "";
+        this.secretBearing = true;
+        this.secret = secret;
         this.description = description;
     }
 
@@ -64,8 +78,11 @@ public enum Setting {
         return description;
     }
 
-    /** The value as it may be shown: masked when the setting can hold a password. */
+    /** The value as it may be shown: masked when the setting can hold a password, hidden when it is one. */
     public String display(String value) {
+        if (secret) {
+            return value == null || value.isEmpty() ? "" : Secrets.MASK;
+        }
         return secretBearing ? Secrets.mask(value) : value;
     }
 }

@@ -6,20 +6,23 @@ import com.google.inject.Provides;
 import com.google.inject.Singleton;
 import com.google.inject.multibindings.OptionalBinder;
 import dev.baton.application.handler.JobHandlers;
+import dev.baton.application.port.in.CountCompletionsUseCase;
 import dev.baton.application.port.in.EnqueueJobUseCase;
 import dev.baton.application.port.in.EnqueueJobsUseCase;
 import dev.baton.application.port.in.EnqueueUniqueJobUseCase;
 import dev.baton.application.port.in.InspectQueueUseCase;
 import dev.baton.application.port.in.ListDeadLettersUseCase;
+import dev.baton.application.port.in.ListDelayedJobsUseCase;
 import dev.baton.application.port.in.ListSchedulesUseCase;
 import dev.baton.application.port.in.LocateJobUseCase;
 import dev.baton.application.port.in.PauseQueueUseCase;
-import dev.baton.application.port.in.ReadQueueTotalsUseCase;
 import dev.baton.application.port.in.PurgeDeadLettersUseCase;
+import dev.baton.application.port.in.ReadQueueTotalsUseCase;
 import dev.baton.application.port.in.RedriveDeadLettersUseCase;
-import dev.baton.application.port.in.RunSchedulerUseCase;
 import dev.baton.application.port.in.ResumeQueueUseCase;
+import dev.baton.application.port.in.RunSchedulerUseCase;
 import dev.baton.application.port.in.RunWorkerUseCase;
+import dev.baton.application.port.in.SearchOutcomesUseCase;
 import dev.baton.application.port.in.TrimQueueUseCase;
 import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.application.port.out.JobLeases;
@@ -35,6 +38,7 @@ import dev.baton.application.service.AtLeastOnceExecution;
 import dev.baton.application.service.CompletionJanitor;
 import dev.baton.application.service.DeadLetterService;
 import dev.baton.application.service.EnqueueService;
+import dev.baton.application.service.OutcomeSearchService;
 import dev.baton.application.service.QueuePauseService;
 import dev.baton.application.service.QueueQueryService;
 import dev.baton.application.service.TrimService;
@@ -68,6 +72,9 @@ final class ServicesModule extends AbstractModule {
         bind(InspectQueueUseCase.class).to(QueueQueryService.class);
         bind(LocateJobUseCase.class).to(QueueQueryService.class);
         bind(ReadQueueTotalsUseCase.class).to(QueueQueryService.class);
+        bind(ListDelayedJobsUseCase.class).to(QueueQueryService.class);
+        bind(SearchOutcomesUseCase.class).to(OutcomeSearchService.class);
+        bind(CountCompletionsUseCase.class).to(OutcomeSearchService.class);
         bind(ListDeadLettersUseCase.class).to(DeadLetterService.class);
         bind(RedriveDeadLettersUseCase.class).to(DeadLetterService.class);
         bind(PurgeDeadLettersUseCase.class).to(DeadLetterService.class);
@@ -127,6 +134,14 @@ final class ServicesModule extends AbstractModule {
         // without a ledger there are no completions to count or find
         return new QueueQueryService(administration,
                 ledger instanceof AtLeastOnceExecution ? Optional.empty() : Optional.of(ledger), outcomes);
+    }
+
+    @Provides
+    @Singleton
+    OutcomeSearchService outcomeSearch(ExecutionLedger ledger, JobOutcomes outcomes, Clock clock) {
+        // without a ledger there are no outcomes to search or count
+        return new OutcomeSearchService(ledger instanceof AtLeastOnceExecution ? Optional.empty()
+                : Optional.of(outcomes), clock);
     }
 
     @Provides

@@ -7,15 +7,16 @@
     table: '#dead',
     path: base,
     row: letter => {
-      const error = letter.error ? [letter.error.type, letter.error.message].filter(Boolean).join(': ') : '–';
+      const error = letter.error ? [el('span', {class: 'error-type'}, letter.error.type), letter.error.message] : '–';
       const payload = letter.job ? letter.job.payload : JSON.stringify(letter.fields || {});
       const button = (text, action, style) => el('button', {class: style, 'data-change': true, hidden: !canChange(),
         disabled: !canChange(), onclick: () => act(action, {ids: [letter.id]}, 'dead letter of job ' + letter.job_id)},
         text);
       return el('tr', {'data-id': letter.id, 'data-job': letter.job_id},
         el('td', {}, el('input', {type: 'checkbox', class: 'pick', value: letter.id, 'aria-label': 'select'})),
-        el('td', {}, letter.job_id || '(malformed)'), el('td', {}, letter.reason),
-        el('td', {}, error), el('td', {class: 'num'}, number(letter.attempts)), el('td', {}, time(letter.dead_at)),
+        el('td', {class: 'nowrap'}, letter.job_id || '(malformed)'), el('td', {}, letter.reason),
+        el('td', {}, error), el('td', {class: 'num'}, number(letter.attempts)),
+        el('td', {class: 'nowrap'}, time(letter.dead_at)),
         el('td', {}, el('pre', {}, payload)),
         el('td', {}, el('div', {class: 'actions'}, button('Replay', 'replay', 'replay'),
           button('Purge', 'purge', 'danger purge'))));

@@ -35,7 +35,8 @@
   const plot = new uPlot({
     width: Math.max(chartBox.clientWidth, 600), height: 260,
     scales: {x: {time: true}, y: {range: (u, min, max) => [0, Math.max(1, max * 1.1)]}},
-    axes: [{}, {label: 'jobs / s'}],
+    axes: [{space: 90, incrs: [1, 5, 10, 15, 30, 60, 120, 300],
+      values: (u, ticks) => ticks.map(t => new Date(t * 1000).toISOString().slice(11, 19))}, {label: 'jobs / s'}],
     series: [{}].concat(Object.entries(palette).map(([name, stroke]) => ({
       label: name, stroke, width: 2, points: {show: false}, value: (u, v) => v === null ? '–' : v.toFixed(2)
     })))

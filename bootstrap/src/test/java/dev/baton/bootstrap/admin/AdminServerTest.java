@@ -19,15 +19,20 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
-/** The admin endpoints over a Baton on the in-memory adapters. */
+/** The admin endpoints over a Baton on the in-memory adapters; the access rules in {@code AdminAccessTest}. */
 class AdminServerTest {
+    private static final String OPERATOR_PASSWORD = "op-secret-7";
+    private static final String OPERATOR = "Basic " + Base64.getEncoder().encodeToString(("operator:"
+            + OPERATOR_PASSWORD).getBytes(StandardCharsets.UTF_8));
     private final HttpClient http = HttpClient.newHttpClient();
 
     @Test
@@ -66,10 +71,11 @@ class AdminServerTest {
     }
 
     @Test
-    void aPostPausesAndResumesAQueueAndTheGaugeAndCountersShowIt() throws Exception {
+    void theOperatorsPostPausesAndResumesAQueueAndTheGaugeAndCountersShowIt() throws Exception {
         QueueName mail = QueueName.of("mail");
         try (Baton baton = Baton.builder()
-                .config(ConfigLoader.load(Map.of("BATON_ADMIN_ADDRESS", "127.0.0.1:0"), Optional.empty(), Map.of()))
+                .config(ConfigLoader.load(Map.of("BATON_ADMIN_ADDRESS", "127.0.0.1:0",
+                        "BATON_ADMIN_OPERATOR_PASSWORD", OPERATOR_PASSWORD), Optional.empty(), Map.of()))
                 .adapters(new InMemoryAdapters(Clock.systemUTC()))
                 .handler("mail", context -> {
                     if (context.job().snoozes() == 0) {
@@ -107,7 +113,8 @@ class AdminServerTest {
     }
 
     @Test
-    void onANonLoopbackAddressAPostChangesNothing() throws Exception {
+    void withoutPasswordsAPostChangesNothingAndOnANonLoopbackAddressOnlyHealthAndMetricsAreServed()
+            throws Exception {
         try (Baton baton = Baton.builder()
                 .config(ConfigLoader.load(Map.of("BATON_ADMIN_ADDRESS", "0.0.0.0:0"), Optional.empty(), Map.of()))
                 .adapters(new InMemoryAdapters(Clock.systemUTC()))
@@ -118,22 +125,43 @@ class AdminServerTest {
             HttpResponse<String> refused = post(address, "/api/queues/mail/pause", "application/json");
 
             assertThat(refused.statusCode()).isEqualTo(403);
-            assertThat(refused.body()).contains("loopback");
-            assertThat(get(address, "/api/queues").statusCode()).isEqualTo(200);
-            assertThat(baton.use(InspectQueueUseCase.class).inspect(new InspectQueueUseCase.Command(
-                    QueueName.of("mail"))).stats().paused()).as("nothing paused").isFalse();
+            assertThat(refused.body()).contains("non-loopback");
+            assertThat(get(address, "/api/queues").statusCode()).isEqualTo(403);
+            assertThat(get(address, "/health/live").statusCode()).isEqualTo(200);
+            assertThat(get(address, "/metrics").statusCode()).isEqualTo(200);
+            assertThat(paused(baton)).as("nothing paused").isFalse();
         }
+        try (Baton baton = Baton.builder()
+                .config(ConfigLoader.load(Map.of("BATON_ADMIN_ADDRESS", "127.0.0.1:0"), Optional.empty(), Map.of()))
+                .adapters(new InMemoryAdapters(Clock.systemUTC()))
+                .handler("mail", context -> Optional.empty())
+                .build()) {
+            InetSocketAddress address = baton.startAdmin().orElseThrow();
+
+            HttpResponse<String> refused = post(address, "/api/queues/mail/pause", "application/json");
+
+            assertThat(refused.statusCode()).isEqualTo(403);
+            assertThat(refused.body()).contains("no operator is configured");
+            assertThat(get(address, "/api/queues").statusCode()).isEqualTo(200);
+            assertThat(paused(baton)).as("nothing paused").isFalse();
+        }
+    }
+
+    private static boolean paused(Baton baton) {
+        return baton.use(InspectQueueUseCase.class).inspect(new InspectQueueUseCase.Command(QueueName.of("mail")))
+                .stats().paused();
     }
 
     private HttpResponse<String> post(InetSocketAddress address, String path, String contentType)
             throws IOException, InterruptedException {
         return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + address.getPort() + path))
+                .header("Authorization", OPERATOR)
                 .header("Content-Type", contentType).POST(HttpRequest.BodyPublishers.ofString("{}")).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
     private HttpResponse<String> get(InetSocketAddress address, String path) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + address.getPort() + path)).build(),
-                HttpResponse.BodyHandlers.ofString());
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + address.getPort() + path))
+                .header("Authorization", OPERATOR).build(), HttpResponse.BodyHandlers.ofString());
     }
 }

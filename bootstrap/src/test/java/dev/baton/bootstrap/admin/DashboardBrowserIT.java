@@ -14,9 +14,11 @@ import dev.baton.bootstrap.testing.TestEndpoints;
 import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -45,6 +47,8 @@ class DashboardBrowserIT {
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
     private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final String VIEWER_PASSWORD = "look-don't-touch";
+    private static final String OPERATOR_PASSWORD = "s3cret-operator";
 
     private final QueueName queue = QueueName.of(TestEndpoints.unique("dash").replace('_', '-'));
     private final AtomicBoolean paymentsWork = new AtomicBoolean();
@@ -67,7 +71,9 @@ class DashboardBrowserIT {
             return Optional.of("done " + id);
         };
         baton = Baton.builder().config(ConfigLoader.load(Map.of("BATON_SCHEMA", TestEndpoints.unique("dash"),
-                        "BATON_ADMIN_ADDRESS", "127.0.0.1:0", "BATON_QUEUES", queue.value()), Optional.empty(),
+                        "BATON_ADMIN_ADDRESS", "127.0.0.1:0", "BATON_QUEUES", queue.value(),
+                        "BATON_ADMIN_VIEWER_PASSWORD", VIEWER_PASSWORD,
+                        "BATON_ADMIN_OPERATOR_PASSWORD", OPERATOR_PASSWORD), Optional.empty(),
                         Map.of()))
                 .redis(TestEndpoints.redisUri()).postgres(TestEndpoints.jdbcUrl())
                 .handler(queue.value(), handler).build();
@@ -79,6 +85,7 @@ class DashboardBrowserIT {
         browser = new ChromeDriver(new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
                 .build(), options);
         browser.manage().window().setSize(new Dimension(1360, 900));
+        browser.executeCdpCommand("Network.enable", Map.of());
     }
 
     @AfterEach
@@ -100,6 +107,7 @@ class DashboardBrowserIT {
     @Test
     void anOperatorWatchesJobsRunLooksOneUpAndReplaysADeadLetter() throws IOException {
         RunningWorker worker = baton.start(queue.value());
+        signIn("operator", OPERATOR_PASSWORD);
         browser.get(base + "/");
         WebElement row = waitFor(By.cssSelector("tr[data-queue='" + queue.value() + "']"));
         assertThat(row.findElement(By.cssSelector("[data-field=dead]")).getText()).isEqualTo("0");
@@ -111,7 +119,8 @@ class DashboardBrowserIT {
         List.of("payment-17", "payment-18", "payment-19").forEach(id ->
                 baton.enqueue(queue, JobId.of(id), "{\"amount_cents\": 1999, \"card\": \"visa\"}"));
         until(() -> cell(queue, "dead").equals("3"));
-        until(() -> worker.counters().completed() == 60);
+        until(() -> cell(queue, "completed").equals("60"));
+        assertThat(worker.counters().completed()).isEqualTo(60);
         until(() -> browser.findElement(By.id("chart-status")).getText().matches("live · \\d\\d+ s"));
         screenshot("dashboard-overview.png");
 
@@ -130,6 +139,34 @@ class DashboardBrowserIT {
 
         browser.get(base + "/dashboard/job.html?queue=" + queue.value() + "&job_id=payment-17");
         until(() -> text("[data-field=state]").equals("completed"));
+        assertThat(text("[data-field=attempts]")).isEqualTo("1");
+    }
+
+    @Test
+    void aViewerSeesNoChangeButtonsAndTheServerRefusesTheReplayAnyway() {
+        baton.start(queue.value());
+        baton.enqueue(queue, JobId.of("payment-1"), "{\"amount_cents\": 500}");
+        signIn("viewer", VIEWER_PASSWORD);
+        browser.get(base + "/dashboard/dead.html?queue=" + queue.value());
+        WebElement letter = waitFor(By.cssSelector("tr[data-job='payment-1']"));
+        assertThat(text("#user")).isEqualTo("signed in as viewer · read-only");
+        WebElement replay = letter.findElement(By.cssSelector("button.replay"));
+        assertThat(replay.isDisplayed()).isFalse();
+
+        // a page tampered with to show the button: the server still says no
+        browser.executeScript("arguments[0].hidden = false; arguments[0].disabled = false;", replay);
+        replay.click();
+        waitFor(By.id("confirm-ok")).click();
+        until(() -> text("#message").startsWith("403: "));
+        browser.navigate().refresh();
+        assertThat(waitFor(By.cssSelector("tr[data-job='payment-1']")).isDisplayed()).isTrue();
+    }
+
+    /** Sends the user's credentials with every request of the browser (what its login dialog would do). */
+    private void signIn(String user, String password) {
+        String token = Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+        browser.executeCdpCommand("Network.setExtraHTTPHeaders",
+                Map.of("headers", Map.of("Authorization", "Basic " + token)));
     }
 
     private String cell(QueueName name, String field) {

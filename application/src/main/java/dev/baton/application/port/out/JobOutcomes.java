@@ -3,9 +3,11 @@ package dev.baton.application.port.out;
 import dev.baton.domain.DeadLetterReason;
 import dev.baton.domain.DeadLetterRecord;
 import dev.baton.domain.JobOutcome;
+import dev.baton.domain.OutcomeQuery;
 import dev.baton.domain.QueueName;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -44,6 +46,16 @@ public interface JobOutcomes {
         public Map<DeadLetterReason, Long> countDead(QueueName queue) {
             return Map.of();
         }
+
+        @Override
+        public List<JobOutcome> search(OutcomeQuery query, int limit) {
+            return List.of();
+        }
+
+        @Override
+        public long countCompletedSince(QueueName queue, Instant since) {
+            return 0;
+        }
     };
 
     /**
@@ -66,4 +78,13 @@ public interface JobOutcomes {
 
     /** How many of {@code queue}'s jobs are dead in the ledger now, by reason (reasons with none left out). */
     Map<DeadLetterReason, Long> countDead(QueueName queue);
+
+    /**
+     * The first {@code limit} outcomes {@code query} finds, newest first (by {@link JobOutcome#at}, then by key, both
+     * descending): a page of a search that an index serves on millions of rows (docs/OPERATIONS.md).
+     */
+    List<JobOutcome> search(OutcomeQuery query, int limit);
+
+    /** How many of {@code queue}'s jobs completed at or after {@code since} (and are still retained). */
+    long countCompletedSince(QueueName queue, Instant since);
 }

@@ -32,6 +32,9 @@ public interface QueueAdministration {
     /** Where the job with {@code id} is held now, if the transport still holds it. */
     Optional<JobSighting> find(QueueName queue, JobId id);
 
+    /** The first {@code limit} jobs of the delayed set (retries and scheduled jobs), soonest due first. */
+    List<JobSighting.Delayed> delayed(QueueName queue, int limit);
+
     /** Dead letters in the order they died, starting after {@code after} (exclusive) when given. */
     List<StoredDeadLetter> deadLetters(QueueName queue, Optional<DeadLetterId> after, int limit);
 

@@ -1,0 +1,140 @@
+package dev.baton.bootstrap.admin;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.sun.net.httpserver.HttpExchange;
+import dev.baton.bootstrap.json.Json;
+import dev.baton.domain.QueueName;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One admin HTTP request and its answer: the path's parameters (as the route matched them), the query string, the
+ * JSON body, and the response. Bodies are read up to {@link #MAX_BODY} bytes.
+ */
+public final class AdminRequest {
+    static final int MAX_BODY = 1 << 20;
+
+    private final HttpExchange exchange;
+    private final List<String> pathParams;
+    private Map<String, String> query; // parsed on first use, so that a malformed one fails as a 400
+
+    AdminRequest(HttpExchange exchange, List<String> pathParams) {
+        this.exchange = exchange;
+        this.pathParams = List.copyOf(pathParams);
+    }
+
+    public String method() {
+        return exchange.getRequestMethod();
+    }
+
+    public String path() {
+        return exchange.getRequestURI().getPath();
+    }
+
+    public Optional<String> header(String name) {
+        return Optional.ofNullable(exchange.getRequestHeaders().getFirst(name));
+    }
+
+    /** The {@code index}th {@code {}} of the route's pattern. */
+    public String pathParam(int index) {
+        return pathParams.get(index);
+    }
+
+    /** The queue named by the path's first parameter. @throws dev.baton.domain.InvalidValueException if invalid */
+    public QueueName queue() {
+        return QueueName.of(pathParam(0));
+    }
+
+    /** A query-string parameter; an empty one counts as absent. */
+    public Optional<String> query(String name) {
+        if (query == null) {
+            query = parseQuery(exchange.getRequestURI().getRawQuery());
+        }
+        return Optional.ofNullable(query.get(name)).filter(value -> !value.isEmpty());
+    }
+
+    /** The JSON body. @throws AdminHttpException 400 when it is not JSON or larger than {@link #MAX_BODY} */
+    public JsonNode jsonBody() throws IOException {
+        byte[] body;
+        try (InputStream in = exchange.getRequestBody()) {
+            body = in.readNBytes(MAX_BODY + 1);
+        }
+        if (body.length > MAX_BODY) {
+            throw AdminHttpException.badRequest("the body is larger than " + MAX_BODY + " bytes");
+        }
+        try {
+            JsonNode node = Json.MAPPER.readTree(body);
+            if (node == null || node.isMissingNode()) {
+                throw AdminHttpException.badRequest("the body must be a JSON object");
+            }
+            return node;
+        } catch (JsonProcessingException e) {
+            throw AdminHttpException.badRequest("the body is not valid JSON: " + e.getOriginalMessage());
+        }
+    }
+
+    public void respond(int status, Object json) throws IOException {
+        respond(status, "application/json", Json.write(json));
+    }
+
+    public void respond(int status, String contentType, String body) throws IOException {
+        respond(exchange, status, contentType, body);
+    }
+
+    /** Answers {@code {"error": message}} with {@code status}. */
+    public void fail(int status, String message) throws IOException {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("error", message);
+        respond(status, body);
+    }
+
+    HttpExchange exchange() {
+        return exchange;
+    }
+
+    static void respond(HttpExchange exchange, int status, String contentType, String body) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", contentType);
+        exchange.getResponseHeaders().set("Cache-Control", "no-store");
+        exchange.getResponseHeaders().set("X-Content-Type-Options", "nosniff");
+        if (exchange.getRequestMethod().equals("HEAD")) {
+            exchange.sendResponseHeaders(status, -1);
+            exchange.close();
+            return;
+        }
+        exchange.sendResponseHeaders(status, bytes.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+
+    private static Map<String, String> parseQuery(String raw) {
+        Map<String, String> params = new LinkedHashMap<>();
+        if (raw == null || raw.isEmpty()) {
+            return params;
+        }
+        for (String pair : raw.split("&")) {
+            int equals = pair.indexOf('=');
+            String name = decode(equals < 0 ? pair : pair.substring(0, equals));
+            String value = equals < 0 ? "" : decode(pair.substring(equals + 1));
+            params.putIfAbsent(name, value);
+        }
+        return params;
+    }
+
+    private static String decode(String text) {
+        try {
+            return URLDecoder.decode(text, StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            throw AdminHttpException.badRequest("malformed query string: " + e.getMessage());
+        }
+    }
+}

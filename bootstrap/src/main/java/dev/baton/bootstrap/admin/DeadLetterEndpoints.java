@@ -1,0 +1,144 @@
+package dev.baton.bootstrap.admin;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.application.port.in.ListDeadLettersUseCase;
+import dev.baton.application.port.in.PurgeDeadLettersUseCase;
+import dev.baton.application.port.in.RedriveDeadLettersUseCase;
+import dev.baton.bootstrap.json.Json;
+import dev.baton.domain.DeadLetterId;
+import dev.baton.domain.DeadLetterSelection;
+import dev.baton.domain.QueueName;
+import dev.baton.domain.StoredDeadLetter;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * {@code GET /api/queues/{queue}/dead} (dead letters, oldest first, filtered by reason, error type and time) and the
+ * changes {@code POST .../dead/replay} and {@code .../dead/purge}, whose body selects dead letters by ids
+ * ({@code {"ids": [...]}}), by a filter ({@code {"filter": {...}}}) or all ({@code {"all": true}}). Replaying moves a
+ * dead letter out of the dead letters, so the same request again finds and runs nothing.
+ */
+public final class DeadLetterEndpoints implements Routes.Group {
+    static final int DEFAULT_LIMIT = 50;
+    static final int MAX_LIMIT = 500;
+    private static final Set<String> FILTER_KEYS = Set.of("reason", "error_type", "from", "to");
+
+    private final ListDeadLettersUseCase list;
+    private final RedriveDeadLettersUseCase redrive;
+    private final PurgeDeadLettersUseCase purge;
+    private final QueueEndpoints queues;
+
+    public DeadLetterEndpoints(ListDeadLettersUseCase list, RedriveDeadLettersUseCase redrive,
+                               PurgeDeadLettersUseCase purge, QueueEndpoints queues) {
+        this.list = list;
+        this.redrive = redrive;
+        this.purge = purge;
+        this.queues = queues;
+    }
+
+    @Override
+    public void addTo(Routes routes) {
+        routes.get("/api/queues/{}/dead", this::list);
+        routes.post("/api/queues/{}/dead/replay", request -> change(request, "replayed", (queue, selection) ->
+                redrive.redrive(new RedriveDeadLettersUseCase.Command(queue, selection))));
+        routes.post("/api/queues/{}/dead/purge", request -> change(request, "purged", (queue, selection) ->
+                purge.purge(new PurgeDeadLettersUseCase.Command(queue, selection))));
+    }
+
+    /** Asks for one more than the page: its presence says there is a next page. */
+    private void list(AdminRequest request) throws IOException {
+        QueueName queue = request.queue();
+        queues.existing(queue);
+        DeadLetterSelection.ByFilter filter = new DeadLetterSelection.ByFilter(
+                request.query("reason").map(Params::reason), request.query("error_type"),
+                request.query("from").map(text -> Params.instant("from", text)),
+                request.query("to").map(text -> Params.instant("to", text)));
+        int limit = Params.limit(request.query("limit"), DEFAULT_LIMIT, MAX_LIMIT);
+        List<StoredDeadLetter> found = list.list(new ListDeadLettersUseCase.Command(queue,
+                request.query("before").map(DeadLetterId::of), limit + 1, filter));
+        List<StoredDeadLetter> page = found.subList(0, Math.min(limit, found.size()));
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("items", page.stream().map(Json::deadLetter).toList());
+        body.put("next", found.size() > limit ? page.get(page.size() - 1).id().value() : null);
+        request.respond(200, body);
+    }
+
+    private void change(AdminRequest request, String done, Change change) throws IOException {
+        QueueName queue = request.queue();
+        DeadLetterSelection selection = selection(request.jsonBody());
+        queues.existing(queue);
+        request.respond(200, Map.of(done, change.apply(queue, selection)));
+    }
+
+    @FunctionalInterface
+    private interface Change {
+        int apply(QueueName queue, DeadLetterSelection selection);
+    }
+
+    /** The body's selection: exactly one of {@code ids}, {@code filter} and {@code "all": true}. */
+    static DeadLetterSelection selection(JsonNode body) {
+        if (!body.isObject() || body.size() != 1) {
+            throw AdminHttpException.badRequest("the body must be one of {\"ids\": [...]}, {\"filter\": {...}} or"
+                    + " {\"all\": true}");
+        }
+        String key = body.fieldNames().next();
+        JsonNode value = body.get(key);
+        return switch (key) {
+            case "ids" -> ids(value);
+            case "filter" -> filter(value);
+            case "all" -> {
+                if (!value.isBoolean() || !value.booleanValue()) {
+                    throw AdminHttpException.badRequest("\"all\" must be true");
+                }
+                yield new DeadLetterSelection.All();
+            }
+            default -> throw AdminHttpException.badRequest("unknown selection '" + key + "': use ids, filter or all");
+        };
+    }
+
+    private static DeadLetterSelection ids(JsonNode value) {
+        if (!value.isArray() || value.isEmpty()) {
+            throw AdminHttpException.badRequest("\"ids\" must be a non-empty array of dead letter ids");
+        }
+        List<DeadLetterId> ids = new ArrayList<>();
+        for (JsonNode id : value) {
+            if (!id.isTextual()) {
+                throw AdminHttpException.badRequest("\"ids\" must hold strings, got " + id);
+            }
+            ids.add(DeadLetterId.of(id.textValue()));
+        }
+        return new DeadLetterSelection.ByIds(ids);
+    }
+
+    private static DeadLetterSelection filter(JsonNode value) {
+        if (!value.isObject()) {
+            throw AdminHttpException.badRequest("\"filter\" must be an object of reason, error_type, from, to");
+        }
+        for (Iterator<String> names = value.fieldNames(); names.hasNext(); ) {
+            String name = names.next();
+            if (!FILTER_KEYS.contains(name)) {
+                throw AdminHttpException.badRequest("unknown filter '" + name + "': use reason, error_type, from, to");
+            }
+        }
+        return new DeadLetterSelection.ByFilter(text(value, "reason").map(Params::reason),
+                text(value, "error_type"), text(value, "from").map(text -> Params.instant("from", text)),
+                text(value, "to").map(text -> Params.instant("to", text)));
+    }
+
+    private static Optional<String> text(JsonNode filter, String name) {
+        JsonNode value = filter.get(name);
+        if (value == null || value.isNull()) {
+            return Optional.empty();
+        }
+        if (!value.isTextual()) {
+            throw AdminHttpException.badRequest("filter '" + name + "' must be a string, got " + value);
+        }
+        return Optional.of(value.textValue()).filter(text -> !text.isEmpty());
+    }
+}

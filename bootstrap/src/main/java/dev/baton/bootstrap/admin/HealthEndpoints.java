@@ -1,0 +1,41 @@
+package dev.baton.bootstrap.admin;
+
+import dev.baton.bootstrap.wiring.HealthCheck;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * {@code /health/live}, {@code /health/ready} (503 unless every dependency answers) and {@code /metrics} (Prometheus
+ * text): open to all, whatever the login.
+ */
+public final class HealthEndpoints implements Routes.Group {
+    private final Set<HealthCheck> checks;
+    private final PrometheusMeterRegistry registry;
+
+    public HealthEndpoints(Set<HealthCheck> checks, PrometheusMeterRegistry registry) {
+        this.checks = checks;
+        this.registry = registry;
+    }
+
+    @Override
+    public void addTo(Routes routes) {
+        routes.get("/health/live", request -> request.respond(200, "text/plain", "live\n"));
+        routes.get("/health/ready", request -> {
+            Map<String, String> status = new LinkedHashMap<>();
+            boolean up = true;
+            for (HealthCheck check : checks) {
+                boolean checkUp = check.isUp();
+                status.put(check.name(), checkUp ? "up" : "down");
+                up &= checkUp;
+            }
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("status", up ? "up" : "down");
+            body.put("checks", status);
+            request.respond(up ? 200 : 503, body);
+        });
+        routes.get("/metrics", request -> request.respond(200, "text/plain; version=0.0.4; charset=utf-8",
+                registry.scrape()));
+    }
+}

@@ -1,0 +1,92 @@
+package dev.baton.bootstrap.admin;
+
+import dev.baton.application.port.in.CountCompletionsUseCase;
+import dev.baton.application.port.in.InspectQueueUseCase;
+import dev.baton.application.port.in.InspectQueueUseCase.QueueReport;
+import dev.baton.application.port.in.ListDelayedJobsUseCase;
+import dev.baton.bootstrap.json.Json;
+import dev.baton.bootstrap.metrics.KnownQueues;
+import dev.baton.domain.JobSighting;
+import dev.baton.domain.QueueName;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.OptionalLong;
+
+/**
+ * {@code GET /api/queues} (every known queue's numbers) and {@code GET /api/queues/{queue}} (one queue's, with its
+ * consumers and its soonest delayed jobs). A queue is known when it is configured or consumed here
+ * ({@link KnownQueues}), or when Redis holds anything of it; another one is a 404.
+ */
+public final class QueueEndpoints implements Routes.Group {
+    static final int DELAYED_SHOWN = 100;
+    private static final Duration LAST_HOUR = Duration.ofHours(1);
+
+    private final InspectQueueUseCase inspect;
+    private final CountCompletionsUseCase completions;
+    private final ListDelayedJobsUseCase delayed;
+    private final KnownQueues known;
+
+    public QueueEndpoints(InspectQueueUseCase inspect, CountCompletionsUseCase completions,
+                          ListDelayedJobsUseCase delayed, KnownQueues known) {
+        this.inspect = inspect;
+        this.completions = completions;
+        this.delayed = delayed;
+        this.known = known;
+    }
+
+    @Override
+    public void addTo(Routes routes) {
+        routes.get("/api/queues", request -> request.respond(200, Map.of("queues",
+                known.all().stream().map(queue -> report(inspect(queue))).toList())));
+        routes.get("/api/queues/{}", request -> {
+            QueueReport report = existing(request.queue());
+            Map<String, Object> body = report(report);
+            body.put("delayed_jobs", delayed.listDelayed(new ListDelayedJobsUseCase.Command(request.queue(),
+                    DELAYED_SHOWN)).stream().map(QueueEndpoints::delayedJob).toList());
+            request.respond(200, body);
+        });
+    }
+
+    /**
+     * The report of {@code queue} when it is known.
+     *
+     * @throws AdminHttpException 404 for a queue neither configured, consumed here nor held by Redis
+     */
+    QueueReport existing(QueueName queue) {
+        QueueReport report = inspect(queue);
+        if (!known.all().contains(queue) && isEmpty(report)) {
+            throw AdminHttpException.notFound("unknown queue '" + queue.value() + "': neither configured nor in"
+                    + " Redis");
+        }
+        return report;
+    }
+
+    private static boolean isEmpty(QueueReport report) {
+        var stats = report.stats();
+        return stats.length() == 0 && stats.pending() == 0 && stats.delayed() == 0 && stats.dead() == 0
+                && stats.consumers().isEmpty() && !stats.paused();
+    }
+
+    private QueueReport inspect(QueueName queue) {
+        return inspect.inspect(new InspectQueueUseCase.Command(queue));
+    }
+
+    private Map<String, Object> report(QueueReport report) {
+        Map<String, Object> json = new LinkedHashMap<>(Json.queue(report));
+        OptionalLong lastHour = completions.countCompleted(new CountCompletionsUseCase.Command(
+                report.stats().queue(), LAST_HOUR));
+        json.put("completed_last_hour", lastHour.isPresent() ? lastHour.getAsLong() : null);
+        return json;
+    }
+
+    private static Map<String, Object> delayedJob(JobSighting.Delayed delayed) {
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("job_id", delayed.job().id().value());
+        json.put("due_at", delayed.dueAt().toString());
+        json.put("attempt", delayed.job().attempt());
+        json.put("last_error", delayed.job().lastError().map(Json::error).orElse(null));
+        return json;
+    }
+}
