@@ -9,10 +9,10 @@
   document.getElementById('dead-link').href = '/dashboard/dead.html?queue=' + encodeURIComponent(queue);
   document.getElementById('outcomes-link').href = '/dashboard/outcomes.html?queue=' + encodeURIComponent(queue);
 
-  function rows(id, items, cells) {
+  function rows(id, items, cells, empty) {
     const body = document.querySelector('#' + id + ' tbody');
     body.replaceChildren(...(items.length ? items.map(item => el('tr', {}, cells(item)))
-      : [el('tr', {}, el('td', {colspan: 3, class: 'muted'}, 'none'))]));
+      : [el('tr', {}, el('td', {colspan: 3, class: 'muted'}, empty))]));
   }
 
   async function refresh() {
@@ -25,13 +25,14 @@
         ['Completed (ledger)', number(q.completed)]];
       document.getElementById('facts').replaceChildren(...facts.flatMap(([k, v]) => [el('dt', {}, k), el('dd', {}, v)]));
       rows('consumers', q.consumers || [], c => [el('td', {}, c.name), el('td', {class: 'num'}, number(c.pending)),
-        el('td', {class: 'num'}, duration(c.idle_ms))]);
+        el('td', {class: 'num'}, duration(c.idle_ms))], 'no consumers');
       rows('delayed', q.delayed_jobs || [], d => [
         el('td', {}, el('a', {href: '/dashboard/job.html?queue=' + encodeURIComponent(queue) + '&job_id='
           + encodeURIComponent(d.job_id)}, d.job_id)),
-        el('td', {}, time(d.due_at)), el('td', {class: 'num'}, number(d.attempt))]);
+        el('td', {}, time(d.due_at)), el('td', {class: 'num'}, number(d.attempt))], 'no delayed jobs');
       rows('partitions', q.partitions || [], p => [el('td', {class: 'num'}, p.index),
-        el('td', {class: 'num'}, number(p.length)), el('td', {class: 'num'}, number(p.pending))]);
+        el('td', {class: 'num'}, number(p.length)), el('td', {class: 'num'}, number(p.pending))],
+        'none reported');
     } catch (e) {
       show('message', e);
     }

@@ -145,11 +145,14 @@ class DashboardBrowserIT {
     @Test
     void aViewerSeesNoChangeButtonsAndTheServerRefusesTheReplayAnyway() {
         baton.start(queue.value());
-        baton.enqueue(queue, JobId.of("payment-1"), "{\"amount_cents\": 500}");
+        baton.enqueue(queue, JobId.of("payment-1"), "<img src=x onerror=\"document.title='owned'\">");
         signIn("viewer", VIEWER_PASSWORD);
         browser.get(base + "/dashboard/dead.html?queue=" + queue.value());
         WebElement letter = waitFor(By.cssSelector("tr[data-job='payment-1']"));
         assertThat(text("#user")).isEqualTo("signed in as viewer · read-only");
+        assertThat(letter.getText()).as("a payload is shown as text, never markup")
+                .contains("<img src=x onerror=\"document.title='owned'\">");
+        assertThat(browser.getTitle()).isEqualTo("Baton · Dead letters");
         WebElement replay = letter.findElement(By.cssSelector("button.replay"));
         assertThat(replay.isDisplayed()).isFalse();
 
