@@ -68,10 +68,14 @@ class DashboardBrowserIT {
             if (id.startsWith("payment") && !paymentsWork.get()) {
                 throw new NonRetryableException("card issuer declined: insufficient funds");
             }
+            if (id.startsWith("flaky") && context.attempt() == 1) {
+                throw new IllegalStateException("the warehouse answered 503");
+            }
             return Optional.of("done " + id);
         };
         baton = Baton.builder().config(ConfigLoader.load(Map.of("BATON_SCHEMA", TestEndpoints.unique("dash"),
                         "BATON_ADMIN_ADDRESS", "127.0.0.1:0", "BATON_QUEUES", queue.value(),
+                        "BATON_BACKOFF_INITIAL", "300ms", "BATON_BACKOFF_MAX", "1s",
                         "BATON_ADMIN_VIEWER_PASSWORD", VIEWER_PASSWORD,
                         "BATON_ADMIN_OPERATOR_PASSWORD", OPERATOR_PASSWORD), Optional.empty(),
                         Map.of()))
@@ -114,8 +118,8 @@ class DashboardBrowserIT {
 
         // jobs due over the next seconds, so that the chart shows a rate for a while
         baton.enqueueAll(IntStream.range(0, 60).mapToObj(i -> new EnqueueJobUseCase.Command(queue,
-                JobId.of("order-" + i), Optional.empty(), "{\"order\": " + i + "}", Map.of(), Optional.empty(),
-                Optional.of(Duration.ofMillis(100L * i)))).toList());
+                JobId.of((i % 6 == 5 ? "flaky-" : "order-") + i), Optional.empty(), "{\"order\": " + i + "}",
+                Map.of(), Optional.empty(), Optional.of(Duration.ofMillis(100L * i)))).toList());
         List.of("payment-17", "payment-18", "payment-19").forEach(id ->
                 baton.enqueue(queue, JobId.of(id), "{\"amount_cents\": 1999, \"card\": \"visa\"}"));
         until(() -> cell(queue, "dead").equals("3"));
@@ -124,8 +128,10 @@ class DashboardBrowserIT {
         until(() -> browser.findElement(By.id("chart-status")).getText().matches("live · \\d\\d+ s"));
         screenshot("dashboard-overview.png");
 
-        browser.get(base + "/dashboard/job.html?queue=" + queue.value() + "&job_id=order-7");
+        browser.get(base + "/dashboard/job.html?queue=" + queue.value() + "&job_id=flaky-5");
         until(() -> text("[data-field=state]").equals("completed"));
+        assertThat(text("[data-field=attempts]")).isEqualTo("2");
+        assertThat(text("[data-field=result]")).isEqualTo("done flaky-5");
 
         browser.get(base + "/dashboard/dead.html?queue=" + queue.value());
         WebElement letter = waitFor(By.cssSelector("tr[data-job='payment-17']"));
