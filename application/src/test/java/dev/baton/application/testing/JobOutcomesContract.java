@@ -248,7 +248,7 @@ public abstract class JobOutcomesContract {
         List<JobOutcome> paged = new ArrayList<>();
         OutcomeQuery query = OutcomeQuery.all(queue);
         List<JobOutcome> page = outcomes.search(query, 2);
-        while (!page.isEmpty()) {
+        for (int pages = 0; !page.isEmpty() && pages < done.size(); pages++) {
             paged.addAll(page);
             page = outcomes.search(query.withBefore(OutcomeCursor.after(page.get(page.size() - 1))), 2);
         }
