@@ -19,6 +19,7 @@ import dev.baton.application.port.in.RunSchedulerUseCase;
 import dev.baton.application.port.in.CancelJobUseCase;
 import dev.baton.application.port.in.PauseQueueUseCase;
 import dev.baton.application.port.in.PurgeDeadLettersUseCase;
+import dev.baton.application.port.in.ReadQueueTotalsUseCase;
 import dev.baton.application.port.in.RedriveDeadLettersUseCase;
 import dev.baton.application.port.in.ResumeQueueUseCase;
 import dev.baton.application.port.in.RunSchedulerUseCase;
@@ -29,6 +30,7 @@ import dev.baton.application.service.CompletionJanitor;
 import dev.baton.application.service.EnqueueService;
 import dev.baton.application.service.OutboxRelay;
 import dev.baton.bootstrap.admin.AdminServer;
+import dev.baton.bootstrap.admin.Dashboard;
 import dev.baton.bootstrap.admin.DeadLetterEndpoints;
 import dev.baton.bootstrap.admin.HealthEndpoints;
 import dev.baton.bootstrap.admin.JobEndpoints;
@@ -350,7 +352,10 @@ public final class Baton implements AutoCloseable {
                 adminEndpoints())).address());
     }
 
-    /** The admin server's endpoint groups: health and metrics, queues, jobs, dead letters, pause and resume. */
+    /**
+     * The admin server's endpoint groups: health and metrics, queues, jobs, dead letters, pause and resume, and the
+     * dashboard's pages and events.
+     */
     private List<Routes.Group> adminEndpoints() {
         QueueEndpoints queues = new QueueEndpoints(use(InspectQueueUseCase.class), use(CountCompletionsUseCase.class),
                 use(ListDelayedJobsUseCase.class), use(ListPartitionsUseCase.class), use(ListQueuesUseCase.class),
@@ -361,7 +366,9 @@ public final class Baton implements AutoCloseable {
                 new JobEndpoints(use(LocateJobUseCase.class), use(SearchOutcomesUseCase.class), queues),
                 new DeadLetterEndpoints(use(ListDeadLettersUseCase.class), use(RedriveDeadLettersUseCase.class),
                         use(PurgeDeadLettersUseCase.class), queues),
-                new PauseEndpoint(use(PauseQueueUseCase.class), use(ResumeQueueUseCase.class)));
+                new PauseEndpoint(use(PauseQueueUseCase.class), use(ResumeQueueUseCase.class)),
+                closer.register(new Dashboard(use(ReadQueueTotalsUseCase.class), instance(KnownQueues.class)::all,
+                        config::redact)));
     }
 
     /** The outbox's rows waiting, the oldest one's age and the malformed rows; empty without a PostgreSQL ledger. */

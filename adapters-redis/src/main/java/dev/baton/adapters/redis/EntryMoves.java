@@ -47,7 +47,8 @@ final class EntryMoves {
         Long moved = located.isEmpty() ? 0L : call("retry", delivery.queue(), () -> {
             QueueKeys keys = located.get().keys();
             return scripts.run(Script.RETRY_LATER, ScriptOutputType.INTEGER,
-                    new byte[][] {keys.stream(), keys.delayed(), keys.isolated(), keys.uniqueEntries()}, keys.group(),
+                    new byte[][] {keys.stream(), keys.delayed(), keys.isolated(), keys.uniqueEntries(), keys.totals()},
+                    keys.group(),
                     bytes(located.get().entryId()),
                     number(due.toEpochMilli()), member);
         });
@@ -77,7 +78,8 @@ final class EntryMoves {
             jobFields.forEach(field -> args.add(bytes(field)));
             wire.deadFields(letter, entryId).forEach(field -> args.add(bytes(field)));
             return scripts.run(Script.DEAD_LETTER, ScriptOutputType.VALUE,
-                    new byte[][] {keys.stream(), keys.dead(), keys.deadJobs(), keys.isolated(), keys.uniqueEntries()},
+                    new byte[][] {keys.stream(), keys.dead(), keys.deadJobs(), keys.isolated(), keys.uniqueEntries(),
+                        keys.totals()},
                     args.toArray(byte[][]::new));
         });
         if (deadId == null) {

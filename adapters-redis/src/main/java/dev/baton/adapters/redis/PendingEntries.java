@@ -49,13 +49,13 @@ final class PendingEntries {
     void acknowledge(QueueName queue, Collection<DeliveryId> ids) {
         Map<QueueKeys, List<String>> byPartition = partitions.layout("acknowledge", queue).byPartition(ids);
         call("acknowledge", queue, () -> {
-            // a script: the isolation records go, and the uniqueness keys the entries hold are released, with them
+            // a script: the isolation records go, the uniqueness keys the entries hold are released, and the totals count
             byPartition.forEach((keys, all) -> IdBatches.of(all).forEach(batch -> {
                 List<byte[]> args = new ArrayList<>(batch.size() + 1);
                 args.add(keys.group());
                 batch.forEach(id -> args.add(bytes(id)));
                 scripts.run(Script.ACKNOWLEDGE, ScriptOutputType.INTEGER,
-                        new byte[][] {keys.stream(), keys.isolated(), keys.uniqueEntries()},
+                        new byte[][] {keys.stream(), keys.isolated(), keys.uniqueEntries(), keys.totals()},
                         args.toArray(byte[][]::new));
             }));
             return null;

@@ -81,9 +81,18 @@ record QueueKeys(QueueName queue, String groupName, int partition, int partition
         return Utf8.bytes("baton:{" + tag() + "}:unique-entries");
     }
 
+    /**
+     * The hash of this partition's running totals since it was created: fields {@code completed} (entries
+     * acknowledged), {@code retried} and {@code dead} (dead letters written), each incremented by the script that does
+     * it.
+     */
+    byte[] totals() {
+        return Utf8.bytes("baton:{" + tag() + "}:totals");
+    }
+
     /** Every key of this partition (all in its slot): what deleting the partition removes. */
     byte[][] all() {
-        return new byte[][] {stream(), delayed(), dead(), deadJobs(), isolated(), uniqueEntries()};
+        return new byte[][] {stream(), delayed(), dead(), deadJobs(), isolated(), uniqueEntries(), totals()};
     }
 
     byte[] group() {

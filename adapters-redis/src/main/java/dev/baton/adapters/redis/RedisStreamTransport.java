@@ -20,6 +20,7 @@ import dev.baton.domain.JobSighting;
 import dev.baton.domain.PartitionStats;
 import dev.baton.domain.QueueName;
 import dev.baton.domain.QueueStats;
+import dev.baton.domain.QueueTotals;
 import dev.baton.domain.Retention;
 import dev.baton.domain.StoredDeadLetter;
 import java.time.Clock;
@@ -27,6 +28,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -48,6 +50,7 @@ final class RedisStreamTransport
     private final PendingEntries pending;
     private final EntryMoves moves;
     private final Statistics statistics;
+    private final Totals totals;
     private final Housekeeping housekeeping;
     private final DeadLetters deadLetters;
     private final JobLookup lookup;
@@ -65,6 +68,7 @@ final class RedisStreamTransport
         this.partitions = new Partitions(connection.sync(), scripts, groups, config.groupSuffix(),
                 config.groupStartsAtEnd());
         this.statistics = new Statistics(connection, partitions, replies);
+        this.totals = new Totals(connection, partitions, replies);
         this.layoutChanges = new LayoutChanges(connection.sync(), partitions, groups, statistics);
         this.publishing = new Publishing(pipeline, scripts, partitions, wire, replies, config.commandTimeout());
         this.leasing = new Leasing(connection, blockingReads, scripts, partitions, deliveries, replies,
@@ -212,6 +216,11 @@ final class RedisStreamTransport
     @Override
     public QueueStats stats(QueueName queue) {
         return statistics.stats(queue);
+    }
+
+    @Override
+    public Map<QueueName, QueueTotals> totals(Collection<QueueName> queues) {
+        return totals.of(queues);
     }
 
     @Override

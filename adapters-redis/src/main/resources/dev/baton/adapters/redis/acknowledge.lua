@@ -1,13 +1,18 @@
 -- Acknowledges finished entries, forgets their isolation records and releases the uniqueness keys they hold,
 -- atomically.
 -- KEYS[1] stream, KEYS[2] isolated hash, KEYS[3] the hash of stream entries holding uniqueness keys
--- (entry id -> [lock key, job id, period ms])
+-- (entry id -> [lock key, job id, period ms]), KEYS[4] the partition's totals hash (field completed counts the entries
+-- acknowledged here)
 -- ARGV[1] group, ARGV[2..] entry ids
 -- A key whose job completed expires after its period, or is deleted at once without one; only the lock of that job
 -- is touched. Returns how many were pending.
 redis.call('HDEL', KEYS[2], unpack(ARGV, 2))
 if redis.call('EXISTS', KEYS[3]) == 0 then
-  return redis.call('XACK', KEYS[1], ARGV[1], unpack(ARGV, 2))
+  local acknowledged = redis.call('XACK', KEYS[1], ARGV[1], unpack(ARGV, 2))
+  if acknowledged > 0 then
+    redis.call('HINCRBY', KEYS[4], 'completed', acknowledged)
+  end
+  return acknowledged
 end
 local acknowledged = 0
 for i = 2, #ARGV do
@@ -26,5 +31,8 @@ for i = 2, #ARGV do
       end
     end
   end
+end
+if acknowledged > 0 then
+  redis.call('HINCRBY', KEYS[4], 'completed', acknowledged)
 end
 return acknowledged

@@ -3,7 +3,8 @@
 -- the delivery is only acknowledged. When Redis lost the dead letter, it is written again.
 -- KEYS[1] stream, KEYS[2] dead-letter stream, KEYS[3] dead jobs hash (dead job key -> dead letter id),
 -- KEYS[4] isolated hash (the entry's isolation record is forgotten), KEYS[5] the hash of stream entries holding
--- uniqueness keys (a key the entry holds is released in the same step: release_uniqueness.lua, put before this)
+-- uniqueness keys (a key the entry holds is released in the same step: release_uniqueness.lua, put before this),
+-- KEYS[6] the partition's totals hash (field dead counts the dead letters written)
 -- ARGV[1] group, ARGV[2] entry id, ARGV[3] '1' to copy the entry's own fields byte for byte (malformed entries),
 -- ARGV[4] the dead job key, ARGV[5] n = number of job field arguments that follow, ARGV[6 .. 5+n] job fields, then
 -- the dead_* fields.
@@ -41,4 +42,5 @@ for i = 6 + n, #ARGV do
 end
 local id = redis.call('XADD', KEYS[2], '*', unpack(fields))
 redis.call('HSET', KEYS[3], ARGV[4], id)
+redis.call('HINCRBY', KEYS[6], 'dead', 1)
 return id

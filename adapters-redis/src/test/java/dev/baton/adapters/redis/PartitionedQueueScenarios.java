@@ -256,6 +256,7 @@ abstract class PartitionedQueueScenarios {
             QueueKeys keys = RawKeys.keys(queue, p, 3);
             raw().commands().hset(keys.isolated(), Utf8.bytes("1-0"), Utf8.bytes("1"));
             raw().commands().hset(keys.deadJobs(), Utf8.bytes("job"), Utf8.bytes("1-0"));
+            raw().commands().hset(keys.totals(), Utf8.bytes("completed"), Utf8.bytes("1"));
         }
         adapter().administration().cancel(queue, JobId.of("x-0"), Instant.now());
 
@@ -264,7 +265,7 @@ abstract class PartitionedQueueScenarios {
         for (int p = 0; p < 3; p++) {
             QueueKeys keys = RawKeys.keys(queue, p, 3);
             assertThat(raw().commands().exists(keys.stream(), keys.delayed(), keys.dead(), keys.deadJobs(),
-                    keys.isolated())).isZero();
+                    keys.isolated(), keys.totals())).isZero();
         }
         assertThat(raw().commands().exists(QueueKeys.meta(queue), QueueKeys.cancelled(queue))).isZero();
         assertThat(adapter().partitions(queue)).isEqualTo(1);

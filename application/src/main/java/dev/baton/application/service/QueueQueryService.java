@@ -5,6 +5,7 @@ import dev.baton.application.port.in.ListDelayedJobsUseCase;
 import dev.baton.application.port.in.ListPartitionsUseCase;
 import dev.baton.application.port.in.ListQueuesUseCase;
 import dev.baton.application.port.in.LocateJobUseCase;
+import dev.baton.application.port.in.ReadQueueTotalsUseCase;
 import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.application.port.out.JobOutcomes;
 import dev.baton.application.port.out.QueueAdministration;
@@ -12,6 +13,8 @@ import dev.baton.domain.JobOutcome;
 import dev.baton.domain.JobSighting;
 import dev.baton.domain.PartitionStats;
 import dev.baton.domain.QueueName;
+import dev.baton.domain.QueueTotals;
+import java.util.Map;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -19,7 +22,7 @@ import java.util.OptionalLong;
 /** Answers operators' questions about queues and jobs from the transport and, when there is one, the ledger. */
 public final class QueueQueryService
         implements InspectQueueUseCase, LocateJobUseCase, ListDelayedJobsUseCase, ListPartitionsUseCase,
-        ListQueuesUseCase {
+        ListQueuesUseCase, ReadQueueTotalsUseCase {
     private final QueueAdministration queues;
     private final Optional<ExecutionLedger> ledger;
     private final JobOutcomes outcomes;
@@ -39,6 +42,11 @@ public final class QueueQueryService
         OptionalLong completed = ledger.map(l -> OptionalLong.of(l.countCompleted(command.queue())))
                 .orElse(OptionalLong.empty());
         return new QueueReport(queues.stats(command.queue()), completed, outcomes.countDead(command.queue()));
+    }
+
+    @Override
+    public Map<QueueName, QueueTotals> totals(ReadQueueTotalsUseCase.Command command) {
+        return command.queues().isEmpty() ? Map.of() : queues.totals(command.queues());
     }
 
     /**

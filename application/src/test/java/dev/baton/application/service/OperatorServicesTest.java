@@ -1,6 +1,7 @@
 package dev.baton.application.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 
 import dev.baton.application.port.in.CountCompletionsUseCase;
 import dev.baton.application.port.in.InspectQueueUseCase;
@@ -8,6 +9,7 @@ import dev.baton.application.port.in.ListDeadLettersUseCase;
 import dev.baton.application.port.in.LocateJobUseCase.Whereabouts;
 import dev.baton.application.port.in.LocateJobUseCase;
 import dev.baton.application.port.in.PurgeDeadLettersUseCase;
+import dev.baton.application.port.in.ReadQueueTotalsUseCase;
 import dev.baton.application.port.in.RedriveDeadLettersUseCase;
 import dev.baton.application.port.in.SearchOutcomesUseCase;
 import dev.baton.application.port.in.TrimQueueUseCase;
@@ -30,6 +32,7 @@ import dev.baton.domain.JobOutcome;
 import dev.baton.domain.JobSighting;
 import dev.baton.domain.OutcomeQuery;
 import dev.baton.domain.QueueName;
+import dev.baton.domain.QueueTotals;
 import dev.baton.domain.Retention;
 import dev.baton.domain.StoredDeadLetter;
 import java.time.Duration;
@@ -60,6 +63,19 @@ class OperatorServicesTest {
         assertThat(withLedger.stats().length()).isEqualTo(1);
         assertThat(withLedger.completed()).isEqualTo(OptionalLong.of(1));
         assertThat(withoutLedger.completed()).isEmpty();
+    }
+
+    @Test
+    void totalsAreReadForEveryQueueAskedForAndNoneForNoQueue() {
+        QueueQueryService service = new QueueQueryService(transport, Optional.empty(), JobOutcomes.NOT_RECORDED);
+        QueueName other = QueueName.of("mail");
+        publish("a", "b");
+        List<Delivery> leased = transport.lease(queue, worker, 2, Duration.ZERO);
+        transport.acknowledge(queue, leased.stream().map(Delivery::id).toList());
+
+        assertThat(service.totals(new ReadQueueTotalsUseCase.Command(List.of(queue, other))))
+                .containsExactly(entry(queue, new QueueTotals(queue, 2, 0, 0)), entry(other, QueueTotals.none(other)));
+        assertThat(service.totals(new ReadQueueTotalsUseCase.Command(List.of()))).isEmpty();
     }
 
     @Test

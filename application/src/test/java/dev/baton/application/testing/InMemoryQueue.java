@@ -14,6 +14,7 @@ import dev.baton.domain.JobId;
 import dev.baton.domain.JobSighting;
 import dev.baton.domain.QueueName;
 import dev.baton.domain.QueueStats;
+import dev.baton.domain.QueueTotals;
 import dev.baton.domain.Retention;
 import dev.baton.domain.StoredDeadLetter;
 import dev.baton.domain.Uniqueness;
@@ -55,10 +56,12 @@ final class InMemoryQueue {
     private EntryId lastDelivered = EntryId.ZERO;
     private long delayedSequence;
     private boolean paused;
+    private QueueTotals totals;
 
     InMemoryQueue(QueueName name, WireFields wire) {
         this.name = name;
         this.wire = wire;
+        this.totals = QueueTotals.none(name);
     }
 
     EntryId append(Map<String, String> fields, Instant now) {
@@ -142,12 +145,15 @@ final class InMemoryQueue {
         ids.forEach(id -> {
             if (finish(id)) {
                 uniqueKeys.finished(EntryId.parse(id.value()), true, now);
+                totals = totals.plus(new QueueTotals(name, 1, 0, 0));
             }
         });
     }
 
     void retryLater(DeliveryId id, Job retried, Instant dueAt) {
-        finish(id);
+        if (finish(id)) {
+            totals = totals.plus(new QueueTotals(name, 0, 1, 0));
+        }
         uniqueKeys.left(EntryId.parse(id.value()));
         delay(retried, dueAt);
     }
@@ -159,6 +165,7 @@ final class InMemoryQueue {
         }
         if (letter.jobId().flatMap(dead::withJobId).isEmpty()) {
             dead.add(letter, now);
+            totals = totals.plus(new QueueTotals(name, 0, 0, 1));
         }
     }
 
@@ -259,6 +266,10 @@ final class InMemoryQueue {
         return new QueueStats(name, stream.size(), OptionalLong.of(lag), pending.size(), oldestIdle, consumerStats,
                 delayed.size(), dead.size(), isolated.size(),
                 isolated.values().stream().mapToLong(Long::longValue).sum(), paused);
+    }
+
+    QueueTotals totals() {
+        return totals;
     }
 
     void paused(boolean paused) {

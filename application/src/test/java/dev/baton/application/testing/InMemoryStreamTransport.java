@@ -21,6 +21,7 @@ import dev.baton.domain.PayloadLimit;
 import dev.baton.domain.PartitionStats;
 import dev.baton.domain.QueueName;
 import dev.baton.domain.QueueStats;
+import dev.baton.domain.QueueTotals;
 import dev.baton.domain.Retention;
 import dev.baton.domain.StoredDeadLetter;
 import dev.baton.domain.Uniqueness;
@@ -30,6 +31,7 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -216,6 +218,12 @@ public final class InMemoryStreamTransport
     @Override
     public synchronized QueueStats stats(QueueName queue) {
         return queue(queue).stats(clock.instant());
+    }
+
+    @Override
+    public synchronized Map<QueueName, QueueTotals> totals(Collection<QueueName> queues) {
+        return queues.stream().distinct().collect(Collectors.toMap(name -> name, name -> queue(name).totals(),
+                (a, b) -> a, LinkedHashMap::new));
     }
 
     @Override

@@ -15,6 +15,7 @@ import dev.baton.domain.PartitionStats;
 import dev.baton.domain.QueueName;
 import dev.baton.domain.QueueStats;
 import dev.baton.domain.Retention;
+import dev.baton.domain.QueueTotals;
 import dev.baton.domain.StoredDeadLetter;
 import java.time.Duration;
 import java.util.List;
@@ -140,6 +141,25 @@ public abstract class QueueAdministrationContract extends TransportFixture {
                 DeadLetter.of(leased(leased.get(1)).job(), DeadLetterReason.POISON, ERROR, 6, BASE));
         assertThat(administration().stats(queue).dead()).isEqualTo(1);
         assertThat(administration().stats(queue).pending()).isEqualTo(1);
+    }
+
+    @Test
+    void totalsCountWhatFinishedOnceEachAndOtherQueuesApart() {
+        QueueName untouched = randomQueue();
+        publish("done-1", "done-2", "retried", "dead");
+        List<Delivery> leased = leases().lease(queue, alice, 4, SHORT_BLOCK);
+        leases().acknowledge(queue, ids(leased.subList(0, 2)));
+        leases().acknowledge(queue, ids(leased.subList(0, 2)));
+        leases().retryLater(leased.get(2), leased(leased.get(2)).job().retriedAfter(ERROR, BASE));
+        leases().retryLater(leased.get(2), leased(leased.get(2)).job().retriedAfter(ERROR, BASE));
+        leases().deadLetter(leased.get(3),
+                DeadLetter.of(leased(leased.get(3)).job(), DeadLetterReason.POISON, ERROR, 6, BASE));
+
+        Map<QueueName, QueueTotals> totals = administration().totals(List.of(queue, untouched));
+
+        assertThat(totals).containsOnlyKeys(queue, untouched);
+        assertThat(totals.get(queue)).isEqualTo(new QueueTotals(queue, 2, 1, 1));
+        assertThat(totals.get(untouched)).isEqualTo(QueueTotals.none(untouched));
     }
 
     @Test

@@ -20,6 +20,7 @@ import dev.baton.application.port.in.LocateJobUseCase;
 import dev.baton.application.port.in.CancelJobUseCase;
 import dev.baton.application.port.in.PauseQueueUseCase;
 import dev.baton.application.port.in.PurgeDeadLettersUseCase;
+import dev.baton.application.port.in.ReadQueueTotalsUseCase;
 import dev.baton.application.port.in.RedriveDeadLettersUseCase;
 import dev.baton.application.port.in.ResumeQueueUseCase;
 import dev.baton.application.port.in.RunSchedulerUseCase;
@@ -74,6 +75,7 @@ final class ServicesModule extends AbstractModule {
         bind(RunWorkerUseCase.class).to(WorkerService.class);
         bind(InspectQueueUseCase.class).to(QueueQueryService.class);
         bind(LocateJobUseCase.class).to(QueueQueryService.class);
+        bind(ReadQueueTotalsUseCase.class).to(QueueQueryService.class);
         bind(ListDelayedJobsUseCase.class).to(QueueQueryService.class);
         bind(ListPartitionsUseCase.class).to(QueueQueryService.class);
         bind(ListQueuesUseCase.class).to(QueueQueryService.class);

@@ -8,9 +8,12 @@ import dev.baton.domain.JobSighting;
 import dev.baton.domain.PartitionStats;
 import dev.baton.domain.QueueName;
 import dev.baton.domain.QueueStats;
+import dev.baton.domain.QueueTotals;
 import dev.baton.domain.StoredDeadLetter;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -24,6 +27,12 @@ public interface QueueAdministration {
     List<QueueName> queues();
 
     QueueStats stats(QueueName queue);
+
+    /**
+     * The running totals of each of {@code queues} (summed over its partitions), read together in one round trip:
+     * a dashboard polls them every second. A queue nothing finished in has {@link QueueTotals#none}.
+     */
+    Map<QueueName, QueueTotals> totals(Collection<QueueName> queues);
 
     /** Where the job with {@code id} is held now, if the transport still holds it. */
     Optional<JobSighting> find(QueueName queue, JobId id);

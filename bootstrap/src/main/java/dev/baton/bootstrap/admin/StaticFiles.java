@@ -1,0 +1,89 @@
+package dev.baton.bootstrap.admin;
+
+import com.sun.net.httpserver.HttpExchange;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * The dashboard's pages and scripts, read from the classpath: {@code /} is {@code index.html}, {@code
+ * /dashboard/<file>} a file of the dashboard's resources, {@code /dashboard/webjars/<path>} a file of a WebJar (the
+ * chart library). Names are checked against a strict pattern (letters, digits, {@code .-_/}, no {@code ..} and no
+ * empty segment), so no request reaches any other resource; unknown extensions and names are 404. Pages are
+ * revalidated on every load ({@code no-cache}); WebJar files carry their version in the path and are cached a day.
+ */
+final class StaticFiles implements Routes.Handler {
+    static final String ROOT = "dev/baton/bootstrap/dashboard/";
+    private static final String WEBJARS = "META-INF/resources/webjars/";
+    private static final Pattern SAFE = Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9_.-]*(/[A-Za-z0-9_-][A-Za-z0-9_.-]*)*");
+    private static final Map<String, String> TYPES = Map.of(
+            "html", "text/html; charset=utf-8",
+            "css", "text/css; charset=utf-8",
+            "js", "text/javascript; charset=utf-8",
+            "svg", "image/svg+xml",
+            "png", "image/png",
+            "ico", "image/x-icon");
+
+    private final ClassLoader loader;
+
+    StaticFiles(ClassLoader loader) {
+        this.loader = loader;
+    }
+
+    @Override
+    public void handle(AdminRequest request) throws IOException {
+        Optional<Resource> resource = resolve(request.path());
+        byte[] body = resource.isEmpty() ? null : read(resource.get().name());
+        if (body == null) {
+            throw AdminHttpException.notFound("no such page: " + request.path());
+        }
+        HttpExchange exchange = request.exchange();
+        exchange.getResponseHeaders().set("Content-Type", resource.get().contentType());
+        exchange.getResponseHeaders().set("Cache-Control", resource.get().cacheControl());
+        exchange.getResponseHeaders().set("X-Content-Type-Options", "nosniff");
+        boolean head = "HEAD".equals(exchange.getRequestMethod());
+        exchange.sendResponseHeaders(200, head ? -1 : body.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            if (!head) {
+                out.write(body);
+            }
+        }
+    }
+
+    /** A classpath resource to serve, with its headers. */
+    record Resource(String name, String contentType, String cacheControl) {
+    }
+
+    /** The resource a request path names, if it names one that may be served. */
+    static Optional<Resource> resolve(String path) {
+        String name;
+        String cache;
+        if (path.equals("/")) {
+            name = ROOT + "index.html";
+            cache = "no-cache";
+        } else if (path.startsWith("/dashboard/webjars/") && safe(path.substring("/dashboard/webjars/".length()))) {
+            name = WEBJARS + path.substring("/dashboard/webjars/".length());
+            cache = "public, max-age=86400";
+        } else if (path.startsWith("/dashboard/") && safe(path.substring("/dashboard/".length()))) {
+            name = ROOT + path.substring("/dashboard/".length());
+            cache = "no-cache";
+        } else {
+            return Optional.empty();
+        }
+        String extension = name.substring(name.lastIndexOf('.') + 1);
+        return Optional.ofNullable(TYPES.get(extension)).map(type -> new Resource(name, type, cache));
+    }
+
+    private static boolean safe(String relative) {
+        return SAFE.matcher(relative).matches() && !relative.contains("..");
+    }
+
+    private byte[] read(String name) throws IOException {
+        try (InputStream in = loader.getResourceAsStream(name)) {
+            return in == null ? null : in.readAllBytes();
+        }
+    }
+}
