@@ -16,6 +16,7 @@ import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
 import dev.baton.application.port.out.JobPublisher;
 import dev.baton.application.port.out.QueueAdministration;
+import dev.baton.application.port.out.QueueOverview;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -208,7 +209,7 @@ final class BatonRules {
 
     static final ArchRule WORKER_USES_ITS_OWN_TRANSPORT_PORTS = noClasses().that().resideInAPackage(WORKER)
             .should().dependOnClassesThat()
-            .belongToAnyOf(JobPublisher.class, QueueAdministration.class)
+            .belongToAnyOf(JobPublisher.class, QueueAdministration.class, QueueOverview.class)
             .as("the worker reaches the transport through JobLeases and QueueMaintenance only");
 
     static List<ArchRule> all() {

@@ -108,7 +108,7 @@ public final class BatonBuilder extends CodeSettings<BatonBuilder> {
     /**
      * Replaces the Redis and PostgreSQL modules with {@code module}, which must bind the transport's ports
      * ({@code JobPublisher}, {@code JobLeases}, {@code QueueMaintenance}, {@code QueueAdministration},
-     * {@code ScheduleFires}), {@code ExecutionLedger}, {@code JobOutcomes} and {@code Migrator} (tests bind
+     * {@code QueueOverview}, {@code ScheduleFires}), {@code ExecutionLedger}, {@code JobOutcomes} and {@code Migrator} (tests bind
      * in-memory adapters this way).
      */
     public BatonBuilder adapters(Module module) {

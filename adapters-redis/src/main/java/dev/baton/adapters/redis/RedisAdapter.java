@@ -3,6 +3,7 @@ package dev.baton.adapters.redis;
 import dev.baton.application.port.out.JobLeases;
 import dev.baton.application.port.out.JobPublisher;
 import dev.baton.application.port.out.QueueAdministration;
+import dev.baton.application.port.out.QueueOverview;
 import dev.baton.application.port.out.QueueMaintenance;
 import dev.baton.application.port.out.ScheduleFires;
 import dev.baton.application.port.out.TransportException;
@@ -226,6 +227,10 @@ public final class RedisAdapter implements AutoCloseable {
     }
 
     public QueueAdministration administration() {
+        return transport;
+    }
+
+    public QueueOverview overview() {
         return transport;
     }
 

@@ -5,6 +5,7 @@ import dev.baton.application.port.out.DeliveryId;
 import dev.baton.application.port.out.JobLeases;
 import dev.baton.application.port.out.JobPublisher;
 import dev.baton.application.port.out.QueueAdministration;
+import dev.baton.application.port.out.QueueOverview;
 import dev.baton.application.port.out.QueueMaintenance;
 import dev.baton.application.port.out.Reclaimed;
 import dev.baton.application.port.out.ScheduleFires;
@@ -42,7 +43,7 @@ import java.util.Set;
  * that does that one job. The parts share the queues' {@link Partitions} and translate failures with {@link Calls}.
  */
 final class RedisStreamTransport
-        implements JobPublisher, JobLeases, QueueMaintenance, QueueAdministration {
+        implements JobPublisher, JobLeases, QueueMaintenance, QueueAdministration, QueueOverview {
     private final Partitions partitions;
     private final LayoutChanges layoutChanges;
     private final Publishing publishing;

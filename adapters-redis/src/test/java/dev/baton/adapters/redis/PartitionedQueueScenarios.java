@@ -101,13 +101,13 @@ abstract class PartitionedQueueScenarios {
         assertThat(stats.length()).isEqualTo(100);
         assertThat(stats.pending()).isZero();
         assertThat(stats.consumers()).singleElement().satisfies(c -> assertThat(c.name()).isEqualTo("alice"));
-        List<PartitionStats> partitions = adapter().administration().partitionStats(queue);
+        List<PartitionStats> partitions = adapter().overview().partitionStats(queue);
         assertThat(partitions).extracting(PartitionStats::index).containsExactly(0, 1, 2, 3);
         for (PartitionStats partition : partitions) {
             assertThat(partition.length()).as("partition " + partition.index())
                     .isEqualTo(raw().commands().xlen(RawKeys.keys(queue, partition.index(), 4).stream()));
         }
-        assertThat(adapter().administration().partitionStats(queue("single"))).isEmpty();
+        assertThat(adapter().overview().partitionStats(queue("single"))).isEmpty();
     }
 
     @Test

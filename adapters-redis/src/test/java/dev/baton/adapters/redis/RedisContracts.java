@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 import dev.baton.application.port.out.JobLeases;
 import dev.baton.application.port.out.JobPublisher;
 import dev.baton.application.port.out.QueueAdministration;
+import dev.baton.application.port.out.QueueOverview;
 import dev.baton.application.port.out.QueueMaintenance;
 import dev.baton.application.port.out.ScheduleFires;
 import dev.baton.application.testing.TransportContracts;
@@ -36,6 +37,11 @@ abstract class RedisContracts extends TransportContracts {
     @Override
     public QueueAdministration administration() {
         return adapter().administration();
+    }
+
+    @Override
+    public QueueOverview overview() {
+        return adapter().overview();
     }
 
     @Override

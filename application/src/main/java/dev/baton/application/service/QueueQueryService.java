@@ -9,6 +9,7 @@ import dev.baton.application.port.in.ReadQueueTotalsUseCase;
 import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.application.port.out.JobOutcomes;
 import dev.baton.application.port.out.QueueAdministration;
+import dev.baton.application.port.out.QueueOverview;
 import dev.baton.domain.JobOutcome;
 import dev.baton.domain.JobSighting;
 import dev.baton.domain.PartitionStats;
@@ -24,6 +25,7 @@ public final class QueueQueryService
         implements InspectQueueUseCase, LocateJobUseCase, ListDelayedJobsUseCase, ListPartitionsUseCase,
         ListQueuesUseCase, ReadQueueTotalsUseCase {
     private final QueueAdministration queues;
+    private final QueueOverview overview;
     private final Optional<ExecutionLedger> ledger;
     private final JobOutcomes outcomes;
 
@@ -31,8 +33,10 @@ public final class QueueQueryService
      * @param ledger   empty when workers run at-least-once, without a ledger
      * @param outcomes the ledger's record of how jobs ended: {@link JobOutcomes#NOT_RECORDED} without a ledger
      */
-    public QueueQueryService(QueueAdministration queues, Optional<ExecutionLedger> ledger, JobOutcomes outcomes) {
+    public QueueQueryService(QueueAdministration queues, QueueOverview overview, Optional<ExecutionLedger> ledger,
+                             JobOutcomes outcomes) {
         this.queues = queues;
+        this.overview = overview;
         this.ledger = ledger;
         this.outcomes = outcomes;
     }
@@ -46,7 +50,7 @@ public final class QueueQueryService
 
     @Override
     public Map<QueueName, QueueTotals> totals(ReadQueueTotalsUseCase.Command command) {
-        return command.queues().isEmpty() ? Map.of() : queues.totals(command.queues());
+        return command.queues().isEmpty() ? Map.of() : overview.totals(command.queues());
     }
 
     /**
@@ -68,16 +72,16 @@ public final class QueueQueryService
 
     @Override
     public List<JobSighting.Delayed> listDelayed(ListDelayedJobsUseCase.Command command) {
-        return queues.delayed(command.queue(), command.limit());
+        return overview.delayed(command.queue(), command.limit());
     }
 
     @Override
     public List<PartitionStats> partitions(ListPartitionsUseCase.Command command) {
-        return queues.partitionStats(command.queue());
+        return overview.partitionStats(command.queue());
     }
 
     @Override
     public List<QueueName> queues() {
-        return queues.queues();
+        return overview.queues();
     }
 }

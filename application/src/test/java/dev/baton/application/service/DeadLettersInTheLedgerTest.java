@@ -37,7 +37,7 @@ class DeadLettersInTheLedgerTest {
     private final InMemoryStreamTransport transport = new InMemoryStreamTransport(clock);
     private final InMemoryExecutionLedger ledger = new InMemoryExecutionLedger(clock);
     private final DeadLetterService deadLetters = new DeadLetterService(transport, ledger, clock);
-    private final QueueQueryService queries = new QueueQueryService(transport, Optional.of(ledger), ledger);
+    private final QueueQueryService queries = new QueueQueryService(transport, transport, Optional.of(ledger), ledger);
     private final QueueName queue = QueueName.of("orders");
     private final ConsumerName worker = ConsumerName.of("w1");
 

@@ -55,9 +55,9 @@ class OperatorServicesTest {
         publish("a");
         complete("done");
 
-        InspectQueueUseCase.QueueReport withLedger = new QueueQueryService(transport, Optional.of(ledger), ledger)
+        InspectQueueUseCase.QueueReport withLedger = new QueueQueryService(transport, transport, Optional.of(ledger), ledger)
                 .inspect(new InspectQueueUseCase.Command(queue));
-        InspectQueueUseCase.QueueReport withoutLedger = new QueueQueryService(transport, Optional.empty(),
+        InspectQueueUseCase.QueueReport withoutLedger = new QueueQueryService(transport, transport, Optional.empty(),
                 JobOutcomes.NOT_RECORDED).inspect(new InspectQueueUseCase.Command(queue));
 
         assertThat(withLedger.stats().length()).isEqualTo(1);
@@ -67,7 +67,7 @@ class OperatorServicesTest {
 
     @Test
     void totalsAreReadForEveryQueueAskedForAndNoneForNoQueue() {
-        QueueQueryService service = new QueueQueryService(transport, Optional.empty(), JobOutcomes.NOT_RECORDED);
+        QueueQueryService service = new QueueQueryService(transport, transport, Optional.empty(), JobOutcomes.NOT_RECORDED);
         QueueName other = QueueName.of("mail");
         publish("a", "b");
         List<Delivery> leased = transport.lease(queue, worker, 2, Duration.ZERO);
@@ -80,7 +80,7 @@ class OperatorServicesTest {
 
     @Test
     void locatePrefersTheCompletionThenTheTransport() {
-        QueueQueryService service = new QueueQueryService(transport, Optional.of(ledger), ledger);
+        QueueQueryService service = new QueueQueryService(transport, transport, Optional.of(ledger), ledger);
         publish("waiting");
         complete("done");
 

@@ -5,6 +5,7 @@ import dev.baton.application.port.out.DeliveryId;
 import dev.baton.application.port.out.JobLeases;
 import dev.baton.application.port.out.JobPublisher;
 import dev.baton.application.port.out.QueueAdministration;
+import dev.baton.application.port.out.QueueOverview;
 import dev.baton.application.port.out.QueueMaintenance;
 import dev.baton.application.port.out.Reclaimed;
 import dev.baton.application.port.out.TransportException;
@@ -49,7 +50,7 @@ import java.util.stream.Collectors;
  * that monitor) for up to its block time, and whatever adds to a stream wakes it. Idle times come from the clock.
  */
 public final class InMemoryStreamTransport
-        implements JobPublisher, JobLeases, QueueMaintenance, QueueAdministration {
+        implements JobPublisher, JobLeases, QueueMaintenance, QueueAdministration, QueueOverview {
     private final Clock clock;
     private final WireFields wire;
     private final Map<QueueName, InMemoryQueue> queues = new HashMap<>();

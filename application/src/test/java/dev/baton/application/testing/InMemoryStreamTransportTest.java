@@ -4,6 +4,7 @@ import dev.baton.application.port.out.DeliveryId;
 import dev.baton.application.port.out.JobLeases;
 import dev.baton.application.port.out.JobPublisher;
 import dev.baton.application.port.out.QueueAdministration;
+import dev.baton.application.port.out.QueueOverview;
 import dev.baton.application.port.out.QueueMaintenance;
 import dev.baton.application.port.out.ScheduleFires;
 import dev.baton.domain.QueueName;
@@ -34,6 +35,11 @@ class InMemoryStreamTransportTest extends TransportContracts {
 
     @Override
     public QueueAdministration administration() {
+        return transport;
+    }
+
+    @Override
+    public QueueOverview overview() {
         return transport;
     }
 

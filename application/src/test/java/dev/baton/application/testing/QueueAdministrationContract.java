@@ -155,7 +155,7 @@ public abstract class QueueAdministrationContract extends TransportFixture {
         leases().deadLetter(leased.get(3),
                 DeadLetter.of(leased(leased.get(3)).job(), DeadLetterReason.POISON, ERROR, 6, BASE));
 
-        Map<QueueName, QueueTotals> totals = administration().totals(List.of(queue, untouched));
+        Map<QueueName, QueueTotals> totals = overview().totals(List.of(queue, untouched));
 
         assertThat(totals).containsOnlyKeys(queue, untouched);
         assertThat(totals.get(queue)).isEqualTo(new QueueTotals(queue, 2, 1, 1));
@@ -187,19 +187,19 @@ public abstract class QueueAdministrationContract extends TransportFixture {
         publisher().publish(job("soon").notBefore(BASE.plusSeconds(10)));
         publisher().publish(job("middle").notBefore(BASE.plusSeconds(30)));
 
-        List<JobSighting.Delayed> first = administration().delayed(queue, 2);
+        List<JobSighting.Delayed> first = overview().delayed(queue, 2);
 
         assertThat(first).extracting(delayed -> delayed.job().id().value()).containsExactly("soon", "middle");
         assertThat(first.get(0).dueAt()).isEqualTo(BASE.plusSeconds(10));
-        assertThat(administration().delayed(queue, 10)).hasSize(3);
-        assertThat(administration().delayed(randomQueue(), 10)).isEmpty();
+        assertThat(overview().delayed(queue, 10)).hasSize(3);
+        assertThat(overview().delayed(randomQueue(), 10)).isEmpty();
     }
 
     @Test
     void theQueuesHoldingJobsAreListed() {
         publish("q1");
 
-        assertThat(administration().queues()).contains(queue).doesNotHaveDuplicates();
+        assertThat(overview().queues()).contains(queue).doesNotHaveDuplicates();
     }
 
     @Test
@@ -207,7 +207,7 @@ public abstract class QueueAdministrationContract extends TransportFixture {
         publish("p1", "p2", "p3");
         leases().lease(queue, alice, 1, SHORT_BLOCK);
 
-        List<PartitionStats> partitions = administration().partitionStats(queue);
+        List<PartitionStats> partitions = overview().partitionStats(queue);
 
         if (!partitions.isEmpty()) {
             assertThat(partitions).hasSizeGreaterThan(1);

@@ -4,6 +4,7 @@ import dev.baton.application.port.out.DeliveryId;
 import dev.baton.application.port.out.JobLeases;
 import dev.baton.application.port.out.JobPublisher;
 import dev.baton.application.port.out.QueueAdministration;
+import dev.baton.application.port.out.QueueOverview;
 import dev.baton.application.port.out.QueueMaintenance;
 import dev.baton.application.port.out.ScheduleFires;
 import dev.baton.domain.PayloadLimit;
@@ -28,6 +29,8 @@ public interface TestedTransport {
     QueueMaintenance maintenance();
 
     QueueAdministration administration();
+
+    QueueOverview overview();
 
     ScheduleFires scheduleFires();
 

@@ -7,6 +7,7 @@ import dev.baton.application.port.out.DeliveryId;
 import dev.baton.application.port.out.JobLeases;
 import dev.baton.application.port.out.JobPublisher;
 import dev.baton.application.port.out.QueueAdministration;
+import dev.baton.application.port.out.QueueOverview;
 import dev.baton.application.port.out.QueueMaintenance;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.ConsumerStats;
@@ -75,6 +76,10 @@ public abstract class TransportFixture {
 
     protected final QueueAdministration administration() {
         return subject().administration();
+    }
+
+    protected final QueueOverview overview() {
+        return subject().overview();
     }
 
     protected final void appendRaw(QueueName target, Map<String, String> fields) {

@@ -10,6 +10,7 @@ import dev.baton.application.port.out.JobLeases;
 import dev.baton.application.port.out.JobPublisher;
 import dev.baton.application.port.out.TransportMemory;
 import dev.baton.application.port.out.QueueAdministration;
+import dev.baton.application.port.out.QueueOverview;
 import dev.baton.application.port.out.QueueMaintenance;
 import dev.baton.application.port.out.ScheduleFires;
 import dev.baton.bootstrap.config.BatonConfig;
@@ -54,6 +55,12 @@ public final class RedisModule extends AbstractModule {
     @Singleton
     QueueAdministration administration(RedisAdapter redis) {
         return redis.administration();
+    }
+
+    @Provides
+    @Singleton
+    QueueOverview overview(RedisAdapter redis) {
+        return redis.overview();
     }
 
     @Provides

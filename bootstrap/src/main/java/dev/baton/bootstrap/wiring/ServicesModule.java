@@ -35,6 +35,7 @@ import dev.baton.application.port.out.JobPublisher;
 import dev.baton.application.port.out.JobTracing;
 import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.port.out.QueueAdministration;
+import dev.baton.application.port.out.QueueOverview;
 import dev.baton.application.port.out.QueueMaintenance;
 import dev.baton.application.port.out.ScheduleFires;
 import dev.baton.application.service.AtLeastOnceExecution;
@@ -138,9 +139,10 @@ final class ServicesModule extends AbstractModule {
 
     @Provides
     @Singleton
-    QueueQueryService queries(QueueAdministration administration, ExecutionLedger ledger, JobOutcomes outcomes) {
+    QueueQueryService queries(QueueAdministration administration, QueueOverview overview, ExecutionLedger ledger,
+                              JobOutcomes outcomes) {
         // without a ledger there are no completions to count or find
-        return new QueueQueryService(administration,
+        return new QueueQueryService(administration, overview,
                 ledger instanceof AtLeastOnceExecution ? Optional.empty() : Optional.of(ledger), outcomes);
     }
 

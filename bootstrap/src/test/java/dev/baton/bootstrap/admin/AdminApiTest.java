@@ -55,6 +55,25 @@ class AdminApiTest {
     }
 
     @Test
+    void aCancelledJobIsShownAndSearchedAsCancelled() throws Exception {
+        try (Baton baton = baton()) {
+            AdminClient viewer = AdminClient.anonymous(baton.startAdmin().orElseThrow()).as("viewer", VIEWER_PASSWORD);
+            baton.enqueue(EnqueueJobUseCase.Command.now(queue, JobId.of("doomed-1"), "{}").after(Duration.ofHours(1)));
+            baton.cancel(queue, JobId.of("doomed-1"));
+
+            JsonNode job = json(viewer.get("/api/jobs/doomed-1?queue=" + queue.value()));
+            assertThat(job.get("state").asText()).isEqualTo("cancelled");
+            assertThat(job.get("finished_at").asText()).isNotEmpty();
+            JsonNode page = json(viewer.get(queuePath("/outcomes?state=cancelled")));
+            assertThat(page.get("items")).singleElement().satisfies(item -> {
+                assertThat(item.get("job_id").asText()).isEqualTo("doomed-1");
+                assertThat(item.get("state").asText()).isEqualTo("cancelled");
+            });
+            assertThat(json(viewer.get(queuePath("/outcomes?state=purged"))).get("items")).isEmpty();
+        }
+    }
+
+    @Test
     void theApiShowsQueuesJobsAndOutcomesAndReplaysOrPurgesDeadLettersOnce() throws Exception {
         try (Baton baton = baton()) {
             AdminClient anonymous = AdminClient.anonymous(baton.startAdmin().orElseThrow());

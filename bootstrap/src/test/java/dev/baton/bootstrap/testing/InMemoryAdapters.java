@@ -6,6 +6,7 @@ import dev.baton.application.port.out.JobOutcomes;
 import dev.baton.application.port.out.JobLeases;
 import dev.baton.application.port.out.JobPublisher;
 import dev.baton.application.port.out.QueueAdministration;
+import dev.baton.application.port.out.QueueOverview;
 import dev.baton.application.port.out.QueueMaintenance;
 import dev.baton.application.port.out.ScheduleFires;
 import dev.baton.application.testing.InMemoryExecutionLedger;
@@ -30,6 +31,7 @@ public final class InMemoryAdapters extends AbstractModule {
         bind(JobLeases.class).toInstance(transport);
         bind(QueueMaintenance.class).toInstance(transport);
         bind(QueueAdministration.class).toInstance(transport);
+        bind(QueueOverview.class).toInstance(transport);
         bind(ScheduleFires.class).toInstance(new InMemoryScheduleFires(transport));
         bind(ExecutionLedger.class).toInstance(ledger);
         bind(JobOutcomes.class).toInstance(ledger);

@@ -5,43 +5,25 @@ import dev.baton.domain.DeadLetterSelection;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
 import dev.baton.domain.JobSighting;
-import dev.baton.domain.PartitionStats;
 import dev.baton.domain.QueueName;
 import dev.baton.domain.QueueStats;
-import dev.baton.domain.QueueTotals;
 import dev.baton.domain.StoredDeadLetter;
 import java.time.Instant;
-import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
- * What an operator reads and changes in a queue: its numbers, where a job is, and the dead letters. These calls may
- * scan; they are for people and tools, not for the worker's hot path. Implementations translate their client's
+ * What an operator reads and changes in a queue: its numbers, where a job is, the dead letters, pausing and
+ * cancelling ({@link QueueOverview} has what a dashboard reads across queues). These calls may scan; they are for
+ * people and tools, not for the worker's hot path. Implementations translate their client's
  * exceptions into {@link TransportException}.
  */
 public interface QueueAdministration {
 
-    /** The queues the transport holds anything of, by name. */
-    List<QueueName> queues();
-
     QueueStats stats(QueueName queue);
-
-    /**
-     * The running totals of each of {@code queues} (summed over its partitions), read together in one round trip:
-     * a dashboard polls them every second. A queue nothing finished in has {@link QueueTotals#none}.
-     */
-    Map<QueueName, QueueTotals> totals(Collection<QueueName> queues);
 
     /** Where the job with {@code id} is held now, if the transport still holds it. */
     Optional<JobSighting> find(QueueName queue, JobId id);
-
-    /** Each partition's stream length and pending entries, by index; empty for a queue of one partition. */
-    List<PartitionStats> partitionStats(QueueName queue);
-
-    /** The first {@code limit} jobs of the delayed set (retries and scheduled jobs), soonest due first. */
-    List<JobSighting.Delayed> delayed(QueueName queue, int limit);
 
     /** Dead letters in the order they died, starting after {@code after} (exclusive) when given. */
     List<StoredDeadLetter> deadLetters(QueueName queue, Optional<DeadLetterId> after, int limit);
