@@ -4,39 +4,22 @@ import com.google.inject.Injector;
 import com.google.inject.Key;
 import dev.baton.adapters.postgres.PostgresAdapter;
 import dev.baton.application.handler.JobHandlers;
-import dev.baton.application.port.in.CountCompletionsUseCase;
 import dev.baton.application.port.in.EnqueueJobUseCase;
 import dev.baton.application.port.in.EnqueueJobsUseCase;
 import dev.baton.application.port.in.EnqueueUniqueJobUseCase;
 import dev.baton.application.port.in.InspectOutboxUseCase;
 import dev.baton.application.port.in.InspectQueueUseCase;
-import dev.baton.application.port.in.ListDeadLettersUseCase;
-import dev.baton.application.port.in.ListDelayedJobsUseCase;
-import dev.baton.application.port.in.ListPartitionsUseCase;
-import dev.baton.application.port.in.ListQueuesUseCase;
 import dev.baton.application.port.in.LocateJobUseCase;
 import dev.baton.application.port.in.RunSchedulerUseCase;
 import dev.baton.application.port.in.CancelJobUseCase;
 import dev.baton.application.port.in.PauseQueueUseCase;
-import dev.baton.application.port.in.PurgeDeadLettersUseCase;
-import dev.baton.application.port.in.ReadQueueTotalsUseCase;
-import dev.baton.application.port.in.RedriveDeadLettersUseCase;
 import dev.baton.application.port.in.ResumeQueueUseCase;
-import dev.baton.application.port.in.RunSchedulerUseCase;
 import dev.baton.application.port.in.RunWorkerUseCase;
 import dev.baton.application.port.in.RunningWorker;
-import dev.baton.application.port.in.SearchOutcomesUseCase;
 import dev.baton.application.service.CompletionJanitor;
 import dev.baton.application.service.EnqueueService;
 import dev.baton.application.service.OutboxRelay;
 import dev.baton.bootstrap.admin.AdminServer;
-import dev.baton.bootstrap.admin.Dashboard;
-import dev.baton.bootstrap.admin.DeadLetterEndpoints;
-import dev.baton.bootstrap.admin.HealthEndpoints;
-import dev.baton.bootstrap.admin.JobEndpoints;
-import dev.baton.bootstrap.admin.PauseEndpoint;
-import dev.baton.bootstrap.admin.QueueEndpoints;
-import dev.baton.bootstrap.admin.Routes;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.config.ConfigException;
 import dev.baton.bootstrap.config.Setting;
@@ -56,7 +39,6 @@ import dev.baton.domain.OutboxBacklog;
 import dev.baton.domain.QueueName;
 import dev.baton.domain.Schedule;
 import dev.baton.domain.Uniqueness;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Arrays;
@@ -66,6 +48,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Baton embedded in an application: enqueue jobs and run workers in-process.
@@ -95,6 +78,7 @@ public final class Baton implements AutoCloseable {
     private final List<RunningWorker> workers = new CopyOnWriteArrayList<>();
     private final CloseAtShutdown shutdownHook = new CloseAtShutdown(this::close);
     private final List<Schedule> schedules;
+    private final AtomicBoolean gaugesStarted = new AtomicBoolean();
     private RunSchedulerUseCase.RunningScheduler scheduler; // guarded by this
 
     Baton(Injector injector, BatonConfig config, boolean closeAtShutdown, List<Schedule> schedules) {
@@ -344,31 +328,23 @@ public final class Baton implements AutoCloseable {
      * @return the bound address, empty when the admin address is {@code off}
      */
     public Optional<InetSocketAddress> startAdmin() {
-        closer.register(instance(QueueGauges.class));
-        if (hasOutbox()) {
-            closer.register(instance(OutboxGauges.class));
-        }
+        startGauges();
         return config.adminAddress().map(address -> closer.register(AdminServer.start(address, config,
-                adminEndpoints())).address());
+                AdminEndpoints.all(injector, closer, config, this::outboxBacklog))).address());
     }
 
     /**
-     * The admin server's endpoint groups: health and metrics, queues, jobs, dead letters, pause and resume, and the
-     * dashboard's pages and events.
+     * Starts the per-queue gauges (and the outbox's, with a ledger) on the meter registry, refreshed in the
+     * background; once, however often it is called. {@link #startAdmin} does it; an application that scrapes its own
+     * registry (Spring Boot's) calls it alone.
      */
-    private List<Routes.Group> adminEndpoints() {
-        QueueEndpoints queues = new QueueEndpoints(use(InspectQueueUseCase.class), use(CountCompletionsUseCase.class),
-                use(ListDelayedJobsUseCase.class), use(ListPartitionsUseCase.class), use(ListQueuesUseCase.class),
-                instance(KnownQueues.class), this::outboxBacklog);
-        return List.of(new HealthEndpoints(instance(new Key<Set<HealthCheck>>() { }),
-                        instance(PrometheusMeterRegistry.class)),
-                queues,
-                new JobEndpoints(use(LocateJobUseCase.class), use(SearchOutcomesUseCase.class), queues),
-                new DeadLetterEndpoints(use(ListDeadLettersUseCase.class), use(RedriveDeadLettersUseCase.class),
-                        use(PurgeDeadLettersUseCase.class), queues),
-                new PauseEndpoint(use(PauseQueueUseCase.class), use(ResumeQueueUseCase.class)),
-                closer.register(new Dashboard(use(ReadQueueTotalsUseCase.class), instance(KnownQueues.class)::all,
-                        config::redact)));
+    public void startGauges() {
+        if (gaugesStarted.compareAndSet(false, true)) {
+            closer.register(instance(QueueGauges.class));
+            if (hasOutbox()) {
+                closer.register(instance(OutboxGauges.class));
+            }
+        }
     }
 
     /** The outbox's rows waiting, the oldest one's age and the malformed rows; empty without a PostgreSQL ledger. */

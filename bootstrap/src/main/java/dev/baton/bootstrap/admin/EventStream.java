@@ -11,17 +11,22 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
  * {@code GET /api/events}: server-sent events, one per sample of the {@link ThroughputSampler} ({@code data:
  * {"at": ..., "queues": {"orders": {"completed": 2.0, "retried": 0.0, "dead": 0.0}}}}), the samples it holds first.
- * A connection holds no thread: the handler returns once the history is written, and the sampler's thread writes
- * each new event; a write that fails (the browser went away) ends the connection. At most {@code maxClients}
+ * Each connection has a writer thread of its own, so a browser that stops reading blocks only its own writes: the
+ * sampler hands each sample over without waiting, and a connection that falls {@link #BACKLOG} samples behind (a
+ * minute of events) is ended, as is one whose write fails (the browser went away). At most {@code maxClients}
  * connections at once; one more is refused with 503.
  */
 final class EventStream implements Routes.Handler {
+    static final int BACKLOG = 60;
     private static final ObjectMapper COMPACT = new ObjectMapper();
 
     private final ThroughputSampler sampler;
@@ -45,48 +50,75 @@ final class EventStream implements Routes.Handler {
         exchange.getResponseHeaders().set("Content-Type", "text/event-stream; charset=utf-8");
         exchange.getResponseHeaders().set("Cache-Control", "no-store");
         exchange.sendResponseHeaders(200, 0);
-        Client client = new Client(exchange);
-        // the history goes out before any new event: the client's lock is held until it is written
-        synchronized (client) {
-            List<Sample> history = sampler.subscribe(client);
-            client.write(history);
-        }
+        new Client(exchange.getResponseBody(), slots::release, exchange::close).start(sampler);
     }
 
-    /** One open connection; ends itself when a write fails. */
-    private final class Client implements Consumer<Sample> {
-        private final HttpExchange exchange;
-        private boolean open = true;
+    /**
+     * One open connection: a bounded queue of events and the thread that writes them. Ending it frees its place at
+     * once; the connection itself is closed by its writer thread, after a write that may still hang on a browser
+     * that stopped reading, so that nothing else ever waits for that browser.
+     */
+    static final class Client implements Consumer<Sample> {
+        private final OutputStream out;
+        private final Runnable release;
+        private final Runnable close;
+        private final BlockingQueue<List<Sample>> queued = new ArrayBlockingQueue<>(BACKLOG);
+        private final AtomicBoolean ended = new AtomicBoolean();
+        private final Thread writer = new Thread(this::writeUntilEnded, "baton-dashboard-events");
+        private ThroughputSampler sampler;
 
-        Client(HttpExchange exchange) {
-            this.exchange = exchange;
+        Client(OutputStream out, Runnable release, Runnable close) {
+            this.out = out;
+            this.release = release;
+            this.close = close;
+            writer.setDaemon(true);
         }
 
-        @Override
-        public synchronized void accept(Sample sample) {
-            write(List.of(sample));
-        }
-
-        synchronized void write(List<Sample> samples) {
-            if (!open) {
-                return;
+        /**
+         * Subscribes and queues the samples held before any new one: the sampler's lock keeps a sample from being
+         * taken meanwhile.
+         */
+        void start(ThroughputSampler source) {
+            synchronized (source) {
+                this.sampler = source;
+                queued.add(source.subscribe(this));
             }
-            try {
-                OutputStream out = exchange.getResponseBody();
-                for (Sample sample : samples) {
-                    out.write(("data: " + json(sample) + "\n\n").getBytes(StandardCharsets.UTF_8));
-                }
-                out.flush();
-            } catch (IOException e) {
+            writer.start();
+        }
+
+        /** Called by the sampler's thread: never waits. */
+        @Override
+        public void accept(Sample sample) {
+            if (!queued.offer(List.of(sample))) {
                 end();
             }
         }
 
-        private void end() {
-            open = false;
-            sampler.unsubscribe(this);
-            exchange.close();
-            slots.release();
+        boolean isEnded() {
+            return ended.get();
+        }
+
+        private void writeUntilEnded() {
+            try {
+                while (!ended.get()) {
+                    for (Sample sample : queued.take()) {
+                        out.write(("data: " + json(sample) + "\n\n").getBytes(StandardCharsets.UTF_8));
+                    }
+                    out.flush();
+                }
+            } catch (IOException | InterruptedException e) {
+                end();
+            } finally {
+                close.run();
+            }
+        }
+
+        void end() {
+            if (ended.compareAndSet(false, true)) {
+                sampler.unsubscribe(this);
+                release.run();
+                writer.interrupt();
+            }
         }
     }
 

@@ -55,11 +55,15 @@ public class BatonAutoConfiguration {
         // the context closes Baton, after the worker's graceful stop: no JVM hook of Baton's own
         BatonBuilder builder = Baton.builder().config(config).shutdownHook(false);
         dataSource.ifPresent(builder::dataSource);
-        Optional.ofNullable(registries.getIfAvailable()).ifPresent(builder::meterRegistry);
+        Optional<MeterRegistry> registry = Optional.ofNullable(registries.getIfAvailable());
+        registry.ifPresent(builder::meterRegistry);
         HandlerBeans.byName(beans.getBeansOfType(JobHandler.class), dataSource).forEach(builder::handler);
         SchedulesFile.fromList("baton.schedules", properties.getSchedules()).forEach(builder::schedule);
         Optional.ofNullable(properties.getSchedulesFile()).map(Path::of).ifPresent(builder::schedulesFile);
-        return builder.build();
+        Baton baton = builder.build();
+        // the application's registry is what its actuator scrapes: the queue gauges go there
+        registry.ifPresent(any -> baton.startGauges());
+        return baton;
     }
 
     @Bean

@@ -87,6 +87,9 @@ class SpringLedgerTransactionTest {
                 assertThat(registry.get("baton.jobs.completed").tag("queue", queue).counter().count()).isEqualTo(1);
                 assertThat(registry.get("baton.jobs.dead.lettered").tag("queue", queue).counter().count())
                         .isEqualTo(1);
+                await().atMost(WAIT).untilAsserted(() -> assertThat(registry.find("baton.queue.dead")
+                        .tag("queue", queue).gauge()).as("the queue gauges, on the application's registry")
+                        .isNotNull().satisfies(gauge -> assertThat(gauge.value()).isEqualTo(1)));
                 assertThat(context.getBean(BatonHealthIndicator.class).health().getStatus()).isEqualTo(Status.UP);
             });
         }
