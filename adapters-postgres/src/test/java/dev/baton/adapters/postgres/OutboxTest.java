@@ -21,6 +21,7 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -138,7 +139,11 @@ class OutboxTest {
         assertSqlError("NULL, 'id-1', '{}'", "22023", "queue name NULL is invalid");
         assertSqlError("'orders', '', '{}'", "22023", "job id '' is invalid");
         assertSqlError("'orders', E'a\\nb', '{}'", "22023", "job id");
-        assertSqlError("'orders', repeat('j', 257), '{}'", "22023", "must have 1..256 printable characters");
+        assertSqlError("'orders', repeat('j', 257), '{}'", "22023", "must have 1..256 UTF-16 characters");
+        // 129 emoji are 129 code points but 258 UTF-16 chars, as Java counts them
+        assertSqlError("'orders', repeat(U&'\\+01F600', 129), '{}'", "22023", "counts 2), got 258");
+        assertSqlError("'orders', U&'id\\0378', '{}'", "22023", "holds a control character or an unassigned");
+        assertSqlError("'orders', U&'id\\0085', '{}'", "22023", "holds a control character or an unassigned");
         assertSqlError("'orders', NULL, '{}'", "22023", "job id NULL is invalid");
         assertSqlError("'orders', 'id-2', repeat('x', 1048577)", "54000",
                 "payload has 1048577 bytes, more than the limit of 1048576");
@@ -146,6 +151,57 @@ class OutboxTest {
         assertSqlError("'orders', 'id-3', '{}', headers => '{\"n\": 1}'", "22023",
                 "headers must be a JSON object of strings");
         assertSqlError("'orders', 'id-4', '{}', type => ' '", "22023", "job type must be");
+        assertSqlError("'orders', 'id-4', '{}', type => U&'\\3000\\2003'", "22023", "job type must be");
+        assertSqlError("'orders', 'id-4', '{}', type => repeat(U&'\\+01F600', 101)", "22023", "job type must be");
+        assertSqlError("'orders', 'id-4', '{}', type => U&'ship\\FFFF'", "22023", "job type must be");
+        assertSqlError("'orders', 'id-5', '{}', headers => '{\"a\": \"b\", \"payload\": \"x\"}'", "22023",
+                "header 'payload' is a field of Baton's wire protocol");
+        assertSqlError("'orders', 'id-5', '{}', headers => '{\"dead_reason\": \"x\"}'", "22023",
+                "header 'dead_reason' is a field of Baton's wire protocol");
+        assertSqlError("'orders', 'id-5', '{}', headers => '{\"unique_key\": \"k\"}'", "22023",
+                "header 'unique_key' is reserved for a uniqueness key");
+    }
+
+    /** Java's limits are the function's: what the relay publishes, the function accepts. */
+    @Test
+    void whatJavaAcceptsAtItsLimitsTheFunctionAcceptsToo() throws SQLException {
+        try (Connection producer = connection()) {
+            producer.setAutoCommit(false);
+            producer.createStatement().execute("SELECT " + SCHEMA.name() + ".enqueue('orders', "
+                    + "repeat(U&'\\+01F600', 128), '{}', type => repeat(U&'\\+01F69A', 100), headers => "
+                    + "'{\"traceparent\": \"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01\", "
+                    + "\"partition_key\": \"p\", \"unique_for_ms\": \"5\", \"\": \"\"}')");
+            producer.commit();
+        }
+        String emoji = "\uD83D\uDE00".repeat(128);
+        assertThat(JobId.of(emoji).value()).hasSize(JobId.MAX_LENGTH);
+        assertThat(outboxRows(emoji)).isOne();
+    }
+
+    /**
+     * Java's {@code Text.printable} and the function's {@code outbox_printable} answer alike for every code point of
+     * the Basic Multilingual Plane (PostgreSQL text holds no NUL, nor surrogates): the function's ranges are the
+     * JDK's.
+     */
+    @Test
+    void theFunctionFindsTheUnprintableCharactersJavaFinds() {
+        List<Integer> refusedBySql = SCHEMA.jdbi().withHandle(handle -> handle.createQuery("SELECT c FROM "
+                + "generate_series(1, 65535) AS c WHERE c NOT BETWEEN 55296 AND 57343 AND NOT " + SCHEMA.name()
+                + ".outbox_printable(chr(c)) ORDER BY c").mapTo(Integer.class).list());
+        List<Integer> refusedByJava = IntStream.rangeClosed(1, 0xFFFF)
+                .filter(c -> !Character.isSurrogate((char) c) && !isJobId(String.valueOf((char) c)))
+                .boxed().toList();
+        assertThat(refusedByJava).hasSizeGreaterThan(1000);
+        assertThat(refusedBySql).isEqualTo(refusedByJava);
+    }
+
+    private static boolean isJobId(String value) {
+        try {
+            JobId.of(value);
+            return true;
+        } catch (InvalidValueException e) {
+            return false;
+        }
     }
 
     /**

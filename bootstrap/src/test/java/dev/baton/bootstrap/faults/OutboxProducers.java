@@ -135,8 +135,7 @@ final class OutboxProducers {
     /**
      * Rows the relay must dead-letter MALFORMED and go on: written straight into {@code job_outbox}, around the
      * function's checks (a queue name that cannot exist, an empty job id, a job id with a control character, a
-     * payload over the 1 MiB limit), and one the function accepts but Redis cannot carry (a header named like a field
-     * of the wire format).
+     * payload over the 1 MiB limit, a header named like a field of the wire format, which Redis cannot carry).
      *
      * @return the positions of the rows, and what each one's reason must say
      */
@@ -149,8 +148,9 @@ final class OutboxProducers {
         rows.put(insert + "(E'bad\\nid', '" + queue + "', '{}') RETURNING position", "job id must be printable");
         rows.put(insert + "('bad-payload', '" + queue + "', repeat('x', 1048577)) RETURNING position",
                 "payload over the limit of 1048576");
-        rows.put("SELECT " + schema + ".enqueue('" + queue + "', 'bad-header', '{}',"
-                + " headers => '{\"attempt\": \"7\"}')", "header 'attempt' is a field of Baton's wire protocol");
+        rows.put("INSERT INTO " + schema + ".job_outbox (job_id, queue, payload, headers) VALUES ('bad-header', '"
+                + queue + "', '{}', '{\"attempt\": \"7\"}') RETURNING position",
+                "header 'attempt' is a field of Baton's wire protocol");
         Map<Long, String> written = new LinkedHashMap<>();
         ledger.query(connection -> {
             for (Map.Entry<String, String> row : rows.entrySet()) {
