@@ -43,8 +43,11 @@ public final class QueueGauges implements AutoCloseable {
         scheduler.scheduleWithFixedDelay(this::refresh, 0, every.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    /** Reads every known queue's numbers once; a failing queue keeps its previous values. */
-    public void refresh() {
+    /**
+     * Reads every known queue's numbers once; a failing queue keeps its previous values. One refresh at a time: the
+     * one that reads a queue first registers its gauges, and another must not return before they are there.
+     */
+    public synchronized void refresh() {
         for (QueueName queue : queues.all()) {
             try {
                 QueueReport report = inspect.inspect(new InspectQueueUseCase.Command(queue));
