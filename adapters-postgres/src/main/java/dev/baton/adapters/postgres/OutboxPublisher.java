@@ -3,6 +3,7 @@ package dev.baton.adapters.postgres;
 import static dev.baton.adapters.postgres.SqlFailures.unavailable;
 
 import dev.baton.application.port.out.JobPublisher;
+import dev.baton.domain.DeadLetter;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
 import java.sql.SQLException;
@@ -37,6 +38,13 @@ final class OutboxPublisher implements JobPublisher {
         } catch (JdbiException | SQLException e) {
             throw unavailable("could not enqueue " + jobs.size() + " jobs into the outbox", e);
         }
+    }
+
+    /** @throws UnsupportedOperationException always: dead letters live in the transport, which the relay writes */
+    @Override
+    public void deadLetterUnpublished(DeadLetter letter, String origin) {
+        throw new UnsupportedOperationException("the outbox keeps no dead letters: the relay writes them to the "
+                + "transport");
     }
 
     /** @throws UnsupportedOperationException always: a unique job's key lives in the transport */

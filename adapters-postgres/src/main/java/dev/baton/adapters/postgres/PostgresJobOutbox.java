@@ -101,7 +101,26 @@ final class PostgresJobOutbox implements JobOutbox {
                     Optional.empty(), headers(row));
             return new Entry.Ready(position, job);
         } catch (InvalidValueException e) {
-            return new Entry.Malformed(position, e.getMessage());
+            return new Entry.Malformed(position, row.getString("queue"), rawFields(row), e.getMessage());
+        }
+    }
+
+    /** A malformed row's values as a stream entry's fields, kept verbatim for its dead letter. */
+    private static Map<String, String> rawFields(ResultSet row) throws SQLException {
+        Map<String, String> fields = new HashMap<>(headers(row));
+        putIfPresent(fields, "job_id", row.getString("job_id"));
+        putIfPresent(fields, "payload", row.getString("payload"));
+        putIfPresent(fields, "type", row.getString("type"));
+        Timestamp enqueuedAt = row.getTimestamp("enqueued_at");
+        if (enqueuedAt != null) {
+            fields.put("enqueued_at", Long.toString(enqueuedAt.toInstant().toEpochMilli()));
+        }
+        return fields;
+    }
+
+    private static void putIfPresent(Map<String, String> fields, String name, String value) {
+        if (value != null) {
+            fields.put(name, value);
         }
     }
 

@@ -9,10 +9,15 @@ import dev.baton.application.port.out.JobPublisher;
 import dev.baton.application.port.out.TransportException;
 import dev.baton.application.service.OutboxRelay;
 import dev.baton.application.testing.MutableClock;
+import dev.baton.domain.DeadLetter;
+import dev.baton.domain.DeadLetterReason;
+import dev.baton.domain.DeadLetterRecord;
 import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
+import dev.baton.domain.JobOutcome;
 import dev.baton.domain.PayloadLimit;
+import dev.baton.domain.QueueName;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -43,7 +48,7 @@ class OutboxRelayTest {
     void open() {
         adapter = PostgresAdapter.open(SCHEMA.config(), clock);
         SCHEMA.jdbi().useHandle(handle -> handle.execute("DELETE FROM " + SCHEMA.name() + ".job_outbox"));
-        relay = new OutboxRelay(adapter.jobOutbox(), publisher, epoch::get, PayloadLimit.DEFAULT, clock,
+        relay = new OutboxRelay(adapter.jobOutbox(), publisher, adapter.outcomes(), epoch::get, PayloadLimit.DEFAULT, clock,
                 SETTINGS);
     }
 
@@ -115,6 +120,18 @@ class OutboxRelayTest {
         assertThat(relay.runOnce()).as("no row claimed again").isZero();
         assertThat(publisher.jobIds()).containsExactly("m-ok-1", "m-ok-2", "m-ok-3");
         bad.forEach((position, reason) -> assertThat(malformedAt(position)).as("row " + position).contains(reason));
+        long noQueue = bad.keySet().iterator().next();
+        assertThat(publisher.deadLetters).as("every row with a queue, dead-lettered MALFORMED with its raw values")
+                .hasSize(bad.size() - 1).doesNotContainKey("outbox:" + noQueue)
+                .allSatisfy((origin, letter) -> assertThat(letter.reason()).isEqualTo(DeadLetterReason.MALFORMED));
+        long empty = bad.keySet().stream().skip(1).findFirst().orElseThrow();
+        DeadLetter emptyId = publisher.deadLetters.get("outbox:" + empty);
+        assertThat(emptyId.rawFields()).containsEntry("job_id", "").containsEntry("payload", "{}");
+        assertThat(emptyId.lastError().message()).isEqualTo(bad.get(empty));
+        assertThat(adapter.outcomes().find("m-1")).as("no queue: in the outbox only").isEmpty();
+        assertThat(adapter.outcomes().find("m-big")).get().isInstanceOf(JobOutcome.Dead.class);
+        assertThat(adapter.outcomes().find(DeadLetterRecord.entryKey(QueueName.of("orders"), "outbox:" + empty)))
+                .as("a row without a job id, by its position").get().isInstanceOf(JobOutcome.Dead.class);
     }
 
     /**
@@ -157,7 +174,7 @@ class OutboxRelayTest {
         assertThat(relay.runOnce()).as("same epoch: nothing again").isZero();
 
         epoch.set("run-2/marker-2");
-        OutboxRelay other = new OutboxRelay(adapter.jobOutbox(), publisher, epoch::get, PayloadLimit.DEFAULT, clock,
+        OutboxRelay other = new OutboxRelay(adapter.jobOutbox(), publisher, adapter.outcomes(), epoch::get, PayloadLimit.DEFAULT, clock,
                 SETTINGS);
         assertThat(relay.runOnce()).isOne();
         assertThat(other.runOnce()).as("one relay republishes a loss").isZero();
@@ -224,6 +241,7 @@ class OutboxRelayTest {
 
     private static final class RecordingPublisher implements JobPublisher {
         private final List<Job> published = new ArrayList<>();
+        private final Map<String, DeadLetter> deadLetters = new LinkedHashMap<>();
         private boolean failNext;
         /** The id of a job this transport cannot carry, as Redis refuses a header named like a field of its own. */
         private String refused;
@@ -243,6 +261,11 @@ class OutboxRelayTest {
                 throw new InvalidValueException("the transport cannot carry " + refused);
             });
             published.addAll(jobs);
+        }
+
+        @Override
+        public synchronized void deadLetterUnpublished(DeadLetter letter, String origin) {
+            deadLetters.put(origin, letter);
         }
 
         /** The relay publishes no unique jobs: the outbox takes none. */

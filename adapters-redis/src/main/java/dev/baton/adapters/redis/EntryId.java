@@ -4,6 +4,11 @@ package dev.baton.adapters.redis;
 record EntryId(long ms, long seq) implements Comparable<EntryId> {
     static final EntryId ZERO = new EntryId(0, 0);
 
+    /** Whether {@code id} reads as an entry id (a dead letter's original id may name something else). */
+    static boolean isEntryId(String id) {
+        return id.matches("[0-9]{1,20}(-[0-9]{1,20})?");
+    }
+
     static EntryId parse(String id) {
         int dash = id.indexOf('-');
         if (dash < 0) {

@@ -88,6 +88,22 @@ final class EntryMoves {
         }
     }
 
+    /**
+     * Appends the dead letter of a job that never reached a stream to its queue's dead letters, on its job's
+     * partition (the first, for a letter without a job), once per dead job key (dead_letter_unpublished.lua).
+     */
+    void deadLetterUnpublished(DeadLetter letter, String origin) {
+        partitions.ensureDeclared(letter.queue());
+        QueueLayout layout = partitions.layout("dead-letter", letter.queue());
+        QueueKeys keys = letter.job().map(layout::route).orElseGet(() -> layout.all().get(0));
+        List<byte[]> args = new ArrayList<>();
+        args.add(bytes(DeadJobKey.of(letter, origin)));
+        wire.deadJobFields(letter).forEach(field -> args.add(bytes(field)));
+        wire.deadFields(letter, origin).forEach(field -> args.add(bytes(field)));
+        call("dead-letter", letter.queue(), () -> scripts.run(Script.DEAD_LETTER_UNPUBLISHED, ScriptOutputType.VALUE,
+                new byte[][] {keys.dead(), keys.deadJobs(), keys.totals()}, args.toArray(byte[][]::new)));
+    }
+
     /** Moves up to {@code max} delayed jobs due at {@code now} into their partition's stream. */
     int promoteDue(QueueName queue, Instant now, int max) {
         QueueLayout layout = partitions.layout("promote", queue);

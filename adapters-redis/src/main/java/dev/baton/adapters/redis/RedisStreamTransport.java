@@ -124,6 +124,11 @@ final class RedisStreamTransport
     }
 
     @Override
+    public void deadLetterUnpublished(DeadLetter letter, String origin) {
+        moves.deadLetterUnpublished(letter, origin);
+    }
+
+    @Override
     public JobId publishUnique(Job job) {
         return publishing.publishUnique(job);
     }

@@ -280,7 +280,8 @@ final class WireMapping {
             }
         }
         String originalId = dead.getOrDefault(DEAD_ORIGINAL_ID, deadId);
-        Entry entry = entry(queue, originalId, jobFields);
+        // a letter from no stream entry (an outbox row's outbox:<position>) has no entry time: its own id's stands in
+        Entry entry = entry(queue, EntryId.isEntryId(originalId) ? originalId : deadId, jobFields);
         Optional<DeadLetterReason> reason = reason(dead.get(DEAD_REASON));
         JobError error = new JobError(dead.getOrDefault(DEAD_ERROR_TYPE, "unknown"),
                 dead.get(DEAD_ERROR_MESSAGE), !"false".equals(dead.get(DEAD_ERROR_RETRYABLE)));

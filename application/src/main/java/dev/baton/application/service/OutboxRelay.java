@@ -1,11 +1,21 @@
 package dev.baton.application.service;
 
 import dev.baton.application.port.out.JobOutbox;
+import dev.baton.application.port.out.JobOutcomes;
 import dev.baton.application.port.out.JobPublisher;
+import dev.baton.application.port.out.LedgerUnavailableException;
 import dev.baton.application.port.out.MaintenanceObserver;
+import dev.baton.application.port.out.TransportException;
 import dev.baton.application.port.out.TransportMemory;
+import dev.baton.domain.ConsumerName;
+import dev.baton.domain.DeadLetter;
+import dev.baton.domain.DeadLetterReason;
+import dev.baton.domain.DeadLetterRecord;
 import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.Job;
+import dev.baton.domain.JobError;
+import dev.baton.domain.JobOutcome;
+import dev.baton.domain.QueueName;
 import dev.baton.domain.PayloadLimit;
 import java.time.Clock;
 import java.time.Duration;
@@ -13,6 +23,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -23,17 +34,21 @@ import org.slf4j.LoggerFactory;
  * Publishes the jobs that producers committed to the outbox: claims a batch (a short transaction of its own), publishes
  * it pipelined to the transport with no transaction open, then marks it published. A relay that dies in between leaves
  * its claim to expire; the next relay publishes the batch again, and the ledger acknowledges the duplicates. Any
- * number of relays run side by side. A row that cannot become a job, or that the transport refuses, is marked
- * MALFORMED; the relay goes on.
+ * number of relays run side by side. A row that cannot become a job, or that the transport refuses, is dead-lettered
+ * MALFORMED with its reason: recorded dead in the ledger, appended to its queue's dead letters, then marked malformed
+ * in the outbox (a row whose queue name is invalid has no queue: it is only marked); the relay goes on.
  * After the transport lost data ({@link TransportMemory}), it publishes again every job without a terminal outcome;
  * its thread looks for a loss, and forgets rows whose jobs ended, once per {@link Settings#pollInterval}.
  * Woken when producers commit, and every {@link Settings#pollInterval} at the latest (docs/POSTGRES.md#the-outbox).
  */
 public final class OutboxRelay implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(OutboxRelay.class);
+    /** Who dead-letters the outbox's malformed rows, in the ledger's record of them. */
+    static final ConsumerName CONSUMER = ConsumerName.of("outbox-relay");
 
     private final JobOutbox outbox;
     private final JobPublisher publisher;
+    private final JobOutcomes outcomes;
     private final TransportMemory memory;
     private final PayloadLimit payloadLimit;
     private final Clock clock;
@@ -43,10 +58,11 @@ public final class OutboxRelay implements AutoCloseable {
     private final CountDownLatch closed = new CountDownLatch(1);
     private final Thread thread;
 
-    public OutboxRelay(JobOutbox outbox, JobPublisher publisher, TransportMemory memory, PayloadLimit payloadLimit,
-                       Clock clock, Settings settings, MaintenanceObserver observer) {
+    public OutboxRelay(JobOutbox outbox, JobPublisher publisher, JobOutcomes outcomes, TransportMemory memory,
+                       PayloadLimit payloadLimit, Clock clock, Settings settings, MaintenanceObserver observer) {
         this.outbox = Objects.requireNonNull(outbox, "outbox");
         this.publisher = Objects.requireNonNull(publisher, "publisher");
+        this.outcomes = Objects.requireNonNull(outcomes, "outcomes");
         this.memory = Objects.requireNonNull(memory, "memory");
         this.payloadLimit = Objects.requireNonNull(payloadLimit, "payload limit");
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -56,9 +72,9 @@ public final class OutboxRelay implements AutoCloseable {
         thread.setDaemon(true);
     }
 
-    public OutboxRelay(JobOutbox outbox, JobPublisher publisher, TransportMemory memory, PayloadLimit payloadLimit,
-                       Clock clock, Settings settings) {
-        this(outbox, publisher, memory, payloadLimit, clock, settings, MaintenanceObserver.NONE);
+    public OutboxRelay(JobOutbox outbox, JobPublisher publisher, JobOutcomes outcomes, TransportMemory memory,
+                       PayloadLimit payloadLimit, Clock clock, Settings settings) {
+        this(outbox, publisher, outcomes, memory, payloadLimit, clock, settings, MaintenanceObserver.NONE);
     }
 
     /**
@@ -86,9 +102,9 @@ public final class OutboxRelay implements AutoCloseable {
         List<Long> positions = new ArrayList<>();
         for (JobOutbox.Entry entry : claimed) {
             if (entry instanceof JobOutbox.Entry.Malformed malformed) {
-                refuse(malformed.position(), malformed.reason());
+                refuse(malformed.position(), letterOf(malformed), malformed.reason());
             } else if (entry instanceof JobOutbox.Entry.Ready ready && !payloadLimit.admits(ready.job().payload())) {
-                refuse(ready.position(), "payload over the limit of " + payloadLimit.maxBytes() + " bytes");
+                refuse(ready.position(), ready.job(), "payload over the limit of " + payloadLimit.maxBytes() + " bytes");
             } else if (entry instanceof JobOutbox.Entry.Ready ready) {
                 jobs.add(ready.job());
                 positions.add(ready.position());
@@ -132,7 +148,7 @@ public final class OutboxRelay implements AutoCloseable {
                 publisher.publish(jobs.get(i));
                 published.add(positions.get(i));
             } catch (InvalidValueException refused) {
-                refuse(positions.get(i), refused.getMessage());
+                refuse(positions.get(i), jobs.get(i), refused.getMessage());
             }
         }
         if (!published.isEmpty()) {
@@ -141,8 +157,44 @@ public final class OutboxRelay implements AutoCloseable {
         return published.size();
     }
 
-    private void refuse(long position, String reason) {
-        LOG.warn("outbox row is no job, dead-lettered MALFORMED position={} reason={}", position, reason);
+    private void refuse(long position, Job job, String reason) {
+        JobError error = JobError.permanent("malformed", reason);
+        refuse(position, Optional.of(DeadLetter.of(job, DeadLetterReason.MALFORMED, error, 0, clock.instant())),
+                reason);
+    }
+
+    /** The dead letter of a row that is no job, with its values verbatim; none when its queue name is invalid. */
+    private Optional<DeadLetter> letterOf(JobOutbox.Entry.Malformed row) {
+        try {
+            return Optional.of(DeadLetter.malformed(QueueName.of(row.queue()), row.fields(), row.reason(),
+                    clock.instant()));
+        } catch (InvalidValueException noQueue) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Dead-letters a row: the ledger first, then the transport, then the mark that keeps relays off it, each a call of
+     * its own (no transaction spans the transport's). When the ledger or the transport fails, the row stays unmarked:
+     * once its claim expired, a relay claims it again and dead-letters it once (both steps are once per job).
+     */
+    private void refuse(long position, Optional<DeadLetter> letter, String reason) {
+        String origin = "outbox:" + position;
+        try {
+            if (letter.isPresent()) {
+                JobOutcome outcome = outcomes.recordDead(DeadLetterRecord.of(letter.get(), CONSUMER, origin));
+                // completed or purged under the same job id: the ledger's answer stands, the row is only marked
+                if (outcome instanceof JobOutcome.Dead) {
+                    publisher.deadLetterUnpublished(letter.get(), origin);
+                }
+            }
+        } catch (LedgerUnavailableException | TransportException e) {
+            LOG.warn("could not dead-letter outbox row {}, retrying once its claim expires: {}", position,
+                    e.toString());
+            return;
+        }
+        LOG.warn("outbox row is no job, dead-lettered MALFORMED position={} queue={} reason={}", position,
+                letter.map(l -> l.queue().value()).orElse("(invalid: kept in the outbox only)"), reason);
         outbox.markMalformed(position, reason);
     }
 

@@ -4,15 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.application.port.out.MaintenanceObserver;
+import dev.baton.application.testing.InMemoryExecutionLedger;
 import dev.baton.application.testing.InMemoryJobOutbox;
 import dev.baton.application.testing.InMemoryStreamTransport;
 import dev.baton.application.testing.MutableClock;
+import dev.baton.domain.DeadLetterReason;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
+import dev.baton.domain.JobOutcome;
 import dev.baton.domain.PayloadLimit;
 import dev.baton.domain.QueueName;
+import dev.baton.domain.StoredDeadLetter;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -28,17 +33,19 @@ class OutboxRelayTest {
     private final Set<JobId> ended = ConcurrentHashMap.newKeySet();
     private final InMemoryJobOutbox outbox = new InMemoryJobOutbox(ended::contains);
     private final InMemoryStreamTransport transport = new InMemoryStreamTransport(clock);
+    private final InMemoryExecutionLedger ledger = new InMemoryExecutionLedger(clock);
     private final AtomicReference<String> epoch = new AtomicReference<>("run-1");
     private final CountingObserver observer = new CountingObserver();
     private final AtomicInteger looks = new AtomicInteger();
-    private final OutboxRelay relay = new OutboxRelay(outbox, transport, epoch::get, PayloadLimit.DEFAULT, clock,
+    private final OutboxRelay relay = new OutboxRelay(outbox, transport, ledger, epoch::get,
+            PayloadLimit.DEFAULT, clock,
             new OutboxRelay.Settings(10, Duration.ofSeconds(30), Duration.ofSeconds(1)), observer);
 
     @Test
     void theObserverHearsHowManyJobsTheRelayPublished() {
         outbox.add(job("p-1"));
         outbox.add(job("p-2"));
-        outbox.addMalformed("queue name is invalid");
+        outbox.addMalformed("no queue!", Map.of("job_id", "p-3", "payload", "{}"), "queue name is invalid");
 
         assertThat(relay.runOnce()).isEqualTo(3);
         relay.runOnce();
@@ -71,7 +78,7 @@ class OutboxRelayTest {
             outbox.add(job("t-" + i));
         }
         // batches of 10: three batches at one instant of the clock, the first with the look
-        try (OutboxRelay running = new OutboxRelay(outbox, transport, () -> {
+        try (OutboxRelay running = new OutboxRelay(outbox, transport, ledger, () -> {
             looks.incrementAndGet();
             return epoch.get();
         }, PayloadLimit.DEFAULT, clock, new OutboxRelay.Settings(10, Duration.ofSeconds(30), Duration.ofSeconds(1)),
@@ -83,6 +90,84 @@ class OutboxRelayTest {
             outbox.add(job("t-late"));
             await().atMost(Duration.ofSeconds(30)).until(() -> looks.get() == 2);
         }
+    }
+
+    /**
+     * A row that is no job is dead-lettered MALFORMED with its raw values and reason: in the ledger, then in its
+     * queue's dead letters, then marked in the outbox; the rows after it are published.
+     */
+    @Test
+    void aRowThatIsNoJobIsDeadLetteredMalformedInTheLedgerAndItsQueueAndTheRowsAfterItArePublished() {
+        Map<String, String> raw = Map.of("job_id", "bad\nid", "payload", "{}", "tenant", "acme");
+        long position = outbox.addMalformed("orders", raw, "job id must be printable text");
+        outbox.add(job("after-1"));
+
+        assertThat(relay.runOnce()).isEqualTo(2);
+
+        List<StoredDeadLetter> dead = transport.deadLetters(ORDERS, Optional.empty(), 10);
+        assertThat(dead).singleElement().satisfies(stored -> {
+            assertThat(stored.letter().job()).isEmpty();
+            assertThat(stored.letter().rawFields()).isEqualTo(raw);
+            assertThat(stored.letter().reason()).isEqualTo(DeadLetterReason.MALFORMED);
+            assertThat(stored.letter().lastError().message()).isEqualTo("job id must be printable text");
+        });
+        assertThat(ledger.find("bad\nid")).get().isInstanceOfSatisfying(JobOutcome.Dead.class, outcome -> {
+            assertThat(outcome.record().reason()).isEqualTo(DeadLetterReason.MALFORMED);
+            assertThat(outcome.record().entryId()).isEqualTo("outbox:" + position);
+            assertThat(outcome.record().consumer()).isEqualTo(OutboxRelay.CONSUMER);
+        });
+        assertThat(outbox.backlog(clock.instant()).malformed()).isOne();
+        assertThat(transport.stats(ORDERS).length()).as("the row after it").isOne();
+    }
+
+    /** A payload over the limit: the job itself is dead-lettered, keyed by its id in the ledger. */
+    @Test
+    void aJobOverThePayloadLimitIsDeadLetteredMalformedAsAJob() {
+        OutboxRelay small = new OutboxRelay(outbox, transport, ledger, epoch::get, new PayloadLimit(1), clock,
+                new OutboxRelay.Settings(10, Duration.ofSeconds(30), Duration.ofSeconds(1)));
+        outbox.add(job("big"));
+
+        small.runOnce();
+
+        assertThat(transport.deadLetters(ORDERS, Optional.empty(), 10)).singleElement()
+                .satisfies(stored -> assertThat(stored.letter().job().map(Job::id)).contains(JobId.of("big")));
+        assertThat(ledger.find("big")).get().isInstanceOf(JobOutcome.Dead.class);
+    }
+
+    /**
+     * When the transport fails to take the dead letter, the row stays unmarked (the ledger already says dead); once
+     * its claim expired the relay dead-letters it again, once, and only then marks it.
+     */
+    @Test
+    void whenTheTransportFailsTheRowStaysUnmarkedAndIsDeadLetteredOnceOnTheNextClaim() {
+        outbox.addMalformed("orders", Map.of("payload", "{}"), "missing job id");
+        outbox.add(job("after-2"));
+        transport.failNextUnpublishedDeadLetters(1);
+
+        assertThat(relay.runOnce()).isEqualTo(2);
+        assertThat(outbox.backlog(clock.instant()).malformed()).as("left for the next claim").isZero();
+        assertThat(transport.deadLetters(ORDERS, Optional.empty(), 10)).isEmpty();
+        assertThat(transport.stats(ORDERS).length()).as("the rest of the batch goes on").isOne();
+        assertThat(relay.runOnce()).as("still claimed").isZero();
+
+        clock.advance(Duration.ofSeconds(30));
+        assertThat(relay.runOnce()).isOne();
+        relay.runOnce();
+
+        assertThat(transport.deadLetters(ORDERS, Optional.empty(), 10)).hasSize(1);
+        assertThat(outbox.backlog(clock.instant()).malformed()).isOne();
+        assertThat(outbox.backlog(clock.instant()).waiting()).isZero();
+    }
+
+    /** A row whose queue name is invalid has no queue for a dead letter: it is marked in the outbox only. */
+    @Test
+    void aRowWithAnInvalidQueueNameIsMarkedInTheOutboxOnly() {
+        outbox.addMalformed("no queue!", Map.of("job_id", "nq-1", "payload", "{}"), "queue name is invalid");
+
+        relay.runOnce();
+
+        assertThat(outbox.backlog(clock.instant()).malformed()).isOne();
+        assertThat(ledger.find("nq-1")).isEmpty();
     }
 
     private Job job(String id) {

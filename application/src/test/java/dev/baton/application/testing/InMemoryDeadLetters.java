@@ -6,6 +6,7 @@ import dev.baton.domain.DeadLetterSelection;
 import dev.baton.domain.JobId;
 import dev.baton.domain.StoredDeadLetter;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -19,9 +20,20 @@ import java.util.TreeMap;
 final class InMemoryDeadLetters {
     private final TreeMap<EntryId, DeadLetter> letters = new TreeMap<>();
     private final EntryIds ids = new EntryIds();
+    private final Map<String, EntryId> origins = new HashMap<>();
 
     void add(DeadLetter letter, Instant now) {
         letters.put(ids.next(now), letter);
+    }
+
+    /** Adds a letter from no stream entry, under {@code origin}, unless one from that origin is there. */
+    void addOnce(DeadLetter letter, String origin, Instant now) {
+        EntryId there = origins.get(origin);
+        if (there == null || !letters.containsKey(there)) {
+            EntryId id = ids.next(now);
+            letters.put(id, letter);
+            origins.put(origin, id);
+        }
     }
 
     int size() {

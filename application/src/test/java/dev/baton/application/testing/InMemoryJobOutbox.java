@@ -38,10 +38,15 @@ public final class InMemoryJobOutbox implements JobOutbox {
         notifyAll();
     }
 
-    /** A committed row whose values are no job, with the reason the relay will find. */
-    public synchronized void addMalformed(String reason) {
-        rows.put(nextPosition++, new Row(null, reason, null, false, null));
+    /**
+     * A committed row whose values are no job: its queue name as written, its values as raw fields, and the reason
+     * the relay will find. @return its position
+     */
+    public synchronized long addMalformed(String queue, Map<String, String> fields, String reason) {
+        long position = nextPosition++;
+        rows.put(position, new Row(null, new Entry.Malformed(position, queue, fields, reason), null, false, null));
         notifyAll();
+        return position;
     }
 
     @Override
@@ -54,8 +59,7 @@ public final class InMemoryJobOutbox implements JobOutbox {
             }
             if (!value.published && value.malformed == null && value.waitingAt(now)) {
                 row.setValue(value.claimedUntil(claimedUntil));
-                claimed.add(value.job == null ? new Entry.Malformed(row.getKey(), value.reason)
-                        : new Entry.Ready(row.getKey(), value.job));
+                claimed.add(value.job == null ? value.bad : new Entry.Ready(row.getKey(), value.job));
             }
         }
         return claimed;
@@ -68,7 +72,7 @@ public final class InMemoryJobOutbox implements JobOutbox {
 
     @Override
     public synchronized void markMalformed(long position, String reason) {
-        rows.computeIfPresent(position, (p, row) -> new Row(row.job, row.reason, reason, false, null));
+        rows.computeIfPresent(position, (p, row) -> new Row(row.job, row.bad, reason, false, null));
     }
 
     @Override
@@ -111,18 +115,18 @@ public final class InMemoryJobOutbox implements JobOutbox {
         wait(Math.max(1, timeout.toMillis()));
     }
 
-    /** @param reason why a row added malformed is no job; {@code malformed} once the relay marked it */
-    private record Row(Job job, String reason, String malformed, boolean published, Instant claimedUntil) {
+    /** @param bad a row added malformed, as claimed; {@code malformed} the reason once the relay marked it */
+    private record Row(Job job, Entry.Malformed bad, String malformed, boolean published, Instant claimedUntil) {
         boolean waitingAt(Instant now) {
             return claimedUntil == null || !claimedUntil.isAfter(now);
         }
 
         Row claimedUntil(Instant until) {
-            return new Row(job, reason, malformed, published, until);
+            return new Row(job, bad, malformed, published, until);
         }
 
         Row published(boolean isPublished) {
-            return new Row(job, reason, malformed, isPublished, null);
+            return new Row(job, bad, malformed, isPublished, null);
         }
     }
 }

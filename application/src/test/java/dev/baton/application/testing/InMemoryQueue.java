@@ -169,6 +169,15 @@ final class InMemoryQueue {
         }
     }
 
+    /** Once per job id, or without one per origin, like the Redis transport, while its dead letter is there. */
+    void deadLetterUnpublished(DeadLetter letter, String origin, Instant now) {
+        if (letter.jobId().filter(id -> !id.isEmpty()).flatMap(dead::withJobId).isEmpty()) {
+            int before = dead.size();
+            dead.addOnce(letter, letter.jobId().filter(id -> !id.isEmpty()).orElse("entry:" + origin), now);
+            totals = totals.plus(new QueueTotals(name, 0, 0, dead.size() - before));
+        }
+    }
+
     /** @return the isolated deliveries, this one included; empty when {@code consumer} does not hold the entry */
     OptionalLong isolate(DeliveryId id, ConsumerName consumer) {
         EntryId entryId = EntryId.parse(id.value());

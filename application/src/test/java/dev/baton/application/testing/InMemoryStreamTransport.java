@@ -55,6 +55,7 @@ public final class InMemoryStreamTransport
     private final WireFields wire;
     private final Map<QueueName, InMemoryQueue> queues = new HashMap<>();
     private int failingLeases;
+    private int failingUnpublishedDeadLetters;
     /** Each queue's cancelled job ids, with the time of their cancel. */
     private final Map<QueueName, Map<JobId, Instant>> cancels = new HashMap<>();
     private int failingCancelReads;
@@ -77,6 +78,11 @@ public final class InMemoryStreamTransport
     /** Test hook: deletes an entry's data but leaves it in the pending list (like {@code XDEL}). */
     public synchronized void deleteEntry(QueueName queue, DeliveryId id) {
         queue(queue).deleteEntry(id);
+    }
+
+    /** Test hook: the next {@code count} calls of {@link #deadLetterUnpublished} throw {@link TransportException}. */
+    public synchronized void failNextUnpublishedDeadLetters(int count) {
+        failingUnpublishedDeadLetters = count;
     }
 
     /** Test hook: the next {@code count} calls of {@link #lease} throw {@link TransportException} (server lost). */
@@ -112,6 +118,15 @@ public final class InMemoryStreamTransport
     @Override
     public synchronized void publishAll(List<Job> jobs) {
         jobs.forEach(this::publish);
+    }
+
+    @Override
+    public synchronized void deadLetterUnpublished(DeadLetter letter, String origin) {
+        if (failingUnpublishedDeadLetters > 0) {
+            failingUnpublishedDeadLetters--;
+            throw new TransportException("server unreachable (test hook)");
+        }
+        queue(letter.queue()).deadLetterUnpublished(letter, origin, clock.instant());
     }
 
     @Override

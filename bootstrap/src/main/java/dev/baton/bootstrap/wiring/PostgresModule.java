@@ -114,10 +114,10 @@ public final class PostgresModule extends AbstractModule {
     /** One per instance, started on first use and stopped with the instance, however many workers it runs. */
     @Provides
     @Singleton
-    OutboxRelay relay(PostgresAdapter postgres, JobPublisher publisher, TransportMemory memory, Clock clock,
-                      MaintenanceObserver observer, Closer closer) {
-        return closer.register(new OutboxRelay(postgres.jobOutbox(), publisher, memory, PayloadLimit.DEFAULT, clock,
-                OutboxRelay.Settings.DEFAULTS, observer)).start();
+    OutboxRelay relay(PostgresAdapter postgres, JobPublisher publisher, JobOutcomes outcomes, TransportMemory memory,
+                      Clock clock, MaintenanceObserver observer, Closer closer) {
+        return closer.register(new OutboxRelay(postgres.jobOutbox(), publisher, outcomes, memory, PayloadLimit.DEFAULT,
+                clock, OutboxRelay.Settings.DEFAULTS, observer)).start();
     }
 
     @Provides

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The transactional outbox, as the relay sees it: jobs that producers enqueued in their own transactions, visible
@@ -26,7 +27,10 @@ public interface JobOutbox {
     /** Marks these rows published at {@code at}: they stay known until their job's terminal outcome commits. */
     void markPublished(Collection<Long> positions, Instant at);
 
-    /** Marks a row that cannot be published (dead-lettered MALFORMED): no relay claims it again. */
+    /**
+     * Marks a row that cannot be published (dead-lettered MALFORMED, when its queue name is valid): no relay claims it
+     * again, and it stays counted in {@link OutboxBacklog#malformed}.
+     */
     void markMalformed(long position, String reason);
 
     /**
@@ -57,8 +61,16 @@ public interface JobOutbox {
         record Ready(long position, Job job) implements Entry {
         }
 
-        /** @param reason why the row is no job (an invalid queue name or job id, for example) */
-        record Malformed(long position, String reason) implements Entry {
+        /**
+         * @param queue  the row's queue name as written (it may be the invalid value)
+         * @param fields the row's values as a stream entry's raw fields: {@code job_id}, {@code payload}, {@code type},
+         *               {@code enqueued_at} and its headers, each when the row has it
+         * @param reason why the row is no job (an invalid queue name or job id, for example)
+         */
+        record Malformed(long position, String queue, Map<String, String> fields, String reason) implements Entry {
+            public Malformed {
+                fields = Map.copyOf(fields);
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.baton.application.port.out;
 
+import dev.baton.domain.DeadLetter;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
 import dev.baton.domain.Uniqueness;
@@ -36,4 +37,15 @@ public interface JobPublisher {
      * @throws dev.baton.domain.InvalidValueException when the job carries no uniqueness key
      */
     JobId publishUnique(Job job);
+
+    /**
+     * Appends the dead letter of a job that never reached a stream (an outbox row the relay cannot publish) to its
+     * queue's dead letters, where it is listed, redriven and purged like any other: a malformed one
+     * ({@link DeadLetter#malformed}) with its raw fields kept verbatim, as for a malformed stream entry. Once per job
+     * id, or without one, per {@code origin}: while the dead letter is there, a second call appends nothing.
+     *
+     * @param origin where the letter came from, unique to it (the relay's {@code outbox:<position>}); kept in the
+     *               place of a stream entry's original id
+     */
+    void deadLetterUnpublished(DeadLetter letter, String origin);
 }
