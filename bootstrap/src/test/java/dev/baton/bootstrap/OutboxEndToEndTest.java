@@ -4,16 +4,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.application.port.in.EnqueueJobUseCase;
+import dev.baton.application.port.in.ListDeadLettersUseCase;
+import dev.baton.application.port.in.LocateJobUseCase;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.testing.TestEndpoints;
+import dev.baton.domain.DeadLetterReason;
 import dev.baton.domain.JobId;
+import dev.baton.domain.JobOutcome;
 import dev.baton.domain.QueueName;
+import dev.baton.domain.StoredDeadLetter;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -49,24 +55,46 @@ class OutboxEndToEndTest {
     }
 
     /**
-     * A row that cannot be published (a header named like a field of Baton's wire protocol), written by a client that
-     * bypasses the function, is dead-lettered MALFORMED with its reason, among good rows claimed in the same batch:
-     * those run.
+     * Rows that cannot be published, written by a client that bypasses the function, among good rows claimed in the
+     * same batch: a header named like a field of Baton's wire protocol, an empty job id (both dead-lettered MALFORMED
+     * with their reason: in the queue's dead letters and the ledger), an invalid queue name (no queue: marked in the
+     * outbox only). The good rows run.
      */
     @Test
-    void aRowThatCannotBePublishedIsMarkedMalformedAndTheRowsOfItsBatchStillRun() throws SQLException {
+    void rowsThatCannotBePublishedAreDeadLetteredMalformedAndTheRowsOfTheirBatchStillRun() throws SQLException {
         try (Baton baton = countingRuns()) {
             baton.migrate();
             enqueueWithSql("batch-1", true);
-            insertBypassingTheFunction("bad-header", "{\"job_id\": \"someone-else\"}");
+            insertBypassingTheFunction(queue.value(), "bad-header", "{\"job_id\": \"someone-else\"}");
+            insertBypassingTheFunction(queue.value(), "", "{\"tenant\": \"acme\"}");
+            insertBypassingTheFunction("no queue!", "no-queue", "{}");
             enqueueWithSql("batch-2", true);
-            // the relay starts with the worker: the three rows are one batch
+            // the relay starts with the worker: the five rows are one batch
             baton.start(queue.value());
 
             await().atMost(WAIT).until(() -> runs.containsKey("batch-1") && runs.containsKey("batch-2"));
             assertThat(malformed("bad-header")).contains("header 'job_id' is a field of Baton's wire protocol");
-            await().atMost(WAIT).until(() -> outboxRows() == 1);
+            assertThat(malformed("no-queue")).contains("queue name 'no queue!' is invalid");
+            await().atMost(WAIT).until(() -> outboxRows() == 3);
             assertThat(runs).containsOnlyKeys("batch-1", "batch-2");
+
+            List<StoredDeadLetter> dead = baton.use(ListDeadLettersUseCase.class)
+                    .list(new ListDeadLettersUseCase.Command(queue, Optional.empty(), 10));
+            assertThat(dead).hasSize(2).allSatisfy(stored ->
+                    assertThat(stored.letter().reason()).isEqualTo(DeadLetterReason.MALFORMED));
+            assertThat(dead).anySatisfy(stored -> {
+                assertThat(stored.letter().jobId()).contains("bad-header");
+                assertThat(stored.letter().lastError().message()).contains("header 'job_id' is a field");
+            });
+            assertThat(dead).anySatisfy(stored -> {
+                assertThat(stored.letter().rawFields()).containsEntry("job_id", "").containsEntry("tenant", "acme");
+                assertThat(stored.letter().lastError().message()).contains("job id must have 1..256 characters");
+            });
+            assertThat(baton.job(queue.value(), "bad-header")).isInstanceOfSatisfying(
+                    LocateJobUseCase.Whereabouts.DeadLettered.class, found -> assertThat(found.outcome())
+                            .isInstanceOfSatisfying(JobOutcome.Dead.class, outcome -> assertThat(
+                                    outcome.record().reason()).isEqualTo(DeadLetterReason.MALFORMED)));
+            assertThat(baton.outboxBacklog()).get().satisfies(backlog -> assertThat(backlog.malformed()).isEqualTo(3));
         }
     }
 
@@ -95,11 +123,11 @@ class OutboxEndToEndTest {
         }
     }
 
-    private void insertBypassingTheFunction(String jobId, String headers) throws SQLException {
+    private void insertBypassingTheFunction(String queueName, String jobId, String headers) throws SQLException {
         try (Connection connection = DriverManager.getConnection(TestEndpoints.jdbcUrl());
              PreparedStatement insert = connection.prepareStatement("INSERT INTO " + config.schema()
                      + ".job_outbox (queue, job_id, payload, headers) VALUES (?, ?, '{}', ?::jsonb)")) {
-            insert.setString(1, queue.value());
+            insert.setString(1, queueName);
             insert.setString(2, jobId);
             insert.setString(3, headers);
             insert.executeUpdate();
