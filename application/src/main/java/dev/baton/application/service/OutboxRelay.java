@@ -21,8 +21,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Publishes the jobs that producers committed to the outbox: claims a batch (a short transaction of its own), publishes
- * it pipelined to the transport with no transaction open, then marks it published. A relay that dies in between leaves
- * its claim to expire; the next relay publishes the batch again, and the ledger acknowledges the duplicates. Any
+ * it pipelined to the transport with no transaction open, then marks it published in the statement that claims the
+ * next batch (one round trip per batch; it waits for new rows only once a claim found none). A relay that dies before
+ * the mark leaves its claim to expire; the next relay publishes the batch again, and the ledger acknowledges the duplicates. Any
  * number of relays run side by side. A row that cannot become a job, or that the transport refuses, is marked
  * MALFORMED; the relay goes on.
  * After the transport lost data ({@link TransportMemory}), it publishes again every job without a terminal outcome;
@@ -42,6 +43,8 @@ public final class OutboxRelay implements AutoCloseable {
     private final AtomicBoolean started = new AtomicBoolean();
     private final CountDownLatch closed = new CountDownLatch(1);
     private final Thread thread;
+    /** Rows this relay published and has yet to mark: marked in the statement that claims the next batch. */
+    private List<Long> unmarked = List.of();
 
     public OutboxRelay(JobOutbox outbox, JobPublisher publisher, TransportMemory memory, PayloadLimit payloadLimit,
                        Clock clock, Settings settings, MaintenanceObserver observer) {
@@ -68,7 +71,9 @@ public final class OutboxRelay implements AutoCloseable {
      * @return how many rows it claimed (published or marked MALFORMED)
      */
     public int runOnce() {
-        return relay(true);
+        int claimed = relay(true);
+        markUnmarked();
+        return claimed;
     }
 
     /**
@@ -81,7 +86,9 @@ public final class OutboxRelay implements AutoCloseable {
             republishIfLost();
         }
         Instant now = clock.instant();
-        List<JobOutbox.Entry> claimed = outbox.claim(settings.batchSize(), now, now.plus(settings.claimLease()));
+        List<JobOutbox.Entry> claimed = outbox.markPublishedAndClaim(unmarked, now, settings.batchSize(), now,
+                now.plus(settings.claimLease()));
+        unmarked = List.of();
         List<Job> jobs = new ArrayList<>();
         List<Long> positions = new ArrayList<>();
         for (JobOutbox.Entry entry : claimed) {
@@ -95,7 +102,8 @@ public final class OutboxRelay implements AutoCloseable {
             }
         }
         if (!jobs.isEmpty()) {
-            observer.outboxPublished(publish(jobs, positions));
+            unmarked = publish(jobs, positions);
+            observer.outboxPublished(unmarked.size());
         }
         if (housekeeping) {
             outbox.forgetEnded(settings.batchSize());
@@ -116,13 +124,12 @@ public final class OutboxRelay implements AutoCloseable {
      * by one instead: the refused ones are marked MALFORMED, the others go out, so one bad row never holds up its
      * batch.
      *
-     * @return how many it published
+     * @return the positions of the jobs it published, to be marked published
      */
-    private int publish(List<Job> jobs, List<Long> positions) {
+    private List<Long> publish(List<Job> jobs, List<Long> positions) {
         try {
             publisher.publishAll(jobs);
-            outbox.markPublished(positions, clock.instant());
-            return jobs.size();
+            return positions;
         } catch (InvalidValueException refused) {
             LOG.debug("the transport refused a job of the batch, publishing one by one: {}", refused.getMessage());
         }
@@ -135,10 +142,14 @@ public final class OutboxRelay implements AutoCloseable {
                 refuse(positions.get(i), refused.getMessage());
             }
         }
-        if (!published.isEmpty()) {
-            outbox.markPublished(published, clock.instant());
+        return published;
+    }
+
+    private void markUnmarked() {
+        if (!unmarked.isEmpty()) {
+            outbox.markPublished(unmarked, clock.instant());
+            unmarked = List.of();
         }
-        return published.size();
     }
 
     private void refuse(long position, String reason) {
@@ -163,18 +174,34 @@ public final class OutboxRelay implements AutoCloseable {
                 if (housekeeping) {
                     nextHousekeeping = clock.instant().plus(settings.pollInterval());
                 }
-                // a full batch means more may be waiting: claim again before waiting
-                if (relay(housekeeping) < settings.batchSize()) {
+                // rows claimed mean more may be waiting: the next claim marks these before the relay waits
+                if (relay(housekeeping) == 0) {
                     outbox.awaitNewRows(settings.pollInterval());
                 }
             } catch (InterruptedException e) {
-                return;
+                break;
             } catch (RuntimeException e) {
                 // the relay must outlive an outage of PostgreSQL or Redis
                 LOG.warn("relaying the outbox failed, retrying in {}: {}", settings.pollInterval(), e.toString());
                 if (awaitClose(settings.pollInterval())) {
-                    return;
+                    break;
                 }
+            }
+        }
+        markOnClose();
+    }
+
+    /** Marks the last batch, so that a relay closed between two claims leaves nothing to publish again. */
+    private void markOnClose() {
+        boolean interrupted = Thread.interrupted();
+        try {
+            markUnmarked();
+        } catch (RuntimeException e) {
+            LOG.warn("marking the last batch published failed, it is published again once its claim expires: {}",
+                    e.toString());
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
             }
         }
     }
