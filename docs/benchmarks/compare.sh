@@ -41,7 +41,8 @@ work="$(mktemp -d)"
 trap 'psql -q "$psql_url" -c "DROP SCHEMA IF EXISTS $schema CASCADE" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 
 # the tables a bench run writes, with their indexes, exactly as Baton creates them
-BATON_SCHEMA="$schema" BATON_MIGRATIONS=classpath:db/demo "$here/baton" migrate >/dev/null
+BATON_SCHEMA="$schema" BATON_MIGRATIONS=classpath:db/demo "$here/baton" migrate >"$work/migrate.txt" 2>&1 \
+  || { cat "$work/migrate.txt" >&2; exit 1; }
 # OrdersHandler's insert, then RunThenComplete's completion insert (CompletionTable.ROW_COLUMNS + result), with the
 # values a bench job binds
 cat >"$work/job.sql" <<SQL
