@@ -70,6 +70,24 @@ class OutboxRelayTest {
     }
 
     @Test
+    void oneLookForgetsEveryEndedRowABatchAtATimeNotOneBatchOnly() {
+        for (int i = 0; i < 25; i++) {
+            outbox.add(job("f-" + i));
+        }
+        relay.runOnce();
+        relay.runOnce();
+        relay.runOnce();
+        assertThat(observer.published).hasValue(25);
+        for (int i = 0; i < 25; i++) {
+            ended.add(JobId.of("f-" + i));
+        }
+
+        relay.runOnce(); // three batches of ten to forget
+
+        assertThat(outbox.forgetEnded(1_000)).as("rows left to forget").isZero();
+    }
+
+    @Test
     void itsThreadLooksForALossOncePerPollIntervalHoweverManyBatchesItRelays() {
         epoch.set("run-2"); // a loss, seen by the first look
         for (int i = 0; i < 25; i++) {
