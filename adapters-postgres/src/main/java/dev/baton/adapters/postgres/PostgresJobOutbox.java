@@ -55,8 +55,12 @@ final class PostgresJobOutbox implements JobOutbox {
         this.schema = Objects.requireNonNull(schema, "schema");
         this.listenerConnections = Objects.requireNonNull(listenerConnections, "listener connections");
         String outbox = schema + ".job_outbox";
-        this.claimSql = "UPDATE " + outbox + " o SET claimed_until = :until FROM (SELECT position FROM " + outbox
+        // one statement marks the batch published before and claims the next; the claim skips the rows it marks
+        this.claimSql = "WITH published AS (UPDATE " + outbox + " SET published_at = :at, claimed_until = NULL"
+                + " WHERE position = ANY(:published))"
+                + " UPDATE " + outbox + " o SET claimed_until = :until FROM (SELECT position FROM " + outbox
                 + " WHERE published_at IS NULL AND malformed IS NULL AND (claimed_until IS NULL OR claimed_until <= :now)"
+                + " AND position <> ALL(:published)"
                 + " ORDER BY position LIMIT :max FOR UPDATE SKIP LOCKED) c WHERE o.position = c.position"
                 + " RETURNING o.position, o.job_id, o.queue, o.type, o.payload, o.due_at, o.enqueued_at,"
                 + " ARRAY(SELECT key FROM jsonb_each_text(o.headers) ORDER BY key) AS header_names,"
@@ -84,7 +88,14 @@ final class PostgresJobOutbox implements JobOutbox {
 
     @Override
     public List<Entry> claim(int max, Instant now, Instant claimedUntil) {
+        return markPublishedAndClaim(List.of(), now, max, now, claimedUntil);
+    }
+
+    @Override
+    public List<Entry> markPublishedAndClaim(Collection<Long> published, Instant at, int max, Instant now,
+                                             Instant claimedUntil) {
         return withHandle("could not claim outbox rows", handle -> handle.createQuery(claimSql)
+                .bindArray("published", Long.class, List.copyOf(published)).bind("at", at)
                 .bind("until", claimedUntil).bind("now", now).bind("max", max)
                 .map((rows, context) -> entry(rows)).list().stream()
                 .sorted(Comparator.comparingLong(Entry::position)).toList());

@@ -82,6 +82,20 @@ public abstract class JobOutboxContract {
                 .containsExactly("c-1", "c-2");
     }
 
+    /** At 60 s the first row's claim has expired: only the mark keeps it from being claimed again. */
+    @Test
+    void oneCallMarksTheBatchBeforePublishedAndClaimsTheRowsWaiting() {
+        commit(job("k-1", T0));
+        long first = outbox.claim(1, T0, T0.plusSeconds(30)).get(0).position();
+        commit(job("k-2", T0));
+
+        assertThat(outbox.markPublishedAndClaim(List.of(first), T0.plusSeconds(60), 10, T0.plusSeconds(60),
+                T0.plusSeconds(90))).extracting(JobOutboxContract::jobId).containsExactly("k-2");
+        assertThat(outbox.claim(10, T0.plusSeconds(120), T0.plusSeconds(150))).extracting(JobOutboxContract::jobId)
+                .containsExactly("k-2");
+        assertThat(outbox.backlog(T0.plusSeconds(120)).waiting()).isOne();
+    }
+
     @Test
     void aNewTransportEpochMakesPublishedRowsWaitAgainOnce() {
         outbox.republishAfterLoss("epoch-1");

@@ -41,7 +41,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 /**
  * The dashboard in a real browser (Debian's headless Chromium, driven by Selenium) over a worker on real Redis and
  * PostgreSQL: the overview's numbers and chart move as jobs run, a job is looked up, a dead letter is replayed and
- * completes, and a viewer's replay is refused. Saves the screenshots docs/DASHBOARD.md shows.
+ * completes, and a viewer's replay is refused. Takes the screenshots docs/DASHBOARD.md shows.
  */
 class DashboardBrowserIT {
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
@@ -196,8 +196,14 @@ class DashboardBrowserIT {
         new WebDriverWait(browser, WAIT).ignoring(RuntimeException.class).until(driver -> condition.getAsBoolean());
     }
 
+    /**
+     * Into target/dashboard-screenshots, or into the directory {@code -Dbaton.screenshots=...} names: docs/images
+     * when the pictures of docs/DASHBOARD.md are to be made again, so that a plain run leaves the docs alone.
+     */
     private void screenshot(String name) throws IOException {
-        Path images = Path.of(System.getProperty("user.dir")).resolveSibling("docs").resolve("images");
+        String asked = System.getProperty("baton.screenshots");
+        Path images = asked != null ? Path.of(asked)
+                : Path.of(System.getProperty("user.dir")).resolve("target").resolve("dashboard-screenshots");
         Files.createDirectories(images);
         Files.write(images.resolve(name), browser.getScreenshotAs(OutputType.BYTES));
     }

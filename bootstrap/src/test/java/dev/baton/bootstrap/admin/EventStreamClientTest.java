@@ -52,15 +52,17 @@ class EventStreamClientTest {
         stuck.start(sampler);
         healthy.start(sampler);
 
-        // the stuck client's writer blocks on its first sample; the sampler goes on without waiting for it
-        for (int i = 0; i < EventStream.BACKLOG + 2; i++) {
+        // the stuck client's writer blocks on its first sample; the sampler goes on without waiting for it, while the
+        // healthy one reads every event as it comes
+        for (int i = 1; i <= EventStream.BACKLOG + 2; i++) {
             sample();
+            long sent = i;
+            await().atMost(Duration.ofSeconds(10)).until(() -> events(reading) == sent);
         }
 
         assertThat(stuck.isEnded()).as("fell a backlog behind").isTrue();
         assertThat(stalledEnds).hasValue(1);
         assertThat(healthy.isEnded()).isFalse();
-        await().atMost(Duration.ofSeconds(10)).until(() -> events(reading) == EventStream.BACKLOG + 2);
         healthy.end();
     }
 

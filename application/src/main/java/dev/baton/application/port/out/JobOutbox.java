@@ -28,6 +28,21 @@ public interface JobOutbox {
     void markPublished(Collection<Long> positions, Instant at);
 
     /**
+     * Marks the rows {@code published} published at {@code at} ({@link #markPublished}), then claims as
+     * {@link #claim} does: a relay that published a batch marks it in the round trip that claims the next one. A
+     * failure marks none and claims none: the unmarked rows come back once their claim expires.
+     *
+     * @return the claimed rows in the order they were enqueued
+     */
+    default List<Entry> markPublishedAndClaim(Collection<Long> published, Instant at, int max, Instant now,
+                                              Instant claimedUntil) {
+        if (!published.isEmpty()) {
+            markPublished(published, at);
+        }
+        return claim(max, now, claimedUntil);
+    }
+
+    /**
      * Marks a row that cannot be published (dead-lettered MALFORMED, when its queue name is valid): no relay claims it
      * again, and it stays counted in {@link OutboxBacklog#malformed}.
      */

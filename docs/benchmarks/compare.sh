@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# Baton beside pgbench on the same servers, alternating and repeated, so that anyone can reproduce the comparison.
+# Each round runs, for 16, 32 and 64 clients, pgbench on the statements of an `orders` job (the handler's insert and
+# the ledger's completion insert, verbatim, in one transaction, into a throwaway schema created with Baton's own
+# migrations) and then `baton bench --mode exactly-once --handler orders` at the same concurrency (one transaction
+# per job); then exactly-once with --batch-commit 16 and 64 at concurrency 32, 64 and 128, and at-least-once `noop`
+# at 64. Prints the median of the rounds in jobs/s (pgbench: transactions/s, one per job), the ratio to pgbench at
+# the same client count and to pgbench's best, and the load average before and after.
+#
+#   docs/benchmarks/compare.sh [rounds=3] [pgbench-seconds=6] [jobs=15000]
+#
+# Servers: BATON_REDIS_URI and BATON_JDBC_URL, by default the local redis://127.0.0.1:6379 and
+# jdbc:postgresql://127.0.0.1:5432/test?user=postgres. Needs the packaged jar
+# (./mvnw -B -q -pl bootstrap -am package -DskipTests), psql, pgbench and python3 on the PATH.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+rounds="${1:-3}"
+seconds="${2:-6}"
+jobs="${3:-15000}"
+export BATON_REDIS_URI="${BATON_REDIS_URI:-redis://127.0.0.1:6379}"
+export BATON_JDBC_URL="${BATON_JDBC_URL:-jdbc:postgresql://127.0.0.1:5432/test?user=postgres}"
+export BATON_ADMIN_ADDRESS=off
+
+missing=0
+for tool in pgbench psql python3; do
+  if ! command -v "$tool" >/dev/null 2>&1; then
+    echo "compare.sh: $tool is not on the PATH (Debian/Ubuntu: apt-get install postgresql-client python3)" >&2
+    missing=1
+  fi
+done
+if [ ! -f "$here/bootstrap/target/baton.jar" ]; then
+  echo "compare.sh: $here/bootstrap/target/baton.jar is missing; build it first:" >&2
+  echo "  (cd \"$here\" && ./mvnw -B -q -pl bootstrap -am package -DskipTests)" >&2
+  missing=1
+fi
+[ "$missing" = 0 ] || exit 2
+
+psql_url="${BATON_JDBC_URL#jdbc:}"
+schema="baton_compare_$(date +%s)_$$"
+work="$(mktemp -d)"
+trap 'psql -q "$psql_url" -c "DROP SCHEMA IF EXISTS $schema CASCADE" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+
+# the tables a bench run writes, with their indexes, exactly as Baton creates them
+BATON_SCHEMA="$schema" BATON_MIGRATIONS=classpath:db/demo "$here/baton" migrate >"$work/migrate.txt" 2>&1 \
+  || { cat "$work/migrate.txt" >&2; exit 1; }
+# OrdersHandler's insert, then RunThenComplete's completion insert (CompletionTable.ROW_COLUMNS + result), with the
+# values a bench job binds
+cat >"$work/job.sql" <<SQL
+\set k random(1, 1000000000)
+BEGIN;
+insert into $schema.demo_shipments (order_id, job_id, shipped_at) values ('bench', 'bench-1764480000000-' || :client_id || '-' || :k, now());
+INSERT INTO $schema.job_outcomes AS o (job_id, queue, type, attempt, consumer, message_id, completed_at, result) VALUES ('bench-1764480000000-' || :client_id || '-' || :k || '-' || random(), 'bench-1764480000000', NULL, 1, 'bench-host-1234-abcd', '1764480000000-' || :k, now(), 'shipped bench') ON CONFLICT (job_id) DO UPDATE SET state = CASE WHEN o.state = 'replayed' THEN 'completed' ELSE 'ended before' END, queue = EXCLUDED.queue, type = EXCLUDED.type, attempt = EXCLUDED.attempt, consumer = EXCLUDED.consumer, message_id = EXCLUDED.message_id, result = EXCLUDED.result, completed_at = EXCLUDED.completed_at;
+COMMIT;
+SQL
+
+# one figure per line into $work/figures: label, round, jobs (or transactions) per second
+record() {
+  echo "$1 $2 $3" >>"$work/figures"
+  printf '  round %s  %-28s %8s /s\n' "$2" "$1" "$3"
+}
+
+pgbench_run() {
+  local clients="$1" round="$2" threads=2
+  [ "$clients" -lt "$threads" ] && threads="$clients"
+  pgbench -n -M prepared -j "$threads" -c "$clients" -T "$seconds" -f "$work/job.sql" "$psql_url" \
+    >"$work/pgbench.txt" 2>&1
+  record "pgbench:c$clients" "$round" "$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' "$work/pgbench.txt" | head -1 | cut -d. -f1)"
+}
+
+baton_run() {
+  local label="$1" round="$2"
+  shift 2
+  "$here/baton" bench --json --warmup 5000 --max-warmup 10 "$@" 2>"$work/bench.err" >"$work/bench.json" || {
+    echo "compare.sh: baton bench $* failed:" >&2
+    cat "$work/bench.err" "$work/bench.json" >&2
+    exit 1
+  }
+  record "$label" "$round" "$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["process_jobs_per_s"])' \
+    "$work/bench.json")"
+}
+
+load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
+echo "load average before: $load_before ($(nproc) cores); $rounds rounds, pgbench ${seconds} s, $jobs jobs a run"
+for ((round = 1; round <= rounds; round++)); do
+  for clients in 16 32 64; do
+    pgbench_run "$clients" "$round"
+    baton_run "exactly-once:c$clients" "$round" --mode exactly-once --handler orders --jobs "$jobs" \
+      --concurrency "$clients"
+  done
+  for batch in 16 64; do
+    for concurrency in 32 64 128; do
+      baton_run "batch-$batch:c$concurrency" "$round" --mode exactly-once --handler orders --jobs $((jobs * 2)) \
+        --concurrency "$concurrency" --batch-commit "$batch"
+    done
+  done
+  baton_run "at-least-once-noop:c64" "$round" --jobs $((jobs * 4)) --concurrency 64
+done
+load_after="$(cut -d' ' -f1-3 /proc/loadavg)"
+
+python3 - "$work/figures" <<'PY'
+import statistics, sys
+runs = {}
+for line in open(sys.argv[1]):
+    label, _, rate = line.split()
+    runs.setdefault(label, []).append(int(rate))
+median = {label: statistics.median(rates) for label, rates in runs.items()}
+pgbench = {label.split(":c")[1]: rate for label, rate in median.items() if label.startswith("pgbench:")}
+best = max(pgbench.values())
+print()
+print("%-56s %10s %18s %14s  %s" % ("RUN", "MEDIAN/s", "÷ PGBENCH SAME C", "÷ PGBENCH BEST", "ROUNDS"))
+for label, rate in median.items():
+    kind, clients = label.split(":c")
+    name = {"pgbench": "pgbench, the job's statements, %s clients",
+            "exactly-once": "exactly-once orders, concurrency %s",
+            "at-least-once-noop": "at-least-once noop, concurrency %s"}.get(kind)
+    name = name % clients if name else "exactly-once orders, %s, concurrency %s" % (
+        kind.replace("batch-", "--batch-commit "), clients)
+    same = "%.2f" % (rate / pgbench[clients]) if clients in pgbench and kind != "pgbench" else "-"
+    print("%-56s %10.0f %18s %14.2f  %s" % (name, rate, same, rate / best, " ".join(map(str, runs[label]))))
+PY
+echo
+echo "load average before: $load_before, after: $load_after ($(nproc) cores)"
