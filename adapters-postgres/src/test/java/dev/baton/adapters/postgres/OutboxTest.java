@@ -192,7 +192,12 @@ class OutboxTest {
                 .filter(c -> !Character.isSurrogate((char) c) && !isJobId(String.valueOf((char) c)))
                 .boxed().toList();
         assertThat(refusedByJava).hasSizeGreaterThan(1000);
-        assertThat(refusedBySql).isEqualTo(refusedByJava);
+        // the function's table is Java 17's Unicode; a newer JDK assigns more characters, which the function still
+        // refuses: it never accepts what a Java relay refuses
+        assertThat(refusedBySql).containsAll(refusedByJava);
+        if (Runtime.version().feature() == 17) {
+            assertThat(refusedBySql).isEqualTo(refusedByJava);
+        }
     }
 
     private static boolean isJobId(String value) {
