@@ -83,6 +83,17 @@ class BatonSettingsTest {
     }
 
     @Test
+    void anUnsetPoolFollowsTheTransactionsAtOnceWhenJobsCommitInBatches() {
+        BatonConfig environment = ConfigLoader.load(Map.of("BATON_CONCURRENCY", "64", "BATON_BATCH_COMMIT", "16"),
+                Optional.empty(), Map.of());
+        assertThat(environment.poolSize()).as("four batches at once, lookups, relay").isEqualTo(6);
+
+        try (Baton baton = builder().concurrency(256).config(environment).build()) {
+            assertThat(baton.config().poolSize()).as("sixteen full batches of 16, plus two").isEqualTo(18);
+        }
+    }
+
+    @Test
     void theConcurrencyGivenOnTheBuilderLimitsTheJobsRunningAtOnce() {
         AtomicInteger started = new AtomicInteger();
         CountDownLatch release = new CountDownLatch(1);

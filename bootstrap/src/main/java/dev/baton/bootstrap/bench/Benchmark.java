@@ -8,6 +8,7 @@ import dev.baton.application.port.in.RunWorkerUseCase;
 import dev.baton.application.port.out.EffectRecords;
 import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.application.port.out.JobLeases;
+import dev.baton.application.service.worker.WorkerSettings;
 import dev.baton.bootstrap.Baton;
 import dev.baton.bootstrap.Route;
 import dev.baton.bootstrap.config.BatonConfig;
@@ -102,14 +103,9 @@ public final class Benchmark {
         return new Benchmark(config, options, progress).run();
     }
 
-    /** One transaction per batch of {@code batchCommit} of the {@code concurrency} running jobs. */
-    public static int transactionsAtOnce(int concurrency, int batchCommit) {
-        return (concurrency + batchCommit - 1) / batchCommit;
-    }
-
     private BenchResult run() throws InterruptedException {
         boolean ledger = config.mode() == Mode.EXACTLY_ONCE;
-        int transactions = transactionsAtOnce(config.concurrency(), config.batchCommit());
+        int transactions = WorkerSettings.transactionsAtOnce(config.concurrency(), config.batchCommit());
         if (ledger && config.poolSize() < transactions + 1) {
             throw new InvalidValueException("BATON_POOL_SIZE " + config.poolSize() + " is too small for concurrency "
                     + config.concurrency() + " in batches of " + config.batchCommit() + ": use at least "

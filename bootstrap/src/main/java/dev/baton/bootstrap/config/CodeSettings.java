@@ -187,8 +187,10 @@ public abstract class CodeSettings<B extends CodeSettings<B>> {
     /** {@code base} with every setting given here, each checked by the rule of the environment's setting. */
     protected final BatonConfig applyTo(BatonConfig base) {
         int concurrency = value(Setting.CONCURRENCY, base.concurrency(), ConfigLoader::concurrency);
-        // an unset pool size follows the concurrency, as BATON_POOL_SIZE=auto does, unless the base chose another
-        boolean autoPool = base.poolSize() == ConfigLoader.autoPoolSize(base.concurrency());
+        int batchCommit = value(Setting.BATCH_COMMIT, base.batchCommit(), ConfigLoader::batchCommit);
+        // an unset pool size follows the concurrency and the batches, as BATON_POOL_SIZE=auto does, unless the base
+        // chose another
+        boolean autoPool = base.poolSize() == ConfigLoader.autoPoolSize(base.concurrency(), base.batchCommit());
         List<String> migrations = new ArrayList<>(base.migrations());
         migrations.addAll(value(Setting.MIGRATIONS, List.<String>of(), ConfigLoader::locations));
         return new BatonConfig(
@@ -208,9 +210,9 @@ public abstract class CodeSettings<B extends CodeSettings<B>> {
                 concurrency,
                 value(Setting.GRACE, base.grace(), Function.identity()),
                 value(Setting.CANCEL_GRACE, base.cancelGrace(), Function.identity()),
-                value(Setting.POOL_SIZE, autoPool ? ConfigLoader.autoPoolSize(concurrency) : base.poolSize(),
-                        ConfigLoader::poolSize),
-                value(Setting.BATCH_COMMIT, base.batchCommit(), ConfigLoader::batchCommit),
+                value(Setting.POOL_SIZE, autoPool ? ConfigLoader.autoPoolSize(concurrency, batchCommit)
+                        : base.poolSize(), ConfigLoader::poolSize),
+                batchCommit,
                 value(Setting.JOB_THREADS, base.jobThreads(), ConfigLoader::jobThreads),
                 value(Setting.ADMIN_ADDRESS, base.adminAddress(), ConfigLoader::adminAddress),
                 adminUsers(base.adminUsers()),

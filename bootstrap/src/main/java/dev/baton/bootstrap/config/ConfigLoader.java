@@ -1,6 +1,7 @@
 package dev.baton.bootstrap.config;
 
 import dev.baton.application.service.JobThreads;
+import dev.baton.application.service.worker.WorkerSettings;
 import dev.baton.domain.Backoff;
 import dev.baton.domain.BatonException;
 import dev.baton.domain.DeliveryLimit;
@@ -70,6 +71,7 @@ public final class ConfigLoader {
         RetryPolicy retryPolicy = get(Setting.BACKOFF_MAX, text -> retryPolicy(maxAttempts, backoffInitial,
                 backoffMax, Setting.BACKOFF_INITIAL.envName()));
         int concurrency = get(Setting.CONCURRENCY, text -> concurrency(wholeNumber(text)));
+        int batchCommit = get(Setting.BATCH_COMMIT, text -> batchCommit(wholeNumber(text)));
         return new BatonConfig(
                 get(Setting.REDIS_URI, ConfigLoader::redisUri),
                 get(Setting.REDIS_CLUSTER_NODES, ConfigLoader::clusterNodes),
@@ -86,9 +88,9 @@ public final class ConfigLoader {
                 concurrency,
                 get(Setting.GRACE, ConfigLoader::duration),
                 get(Setting.CANCEL_GRACE, ConfigLoader::duration),
-                get(Setting.POOL_SIZE, text -> text.equalsIgnoreCase("auto") ? autoPoolSize(concurrency)
+                get(Setting.POOL_SIZE, text -> text.equalsIgnoreCase("auto") ? autoPoolSize(concurrency, batchCommit)
                         : poolSize(wholeNumber(text))),
-                get(Setting.BATCH_COMMIT, text -> batchCommit(wholeNumber(text))),
+                batchCommit,
                 get(Setting.JOB_THREADS, text -> jobThreads(JobThreads.parse(text))),
                 get(Setting.ADMIN_ADDRESS, ConfigLoader::adminAddress),
                 AdminUsers.of(values.get(Setting.ADMIN_VIEWER_PASSWORD).text(),
@@ -167,8 +169,9 @@ public final class ConfigLoader {
     }
 
     /** Each running job holds a connection, and the worker's loops need two. */
-    static int autoPoolSize(int concurrency) {
-        return Math.min(1000, concurrency + 2);
+    /** One connection per transaction the worker runs at once, one for lookups and one for the relay. */
+    static int autoPoolSize(int concurrency, int batchCommit) {
+        return Math.min(1000, WorkerSettings.transactionsAtOnce(concurrency, batchCommit) + 2);
     }
 
     static int batchCommit(int value) {

@@ -4,52 +4,128 @@ import dev.baton.application.port.out.Delivery;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
- * Hands leased deliveries, each in a slot taken for it, to the job threads: one task per delivery, or per batch of
- * up to {@code batchCommit} deliveries that commit in one ledger transaction. A suspect goes alone, in a batch of its
- * own: it is to run alone.
+ * Hands leased deliveries, each in a slot taken for it, to the job threads. With {@code batchCommit} 1, one task per
+ * delivery. Batched, the deliveries wait in a ready queue that up to {@code transactions} drainers empty at once, each
+ * on a job thread of its own (and so on a connection of its own): a drainer takes whatever is ready, up to
+ * {@code batchCommit}, as one batch, commits it, and takes the next; it ends when nothing is ready. A batch is never
+ * waited for to fill: under a light load batches are small and start at once, under a heavy one they grow to
+ * {@code batchCommit}, and several commit side by side. A suspect goes alone, in a task of its own: it is to run alone.
  */
 final class Dispatcher {
     private final InFlight inFlight;
     private final int batchCommit;
+    private final int transactions;
     private final Executor jobs;
     private final Consumer<List<HeldDelivery>> process;
+    private final Queue<HeldDelivery> ready = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger drainers = new AtomicInteger();
 
-    Dispatcher(InFlight inFlight, int batchCommit, Executor jobs, Consumer<List<HeldDelivery>> process) {
+    /** @param transactions the most batches that run at once (ignored when {@code batchCommit} is 1) */
+    Dispatcher(InFlight inFlight, int batchCommit, int transactions, Executor jobs,
+               Consumer<List<HeldDelivery>> process) {
+        if (transactions < 1) {
+            throw new IllegalArgumentException("batches at once must be positive, got " + transactions);
+        }
         this.inFlight = inFlight;
         this.batchCommit = batchCommit;
+        this.transactions = transactions;
         this.jobs = jobs;
         this.process = process;
     }
 
     void dispatch(List<Delivery> deliveries) {
-        List<HeldDelivery> batch = new ArrayList<>(Math.min(deliveries.size(), batchCommit));
         for (Delivery delivery : deliveries) {
             Optional<HeldDelivery> held = inFlight.hold(delivery);
-            if (held.isPresent() && held.get().isSuspect()) {
-                submit(List.of(held.get()));
+            if (held.isEmpty()) {
                 continue;
             }
-            held.ifPresent(batch::add);
-            if (batch.size() == batchCommit) {
-                submit(batch);
-                batch = new ArrayList<>(batchCommit);
+            if (batchCommit == 1 || held.get().isSuspect()) {
+                submit(List.of(held.get()), () -> process.accept(List.of(held.get())));
+            } else {
+                ready.add(held.get());
             }
         }
-        if (!batch.isEmpty()) {
-            submit(batch);
+        startDrainers();
+    }
+
+    /** Starts drainers while deliveries are ready and fewer than {@code transactions} run. */
+    private void startDrainers() {
+        while (!ready.isEmpty() && joinDrainers()) {
+            submit(List.of(), this::drain);
         }
     }
 
-    private void submit(List<HeldDelivery> batch) {
-        try {
-            jobs.execute(() -> process.accept(batch));
-        } catch (RejectedExecutionException e) {
-            inFlight.release(batch); // stopping: the entries stay pending for the next consumer
+    /** Counts one more drainer unless {@code transactions} run already. @return whether it was counted */
+    private boolean joinDrainers() {
+        while (true) {
+            int running = drainers.get();
+            if (running >= transactions) {
+                return false;
+            }
+            if (drainers.compareAndSet(running, running + 1)) {
+                return true;
+            }
         }
+    }
+
+    private void drain() {
+        boolean counted = true;
+        try {
+            while (counted) {
+                List<HeldDelivery> batch = takeReady();
+                if (!batch.isEmpty()) {
+                    process.accept(batch);
+                    continue;
+                }
+                drainers.decrementAndGet();
+                // a dispatch that came after the last take may have seen this drainer still counted and started none
+                counted = !ready.isEmpty() && joinDrainers();
+            }
+        } finally {
+            if (counted) { // the batch's processing threw: the next dispatch starts a drainer for what is left
+                drainers.decrementAndGet();
+            }
+        }
+    }
+
+    private List<HeldDelivery> takeReady() {
+        List<HeldDelivery> batch = new ArrayList<>(Math.min(batchCommit, 64));
+        HeldDelivery next;
+        while (batch.size() < batchCommit && (next = ready.poll()) != null) {
+            batch.add(next);
+        }
+        return batch;
+    }
+
+    /** Runs the task on a job thread; when stopping, releases {@code deliveries} or, for a drainer, what is ready. */
+    private void submit(List<HeldDelivery> deliveries, Runnable task) {
+        try {
+            jobs.execute(task);
+        } catch (RejectedExecutionException e) {
+            // stopping: the entries stay pending for the next consumer
+            if (deliveries.isEmpty()) {
+                drainers.decrementAndGet();
+                inFlight.release(takeAll());
+            } else {
+                inFlight.release(deliveries);
+            }
+        }
+    }
+
+    private List<HeldDelivery> takeAll() {
+        List<HeldDelivery> all = new ArrayList<>();
+        HeldDelivery next;
+        while ((next = ready.poll()) != null) {
+            all.add(next);
+        }
+        return all;
     }
 }

@@ -75,7 +75,9 @@ public final class WorkerService implements RunWorkerUseCase {
         Cancels cancels = new Cancels(leases, inFlight, settings.cancelGrace(), consumer);
         Processor processor = processor(command, cancels, acknowledgements, inFlight, counting);
         ExecutorService jobs = threads.jobs(command.concurrency());
-        Dispatcher dispatcher = new Dispatcher(inFlight, settings.batchCommit(), jobs, processor::process);
+        Dispatcher dispatcher = new Dispatcher(inFlight, settings.batchCommit(),
+                WorkerSettings.transactionsAtOnce(command.concurrency(), settings.batchCommit()), jobs,
+                processor::process);
 
         PausedQueues pauses = new PausedQueues(leases, command.queues(), consumer);
         RecoveryLoop recovery = new RecoveryLoop(maintenance, command.queues(), consumer, settings.lease(), inFlight,
@@ -114,7 +116,7 @@ public final class WorkerService implements RunWorkerUseCase {
                 new AcknowledgedAttempts(inFlight, counting, command.consumer()));
         Processor processor = processor(command, new Cancels(leases, inFlight, settings.cancelGrace(),
                 command.consumer()), acknowledgements, inFlight, counting);
-        Dispatcher dispatcher = new Dispatcher(inFlight, settings.batchCommit(), Runnable::run, processor::process);
+        Dispatcher dispatcher = new Dispatcher(inFlight, settings.batchCommit(), 1, Runnable::run, processor::process);
         command.queues().forEach(leases::declare);
         return new InlineWorker(leases, command, new PausedQueues(leases, command.queues(), command.consumer()),
                 inFlight, dispatcher,

@@ -28,8 +28,10 @@ import java.util.Objects;
  * @param consumerIdleRemoval consumers idle this long and owning nothing are removed from the group
  * @param grace               how long {@code close()} waits for running jobs before abandoning them
  * @param batchCommit         up to this many leased jobs run one after the other on one thread and commit in one
- *                            ledger transaction (a savepoint each); they share one deadline, {@code jobTimeout} from
- *                            the start of the batch. 1 (the default) commits every job on its own
+ *                            ledger transaction; a batch is the jobs ready when a transaction starts, never waited
+ *                            for, and {@link #transactionsAtOnce} batches commit side by side. They share one
+ *                            deadline, {@code jobTimeout} from the start of the batch. 1 (the default) commits every
+ *                            job on its own
  * @param jobThreads          what runs the jobs: platform or virtual threads ({@link JobThreads#AUTO} by default,
  *                            see {@link #runsJobsOn()}); checked against the running JVM here, so a choice it cannot
  *                            honour fails at once
@@ -43,6 +45,11 @@ public record WorkerSettings(Duration lease, DeliveryLimit deliveryLimit, RetryP
                              JobThreads jobThreads, Duration cancelGrace) {
     /** The most jobs one ledger transaction may hold. */
     public static final int MAX_BATCH_COMMIT = 1_000;
+    /**
+     * Batched, the fewest transactions that commit side by side (unless the concurrency is lower): one committing
+     * while the others run their jobs keeps PostgreSQL busy (docs/BENCHMARKS.md, "Batched commits").
+     */
+    public static final int MIN_BATCH_TRANSACTIONS = 4;
 
     public static final WorkerSettings DEFAULTS = new WorkerSettings(Duration.ofSeconds(30), DeliveryLimit.DEFAULT,
             RetryPolicy.DEFAULT, Duration.ofSeconds(60), Duration.ofSeconds(1), Duration.ofMillis(250),
@@ -143,6 +150,19 @@ public record WorkerSettings(Duration lease, DeliveryLimit deliveryLimit, RetryP
 
     public WorkerSettings withJobThreads(JobThreads threads) {
         return toBuilder().jobThreads(threads).build();
+    }
+
+    /**
+     * How many ledger transactions a worker of {@code concurrency} runs at once: one per job when every job commits on
+     * its own; batched, enough for every running job to be in a full batch, and at least
+     * {@link #MIN_BATCH_TRANSACTIONS}. The pool needs a connection for each (and one for lookups).
+     */
+    public static int transactionsAtOnce(int concurrency, int batchCommit) {
+        if (batchCommit == 1) {
+            return concurrency;
+        }
+        int filled = (concurrency + batchCommit - 1) / batchCommit;
+        return Math.min(concurrency, Math.max(filled, MIN_BATCH_TRANSACTIONS));
     }
 
     /** What runs the jobs on this JVM with these settings: {@link JobThreads#PLATFORM} or {@link JobThreads#VIRTUAL}. */

@@ -3,6 +3,8 @@ package dev.baton.application.service.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.application.port.out.Delivery;
+import dev.baton.domain.Job;
+import dev.baton.domain.JobId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
@@ -10,12 +12,12 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 class DispatcherTest {
-    private final InFlight inFlight = new InFlight(5);
+    private final InFlight inFlight = new InFlight(12);
     private final List<List<HeldDelivery>> tasks = new ArrayList<>();
 
     @Test
     void deliveriesAreHandedOverInBatchesOfAtMostTheBatchCommit() throws InterruptedException {
-        Dispatcher dispatcher = new Dispatcher(inFlight, 2, Runnable::run, tasks::add);
+        Dispatcher dispatcher = new Dispatcher(inFlight, 2, 1, Runnable::run, tasks::add);
         List<Delivery> leased = lease(5);
 
         dispatcher.dispatch(leased);
@@ -26,7 +28,7 @@ class DispatcherTest {
 
     @Test
     void aDeliveryHeldAlreadyIsNotDispatchedTwiceAndGivesItsSlotBack() throws InterruptedException {
-        Dispatcher dispatcher = new Dispatcher(inFlight, 1, Runnable::run, tasks::add);
+        Dispatcher dispatcher = new Dispatcher(inFlight, 1, 1, Runnable::run, tasks::add);
         List<Delivery> leased = lease(1);
         dispatcher.dispatch(leased);
         inFlight.takeSlot();
@@ -34,19 +36,81 @@ class DispatcherTest {
         dispatcher.dispatch(leased);
 
         assertThat(tasks).hasSize(1);
-        assertThat(inFlight.takeFreeSlots()).as("every slot but the running job's").isEqualTo(4);
+        assertThat(inFlight.takeFreeSlots()).as("every slot but the running job's").isEqualTo(11);
     }
 
     @Test
     void whatTheStoppedJobThreadsRefuseIsReleased() throws InterruptedException {
-        Dispatcher dispatcher = new Dispatcher(inFlight, 1, task -> {
+        Dispatcher dispatcher = new Dispatcher(inFlight, 1, 1, task -> {
             throw new RejectedExecutionException("stopped");
         }, tasks::add);
 
         dispatcher.dispatch(lease(2));
 
         assertThat(inFlight.size()).isZero();
-        assertThat(inFlight.takeFreeSlots()).isEqualTo(5);
+        assertThat(inFlight.takeFreeSlots()).isEqualTo(12);
+    }
+
+    @Test
+    void whatIsReadyWhenTheStoppedJobThreadsRefuseADrainerIsReleased() throws InterruptedException {
+        Dispatcher dispatcher = new Dispatcher(inFlight, 3, 2, task -> {
+            throw new RejectedExecutionException("stopped");
+        }, tasks::add);
+
+        dispatcher.dispatch(lease(5));
+
+        assertThat(tasks).isEmpty();
+        assertThat(inFlight.size()).isZero();
+        assertThat(inFlight.takeFreeSlots()).isEqualTo(12);
+    }
+
+    @Test
+    void aBatchIsWhatIsReadyAndNeverWaitsToFill() throws InterruptedException {
+        Dispatcher dispatcher = new Dispatcher(inFlight, 50, 4, Runnable::run, tasks::add);
+
+        dispatcher.dispatch(lease(1));
+        dispatcher.dispatch(lease(3));
+
+        assertThat(tasks).extracting(List::size).containsExactly(1, 3);
+    }
+
+    @Test
+    void batchesCommitSideBySideUpToTheTransactionsAtOnce() throws InterruptedException {
+        List<Runnable> drainers = new ArrayList<>();
+        Dispatcher dispatcher = new Dispatcher(inFlight, 4, 3, drainers::add, tasks::add);
+
+        dispatcher.dispatch(lease(10));
+
+        assertThat(drainers).as("one job thread per transaction at once, no more").hasSize(3);
+        drainers.forEach(Runnable::run);
+        assertThat(tasks).extracting(List::size).containsExactly(4, 4, 2);
+    }
+
+    @Test
+    void aDrainerThatEndedIsStartedAgainByTheNextDispatch() throws InterruptedException {
+        List<Runnable> drainers = new ArrayList<>();
+        Dispatcher dispatcher = new Dispatcher(inFlight, 4, 1, drainers::add, tasks::add);
+        dispatcher.dispatch(lease(2));
+        drainers.remove(0).run();
+
+        dispatcher.dispatch(lease(2));
+
+        assertThat(drainers).hasSize(1);
+        drainers.remove(0).run();
+        assertThat(tasks).extracting(List::size).containsExactly(2, 2);
+    }
+
+    @Test
+    void aSuspectRunsInATaskOfItsOwn() throws InterruptedException {
+        Dispatcher dispatcher = new Dispatcher(inFlight, 4, 2, Runnable::run, tasks::add);
+        inFlight.takeSlot();
+        inFlight.takeSlot();
+
+        dispatcher.dispatch(List.of(Deliveries.leased("job-a"), Deliveries.suspect(Job.create(JobId.of("job-suspect"), Deliveries.QUEUE, "{}", Deliveries.NOW), 0),
+                Deliveries.leased("job-b")));
+
+        assertThat(tasks).extracting(batch -> batch.stream().map(held -> ((Delivery.Leased) held.delivery()).job().id().value())
+                .toList()).contains(List.of("job-suspect"));
     }
 
     private List<Delivery> lease(int count) throws InterruptedException {

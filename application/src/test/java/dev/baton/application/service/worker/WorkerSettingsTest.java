@@ -93,4 +93,14 @@ class WorkerSettingsTest {
                 Duration.ofMinutes(2), new Retention(Duration.ofHours(2)), Duration.ofHours(3), Duration.ofSeconds(3),
                 d.batchCommit(), d.jobThreads(), Duration.ofSeconds(4)));
     }
+
+    @Test
+    void batchedTransactionsAreEnoughForFullBatchesAndAtLeastFourUnlessTheConcurrencyIsLower() {
+        assertThat(WorkerSettings.transactionsAtOnce(32, 1)).as("one by one").isEqualTo(32);
+        assertThat(WorkerSettings.transactionsAtOnce(32, 16)).isEqualTo(4);
+        assertThat(WorkerSettings.transactionsAtOnce(32, 50)).isEqualTo(4);
+        assertThat(WorkerSettings.transactionsAtOnce(128, 16)).isEqualTo(8);
+        assertThat(WorkerSettings.transactionsAtOnce(1024, 256)).isEqualTo(4);
+        assertThat(WorkerSettings.transactionsAtOnce(2, 16)).isEqualTo(2);
+    }
 }
