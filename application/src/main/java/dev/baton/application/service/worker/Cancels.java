@@ -16,9 +16,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * An operator's cancels as this worker honours them. Before a batch runs, the processor asks which of its jobs are
- * cancelled ({@link #among}, one read per queue), whatever brought the delivery: a lease, a reclaim, a resumed own
- * entry or a promoted retry; those are acknowledged without running. As a loop ({@link #CHECK_INTERVAL}), it asks
+ * An operator's cancels as this worker honours them. As deliveries are dispatched, whatever brought them (a lease, a
+ * reclaim, a resumed own entry or a promoted retry), the dispatcher has the cancelled ones marked
+ * ({@link #markCancelled}, one read per queue for all that came together); those are acknowledged without running. As a loop ({@link #CHECK_INTERVAL}), it asks
  * the same for the jobs running now, marks the cancelled ones (their handler sees {@code JobContext.cancelled()}) and
  * interrupts the handlers whose {@code grace} has passed since.
  */
@@ -38,8 +38,25 @@ final class Cancels implements BackgroundLoop {
         this.consumer = consumer;
     }
 
+    /**
+     * Marks the deliveries whose jobs an operator cancelled, in one read per queue for all of them: the worker asks
+     * once per lease, not once per job. @throws RuntimeException the transport's failure (nothing is marked)
+     */
+    void markCancelled(Collection<HeldDelivery> deliveries) {
+        Set<JobId> cancelled = among(deliveries);
+        if (cancelled.isEmpty()) {
+            return;
+        }
+        long now = System.nanoTime();
+        for (HeldDelivery one : deliveries) {
+            if (one.delivery() instanceof Delivery.Leased leased && cancelled.contains(leased.job().id())) {
+                one.cancel(now);
+            }
+        }
+    }
+
     /** Which of these deliveries' jobs are cancelled. @throws RuntimeException the transport's failure */
-    Set<JobId> among(Collection<HeldDelivery> deliveries) {
+    private Set<JobId> among(Collection<HeldDelivery> deliveries) {
         Set<JobId> cancelled = new HashSet<>();
         jobsByQueue(deliveries).forEach((queue, jobs) -> cancelled.addAll(leases.cancelled(queue, jobs)));
         return cancelled;

@@ -3,16 +3,18 @@ package dev.baton.application.service.worker;
 import dev.baton.application.port.out.Delivery;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Hands leased deliveries, each in a slot taken for it, to the job threads. With {@code batchCommit} 1, one task per
+ * Hands leased deliveries, each in a slot taken for it, to the job threads, once it had the cancelled ones marked
+ * (one read for all that came together; when that fails, none runs: they stay pending). With {@code batchCommit} 1, one task per
  * delivery. Batched, the deliveries wait in a ready queue that up to {@code transactions} drainers empty at once, each
  * on a job thread of its own (and so on a connection of its own): a drainer takes whatever is ready, up to
  * {@code batchCommit}, as one batch, commits it, and takes the next; it ends when nothing is ready. A batch is never
@@ -20,7 +22,10 @@ import java.util.function.Consumer;
  * {@code batchCommit}, and several commit side by side. A suspect goes alone, in a task of its own: it is to run alone.
  */
 final class Dispatcher {
+    private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
+
     private final InFlight inFlight;
+    private final Cancels cancels;
     private final int batchCommit;
     private final int transactions;
     private final Executor jobs;
@@ -29,12 +34,13 @@ final class Dispatcher {
     private final AtomicInteger drainers = new AtomicInteger();
 
     /** @param transactions the most batches that run at once (ignored when {@code batchCommit} is 1) */
-    Dispatcher(InFlight inFlight, int batchCommit, int transactions, Executor jobs,
+    Dispatcher(InFlight inFlight, Cancels cancels, int batchCommit, int transactions, Executor jobs,
                Consumer<List<HeldDelivery>> process) {
         if (transactions < 1) {
             throw new IllegalArgumentException("batches at once must be positive, got " + transactions);
         }
         this.inFlight = inFlight;
+        this.cancels = cancels;
         this.batchCommit = batchCommit;
         this.transactions = transactions;
         this.jobs = jobs;
@@ -42,15 +48,27 @@ final class Dispatcher {
     }
 
     void dispatch(List<Delivery> deliveries) {
+        List<HeldDelivery> held = new ArrayList<>(deliveries.size());
         for (Delivery delivery : deliveries) {
-            Optional<HeldDelivery> held = inFlight.hold(delivery);
-            if (held.isEmpty()) {
-                continue;
-            }
-            if (batchCommit == 1 || held.get().isSuspect()) {
-                submit(List.of(held.get()), () -> process.accept(List.of(held.get())));
+            inFlight.hold(delivery).ifPresent(held::add);
+        }
+        if (held.isEmpty()) {
+            return;
+        }
+        try {
+            cancels.markCancelled(held);
+        } catch (RuntimeException e) {
+            // not knowing which are cancelled, run none: they stay pending and come back after the lease
+            LOG.warn("could not read the cancels, left pending for redelivery count={}: {}", held.size(),
+                    e.toString());
+            inFlight.release(held);
+            return;
+        }
+        for (HeldDelivery one : held) {
+            if (batchCommit == 1 || one.isSuspect()) {
+                submit(List.of(one), () -> process.accept(List.of(one)));
             } else {
-                ready.add(held.get());
+                ready.add(one);
             }
         }
         startDrainers();

@@ -1,5 +1,6 @@
 package dev.baton.application.service.worker;
 
+import dev.baton.application.port.out.Delivery;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.JobId;
 import java.util.ArrayList;
@@ -10,15 +11,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One task on a job thread: asks which of its deliveries' jobs are cancelled (a failure to tell leaves them all
- * pending), triages its deliveries, settles those that do not run, executes the rest as one attempt
- * (or one batch; a suspect alone in the worker) and ends each attempt, then frees the slots of all that were not
- * handed over for acknowledgement.
+ * One task on a job thread: triages its deliveries (those the dispatcher marked cancelled are settled as such),
+ * settles those that do not run, executes the rest as one attempt (or one batch; a suspect alone in the worker) and
+ * ends each attempt, then frees the slots of all that were not handed over for acknowledgement.
  */
 final class Processor {
     private static final Logger LOG = LoggerFactory.getLogger(Processor.class);
 
-    private final Cancels cancels;
     private final Triage triage;
     private final AttemptExecutor executor;
     private final Finisher finisher;
@@ -26,9 +25,8 @@ final class Processor {
     private final InFlight inFlight;
     private final ConsumerName consumer;
 
-    Processor(Cancels cancels, Triage triage, AttemptExecutor executor, Finisher finisher, Isolation isolation, InFlight inFlight,
+    Processor(Triage triage, AttemptExecutor executor, Finisher finisher, Isolation isolation, InFlight inFlight,
               ConsumerName consumer) {
-        this.cancels = cancels;
         this.triage = triage;
         this.executor = executor;
         this.finisher = finisher;
@@ -37,16 +35,20 @@ final class Processor {
         this.consumer = consumer;
     }
 
+    private static Set<JobId> markedCancelled(List<HeldDelivery> batch) {
+        Set<JobId> cancelled = new HashSet<>();
+        for (HeldDelivery held : batch) {
+            if (held.isCancelled() && held.delivery() instanceof Delivery.Leased leased) {
+                cancelled.add(leased.job().id());
+            }
+        }
+        return cancelled;
+    }
+
     void process(List<HeldDelivery> batch) {
         Set<HeldDelivery> handedOver = new HashSet<>();
         try {
-            Set<JobId> cancelled;
-            try {
-                cancelled = cancels.among(batch);
-            } catch (RuntimeException e) {
-                batch.forEach(held -> finisher.leftPending(held, e));
-                return; // the slots are freed below, once: nothing was handed over
-            }
+            Set<JobId> cancelled = markedCancelled(batch);
             List<Triage.Run> runs = new ArrayList<>(batch.size());
             for (HeldDelivery held : batch) {
                 try {

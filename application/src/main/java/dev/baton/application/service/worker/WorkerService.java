@@ -73,9 +73,9 @@ public final class WorkerService implements RunWorkerUseCase {
         Acknowledgements<Attempt> acknowledgements = new Acknowledgements<>(leases,
                 new AcknowledgedAttempts(inFlight, counting, consumer), threads.ofJobKind("ack"));
         Cancels cancels = new Cancels(leases, inFlight, settings.cancelGrace(), consumer);
-        Processor processor = processor(command, cancels, acknowledgements, inFlight, counting);
+        Processor processor = processor(command, acknowledgements, inFlight, counting);
         ExecutorService jobs = threads.jobs(command.concurrency());
-        Dispatcher dispatcher = new Dispatcher(inFlight, settings.batchCommit(),
+        Dispatcher dispatcher = new Dispatcher(inFlight, cancels, settings.batchCommit(),
                 WorkerSettings.transactionsAtOnce(command.concurrency(), settings.batchCommit()), jobs,
                 processor::process);
 
@@ -114,9 +114,9 @@ public final class WorkerService implements RunWorkerUseCase {
         InFlight inFlight = new InFlight(command.concurrency());
         Acknowledgements<Attempt> acknowledgements = Acknowledgements.onCallingThread(leases,
                 new AcknowledgedAttempts(inFlight, counting, command.consumer()));
-        Processor processor = processor(command, new Cancels(leases, inFlight, settings.cancelGrace(),
-                command.consumer()), acknowledgements, inFlight, counting);
-        Dispatcher dispatcher = new Dispatcher(inFlight, settings.batchCommit(), 1, Runnable::run, processor::process);
+        Processor processor = processor(command, acknowledgements, inFlight, counting);
+        Dispatcher dispatcher = new Dispatcher(inFlight, new Cancels(leases, inFlight, settings.cancelGrace(),
+                command.consumer()), settings.batchCommit(), 1, Runnable::run, processor::process);
         command.queues().forEach(leases::declare);
         return new InlineWorker(leases, command, new PausedQueues(leases, command.queues(), command.consumer()),
                 inFlight, dispatcher,
@@ -124,13 +124,12 @@ public final class WorkerService implements RunWorkerUseCase {
     }
 
     /** Triage, execution and finishing of a delivery: the path every delivery takes, threaded or inline. */
-    private Processor processor(Command command, Cancels cancels, Acknowledgements<Attempt> acknowledgements,
+    private Processor processor(Command command, Acknowledgements<Attempt> acknowledgements,
                                 InFlight inFlight, CountingObserver counting) {
         ConsumerName consumer = command.consumer();
         Finisher finisher = new Finisher(leases, outcomes, acknowledgements, settings.retryPolicy(),
                 settings.jobTimeout(), clock, random, counting, consumer);
-        return new Processor(cancels,
-                new Triage(settings.deliveryLimit(), ledger, handlers, command.handler(), clock),
+        return new Processor(new Triage(settings.deliveryLimit(), ledger, handlers, command.handler(), clock),
                 new AttemptExecutor(ledger, consumer, settings.jobTimeout(), clock, counting, tracing),
                 finisher, new Isolation(inFlight, leases, consumer, counting), inFlight, consumer);
     }

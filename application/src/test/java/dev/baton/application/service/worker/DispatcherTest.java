@@ -3,8 +3,12 @@ package dev.baton.application.service.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.application.port.out.Delivery;
+import dev.baton.application.testing.InMemoryStreamTransport;
+import dev.baton.application.testing.MutableClock;
+import dev.baton.domain.ConsumerName;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
@@ -14,10 +18,12 @@ import org.junit.jupiter.api.Test;
 class DispatcherTest {
     private final InFlight inFlight = new InFlight(12);
     private final List<List<HeldDelivery>> tasks = new ArrayList<>();
+    private final InMemoryStreamTransport transport = new InMemoryStreamTransport(MutableClock.at(Deliveries.NOW));
+    private final Cancels cancels = new Cancels(transport, inFlight, Duration.ZERO, ConsumerName.of("w1"));
 
     @Test
     void deliveriesAreHandedOverInBatchesOfAtMostTheBatchCommit() throws InterruptedException {
-        Dispatcher dispatcher = new Dispatcher(inFlight, 2, 1, Runnable::run, tasks::add);
+        Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 2, 1, Runnable::run, tasks::add);
         List<Delivery> leased = lease(5);
 
         dispatcher.dispatch(leased);
@@ -28,7 +34,7 @@ class DispatcherTest {
 
     @Test
     void aDeliveryHeldAlreadyIsNotDispatchedTwiceAndGivesItsSlotBack() throws InterruptedException {
-        Dispatcher dispatcher = new Dispatcher(inFlight, 1, 1, Runnable::run, tasks::add);
+        Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 1, 1, Runnable::run, tasks::add);
         List<Delivery> leased = lease(1);
         dispatcher.dispatch(leased);
         inFlight.takeSlot();
@@ -41,7 +47,7 @@ class DispatcherTest {
 
     @Test
     void whatTheStoppedJobThreadsRefuseIsReleased() throws InterruptedException {
-        Dispatcher dispatcher = new Dispatcher(inFlight, 1, 1, task -> {
+        Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 1, 1, task -> {
             throw new RejectedExecutionException("stopped");
         }, tasks::add);
 
@@ -53,7 +59,7 @@ class DispatcherTest {
 
     @Test
     void whatIsReadyWhenTheStoppedJobThreadsRefuseADrainerIsReleased() throws InterruptedException {
-        Dispatcher dispatcher = new Dispatcher(inFlight, 3, 2, task -> {
+        Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 3, 2, task -> {
             throw new RejectedExecutionException("stopped");
         }, tasks::add);
 
@@ -66,7 +72,7 @@ class DispatcherTest {
 
     @Test
     void aBatchIsWhatIsReadyAndNeverWaitsToFill() throws InterruptedException {
-        Dispatcher dispatcher = new Dispatcher(inFlight, 50, 4, Runnable::run, tasks::add);
+        Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 50, 4, Runnable::run, tasks::add);
 
         dispatcher.dispatch(lease(1));
         dispatcher.dispatch(lease(3));
@@ -77,7 +83,7 @@ class DispatcherTest {
     @Test
     void batchesCommitSideBySideUpToTheTransactionsAtOnce() throws InterruptedException {
         List<Runnable> drainers = new ArrayList<>();
-        Dispatcher dispatcher = new Dispatcher(inFlight, 4, 3, drainers::add, tasks::add);
+        Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 4, 3, drainers::add, tasks::add);
 
         dispatcher.dispatch(lease(10));
 
@@ -89,7 +95,7 @@ class DispatcherTest {
     @Test
     void aDrainerThatEndedIsStartedAgainByTheNextDispatch() throws InterruptedException {
         List<Runnable> drainers = new ArrayList<>();
-        Dispatcher dispatcher = new Dispatcher(inFlight, 4, 1, drainers::add, tasks::add);
+        Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 4, 1, drainers::add, tasks::add);
         dispatcher.dispatch(lease(2));
         drainers.remove(0).run();
 
@@ -102,7 +108,7 @@ class DispatcherTest {
 
     @Test
     void aSuspectRunsInATaskOfItsOwn() throws InterruptedException {
-        Dispatcher dispatcher = new Dispatcher(inFlight, 4, 2, Runnable::run, tasks::add);
+        Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 4, 2, Runnable::run, tasks::add);
         inFlight.takeSlot();
         inFlight.takeSlot();
 
@@ -111,6 +117,19 @@ class DispatcherTest {
 
         assertThat(tasks).extracting(batch -> batch.stream().map(held -> ((Delivery.Leased) held.delivery()).job().id().value())
                 .toList()).contains(List.of("job-suspect"));
+    }
+
+    @Test
+    void theCancelsAreReadOnceForWhatCameTogetherAndWhenThatFailsNoneRuns() throws InterruptedException {
+        Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 1, 1, Runnable::run, tasks::add);
+        transport.failNextCancelReads(1);
+
+        dispatcher.dispatch(lease(3));
+
+        assertThat(tasks).as("one failed read for the three: all left pending").isEmpty();
+        assertThat(inFlight.size()).isZero();
+        dispatcher.dispatch(lease(3));
+        assertThat(tasks).hasSize(3);
     }
 
     private List<Delivery> lease(int count) throws InterruptedException {

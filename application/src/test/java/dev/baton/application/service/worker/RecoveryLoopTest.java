@@ -40,7 +40,8 @@ class RecoveryLoopTest {
     });
     private final PausedQueues pauses = new PausedQueues(transport, List.of(QUEUE), worker);
     private final RecoveryLoop recovery = new RecoveryLoop(transport, List.of(QUEUE), worker, LEASE, inFlight,
-            new Dispatcher(inFlight, 1, 1, Runnable::run, dispatched::addAll), pauses, counting);
+            new Dispatcher(inFlight, new Cancels(transport, inFlight, Duration.ZERO, worker), 1, 1, Runnable::run,
+                    dispatched::addAll), pauses, counting);
 
     @Test
     void aPassMakesRecoveryDueAndTheFetcherThenReclaimsOneSuspectIntoASlotItHolds() {
