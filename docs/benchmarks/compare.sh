@@ -5,7 +5,9 @@
 # migrations) and then `baton bench --mode exactly-once --handler orders` at the same concurrency (one transaction
 # per job); then exactly-once with --batch-commit 16 and 64 at concurrency 32, 64 and 128, and at-least-once `noop`
 # at 64. Prints the median of the rounds in jobs/s (pgbench: transactions/s, one per job), the ratio to pgbench at
-# the same client count and to pgbench's best, and the load average before and after.
+# the same client count and to pgbench's best, where the CPU went per job (PostgreSQL's processes and Redis over the
+# whole run, warm-up included; the client: pgbench's process, or Baton's JVM in its measured phase), and the load
+# average before and after.
 #
 #   docs/benchmarks/compare.sh [rounds=3] [pgbench-seconds=6] [jobs=15000]
 #
@@ -53,30 +55,72 @@ INSERT INTO $schema.job_outcomes AS o (job_id, queue, type, attempt, consumer, m
 COMMIT;
 SQL
 
-# one figure per line into $work/figures: label, round, jobs (or transactions) per second
+# CPU seconds so far of PostgreSQL (its processes, plus the ended backends the postmaster reaped) and of Redis
+cat >"$work/ticks.py" <<'PY'
+import os
+tick = os.sysconf("SC_CLK_TCK")
+procs = {}
+for pid in filter(str.isdigit, os.listdir("/proc")):
+    try:
+        stat = open("/proc/%s/stat" % pid).read()
+    except OSError:
+        continue  # ended meanwhile
+    fields = stat[stat.rindex(")") + 2:].split()
+    procs[pid] = (stat[stat.index("(") + 1:stat.rindex(")")], fields[1], [int(f) for f in fields[11:15]])
+pg = redis = 0
+for pid, (name, parent, (utime, stime, cutime, cstime)) in procs.items():
+    if name == "postgres":
+        pg += utime + stime
+        if procs.get(parent, ("",))[0] != "postgres":  # the postmaster: what its ended backends spent
+            pg += cutime + cstime
+    elif name == "redis-server":
+        redis += utime + stime
+print("%.3f %.3f" % (pg / tick, redis / tick))
+PY
+ticks() { python3 "$work/ticks.py"; }
+
+# one figure per line into $work/figures: label, round, jobs (or transactions) per second, then CPU microseconds per
+# job of PostgreSQL, Redis and the client (pgbench, or Baton's JVM in its measured phase)
 record() {
-  echo "$1 $2 $3" >>"$work/figures"
-  printf '  round %s  %-28s %8s /s\n' "$2" "$1" "$3"
+  echo "$1 $2 $3 $4 $5 $6" >>"$work/figures"
+  printf '  round %s  %-28s %8s /s   CPU us/job: postgres %s, redis %s, client %s\n' "$2" "$1" "$3" "$4" "$5" "$6"
+}
+
+# µs per job of the servers between two ticks readings, over $3 jobs
+per_job() {
+  python3 -c 'import sys; a, b, n = sys.argv[1].split(), sys.argv[2].split(), float(sys.argv[3]);
+print("%.0f %.0f" % ((float(b[0]) - float(a[0])) * 1e6 / n, (float(b[1]) - float(a[1])) * 1e6 / n))' "$1" "$2" "$3"
 }
 
 pgbench_run() {
   local clients="$1" round="$2" threads=2
   [ "$clients" -lt "$threads" ] && threads="$clients"
-  pgbench -n -M prepared -j "$threads" -c "$clients" -T "$seconds" -f "$work/job.sql" "$psql_url" \
-    >"$work/pgbench.txt" 2>&1
-  record "pgbench:c$clients" "$round" "$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' "$work/pgbench.txt" | head -1 | cut -d. -f1)"
+  local before after done
+  before="$(ticks)"
+  /usr/bin/time -f "%U %S" -o "$work/time.txt" pgbench -n -M prepared -j "$threads" -c "$clients" -T "$seconds" \
+    -f "$work/job.sql" "$psql_url" >"$work/pgbench.txt" 2>&1
+  after="$(ticks)"
+  done="$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$work/pgbench.txt")"
+  record "pgbench:c$clients" "$round" "$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' "$work/pgbench.txt" | head -1 | cut -d. -f1)" \
+    $(per_job "$before" "$after" "$done") \
+    "$(python3 -c 'import sys; u, s = open(sys.argv[1]).read().split()[-2:]; print("%.0f" % ((float(u) + float(s)) * 1e6 / float(sys.argv[2])))' "$work/time.txt" "$done")"
 }
 
 baton_run() {
   local label="$1" round="$2"
   shift 2
+  local before after
+  before="$(ticks)"
   "$here/baton" bench --json --warmup 5000 --max-warmup 10 "$@" 2>"$work/bench.err" >"$work/bench.json" || {
     echo "compare.sh: baton bench $* failed:" >&2
     cat "$work/bench.err" "$work/bench.json" >&2
     exit 1
   }
-  record "$label" "$round" "$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["process_jobs_per_s"])' \
-    "$work/bench.json")"
+  after="$(ticks)"
+  # the servers' CPU over the whole run, warm-up included (the same jobs), per job run
+  read -r rate all client < <(python3 -c 'import json, sys; r = json.load(open(sys.argv[1]));
+print(r["process_jobs_per_s"], r["jobs"] + r["warmup_jobs"], "%.0f" % r["cpu_us_per_job"])' "$work/bench.json")
+  record "$label" "$round" "$rate" $(per_job "$before" "$after" "$all") "$client"
 }
 
 load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
@@ -99,15 +143,17 @@ load_after="$(cut -d' ' -f1-3 /proc/loadavg)"
 
 python3 - "$work/figures" <<'PY'
 import statistics, sys
-runs = {}
+runs, cpu = {}, {}
 for line in open(sys.argv[1]):
-    label, _, rate = line.split()
+    label, _, rate, pg, redis, client = line.split()
     runs.setdefault(label, []).append(int(rate))
+    cpu.setdefault(label, []).append((int(pg), int(redis), int(client)))
 median = {label: statistics.median(rates) for label, rates in runs.items()}
 pgbench = {label.split(":c")[1]: rate for label, rate in median.items() if label.startswith("pgbench:")}
 best = max(pgbench.values())
 print()
-print("%-56s %10s %18s %14s  %s" % ("RUN", "MEDIAN/s", "÷ PGBENCH SAME C", "÷ PGBENCH BEST", "ROUNDS"))
+print("%-56s %9s %9s %9s %6s %5s %6s  %s" % ("RUN", "MEDIAN/s", "÷SAME C", "÷BEST", "PG", "REDIS", "CLIENT",
+                                             "ROUNDS (CPU: median µs per job)"))
 for label, rate in median.items():
     kind, clients = label.split(":c")
     name = {"pgbench": "pgbench, the job's statements, %s clients",
@@ -116,7 +162,9 @@ for label, rate in median.items():
     name = name % clients if name else "exactly-once orders, %s, concurrency %s" % (
         kind.replace("batch-", "--batch-commit "), clients)
     same = "%.2f" % (rate / pgbench[clients]) if clients in pgbench and kind != "pgbench" else "-"
-    print("%-56s %10.0f %18s %14.2f  %s" % (name, rate, same, rate / best, " ".join(map(str, runs[label]))))
+    pg, redis, client = (statistics.median(part) for part in zip(*cpu[label]))
+    print("%-56s %9.0f %9s %9.2f %6.0f %5.0f %6.0f  %s" % (name, rate, same, rate / best, pg, redis, client,
+                                                       " ".join(map(str, runs[label]))))
 PY
 echo
 echo "load average before: $load_before, after: $load_after ($(nproc) cores)"
