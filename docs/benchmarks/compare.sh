@@ -5,9 +5,10 @@
 # migrations) and then `baton bench --mode exactly-once --handler orders` at the same concurrency (one transaction
 # per job); then exactly-once with --batch-commit 16 and 64 at concurrency 32, 64 and 128, and at-least-once `noop`
 # at 64. Prints the median of the rounds in jobs/s (pgbench: transactions/s, one per job), the ratio to pgbench at
-# the same client count and to pgbench's best, where the CPU went per job (PostgreSQL's processes and Redis over the
-# whole run, warm-up included; the client: pgbench's process, or Baton's JVM in its measured phase), and the load
-# average before and after.
+# the same client count and to pgbench's best, a batch's ratio to one transaction per job at the same concurrency,
+# where the CPU went per job (PostgreSQL's processes and Redis over the whole run, warm-up included; the client:
+# pgbench's process, or Baton's JVM in its measured phase), and the load average before and after. PostgreSQL's
+# max_connections (100 by default) keeps pgbench below 128 clients: read concurrency 128 against pgbench's best.
 #
 #   docs/benchmarks/compare.sh [rounds=3] [pgbench-seconds=6] [jobs=15000]
 #
@@ -152,8 +153,9 @@ median = {label: statistics.median(rates) for label, rates in runs.items()}
 pgbench = {label.split(":c")[1]: rate for label, rate in median.items() if label.startswith("pgbench:")}
 best = max(pgbench.values())
 print()
-print("%-56s %9s %9s %9s %6s %5s %6s  %s" % ("RUN", "MEDIAN/s", "÷SAME C", "÷BEST", "PG", "REDIS", "CLIENT",
-                                             "ROUNDS (CPU: median µs per job)"))
+single = {label.split(":c")[1]: rate for label, rate in median.items() if label.startswith("exactly-once:")}
+print("%-56s %9s %9s %9s %8s %6s %5s %6s  %s" % ("RUN", "MEDIAN/s", "÷PGBENCH", "÷BEST", "÷SINGLE", "PG", "REDIS",
+                                                 "CLIENT", "ROUNDS (CPU: median µs per job)"))
 for label, rate in median.items():
     kind, clients = label.split(":c")
     name = {"pgbench": "pgbench, the job's statements, %s clients",
@@ -161,10 +163,11 @@ for label, rate in median.items():
             "at-least-once-noop": "at-least-once noop, concurrency %s"}.get(kind)
     name = name % clients if name else "exactly-once orders, %s, concurrency %s" % (
         kind.replace("batch-", "--batch-commit "), clients)
-    same = "%.2f" % (rate / pgbench[clients]) if clients in pgbench and kind != "pgbench" else "-"
+    same = "%.2f" % (rate / pgbench[clients]) if clients in pgbench and kind.startswith(("exactly", "batch")) else "-"
+    batched = "%.2f" % (rate / single[clients]) if clients in single and kind.startswith("batch") else "-"
     pg, redis, client = (statistics.median(part) for part in zip(*cpu[label]))
-    print("%-56s %9.0f %9s %9.2f %6.0f %5.0f %6.0f  %s" % (name, rate, same, rate / best, pg, redis, client,
-                                                       " ".join(map(str, runs[label]))))
+    print("%-56s %9.0f %9s %9.2f %8s %6.0f %5.0f %6.0f  %s" % (name, rate, same, rate / best, batched, pg, redis,
+                                                           client, " ".join(map(str, runs[label]))))
 PY
 echo
 echo "load average before: $load_before, after: $load_after ($(nproc) cores)"
