@@ -10,6 +10,8 @@
 // Without --concurrency the Worker gets BullMQ's default options (concurrency 1); with it, only that one option
 // differs. Both queues are obliterated afterwards.
 import { Queue, Worker } from 'bullmq';
+import { createRequire } from 'node:module';
+import { loadavg } from 'node:os';
 
 const CHUNK = 1000;
 
@@ -85,7 +87,7 @@ async function main() {
     const leftover = counts.failed + counts.waiting + counts.active + counts.delayed + counts.prioritized;
     const passed = run.completed === options.jobs && counts.completed === options.jobs && leftover === 0;
     console.log(JSON.stringify({
-      bullmq: (await import('bullmq/package.json', { with: { type: 'json' } })).default.version,
+      bullmq: createRequire(import.meta.url)('bullmq/package.json').version,
       node: process.version,
       jobs: options.jobs,
       concurrency: workerOptions.concurrency ?? 'default (1)',
@@ -95,7 +97,7 @@ async function main() {
       cpu_us_per_job: Math.round((cpu.user + cpu.system) / options.jobs),
       checked: { completed_events: run.completed, failed_events: run.failed, counts },
       passed,
-      load_average: (await import('node:os')).loadavg().map((load) => load.toFixed(2)).join(' '),
+      load_average: loadavg().map((load) => load.toFixed(2)).join(' '),
     }));
     process.exitCode = passed ? 0 : 1;
   } finally {
