@@ -21,6 +21,7 @@ import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -205,6 +206,33 @@ class OptimisticBatchTest {
         assertThat(shipments(jobs)).as("the first job's, committed by the second's COMMIT, and the third's")
                 .containsExactly(1, 0, 1);
         assertThat(completed(jobs)).containsExactly(false, false, true);
+    }
+
+    /**
+     * On the ledger's own pool, whose session timeouts fit the deadline, nothing precedes the first effect: only its
+     * own writes are in doubt, and the jobs after it commit.
+     */
+    @Test
+    void theFirstEffectEndingTheTransactionWithSqlFailsAloneForGoodAndIsNotRunAgain() {
+        List<Job> jobs = jobs(0, 3);
+        PostgresAdapter.Config config = SCHEMA.config().withPoolSize(1).withMigrateOnStart(false)
+                .withTransactionTimeout(Duration.ofSeconds(60));
+        try (PostgresAdapter ownPool = PostgresAdapter.open(config, Clock.systemUTC())) {
+            List<LedgerOutcome> outcomes = ownPool.ledger(MutableClock.at(T0)).executeAll(List.of(
+                    new Step(execution(jobs.get(0)), transaction -> {
+                        ship(transaction, jobs.get(0));
+                        transaction.unwrap(Handle.class).execute("COMMIT");
+                        return Optional.empty();
+                    }),
+                    shipping(jobs.get(1)), shipping(jobs.get(2))));
+
+            assertThat(outcomes.get(0)).isInstanceOfSatisfying(LedgerOutcome.EffectFailed.class,
+                    failed -> assertThat(failed.cause()).isInstanceOf(NonRetryableException.class));
+            assertThat(outcomes.subList(1, 3))
+                    .allSatisfy(outcome -> assertThat(outcome).isInstanceOf(LedgerOutcome.Committed.class));
+        }
+        assertThat(shipments(jobs)).as("the first job's committed by its own COMMIT, once").containsExactly(1, 1, 1);
+        assertThat(completed(jobs)).containsExactly(false, true, true);
     }
 
     @Test
