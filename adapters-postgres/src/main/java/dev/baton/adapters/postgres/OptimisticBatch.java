@@ -30,7 +30,7 @@ import org.postgresql.core.TransactionState;
  * with the {@code COMMIT} in one round trip. A job costs only its effect's round trips, the batch one more. The insert
  * takes a replayed job's row over and fails on any other existing row, as {@link RunThenComplete}'s does.
  *
- * <p>Anything else than every effect returning on a healthy transaction and the insert succeeding (an effect that
+ * <p>Anything but every effect returning on a healthy transaction and the insert succeeding (an effect that
  * throws, times out or leaves the transaction aborted, a job that completed before, a deadlock on the insert) rolls
  * the whole transaction back and runs the same steps through {@link SavepointBatch}, which isolates each job: the
  * effects run again only once the rollback is confirmed, so nothing commits twice. An effect that ends the
@@ -51,15 +51,10 @@ final class OptimisticBatch {
         this.effects = Objects.requireNonNull(effects, "effects");
         this.fallback = Objects.requireNonNull(fallback, "fallback");
         this.insertAllSql = "INSERT INTO " + table.name() + " AS o (" + CompletionTable.ROW_COLUMNS + ", result)"
-                + " SELECT job_id, queue, type, attempt, consumer, message_id, completed_at, result"
+                + " SELECT " + CompletionTable.ROW_COLUMNS + ", result"
                 + " FROM unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::text[], ?::text[], ?::timestamptz[],"
-                + " ?::text[]) WITH ORDINALITY"
-                + " AS r(job_id, queue, type, attempt, consumer, message_id, completed_at, result, position)"
-                + " ORDER BY position ON CONFLICT (job_id) DO UPDATE SET"
-                + " state = CASE WHEN o.state = 'replayed' THEN 'completed' ELSE 'ended before' END,"
-                + " queue = EXCLUDED.queue, type = EXCLUDED.type, attempt = EXCLUDED.attempt,"
-                + " consumer = EXCLUDED.consumer, message_id = EXCLUDED.message_id, result = EXCLUDED.result,"
-                + " completed_at = EXCLUDED.completed_at; COMMIT";
+                + " ?::text[]) WITH ORDINALITY AS r(" + CompletionTable.ROW_COLUMNS + ", result, position)"
+                + " ORDER BY position" + CompletionTable.TAKE_OVER_REPLAYED + "; COMMIT";
     }
 
     /** Whether the optimistic path may take {@code steps}: first deliveries only, each job once. */
@@ -101,10 +96,12 @@ final class OptimisticBatch {
             boolean begun = LedgerTransactions.transactionState(handle, jobId) != TransactionState.IDLE;
             Attempt attempt = effects.run(handle, step.execution(), step.effect());
             TransactionState state = LedgerTransactions.transactionState(handle, jobId);
-            if (begun && state == TransactionState.IDLE) {
+            if (state == TransactionState.IDLE && (begun || EffectRunner.endedTheTransaction(attempt))) {
+                // in doubt: the effects that ran in the transaction it ended, every one before it when that had
+                // begun, else its own alone; the others run again
                 LedgerOutcome inDoubt = endedBy(jobId);
-                byJobId.subList(0, k + 1).forEach(i -> outcomes[i] = inDoubt);
-                return outcomes; // the jobs after it did not run: they run again
+                byJobId.subList(begun ? 0 : k, k + 1).forEach(i -> outcomes[i] = inDoubt);
+                return outcomes;
             }
             if (!(attempt instanceof Attempt.Ran ran) || state == TransactionState.FAILED) {
                 // which job fails is the savepoint batch's to find out, every job isolated from the others
