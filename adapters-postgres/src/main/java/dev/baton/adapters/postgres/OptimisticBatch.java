@@ -167,7 +167,7 @@ final class OptimisticBatch {
     }
 
     private static Array texts(Connection connection, List<Completion> completions,
-                                        Function<Completion, String> column) throws SQLException {
+                               Function<Completion, String> column) throws SQLException {
         return connection.createArrayOf("text", completions.stream().map(column).toArray());
     }
 
