@@ -25,6 +25,17 @@ final class CompletionTable {
     /** The columns of a job's row that {@link #bindRow} binds, in its order. */
     static final String ROW_COLUMNS = "job_id, queue, type, attempt, consumer, message_id, completed_at";
 
+    /**
+     * How a first delivery's insert of its completion (into the table aliased {@code o}) meets an existing row: a
+     * replayed job's row is taken over; any other gets a state the table's checks refuse, which fails the statement
+     * like a key conflict (see {@link #isKeyConflict}).
+     */
+    static final String TAKE_OVER_REPLAYED = " ON CONFLICT (job_id) DO UPDATE SET"
+            + " state = CASE WHEN o.state = 'replayed' THEN 'completed' ELSE 'ended before' END,"
+            + " queue = EXCLUDED.queue, type = EXCLUDED.type, attempt = EXCLUDED.attempt,"
+            + " consumer = EXCLUDED.consumer, message_id = EXCLUDED.message_id, result = EXCLUDED.result,"
+            + " completed_at = EXCLUDED.completed_at";
+
     private static final OutcomeMapper MAPPER = new OutcomeMapper();
 
     private final String schema;

@@ -5,6 +5,7 @@ import static dev.baton.adapters.postgres.SqlFailures.unavailable;
 import dev.baton.application.handler.NonRetryableException;
 import dev.baton.application.port.out.ExecutionLedger.Effect;
 import dev.baton.application.port.out.ExecutionLedger.Execution;
+import dev.baton.application.port.out.LedgerOutcome;
 import dev.baton.domain.Completion;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
@@ -49,11 +50,18 @@ final class EffectRunner {
         }
         if ((begun || run.sentStatements())
                 && LedgerTransactions.transactionState(handle, jobId) == TransactionState.IDLE) {
-            return Attempt.Settled.failed(new NonRetryableException("the effect of job " + jobId + " ended the"
+            return Attempt.Settled.failed(new EndedTransaction("the effect of job " + jobId + " ended the"
                     + " ledger's transaction itself (COMMIT or ROLLBACK sent as SQL): its writes may have committed"
                     + " without the job's completion, so it is not retried"));
         }
         return new Attempt.Ran(completion(execution, result));
+    }
+
+    /** True when the effect of {@code attempt} sent statements and ended the ledger's transaction itself. */
+    static boolean endedTheTransaction(Attempt attempt) {
+        return attempt instanceof Attempt.Settled settled
+                && settled.outcome() instanceof LedgerOutcome.EffectFailed failed
+                && failed.cause() instanceof EndedTransaction;
     }
 
     /** Why a job fails whose effect caught an SQL error and returned normally, leaving its transaction aborted. */
@@ -66,5 +74,12 @@ final class EffectRunner {
         Job job = execution.job();
         return new Completion(job.id(), job.queue(), job.type(), job.currentAttempt(), execution.consumer(),
                 execution.deliveryId().value(), result, transactions.now());
+    }
+
+    /** The failure of a job whose effect ended the ledger's transaction itself: not to be retried. */
+    static final class EndedTransaction extends NonRetryableException {
+        EndedTransaction(String message) {
+            super(message);
+        }
     }
 }

@@ -140,6 +140,18 @@ final class LedgerTransactions {
         }
     }
 
+    /**
+     * Rolls back the connection's transaction, and fails when that is not confirmed: the ledger runs effects again
+     * only once their first run can no longer commit.
+     */
+    static void rollback(Handle handle, JobId jobId) {
+        try {
+            handle.getConnection().rollback();
+        } catch (SQLException e) {
+            throw unavailable("could not roll back the batch of job " + jobId, e);
+        }
+    }
+
     /** The driver's state, not Jdbi's: a {@code COMMIT} or {@code ROLLBACK} sent as SQL does not end Jdbi's. */
     static TransactionState transactionState(Handle handle, JobId jobId) {
         try {

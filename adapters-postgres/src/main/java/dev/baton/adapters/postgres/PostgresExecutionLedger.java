@@ -21,12 +21,15 @@ import org.jdbi.v3.core.Jdbi;
  * The execution ledger in PostgreSQL. One job, one READ COMMITTED transaction, the effect on the same connection as
  * the completion row, whose primary key is the job id: a redelivery claims the job id before its effect runs
  * ({@link ClaimThenRun}), a first delivery runs its effect and inserts the completion with the commit
- * ({@link RunThenComplete}); many jobs share one transaction, a savepoint each ({@link SavepointBatch}).
+ * ({@link RunThenComplete}); many jobs share one transaction: first deliveries, each job once, with no claim and
+ * one insert of all the completions ({@link OptimisticBatch}), falling back to a savepoint and a claim each
+ * ({@link SavepointBatch}), which any other batch takes at once.
  */
 final class PostgresExecutionLedger implements ExecutionLedger {
     private final ClaimThenRun redeliveries;
     private final RunThenComplete firstDeliveries;
     private final SavepointBatch batches;
+    private final OptimisticBatch firstDeliveryBatches;
     private final CompletionLookups lookups;
 
     PostgresExecutionLedger(Jdbi jdbi, String schema, Clock clock, int forgetBatchSize,
@@ -39,6 +42,7 @@ final class PostgresExecutionLedger implements ExecutionLedger {
         this.redeliveries = new ClaimThenRun(transactions, table, effects, commits);
         this.firstDeliveries = new RunThenComplete(transactions, table, effects, commits);
         this.batches = new SavepointBatch(transactions, table, redeliveries);
+        this.firstDeliveryBatches = new OptimisticBatch(transactions, table, effects, batches);
         this.lookups = new CompletionLookups(jdbi, table, forgetBatchSize);
     }
 
@@ -56,7 +60,8 @@ final class PostgresExecutionLedger implements ExecutionLedger {
         if (steps.size() <= 1) {
             return ExecutionLedger.super.executeAll(steps); // no savepoint round trips for a batch of one
         }
-        return reported(() -> batches.execute(steps), unknown -> Collections.nCopies(steps.size(), unknown));
+        return reported(() -> OptimisticBatch.fits(steps) ? firstDeliveryBatches.execute(steps)
+                : batches.execute(steps), unknown -> Collections.nCopies(steps.size(), unknown));
     }
 
     /**

@@ -30,11 +30,7 @@ final class RunThenComplete {
         this.effects = Objects.requireNonNull(effects, "effects");
         this.commits = Objects.requireNonNull(commits, "commits");
         this.insertCompletedSql = "INSERT INTO " + table.name() + " AS o (" + CompletionTable.ROW_COLUMNS + ", result)"
-                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (job_id) DO UPDATE SET"
-                + " state = CASE WHEN o.state = 'replayed' THEN 'completed' ELSE 'ended before' END,"
-                + " queue = EXCLUDED.queue, type = EXCLUDED.type, attempt = EXCLUDED.attempt,"
-                + " consumer = EXCLUDED.consumer, message_id = EXCLUDED.message_id, result = EXCLUDED.result,"
-                + " completed_at = EXCLUDED.completed_at; COMMIT";
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)" + CompletionTable.TAKE_OVER_REPLAYED + "; COMMIT";
     }
 
     LedgerOutcome execute(Execution execution, Effect effect) {

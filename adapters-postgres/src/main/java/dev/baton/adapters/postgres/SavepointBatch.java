@@ -28,7 +28,8 @@ import org.postgresql.core.TransactionState;
  * back to its savepoint alone; the rest commit together (one WAL flush). Every job is claimed first, as a redelivery
  * is, and the claims are taken in job-id order, so two batches sharing jobs wait for each other instead of
  * deadlocking. A job costs one round trip besides its effect's (release, savepoint and claim together); the results
- * travel with the commit.
+ * travel with the commit. It takes every batch with a redelivery in it, and a batch of first deliveries that did not
+ * commit on {@link OptimisticBatch}'s path.
  */
 final class SavepointBatch {
     static final String SAVEPOINT = "baton_job";
@@ -47,9 +48,7 @@ final class SavepointBatch {
 
     /** One outcome per step, in the order of {@code steps}. */
     List<LedgerOutcome> execute(List<Step> steps) {
-        List<Integer> byJobId = IntStream.range(0, steps.size()).boxed()
-                .sorted(Comparator.comparing(i -> jobId(steps.get(i)).value()))
-                .toList();
+        List<Integer> byJobId = byJobId(steps);
         JobId first = jobId(steps.get(byJobId.get(0)));
         Instant earliest = steps.stream().map(step -> step.execution().deadline()).min(Comparator.naturalOrder())
                 .orElseThrow();
@@ -67,6 +66,16 @@ final class SavepointBatch {
                     .toList());
             return Arrays.stream(attempts).map(attempt -> outcome(attempt, rejected)).toList();
         });
+    }
+
+    /**
+     * The positions of {@code steps} in the order in which every batch takes its jobs' locks, job-id order, so that
+     * two batches sharing jobs wait for each other instead of deadlocking.
+     */
+    static List<Integer> byJobId(List<Step> steps) {
+        return IntStream.range(0, steps.size()).boxed()
+                .sorted(Comparator.comparing(i -> jobId(steps.get(i)).value()))
+                .toList();
     }
 
     /** Claims and runs one job after its savepoint; rolls back to the savepoint when the job will not commit. */

@@ -673,12 +673,12 @@ class PostgresExecutionLedgerTest {
     }
 
     @Test
-    void aHandlerThatEndsTheBatchTransactionWithSqlMakesTheWholeBatchUnknown() {
+    void aHandlerThatEndsTheTransactionOfABatchWithARedeliveryWithSqlMakesTheWholeBatchUnknown() {
         List<Job> jobs = List.of(job(), job());
         String order = order();
 
         assertThat(unknownBatch(ledger.executeAll(List.of(shipping(jobs.get(0), order),
-                new Step(execution(jobs.get(1), "2-0"), transaction -> {
+                new Step(redelivery(jobs.get(1), "2-0"), transaction -> {
                     transaction.unwrap(Handle.class).execute("ROLLBACK");
                     return Optional.empty();
                 }))))).hasMessageContaining("ended the batch");
