@@ -36,7 +36,8 @@ public interface ExecutionLedger {
 
     /**
      * Runs many jobs, each with the guarantees of {@link #execute}, committing them together where the ledger can
-     * (PostgreSQL: one transaction, a savepoint per job, so that one job's failure rolls back only its own effect).
+     * (PostgreSQL: one transaction; first deliveries with every completion inserted at the commit, and when one fails,
+     * or with a redelivery among them, a savepoint per job, so that one job's failure rolls back only its own effect).
      * Returns one outcome per step, in the order of {@code steps}. When the batch's commit failed or its outcome is
      * unknown, every step's outcome is {@link LedgerOutcome.Unknown} (some jobs may have committed), so none may be
      * acknowledged. This default runs and commits them one by one.
