@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The outbox's transactional enqueue beside PostgreSQL's own single-row insert transaction, on the same servers in
 # one run: pgbench runs a custom script inserting one row into a table shaped like job_outbox (same columns, the same
-# two indexes and an AFTER INSERT statement trigger sending a NOTIFY), from P clients for S seconds; then
+# indexes and an AFTER INSERT statement trigger sending a NOTIFY), from P clients for S seconds; then
 # `baton bench` runs jobs paced at R jobs/s straight to Redis (exactly-once, the direct path), then
 # `baton bench --enqueue outbox` enqueues one job per transaction from P threads and 1,000 per transaction, and runs
 # the same paced jobs through the outbox and a relay with a worker running (commit-to-start latency). Prints the
@@ -34,6 +34,8 @@ CREATE TABLE $schema.job_outbox (
     malformed text);
 CREATE INDEX ON $schema.job_outbox (position) WHERE published_at IS NULL AND malformed IS NULL;
 CREATE INDEX ON $schema.job_outbox (job_id);
+CREATE INDEX ON $schema.job_outbox (position) WHERE malformed IS NOT NULL;
+CREATE INDEX ON $schema.job_outbox (position) WHERE published_at IS NOT NULL;
 CREATE FUNCTION $schema.notify() RETURNS trigger LANGUAGE plpgsql AS \$\$
 BEGIN PERFORM pg_notify('${schema}_outbox', ''); RETURN NULL; END \$\$;
 CREATE TRIGGER inserted AFTER INSERT ON $schema.job_outbox FOR EACH STATEMENT EXECUTE FUNCTION $schema.notify();

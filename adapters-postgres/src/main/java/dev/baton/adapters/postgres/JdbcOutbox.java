@@ -11,14 +11,20 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 
-/** The outbox's rows written on the caller's connection, all jobs in one {@code INSERT … SELECT FROM unnest}. */
+/**
+ * The outbox's rows written on the caller's connection in one statement: one job as a single-row
+ * {@code INSERT … VALUES} (the plain insert a producer would write), more in one {@code INSERT … SELECT FROM unnest}.
+ */
 final class JdbcOutbox implements PostgresAdapter.Outbox {
+    private final String insertOne;
     private final String insert;
     private final Clock clock;
     private final PayloadLimit payloadLimit;
@@ -27,13 +33,16 @@ final class JdbcOutbox implements PostgresAdapter.Outbox {
         this.clock = clock;
         this.payloadLimit = payloadLimit;
         // the schema is spelled out: the caller's connection need not have it on its search_path
+        String columns = " INSERT INTO " + schema + ".job_outbox (job_id, queue, type, payload, headers, due_at,"
+                + " enqueued_at)";
+        this.insertOne = columns + " VALUES (?, ?, ?, ?, jsonb_object(?::text[], ?::text[]), ?::timestamptz,"
+                + " ?::timestamptz)";
         this.insert = "WITH jobs AS (SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::timestamptz[],"
                 + " ?::timestamptz[]) WITH ORDINALITY AS j(job_id, queue, type, payload, due_at, enqueued_at, n)),"
                 + " job_headers AS (SELECT n, jsonb_object_agg(name, value) AS headers"
                 + " FROM unnest(?::bigint[], ?::text[], ?::text[]) AS h(n, name, value) GROUP BY n)"
-                + " INSERT INTO " + schema + ".job_outbox (job_id, queue, type, payload, headers, due_at, enqueued_at)"
-                + " SELECT j.job_id, j.queue, j.type, j.payload, coalesce(h.headers, '{}'), j.due_at, j.enqueued_at"
-                + " FROM jobs j LEFT JOIN job_headers h USING (n) ORDER BY j.n";
+                + columns + " SELECT j.job_id, j.queue, j.type, j.payload, coalesce(h.headers, '{}'), j.due_at,"
+                + " j.enqueued_at FROM jobs j LEFT JOIN job_headers h USING (n) ORDER BY j.n";
     }
 
     @Override
@@ -55,10 +64,30 @@ final class JdbcOutbox implements PostgresAdapter.Outbox {
 
     /** Writes the rows of these jobs, checked already, in one statement on {@code connection}. */
     void insert(Connection connection, List<Job> jobs) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(insert)) {
-            bind(connection, statement, jobs);
+        try (PreparedStatement statement = connection.prepareStatement(jobs.size() == 1 ? insertOne : insert)) {
+            if (jobs.size() == 1) {
+                bindOne(connection, statement, jobs.get(0));
+            } else {
+                bind(connection, statement, jobs);
+            }
             statement.executeUpdate();
         }
+    }
+
+    private static void bindOne(Connection connection, PreparedStatement statement, Job job) throws SQLException {
+        statement.setString(1, job.id().value());
+        statement.setString(2, job.queue().value());
+        statement.setString(3, job.type().orElse(null));
+        statement.setString(4, job.payload());
+        List<Map.Entry<String, String>> headers = List.copyOf(job.headers().entrySet());
+        statement.setArray(5, texts(connection, headers.stream().map(Map.Entry::getKey).toList()));
+        statement.setArray(6, texts(connection, headers.stream().map(Map.Entry::getValue).toList()));
+        statement.setObject(7, job.notBefore().map(JdbcOutbox::utc).orElse(null));
+        statement.setObject(8, utc(job.enqueuedAt()));
+    }
+
+    private static OffsetDateTime utc(Instant instant) {
+        return instant.atOffset(ZoneOffset.UTC);
     }
 
     @Override

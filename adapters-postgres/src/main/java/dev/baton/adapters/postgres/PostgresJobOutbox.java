@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 import org.jdbi.v3.core.HandleCallback;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.JdbiException;
@@ -48,6 +49,8 @@ final class PostgresJobOutbox implements JobOutbox {
     private final String forgetSql;
     private final String republishSql;
     private final String backlogSql;
+    /** The last position the previous look at published rows reached ({@link #forgetEnded}); 0: the first row. */
+    private final AtomicLong forgetAfter = new AtomicLong();
     private Connection listener;
 
     PostgresJobOutbox(Jdbi jdbi, String schema, ListenerConnections listenerConnections) {
@@ -69,9 +72,15 @@ final class PostgresJobOutbox implements JobOutbox {
                 + " WHERE position = ANY(:positions)";
         this.malformedSql = "UPDATE " + outbox + " SET malformed = :reason, claimed_until = NULL"
                 + " WHERE position = :position";
-        this.forgetSql = "DELETE FROM " + outbox + " WHERE position IN (SELECT o.position FROM " + outbox + " o JOIN "
-                + schema + ".job_outcomes r USING (job_id) WHERE o.published_at IS NOT NULL"
-                + " AND r.state IN ('completed', 'dead', 'purged') LIMIT :max)";
+        // a window of published rows after :after (job_outbox_published_idx), each probing job_outcomes' primary key
+        // (a subquery per row, whatever the statistics say); the ended ones deleted by position
+        this.forgetSql = "WITH window_rows AS (SELECT o.position, (SELECT r.state FROM " + schema + ".job_outcomes r"
+                + " WHERE r.job_id = o.job_id) IN ('completed', 'dead', 'purged') AS ended FROM " + outbox + " o"
+                + " WHERE o.published_at IS NOT NULL AND o.position > :after ORDER BY o.position LIMIT :max),"
+                + " forgotten AS (DELETE FROM " + outbox + " WHERE position = ANY(ARRAY(SELECT position"
+                + " FROM window_rows WHERE ended)) AND published_at IS NOT NULL RETURNING 1)"
+                + " SELECT (SELECT count(*)::int FROM window_rows) AS looked_at, (SELECT max(position) FROM window_rows)"
+                + " AS last, (SELECT count(*)::int FROM forgotten) AS forgotten";
         // the epoch row's lock serializes relays: one that waited sees the new epoch and changes nothing
         this.republishSql = "WITH changed AS (UPDATE " + schema + ".job_outbox_epoch SET epoch = :epoch"
                 + " WHERE epoch IS DISTINCT FROM :epoch RETURNING 1), republished AS (UPDATE " + outbox + " o"
@@ -164,10 +173,20 @@ final class PostgresJobOutbox implements JobOutbox {
                 .bind("epoch", transportEpoch).mapTo(Integer.class).one());
     }
 
+    /**
+     * Looks at the next {@code max} published rows after where the last look stopped, and starts over at the first
+     * once a look reached the last: each statement reads a bounded window, however many rows before it wait for
+     * their jobs to end (delayed jobs, for example).
+     */
     @Override
     public int forgetEnded(int max) {
-        return withHandle("could not forget ended outbox rows", handle -> handle.createUpdate(forgetSql)
-                .bind("max", max).execute());
+        long after = forgetAfter.get();
+        return withHandle("could not forget ended outbox rows", handle -> handle.createQuery(forgetSql)
+                .bind("after", after).bind("max", max).map((row, context) -> {
+                    boolean reachedTheLast = row.getInt("looked_at") < max;
+                    forgetAfter.compareAndSet(after, reachedTheLast ? 0 : row.getLong("last"));
+                    return row.getInt("forgotten");
+                }).one());
     }
 
     @Override

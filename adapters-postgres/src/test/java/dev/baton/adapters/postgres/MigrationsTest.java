@@ -51,7 +51,7 @@ class MigrationsTest {
 
             assertThat(tables(EMPTY)).containsExactlyInAnyOrder("job_outcomes", "job_outbox", "job_outbox_epoch", "demo_shipments",
                     Migrations.LEDGER_HISTORY_TABLE, DEMO_HISTORY);
-            assertThat(appliedVersions(ledgerHistory)).containsExactly("1", "2", "4", "5", "6", "7", "8");
+            assertThat(appliedVersions(ledgerHistory)).containsExactly("1", "2", "4", "5", "6", "7", "8", "9");
             assertThat(appliedVersions(demoHistory)).containsExactly("1");
             assertThat(history(EMPTY, Migrations.LEDGER_HISTORY_TABLE)).isEqualTo(ledgerHistory);
             assertThat(history(EMPTY, DEMO_HISTORY)).isEqualTo(demoHistory);
@@ -84,7 +84,7 @@ class MigrationsTest {
         }
 
         assertThat(appliedVersions(history(RACED, Migrations.LEDGER_HISTORY_TABLE)))
-                .containsExactly("1", "2", "4", "5", "6", "7", "8");
+                .containsExactly("1", "2", "4", "5", "6", "7", "8", "9");
         assertThat(appliedVersions(history(RACED, DEMO_HISTORY))).containsExactly("1");
         assertThat(history(RACED, Migrations.LEDGER_HISTORY_TABLE)).allMatch(row -> row.endsWith(":true"));
     }

@@ -165,6 +165,30 @@ class OutboxRelayTest {
         assertThat(column("count(*)::text", "t-2")).isEqualTo("1");
     }
 
+    /**
+     * Each look reads a window of published rows after where the last one stopped, so that rows whose jobs have not
+     * ended (delayed ones, say) are not read again by every look; after the last row it starts over at the first.
+     */
+    @Test
+    void aLookAtEndedRowsReadsTheWindowAfterTheLastOneAndStartsOverAfterTheLastRow() {
+        for (int i = 1; i <= 4; i++) {
+            enqueue("w-" + i, true);
+        }
+        relay.runOnce();
+        completed("w-2");
+        completed("w-4");
+        JobOutbox outbox = adapter.jobOutbox();
+
+        assertThat(outbox.forgetEnded(2)).as("w-1 and w-2, of which w-1 runs still").isOne();
+        assertThat(outbox.forgetEnded(2)).as("w-3 and w-4, after the window before").isOne();
+        completed("w-1");
+        assertThat(outbox.forgetEnded(2)).as("nothing after the last row").isZero();
+        assertThat(outbox.forgetEnded(2)).as("w-1 and w-3, from the first again").isOne();
+
+        assertThat(column("count(*)::text", "w-1")).isEqualTo("0");
+        assertThat(column("count(*)::text", "w-3")).isEqualTo("1");
+    }
+
     @Test
     void afterTheTransportLostDataEveryPublishedJobWithoutATerminalOutcomeIsPublishedOnceMore() {
         enqueue("l-1", true);

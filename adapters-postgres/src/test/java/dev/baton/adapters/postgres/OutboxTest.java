@@ -83,12 +83,35 @@ class OutboxTest {
             producer.commit();
         }
 
-        List<String> rows = SCHEMA.jdbi().withHandle(handle -> handle.createQuery("SELECT job_id || ' ' || queue || ' '"
+        assertThat(rowsOf("bulk-%")).containsExactly("bulk-1 mail - a {} - true",
+                        "bulk-2 mail welcome b {\"lang\": \"fr\", \"tenant\": \"acme\"} 2026-12-01 10:05:00+00 true");
+    }
+
+    /** One job is written by a statement of its own (a single-row insert): it keeps every value as the bulk one. */
+    @Test
+    void aSingleEnqueueKeepsTheJobsTypeDueTimeAndHeaders() throws SQLException {
+        try (Connection producer = connection()) {
+            producer.setAutoCommit(false);
+            adapter.outbox().enqueue(producer, new EnqueueJobUseCase.Command(QueueName.of("mail"), JobId.of("one-1"),
+                    Optional.of("welcome"), "b", Map.of("tenant", "acme", "lang", "fr"), Optional.empty(),
+                    Optional.of(Duration.ofMinutes(5))));
+            adapter.outbox().enqueue(producer, EnqueueJobUseCase.Command.now(QueueName.of("mail"), JobId.of("one-2"),
+                    "a"));
+            producer.commit();
+        }
+
+        assertThat(rowsOf("one-%")).containsExactly(
+                "one-1 mail welcome b {\"lang\": \"fr\", \"tenant\": \"acme\"} 2026-12-01 10:05:00+00 true",
+                "one-2 mail - a {} - true");
+    }
+
+    /** The outbox's rows whose job id is like {@code pattern}, in order, each as its values in one line. */
+    private static List<String> rowsOf(String pattern) {
+        return SCHEMA.jdbi().withHandle(handle -> handle.createQuery("SELECT job_id || ' ' || queue || ' '"
                 + " || coalesce(type, '-') || ' ' || payload || ' ' || headers::text || ' ' || coalesce(due_at::text,"
                 + " '-') || ' ' || (enqueued_at = :now) FROM " + SCHEMA.name() + ".job_outbox"
-                + " WHERE job_id LIKE 'bulk-%' ORDER BY position").bind("now", NOW).mapTo(String.class).list());
-        assertThat(rows).containsExactly("bulk-1 mail - a {} - true",
-                        "bulk-2 mail welcome b {\"lang\": \"fr\", \"tenant\": \"acme\"} 2026-12-01 10:05:00+00 true");
+                + " WHERE job_id LIKE :pattern ORDER BY position").bind("now", NOW).bind("pattern", pattern)
+                .mapTo(String.class).list());
     }
 
     @Test

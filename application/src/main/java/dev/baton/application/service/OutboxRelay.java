@@ -39,20 +39,18 @@ import org.slf4j.LoggerFactory;
  * MALFORMED with its reason: recorded dead in the ledger, appended to its queue's dead letters, then marked malformed
  * in the outbox (a row whose queue name is invalid has no queue: it is only marked); the relay goes on.
  * After the transport lost data ({@link TransportMemory}), it publishes again every job without a terminal outcome;
- * its thread looks for a loss, and forgets rows whose jobs ended, once per {@link Settings#pollInterval}.
+ * a thread of its own ({@link OutboxHousekeeping}) looks for a loss, and forgets rows whose jobs ended, once per
+ * {@link Settings#pollInterval}, so that publishing never waits behind either.
  * Woken when producers commit, and every {@link Settings#pollInterval} at the latest (docs/POSTGRES.md#the-outbox).
  */
 public final class OutboxRelay implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(OutboxRelay.class);
     /** Who dead-letters the outbox's malformed rows, in the ledger's record of them. */
     static final ConsumerName CONSUMER = ConsumerName.of("outbox-relay");
-    /** Batches of ended rows forgotten per look: 20 of the default 500 keep pace with 10 000 jobs a second. */
-    static final int FORGET_BATCHES = 20;
 
     private final JobOutbox outbox;
     private final JobPublisher publisher;
     private final JobOutcomes outcomes;
-    private final TransportMemory memory;
     private final PayloadLimit payloadLimit;
     private final Clock clock;
     private final Settings settings;
@@ -60,6 +58,7 @@ public final class OutboxRelay implements AutoCloseable {
     private final AtomicBoolean started = new AtomicBoolean();
     private final CountDownLatch closed = new CountDownLatch(1);
     private final Thread thread;
+    private final OutboxHousekeeping housekeeping;
     /** Rows this relay published and has yet to mark: marked in the statement that claims the next batch. */
     private List<Long> unmarked = List.of();
 
@@ -68,13 +67,14 @@ public final class OutboxRelay implements AutoCloseable {
         this.outbox = Objects.requireNonNull(outbox, "outbox");
         this.publisher = Objects.requireNonNull(publisher, "publisher");
         this.outcomes = Objects.requireNonNull(outcomes, "outcomes");
-        this.memory = Objects.requireNonNull(memory, "memory");
         this.payloadLimit = Objects.requireNonNull(payloadLimit, "payload limit");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.observer = Objects.requireNonNull(observer, "observer");
         this.thread = new Thread(this::relayUntilClosed, "baton-outbox-relay");
         thread.setDaemon(true);
+        this.housekeeping = new OutboxHousekeeping(outbox, Objects.requireNonNull(memory, "memory"), clock,
+                settings.batchSize(), settings.pollInterval(), observer);
     }
 
     public OutboxRelay(JobOutbox outbox, JobPublisher publisher, JobOutcomes outcomes, TransportMemory memory,
@@ -84,25 +84,21 @@ public final class OutboxRelay implements AutoCloseable {
 
     /**
      * Republishes the outstanding jobs if the transport lost data since the last look, claims one batch, publishes it,
-     * marks it published, and forgets a batch of rows whose jobs ended.
+     * forgets rows whose jobs ended (the housekeeping's look), and marks the batch published: on the calling thread,
+     * one step after the other.
      *
      * @return how many rows it claimed (published or marked MALFORMED)
      */
     public int runOnce() {
-        int claimed = relay(true);
+        housekeeping.republishIfLost();
+        int claimed = relayBatch();
+        housekeeping.forgetEnded();
         markUnmarked();
         return claimed;
     }
 
-    /**
-     * One batch; with {@code housekeeping}, the look for a loss before it and the forgetting after it, which the
-     * relay's thread does once per {@link Settings#pollInterval} only: under load it relays hundreds of batches a
-     * second, and both cost PostgreSQL a read of the published rows.
-     */
-    private int relay(boolean housekeeping) {
-        if (housekeeping) {
-            republishIfLost();
-        }
+    /** Claims a batch (marking the one before it published) and publishes it; its mark waits for the next claim. */
+    private int relayBatch() {
         Instant now = clock.instant();
         List<JobOutbox.Entry> claimed = outbox.markPublishedAndClaim(unmarked, now, settings.batchSize(), now,
                 now.plus(settings.claimLease()));
@@ -123,30 +119,7 @@ public final class OutboxRelay implements AutoCloseable {
             unmarked = publish(jobs, positions);
             observer.outboxPublished(unmarked.size());
         }
-        if (housekeeping) {
-            forgetEnded();
-        }
         return claimed.size();
-    }
-
-    /**
-     * Forgets ended rows a batch at a time while batches come back full, up to {@link #FORGET_BATCHES} of them: once a
-     * second, that keeps pace with a relay publishing that many batches a second, and bounds the time it takes.
-     */
-    private void forgetEnded() {
-        for (int batch = 0; batch < FORGET_BATCHES; batch++) {
-            if (outbox.forgetEnded(settings.batchSize()) < settings.batchSize()) {
-                return;
-            }
-        }
-    }
-
-    private void republishIfLost() {
-        int republished = outbox.republishAfterLoss(memory.epoch());
-        if (republished > 0) {
-            LOG.warn("the transport may have lost jobs (its epoch changed): publishing again jobs={}", republished);
-            observer.outboxRepublished(republished);
-        }
     }
 
     /**
@@ -223,25 +196,21 @@ public final class OutboxRelay implements AutoCloseable {
         outbox.markMalformed(position, reason);
     }
 
-    /** Relays on a thread of its own until {@link #close}. */
+    /** Relays on a thread of its own, and keeps house on another, until {@link #close}. */
     public OutboxRelay start() {
         if (!started.compareAndSet(false, true)) {
             throw new IllegalStateException("the outbox relay is started already");
         }
+        housekeeping.start();
         thread.start();
         return this;
     }
 
     private void relayUntilClosed() {
-        Instant nextHousekeeping = Instant.MIN;
         while (closed.getCount() > 0) {
             try {
-                boolean housekeeping = !clock.instant().isBefore(nextHousekeeping);
-                if (housekeeping) {
-                    nextHousekeeping = clock.instant().plus(settings.pollInterval());
-                }
                 // rows claimed mean more may be waiting: the next claim marks these before the relay waits
-                if (relay(housekeeping) == 0) {
+                if (relayBatch() == 0) {
                     outbox.awaitNewRows(settings.pollInterval());
                 }
             } catch (InterruptedException e) {
@@ -281,9 +250,10 @@ public final class OutboxRelay implements AutoCloseable {
         }
     }
 
-    /** Stops relaying; a batch being published is interrupted, and its claim expires for the next relay. */
+    /** Stops relaying and keeping house; a batch being published is interrupted, its claim expiring for another. */
     @Override
     public void close() {
+        housekeeping.close();
         closed.countDown();
         thread.interrupt();
     }

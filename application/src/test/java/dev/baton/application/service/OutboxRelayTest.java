@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -94,7 +95,7 @@ class OutboxRelayTest {
     }
 
     @Test
-    void itsThreadLooksForALossOncePerPollIntervalHoweverManyBatchesItRelays() {
+    void itsHousekeepingLooksForALossOncePerPollIntervalHoweverManyBatchesItRelays() {
         epoch.set("run-2"); // a loss, seen by the first look
         for (int i = 0; i < 25; i++) {
             outbox.add(job("t-" + i));
@@ -111,6 +112,22 @@ class OutboxRelayTest {
             clock.advance(Duration.ofSeconds(1));
             outbox.add(job("t-late"));
             await().atMost(Duration.ofSeconds(30)).until(() -> looks.get() == 2);
+        }
+    }
+
+    /** The housekeeping has a thread of its own: a look that takes long (here: one stuck) holds up no publishing. */
+    @Test
+    void publishingGoesOnWhileTheHousekeepingIsStuckForgettingRows() {
+        StuckForgetting stuck = new StuckForgetting(outbox);
+        try (OutboxRelay running = new OutboxRelay(stuck, transport, ledger, epoch::get, PayloadLimit.DEFAULT, clock,
+                new OutboxRelay.Settings(10, Duration.ofSeconds(30), Duration.ofSeconds(1)), observer).start()) {
+            await().atMost(Duration.ofSeconds(30)).untilTrue(stuck.forgetting);
+            outbox.add(job("s-1"));
+            outbox.add(job("s-2"));
+
+            await().atMost(Duration.ofSeconds(30)).until(() -> observer.published.get() == 2);
+        } finally {
+            stuck.release.countDown();
         }
     }
 
@@ -204,7 +221,8 @@ class OutboxRelayTest {
         OutboxRelay.Settings settings = new OutboxRelay.Settings(10, Duration.ofSeconds(30), Duration.ofSeconds(1));
         try (OutboxRelay running = new OutboxRelay(dying, transport, ledger, epoch::get, PayloadLimit.DEFAULT, clock,
                 settings, observer).start()) {
-            await().atMost(Duration.ofSeconds(30)).untilTrue(dying.died);
+            // the relay's thread dies of the error on purpose: it is no failure of the test
+            await().dontCatchUncaughtExceptions().atMost(Duration.ofSeconds(30)).untilTrue(dying.died);
         }
         assertThat(transport.stats(ORDERS).length()).isOne();
         assertThat(relay.runOnce()).as("still claimed").isZero();
@@ -222,11 +240,59 @@ class OutboxRelayTest {
     }
 
     /** An outbox whose relay dies (an {@link Error} it does not catch) when it comes to mark a batch published. */
-    private static final class DyingOutbox implements JobOutbox {
+    private static final class DyingOutbox extends DelegatingOutbox {
         final AtomicBoolean died = new AtomicBoolean();
-        private final JobOutbox outbox;
 
         DyingOutbox(JobOutbox outbox) {
+            super(outbox);
+        }
+
+        @Override
+        public List<Entry> markPublishedAndClaim(Collection<Long> published, Instant at, int max, Instant now,
+                                                 Instant claimedUntil) {
+            if (!published.isEmpty()) {
+                die();
+            }
+            return claim(max, now, claimedUntil);
+        }
+
+        @Override
+        public void markPublished(Collection<Long> positions, Instant at) {
+            die();
+        }
+
+        private void die() {
+            died.set(true);
+            throw new AssertionError("the relay dies before marking its batch published");
+        }
+    }
+
+    /** An outbox whose forgetting is stuck until released (or interrupted). */
+    private static final class StuckForgetting extends DelegatingOutbox {
+        final AtomicBoolean forgetting = new AtomicBoolean();
+        final CountDownLatch release = new CountDownLatch(1);
+
+        StuckForgetting(JobOutbox outbox) {
+            super(outbox);
+        }
+
+        @Override
+        public int forgetEnded(int max) {
+            forgetting.set(true);
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return 0;
+        }
+    }
+
+    /** Hands every call to the outbox it wraps; subclasses change one step. */
+    private static class DelegatingOutbox implements JobOutbox {
+        private final JobOutbox outbox;
+
+        DelegatingOutbox(JobOutbox outbox) {
             this.outbox = outbox;
         }
 
@@ -238,20 +304,12 @@ class OutboxRelayTest {
         @Override
         public List<Entry> markPublishedAndClaim(Collection<Long> published, Instant at, int max, Instant now,
                                                  Instant claimedUntil) {
-            if (!published.isEmpty()) {
-                die();
-            }
-            return outbox.claim(max, now, claimedUntil);
+            return outbox.markPublishedAndClaim(published, at, max, now, claimedUntil);
         }
 
         @Override
         public void markPublished(Collection<Long> positions, Instant at) {
-            die();
-        }
-
-        private void die() {
-            died.set(true);
-            throw new AssertionError("the relay dies before marking its batch published");
+            outbox.markPublished(positions, at);
         }
 
         @Override

@@ -57,7 +57,13 @@ public interface JobOutbox {
      */
     int republishAfterLoss(String transportEpoch);
 
-    /** Forgets up to {@code max} published rows whose job has a terminal outcome. @return how many */
+    /**
+     * Forgets up to {@code max} published rows whose job has a terminal outcome. It may look at a window of the rows
+     * only (the next {@code max} after where the last call stopped, say), so that a call costs the same however many
+     * rows wait for their jobs to end: the rows it did not look at are forgotten by later calls.
+     *
+     * @return how many it forgot
+     */
     int forgetEnded(int max);
 
     /** Returns once a producer committed new rows, or after {@code timeout}, whichever comes first. */
