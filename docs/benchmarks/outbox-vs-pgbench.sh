@@ -51,17 +51,19 @@ echo "pgbench single-row insert transaction, $clients clients: ${pg_tps} tps"
   2>/dev/null >"$work/direct.json"
 "$here/baton" bench --enqueue outbox --producers "$clients" --jobs "$jobs" --rate "$rate" --concurrency 16 --max-warmup 30 --json \
   2>/dev/null >"$work/baton.json"
-read -r single bulk p50 p99 baton_load < <(python3 - "$work/baton.json" <<'PY'
+read -r single bulk p50 p99 c50 c99 baton_load < <(python3 - "$work/baton.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
 o = r["outbox_enqueue"]
 print(o["one_per_tx_jobs_per_s"], o["bulk_1000_per_tx_jobs_per_s"], r["latency_ms"]["start_p50"],
-      r["latency_ms"]["start_p99"], r["load_average"].replace(" ", "/"))
+      r["latency_ms"]["start_p99"], r["latency_ms"]["commit_to_start_p50"], r["latency_ms"]["commit_to_start_p99"],
+      r["load_average"].replace(" ", "/"))
 PY
 )
 echo "baton outbox, one job per transaction, $clients producers: $single jobs/s"
 echo "baton outbox, 1000 jobs per transaction: $bulk jobs/s"
-echo "baton outbox at $rate jobs/s with a worker: enqueue-to-start p50 ${p50} ms, p99 ${p99} ms"
+echo "baton outbox at $rate jobs/s with a worker: enqueue-to-start p50 ${p50} ms, p99 ${p99} ms;" \
+  "commit-to-start p50 ${c50} ms, p99 ${c99} ms"
 python3 - "$work/direct.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))

@@ -64,6 +64,10 @@ public record BenchResult(String mode, int jobs, int concurrency, String handler
         latencies.put("complete_p50", latency.completeP50());
         latencies.put("complete_p99", latency.completeP99());
         latencies.put("max", latency.max());
+        latency.commitToStart().ifPresent(commitToStart -> {
+            latencies.put("commit_to_start_p50", commitToStart[0]);
+            latencies.put("commit_to_start_p99", commitToStart[1]);
+        });
         json.put("latency_ms", latencies);
         json.put("cpu_us_per_job", cpuMicrosPerJob);
         json.put("warmup_jobs", warmupJobs);

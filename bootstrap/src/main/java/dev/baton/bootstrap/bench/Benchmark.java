@@ -154,7 +154,7 @@ public final class Benchmark {
                                  HeapAfterGc heapAfterGc, Optional<OutboxThroughput.Rates> outbox)
             throws InterruptedException {
         int jobs = options.jobs();
-        LatencyRecorder recorder = new LatencyRecorder(queue.value() + "-", jobs);
+        LatencyRecorder recorder = new LatencyRecorder(queue.value() + "-", jobs, options.enqueue() == Route.OUTBOX);
         baton.use(JobLeases.class).declare(queue);
         double enqueueRate = options.rate().isEmpty() ? load.enqueueAll(queue, recorder, progress) : 0;
         long cpuBefore = ProcessProbes.cpuNanos();

@@ -6,6 +6,7 @@ import dev.baton.domain.Job;
 import dev.baton.domain.JobError;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -18,6 +19,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
 final class LatencyRecorder implements JobObserver {
     private final String prefix;
     private final AtomicLongArray offered;
+    /** When each job's enqueue call returned (its commit done), if timed; empty otherwise. */
+    private final AtomicLongArray returned;
     private final AtomicLongArray started;
     private final AtomicLongArray completed;
     private final AtomicIntegerArray completions;
@@ -25,9 +28,11 @@ final class LatencyRecorder implements JobObserver {
     private final AtomicLong failures = new AtomicLong();
     private final AtomicLong dead = new AtomicLong();
 
-    LatencyRecorder(String prefix, int jobs) {
+    /** @param timesReturns whether to time when each enqueue call returned too (commit-to-start, for the outbox) */
+    LatencyRecorder(String prefix, int jobs, boolean timesReturns) {
         this.prefix = prefix;
         this.offered = new AtomicLongArray(jobs);
+        this.returned = new AtomicLongArray(timesReturns ? jobs : 0);
         this.started = new AtomicLongArray(jobs);
         this.completed = new AtomicLongArray(jobs);
         this.completions = new AtomicIntegerArray(jobs);
@@ -49,6 +54,13 @@ final class LatencyRecorder implements JobObserver {
 
     void offered(int index, long nanos) {
         offered.set(index, nanos);
+    }
+
+    /** The enqueue call of the jobs {@code from} (inclusive) to {@code to} returned: their commit is done. */
+    void returned(int from, int to, long nanos) {
+        for (int i = from; i < to && i < returned.length(); i++) {
+            returned.set(i, nanos);
+        }
     }
 
     /** Jobs that completed at least once. */
@@ -93,34 +105,43 @@ final class LatencyRecorder implements JobObserver {
      */
     Latencies latencies() {
         long[] sorted = new long[offered.length()];
-        int n = offeredUntil(started, sorted);
+        int n = between(offered, started, sorted);
         if (n == 0) {
-            return new Latencies(0, 0, 0, 0, 0);
+            return new Latencies(0, 0, 0, 0, 0, Optional.empty());
         }
         double startP50 = millis(percentile(sorted, n, 0.50));
         double startP99 = millis(percentile(sorted, n, 0.99));
-        offeredUntil(completed, sorted);
+        Optional<double[]> commitToStart = Optional.empty();
+        if (returned.length() > 0) {
+            between(returned, started, sorted);
+            commitToStart = Optional.of(new double[] {millis(percentile(sorted, n, 0.50)),
+                    millis(percentile(sorted, n, 0.99))});
+        }
+        between(offered, completed, sorted);
         return new Latencies(startP50, startP99, millis(percentile(sorted, n, 0.50)),
-                millis(percentile(sorted, n, 0.99)), millis(sorted[n - 1]));
+                millis(percentile(sorted, n, 0.99)), millis(sorted[n - 1]), commitToStart);
     }
 
     /**
-     * Puts the time from offer to {@code event} of each completed job into the first slots of {@code into}, sorted.
+     * Puts the time from {@code from} to {@code until} of each completed job into the first slots of {@code into},
+     * sorted; none below 0 (a job can start before its producer's thread hears that its commit is done).
      *
      * @return how many jobs completed
      */
-    private int offeredUntil(AtomicLongArray event, long[] into) {
+    private int between(AtomicLongArray from, AtomicLongArray until, long[] into) {
         int n = 0;
         for (int i = 0; i < offered.length(); i++) {
             if (completed.get(i) != 0) {
-                into[n++] = event.get(i) - offered.get(i);
+                into[n++] = Math.max(0, until.get(i) - from.get(i));
             }
         }
         Arrays.sort(into, 0, n);
         return n;
     }
 
-    record Latencies(double startP50, double startP99, double completeP50, double completeP99, double max) {
+    /** @param commitToStart p50 and p99 from each enqueue call's return (its commit done) to the start, if timed */
+    record Latencies(double startP50, double startP99, double completeP50, double completeP99, double max,
+                     Optional<double[]> commitToStart) {
     }
 
     private static long percentile(long[] sorted, int n, double p) {

@@ -74,5 +74,6 @@ final class LoadGenerator {
             recorder.offered(i, now);
         }
         enqueue.enqueueAll(new EnqueueJobsUseCase.Command(commands));
+        recorder.returned(from, to, System.nanoTime());
     }
 }

@@ -40,7 +40,7 @@ final class WarmUp {
         int warmed = 0;
         int perRound = firstRound;
         for (int round = 1; ; round++) {
-            LatencyRecorder warm = new LatencyRecorder(queue.value() + "-" + round + "-", perRound);
+            LatencyRecorder warm = new LatencyRecorder(queue.value() + "-" + round + "-", perRound, false);
             load.enqueueAll(queue, warm, ProgressListener.SILENT);
             Stopwatch took = Stopwatch.start();
             long jitBefore = ProcessProbes.jitMillis();

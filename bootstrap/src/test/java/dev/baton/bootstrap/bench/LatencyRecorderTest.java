@@ -14,7 +14,7 @@ class LatencyRecorderTest {
 
     @Test
     void eachJobCompletedOnceOnlyWhenNoneTwiceAndNoneMissing() {
-        LatencyRecorder recorder = new LatencyRecorder("bench-test-", 3);
+        LatencyRecorder recorder = new LatencyRecorder("bench-test-", 3, false);
         complete(recorder, "bench-test-0", "bench-test-1");
 
         assertThat(recorder.eachCompletedOnce()).as("one missing").isFalse();
@@ -32,11 +32,37 @@ class LatencyRecorderTest {
 
     @Test
     void jobsOfOtherRunsAreNotCounted() {
-        LatencyRecorder recorder = new LatencyRecorder("bench-test-", 1);
+        LatencyRecorder recorder = new LatencyRecorder("bench-test-", 1, false);
 
         complete(recorder, "warmup-test-1-0", "bench-other-0");
 
         assertThat(recorder.done()).isZero();
+    }
+
+    @Test
+    void commitToStartRunsFromTheReturnOfTheEnqueueCallAndIsNeverNegative() {
+        LatencyRecorder recorder = new LatencyRecorder("bench-test-", 2, true);
+        long now = System.nanoTime();
+        recorder.offered(0, now - 5_000_000_000L);
+        recorder.offered(1, now - 5_000_000_000L);
+        recorder.returned(0, 1, now - 2_000_000_000L);
+        recorder.returned(1, 2, now + 60_000_000_000L); // started before its producer heard the commit was done
+        startAndComplete(recorder, "bench-test-0", "bench-test-1");
+
+        LatencyRecorder.Latencies latencies = recorder.latencies();
+
+        assertThat(latencies.startP99()).as("from the offer").isGreaterThanOrEqualTo(5_000);
+        double[] commitToStart = latencies.commitToStart().orElseThrow();
+        assertThat(commitToStart[0]).as("p50: the job that started first, 0 and not negative").isZero();
+        assertThat(commitToStart[1]).as("p99: from the return, not the offer").isBetween(2_000.0, 4_999.0);
+        assertThat(new LatencyRecorder("bench-test-", 1, false).latencies().commitToStart()).isEmpty();
+    }
+
+    private static void startAndComplete(LatencyRecorder recorder, String... ids) {
+        for (String id : ids) {
+            recorder.jobStarted(Job.create(JobId.of(id), QUEUE, "{}", Instant.EPOCH), Duration.ZERO);
+        }
+        complete(recorder, ids);
     }
 
     private static void complete(LatencyRecorder recorder, String... ids) {
