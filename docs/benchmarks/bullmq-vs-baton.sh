@@ -20,19 +20,9 @@ bullmq_warmup="${3:-10000}"
 export BATON_REDIS_URI="${BATON_REDIS_URI:-redis://127.0.0.1:6379}"
 export BATON_ADMIN_ADDRESS=off
 
-missing=0
-for tool in node npm python3; do
-  if ! command -v "$tool" >/dev/null 2>&1; then
-    echo "bullmq-vs-baton.sh: $tool is not on the PATH (Debian/Ubuntu: apt-get install nodejs npm python3)" >&2
-    missing=1
-  fi
-done
-if [ ! -f "$here/bootstrap/target/baton.jar" ]; then
-  echo "bullmq-vs-baton.sh: $here/bootstrap/target/baton.jar is missing; build it first:" >&2
-  echo "  (cd \"$here\" && ./mvnw -B -q -pl bootstrap -am package -DskipTests)" >&2
-  missing=1
-fi
-[ "$missing" = 0 ] || exit 2
+# shellcheck source=requires.sh
+source "$here/docs/benchmarks/requires.sh"
+requires bullmq-vs-baton.sh "nodejs npm python3" node npm python3
 if [ ! -d "$node_dir/node_modules/bullmq" ]; then
   echo "installing BullMQ into $node_dir/node_modules (npm ci)"
   (cd "$node_dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)

@@ -24,19 +24,9 @@ export BATON_REDIS_URI="${BATON_REDIS_URI:-redis://127.0.0.1:6379}"
 export BATON_JDBC_URL="${BATON_JDBC_URL:-jdbc:postgresql://127.0.0.1:5432/test?user=postgres}"
 export BATON_ADMIN_ADDRESS=off
 
-missing=0
-for tool in pgbench psql python3; do
-  if ! command -v "$tool" >/dev/null 2>&1; then
-    echo "compare.sh: $tool is not on the PATH (Debian/Ubuntu: apt-get install postgresql-client python3)" >&2
-    missing=1
-  fi
-done
-if [ ! -f "$here/bootstrap/target/baton.jar" ]; then
-  echo "compare.sh: $here/bootstrap/target/baton.jar is missing; build it first:" >&2
-  echo "  (cd \"$here\" && ./mvnw -B -q -pl bootstrap -am package -DskipTests)" >&2
-  missing=1
-fi
-[ "$missing" = 0 ] || exit 2
+# shellcheck source=requires.sh
+source "$here/docs/benchmarks/requires.sh"
+requires compare.sh "postgresql-client python3" pgbench psql python3
 
 psql_url="${BATON_JDBC_URL#jdbc:}"
 schema="baton_compare_$(date +%s)_$$"
