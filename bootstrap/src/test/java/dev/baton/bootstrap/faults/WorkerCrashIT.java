@@ -11,8 +11,22 @@ class WorkerCrashIT {
 
     @Test
     void killedWorkersLoseNoJobAndDoubleNoEffect() {
-        try (Scenario scenario = Scenario.onSharedServers("kill", Map.of("BATON_DELIVERY_LIMIT", "10"))) {
-            scenario.enqueue(new JobMix(0.1, 0, 0, 30), SoakSize.scaled(600));
+        killWorkersUnderLoad("kill", Map.of("BATON_DELIVERY_LIMIT", "10"), new JobMix(0.1, 0, 0, 30));
+    }
+
+    /**
+     * The same with batched commits: short handlers, so that batches form, and transient failures, so that
+     * first-delivery batches fall back to the savepoint path while workers die around them.
+     */
+    @Test
+    void killedWorkersCommittingInBatchesLoseNoJobAndDoubleNoEffect() {
+        killWorkersUnderLoad("kill-batched", Map.of("BATON_DELIVERY_LIMIT", "10", "BATON_CONCURRENCY", "16",
+                "BATON_BATCH_COMMIT", "8", "BATON_POOL_SIZE", "auto"), new JobMix(0.1, 0, 0, 5));
+    }
+
+    private static void killWorkersUnderLoad(String name, Map<String, String> settings, JobMix mix) {
+        try (Scenario scenario = Scenario.onSharedServers(name, settings)) {
+            scenario.enqueue(mix, SoakSize.scaled(600));
             WorkerFleet fleet = scenario.startWorkers(3);
             Chaos chaos = new Chaos(scenario);
             int kills = 6;
