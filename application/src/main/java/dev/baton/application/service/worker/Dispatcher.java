@@ -64,19 +64,24 @@ final class Dispatcher {
             inFlight.release(held);
             return;
         }
+        int queued = 0;
         for (HeldDelivery one : held) {
             if (batchCommit == 1 || one.isSuspect()) {
                 submit(List.of(one), () -> process.accept(List.of(one)));
             } else {
                 ready.add(one);
+                queued++;
             }
         }
-        startDrainers();
+        startDrainers((queued + batchCommit - 1) / batchCommit);
     }
 
-    /** Starts drainers while deliveries are ready and fewer than {@code transactions} run. */
-    private void startDrainers() {
-        while (!ready.isEmpty() && joinDrainers()) {
+    /**
+     * Starts up to {@code wanted} drainers (one per full batch of what came) while deliveries are ready and fewer than
+     * {@code transactions} run: a drainer woken for nothing would cost a thread's wake-up.
+     */
+    private void startDrainers(int wanted) {
+        for (int started = 0; started < wanted && !ready.isEmpty() && joinDrainers(); started++) {
             submit(List.of(), this::drain);
         }
     }

@@ -93,6 +93,16 @@ class DispatcherTest {
     }
 
     @Test
+    void aDispatchStartsNoMoreDrainersThanItsFullBatchesNeed() throws InterruptedException {
+        List<Runnable> drainers = new ArrayList<>();
+        Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 4, 3, drainers::add, tasks::add);
+
+        dispatcher.dispatch(lease(5));
+
+        assertThat(drainers).as("two batches' worth, of three allowed").hasSize(2);
+    }
+
+    @Test
     void aDrainerThatEndedIsStartedAgainByTheNextDispatch() throws InterruptedException {
         List<Runnable> drainers = new ArrayList<>();
         Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 4, 1, drainers::add, tasks::add);
