@@ -168,9 +168,11 @@ public final class ConfigLoader {
         return intIn(value, 1, 1000);
     }
 
-    /** Each running job holds a connection, and the worker's loops need two. */
-    /** One connection per transaction the worker runs at once, one for lookups and one for the relay. */
-    static int autoPoolSize(int concurrency, int batchCommit) {
+    /**
+     * One connection per transaction the worker runs at once, one for lookups and one for the relay; never more than
+     * a pool may have ({@link #poolSize}).
+     */
+    public static int autoPoolSize(int concurrency, int batchCommit) {
         return Math.min(1000, WorkerSettings.transactionsAtOnce(concurrency, batchCommit) + 2);
     }
 

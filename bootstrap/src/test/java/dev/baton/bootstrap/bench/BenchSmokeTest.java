@@ -37,6 +37,16 @@ class BenchSmokeTest {
     }
 
     @Test
+    void aConcurrencyAboveTheLargestPoolStillRunsWithTheDefaultPool() throws Exception {
+        // the pool follows the concurrency, up to the most connections a pool may have
+        JsonNode report = bench("--jobs", "2000", "--warmup", "0", "--mode", "at-least-once", "--concurrency", "1200",
+                "--json");
+
+        assertThat(report.path("concurrency").asInt()).isEqualTo(1200);
+        assertThat(report.path("exactly_once").asBoolean()).isTrue();
+    }
+
+    @Test
     void exactlyOnceBatchedOrdersCommitEveryEffectOnce() throws Exception {
         JsonNode report = bench(Map.of("BATON_JOB_THREADS", "auto"), "--jobs", "2000", "--warmup", "200",
                 "--max-warmup", "0", "--mode", "exactly-once", "--handler", "orders", "--concurrency", "16",
