@@ -2,9 +2,9 @@
 # Baton beside BullMQ on the same Redis, alternating and repeated, so that anyone can reproduce the comparison.
 # Each round runs BullMQ's worker (docs/benchmarks/bullmq/bench.mjs: bulk-add N no-op jobs, a warm-up batch first,
 # then one Worker, jobs/s from the first job's start to the last completion) with BullMQ's default worker options
-# (concurrency 1), then at concurrency 64 and 200, and then `baton bench` at-least-once noop at concurrency 64 on
-# the same N. Prints the median of the rounds in jobs/s and CPU µs per job of the client process, the ratio
-# Baton ÷ BullMQ for each BullMQ concurrency, and the load average before and after.
+# (concurrency 1), then at concurrency 64 and 200, and then `baton bench` at-least-once noop at concurrency 64 and
+# 200 on the same N. Prints the median of the rounds in jobs/s and CPU µs per job of the client process, the ratio
+# of Baton at each concurrency to each run, and the load average before and after.
 #
 #   docs/benchmarks/bullmq-vs-baton.sh [rounds=3] [jobs=100000] [bullmq-warmup=10000]
 #
@@ -61,12 +61,14 @@ bullmq_run() {
 }
 
 baton_run() {
-  "$here/baton" bench --json --jobs "$jobs" --concurrency 64 --max-warmup 20 >"$work/run.json" 2>"$work/run.err" || {
+  local concurrency="$2"
+  "$here/baton" bench --json --jobs "$jobs" --concurrency "$concurrency" --max-warmup 20 >"$work/run.json" \
+    2>"$work/run.err" || {
     echo "bullmq-vs-baton.sh: baton bench failed:" >&2
     cat "$work/run.err" "$work/run.json" >&2
     exit 1
   }
-  record "baton:c64" "$1"
+  record "baton:c$concurrency" "$1"
 }
 
 load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
@@ -76,7 +78,8 @@ for ((round = 1; round <= rounds; round++)); do
   bullmq_run "bullmq:default" "$round"
   bullmq_run "bullmq:c64" "$round" --concurrency 64
   bullmq_run "bullmq:c200" "$round" --concurrency 200
-  baton_run "$round"
+  baton_run "$round" 64
+  baton_run "$round" 200
 done
 load_after="$(cut -d' ' -f1-3 /proc/loadavg)"
 
@@ -87,17 +90,19 @@ for line in open(sys.argv[1]):
     label, _, rate, cpu = line.split()
     runs.setdefault(label, []).append((int(rate), float(cpu)))
 median = {label: statistics.median(rate for rate, _ in figures) for label, figures in runs.items()}
-baton = median["baton:c64"]
 names = {"bullmq:default": "BullMQ Worker, default options (concurrency 1)",
          "bullmq:c64": "BullMQ Worker, concurrency 64",
          "bullmq:c200": "BullMQ Worker, concurrency 200",
-         "baton:c64": "baton bench, at-least-once noop, concurrency 64"}
+         "baton:c64": "baton bench, at-least-once noop, concurrency 64",
+         "baton:c200": "baton bench, at-least-once noop, concurrency 200"}
 print()
-print("%-48s %10s %12s %14s  %s" % ("RUN", "MEDIAN/s", "CPU µs/job", "BATON ÷ THIS", "ROUNDS"))
+print("%-48s %10s %12s %10s %10s  %s" % ("RUN", "MEDIAN/s", "CPU µs/job", "C64 ÷ THIS", "C200 ÷ IT", "ROUNDS"))
 for label, figures in runs.items():
     cpu = statistics.median(cpu for _, cpu in figures)
-    print("%-48s %10.0f %12.1f %14.2f  %s" % (names[label], median[label], cpu, baton / median[label],
-                                              " ".join(str(rate) for rate, _ in figures)))
+    print("%-48s %10.0f %12.1f %10.2f %10.2f  %s" % (names[label], median[label], cpu,
+                                                    median["baton:c64"] / median[label],
+                                                    median["baton:c200"] / median[label],
+                                                    " ".join(str(rate) for rate, _ in figures)))
 PY
 echo
 echo "load average before: $load_before, after: $load_after ($(nproc) cores)"

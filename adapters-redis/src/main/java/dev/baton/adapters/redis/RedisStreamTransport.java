@@ -3,6 +3,7 @@ package dev.baton.adapters.redis;
 import dev.baton.application.port.out.Delivery;
 import dev.baton.application.port.out.DeliveryId;
 import dev.baton.application.port.out.JobLeases;
+import dev.baton.application.port.out.Lease;
 import dev.baton.application.port.out.JobPublisher;
 import dev.baton.application.port.out.QueueAdministration;
 import dev.baton.application.port.out.QueueOverview;
@@ -72,8 +73,9 @@ final class RedisStreamTransport
         this.totals = new Totals(connection, partitions, replies);
         this.layoutChanges = new LayoutChanges(connection.sync(), partitions, groups, statistics);
         this.publishing = new Publishing(pipeline, scripts, partitions, wire, replies, config.commandTimeout());
+        this.cancels = new JobCancels(connection);
         this.leasing = new Leasing(connection, blockingReads, scripts, partitions, deliveries, replies,
-                config.commandTimeout());
+                config.commandTimeout(), cancels);
         this.pending = new PendingEntries(connection.sync(), scripts, partitions, deliveries);
         this.moves = new EntryMoves(scripts, partitions, wire, clock);
         this.housekeeping = new Housekeeping(connection.sync(), scripts, partitions, groups);
@@ -82,7 +84,6 @@ final class RedisStreamTransport
         this.directory = new QueueDirectory(connection.sync());
         this.scheduleFires = new RedisScheduleFires(connection.sync(), scripts, partitions, wire);
         this.pauses = new QueuePauses(connection, replies);
-        this.cancels = new JobCancels(connection);
     }
 
     /** The schedules' watermarks, kept with the queues' keys (RedisAdapter's own API). */
@@ -141,7 +142,7 @@ final class RedisStreamTransport
     }
 
     @Override
-    public List<Delivery> lease(QueueName queue, ConsumerName consumer, int max, Duration block) {
+    public Lease lease(QueueName queue, ConsumerName consumer, int max, Duration block) {
         requirePositive(max);
         if (block.isNegative()) {
             throw new IllegalArgumentException("block must not be negative, got " + block);

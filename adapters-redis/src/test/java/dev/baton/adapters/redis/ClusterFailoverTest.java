@@ -120,7 +120,7 @@ class ClusterFailoverTest {
             }
             try {
                 // while a master is down, a lease still delivers from the partitions of the others
-                leased.addAll(adapter.leases().lease(queue, consumer, 20, Duration.ofMillis(200)));
+                leased.addAll(adapter.leases().lease(queue, consumer, 20, Duration.ofMillis(200)).deliveries());
                 leased.forEach(delivery -> seen.add(((Delivery.Leased) delivery).job().id().value()));
                 adapter.leases().acknowledge(queue, leased.stream().map(Delivery::id).toList());
             } catch (TransportException e) {

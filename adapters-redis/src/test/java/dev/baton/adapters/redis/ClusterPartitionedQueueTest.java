@@ -97,6 +97,6 @@ class ClusterPartitionedQueueTest extends PartitionedQueueScenarios {
         }
 
         assertThat(adapter.maintenance().promoteDue(queue, due, 100)).isEqualTo(30);
-        assertThat(adapter.leases().lease(queue, ConsumerName.of("dave"), 100, Duration.ZERO)).hasSize(30);
+        assertThat(adapter.leases().lease(queue, ConsumerName.of("dave"), 100, Duration.ZERO).deliveries()).hasSize(30);
     }
 }

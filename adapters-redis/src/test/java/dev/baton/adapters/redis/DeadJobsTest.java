@@ -63,7 +63,7 @@ class DeadJobsTest {
         adapter.publisher().publish(Job.create(JobId.of("j2"), queue, "{}", Instant.now()));
         // a malformed entry without a job id is keyed by its entry id
         String malformed = raw.append(queue, bytes("payload"), bytes("{}"));
-        for (Delivery delivery : adapter.leases().lease(queue, alice, 3, SHORT_BLOCK)) {
+        for (Delivery delivery : adapter.leases().lease(queue, alice, 3, SHORT_BLOCK).deliveries()) {
             adapter.leases().deadLetter(delivery, letter(delivery));
         }
 

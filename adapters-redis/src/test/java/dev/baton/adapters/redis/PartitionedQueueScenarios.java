@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.application.port.out.Delivery;
+import dev.baton.application.port.out.Lease;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.DeadLetter;
 import dev.baton.domain.DeadLetterReason;
@@ -70,8 +71,9 @@ abstract class PartitionedQueueScenarios {
     /** Leases until nothing comes, acknowledging as it goes. */
     List<Delivery> drain(QueueName queue, ConsumerName consumer, int max) {
         List<Delivery> all = new ArrayList<>();
-        for (List<Delivery> batch = adapter().leases().lease(queue, consumer, max, Duration.ZERO); !batch.isEmpty();
-             batch = adapter().leases().lease(queue, consumer, max, Duration.ZERO)) {
+        for (List<Delivery> batch = adapter().leases().lease(queue, consumer, max, Duration.ZERO).deliveries();
+             !batch.isEmpty();
+             batch = adapter().leases().lease(queue, consumer, max, Duration.ZERO).deliveries()) {
             all.addAll(batch);
             adapter().leases().acknowledge(queue, batch.stream().map(Delivery::id).toList());
         }
@@ -111,6 +113,20 @@ abstract class PartitionedQueueScenarios {
     }
 
     @Test
+    void aLeaseOnSeveralPartitionsTellsWhichOfItsJobsAreCancelled() {
+        QueueName queue = queue("cancels");
+        adapter().declarePartitions(queue, 4);
+        adapter().publisher().publishAll(IntStream.range(0, 20).mapToObj(i -> job(queue, "job-" + i)).toList());
+        adapter().administration().cancel(queue, JobId.of("job-3"), Instant.now());
+        adapter().administration().cancel(queue, JobId.of("job-17"), Instant.now());
+
+        Lease lease = adapter().leases().lease(queue, alice, 20, Duration.ZERO);
+
+        assertThat(lease.deliveries()).hasSize(20);
+        assertThat(lease.cancelled()).containsExactlyInAnyOrder(JobId.of("job-3"), JobId.of("job-17"));
+    }
+
+    @Test
     void jobsWithTheSameKeyAreDeliveredInTheOrderEnqueued() {
         QueueName queue = queue("order");
         adapter().declarePartitions(queue, 4);
@@ -126,7 +142,7 @@ abstract class PartitionedQueueScenarios {
         int turn = 0;
         do {
             ConsumerName consumer = turn++ % 2 == 0 ? alice : bob;
-            batch = adapter().leases().lease(queue, consumer, 7, Duration.ZERO);
+            batch = adapter().leases().lease(queue, consumer, 7, Duration.ZERO).deliveries();
             for (Delivery delivery : batch) {
                 Job job = ((Delivery.Leased) delivery).job();
                 byKey.computeIfAbsent(job.headers().get(QueueLayout.PARTITION_KEY), k -> new ArrayList<>())
@@ -152,7 +168,7 @@ abstract class PartitionedQueueScenarios {
             }
         }
         CompletableFuture<List<Delivery>> waiting = CompletableFuture.supplyAsync(
-                () -> adapter().leases().lease(queue, alice, 1, Duration.ofSeconds(20)));
+                () -> adapter().leases().lease(queue, alice, 1, Duration.ofSeconds(20)).deliveries());
         await().pollDelay(Duration.ofMillis(300)).until(() -> true);
         // the job for the last partition: a lease waiting on one partition only would not see it
         adapter().publisher().publish(oneEach.get(3));
@@ -161,7 +177,7 @@ abstract class PartitionedQueueScenarios {
                 .containsExactly(oneEach.get(3).id().value());
 
         CompletableFuture<List<Delivery>> more = CompletableFuture.supplyAsync(
-                () -> adapter().leases().lease(queue, bob, 1, Duration.ofSeconds(20)));
+                () -> adapter().leases().lease(queue, bob, 1, Duration.ofSeconds(20)).deliveries());
         await().pollDelay(Duration.ofMillis(300)).until(() -> true);
         adapter().publisher().publishAll(oneEach.subList(0, 3));
         List<Delivery> next = more.get(10, TimeUnit.SECONDS);
@@ -180,7 +196,7 @@ abstract class PartitionedQueueScenarios {
         QueueName queue = queue("moves");
         adapter().declarePartitions(queue, 3);
         adapter().publisher().publishAll(IntStream.range(0, 12).mapToObj(i -> job(queue, "m-" + i)).toList());
-        List<Delivery> leased = adapter().leases().lease(queue, alice, 12, Duration.ZERO);
+        List<Delivery> leased = adapter().leases().lease(queue, alice, 12, Duration.ZERO).deliveries();
         assertThat(leased).hasSize(12);
 
         for (Delivery delivery : leased.subList(0, 6)) {

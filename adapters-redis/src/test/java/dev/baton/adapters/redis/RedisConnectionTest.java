@@ -64,7 +64,8 @@ class RedisConnectionTest {
             Future<?> worker = executor.submit(() -> {
                 while (running.get()) {
                     try {
-                        List<Delivery> deliveries = adapter.leases().lease(queue, alice, 10, Duration.ofMillis(200));
+                        List<Delivery> deliveries =
+                                adapter.leases().lease(queue, alice, 10, Duration.ofMillis(200)).deliveries();
                         deliveries.forEach(d -> received.add(((Delivery.Leased) d).job().id().value()));
                         adapter.leases().acknowledge(queue, deliveries.stream().map(Delivery::id).toList());
                     } catch (TransportException e) {
@@ -105,7 +106,7 @@ class RedisConnectionTest {
             server.restart();
             await().atMost(Duration.ofSeconds(20)).until(adapter::isReachable);
             adapter.publisher().publish(job("after-outage"));
-            List<String> leased = adapter.leases().lease(queue, alice, 10, Duration.ofMillis(100)).stream()
+            List<String> leased = adapter.leases().lease(queue, alice, 10, Duration.ofMillis(100)).deliveries().stream()
                     .map(d -> ((Delivery.Leased) d).job().id().value()).toList();
             assertThat(leased).containsExactly("after-outage");
         }
@@ -129,7 +130,7 @@ class RedisConnectionTest {
             // the producer sees one successful publish; Lettuce re-sent the XADD it had no reply for
             publish.get(15, TimeUnit.SECONDS);
             assertThat(raw.commands().xlen(RawRedis.stream(queue))).isEqualTo(2);
-            List<Delivery> deliveries = adapter.leases().lease(queue, alice, 10, Duration.ofMillis(100));
+            List<Delivery> deliveries = adapter.leases().lease(queue, alice, 10, Duration.ofMillis(100)).deliveries();
             assertThat(deliveries).extracting(d -> ((Delivery.Leased) d).job().id().value())
                     .containsExactly("twice", "twice");
             assertThat(deliveries.get(0).id()).isNotEqualTo(deliveries.get(1).id());
@@ -144,7 +145,8 @@ class RedisConnectionTest {
             adapter.leases().declare(queue);
             long start = System.nanoTime();
             CompletableFuture<List<Delivery>> blocked =
-                    CompletableFuture.supplyAsync(() -> adapter.leases().lease(queue, alice, 1, Duration.ofSeconds(5)));
+                    CompletableFuture.supplyAsync(
+                            () -> adapter.leases().lease(queue, alice, 1, Duration.ofSeconds(5)).deliveries());
             await().atMost(Duration.ofSeconds(5)).until(() -> raw.commands().clientList().contains("cmd=xreadgroup"));
 
             // the adapter's other commands do not queue behind the blocked read

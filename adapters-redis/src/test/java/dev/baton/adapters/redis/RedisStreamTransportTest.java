@@ -87,7 +87,8 @@ class RedisStreamTransportTest {
         String id = raw.append(queue, bytes("job_id"), bytes("order-1001"), bytes("payload"),
                 bytes("{\"orderId\":\"1001\"}"), bytes("attempt"), bytes("0"), bytes("tenant"), bytes("acme"));
 
-        Delivery.Leased leased = (Delivery.Leased) single(adapter.leases().lease(queue, alice, 10, SHORT_BLOCK));
+        Delivery.Leased leased =
+                (Delivery.Leased) single(adapter.leases().lease(queue, alice, 10, SHORT_BLOCK).deliveries());
 
         assertThat(leased.id()).isEqualTo(new DeliveryId(id));
         assertThat(leased.deliveryCount()).isEqualTo(1);
@@ -107,13 +108,13 @@ class RedisStreamTransportTest {
                 2, NOW, Optional.empty(), Optional.of(JobError.permanent("x.Boom", "line1\nline2\t\"q\" 😀")),
                 Map.of("trace", "t-1", "empty", ""));
         adapter.publisher().publish(job);
-        Delivery first = single(adapter.leases().lease(queue, alice, 1, SHORT_BLOCK));
+        Delivery first = single(adapter.leases().lease(queue, alice, 1, SHORT_BLOCK).deliveries());
         assertThat(((Delivery.Leased) first).job()).isEqualTo(job);
 
         Job retried = job.retriedAfter(JobError.retryable("java.io.IOException", "reset"), NOW.minusSeconds(1));
         adapter.leases().retryLater(first, retried);
         assertThat(adapter.maintenance().promoteDue(queue, NOW, 10)).isEqualTo(1);
-        Job again = ((Delivery.Leased) single(adapter.leases().lease(queue, alice, 1, SHORT_BLOCK))).job();
+        Job again = ((Delivery.Leased) single(adapter.leases().lease(queue, alice, 1, SHORT_BLOCK).deliveries())).job();
 
         assertThat(again).isEqualTo(new Job(retried.id(), queue, retried.type(), retried.payload(), 3, NOW,
                 Optional.empty(), retried.lastError(), retried.headers()));
@@ -133,7 +134,7 @@ class RedisStreamTransportTest {
         raw.append(queue, bytes("job_id"), bytes("huge"), bytes("payload"), twoMiB);
         adapter.publisher().publish(Job.create(JobId.of("valid"), queue, "{}", NOW));
 
-        List<Delivery> deliveries = adapter.leases().lease(queue, alice, 10, SHORT_BLOCK);
+        List<Delivery> deliveries = adapter.leases().lease(queue, alice, 10, SHORT_BLOCK).deliveries();
 
         assertThat(deliveries).hasSize(6);
         assertThat(deliveries.subList(0, 5)).allSatisfy(d -> assertThat(d).isInstanceOf(Delivery.Malformed.class));
@@ -151,7 +152,7 @@ class RedisStreamTransportTest {
     @Test
     void aDeadLettersTraceTravelsAsAnOptionalFieldThatARedriveDrops() {
         adapter.publisher().publish(Job.create(JobId.of("traced"), queue, "{}", NOW));
-        Delivery delivery = single(adapter.leases().lease(queue, alice, 1, SHORT_BLOCK));
+        Delivery delivery = single(adapter.leases().lease(queue, alice, 1, SHORT_BLOCK).deliveries());
         adapter.leases().deadLetter(delivery, DeadLetter.of(((Delivery.Leased) delivery).job(),
                 DeadLetterReason.NON_RETRYABLE, JobError.permanent("E", "x"), 1, NOW)
                 .withTrace(new ErrorTrace("E: x\n\tat Handler.run(Handler.java:7)")));
@@ -168,7 +169,7 @@ class RedisStreamTransportTest {
                 .extracting(stored -> stored.letter().trace().map(ErrorTrace::text))
                 .containsExactly(Optional.of("E: x\n\tat Handler.run(Handler.java:7)"), Optional.empty());
         assertThat(adapter.administration().redrive(queue, new DeadLetterSelection.All())).isEqualTo(2);
-        assertThat(adapter.leases().lease(queue, alice, 10, SHORT_BLOCK)).hasSize(2).allSatisfy(redriven ->
+        assertThat(adapter.leases().lease(queue, alice, 10, SHORT_BLOCK).deliveries()).hasSize(2).allSatisfy(redriven ->
                 assertThat(((Delivery.Leased) redriven).job().headers()).isEmpty());
     }
 
@@ -178,7 +179,7 @@ class RedisStreamTransportTest {
         byte[] invalidUtf8 = {'{', (byte) 0xFF, '}'};
         raw.append(queue, bytes("job_id"), bytes("bytes-1"), bytes("payload"), invalidUtf8);
         Delivery.Malformed malformed =
-                (Delivery.Malformed) single(adapter.leases().lease(queue, alice, 1, SHORT_BLOCK));
+                (Delivery.Malformed) single(adapter.leases().lease(queue, alice, 1, SHORT_BLOCK).deliveries());
 
         adapter.leases().deadLetter(malformed,
                 DeadLetter.malformed(queue, malformed.fields(), malformed.problem(), NOW));
@@ -200,7 +201,7 @@ class RedisStreamTransportTest {
     @Test
     void aCrashedConsumersJobIsTakenOverWithItsDeliveriesAndIsolatedDeliveriesCounted() {
         adapter.publisher().publish(Job.create(JobId.of("crashy"), queue, "{}", NOW));
-        DeliveryId id = single(adapter.leases().lease(queue, alice, 1, SHORT_BLOCK)).id();
+        DeliveryId id = single(adapter.leases().lease(queue, alice, 1, SHORT_BLOCK).deliveries()).id();
 
         // alice never acknowledges: each time its holder goes quiet, another consumer takes the entry over and runs
         // it alone, and goes quiet too
@@ -226,7 +227,7 @@ class RedisStreamTransportTest {
     void aTrimForgetsIsolationRecordsOfEntriesNoLongerInTheStream() {
         adapter.publisher().publish(Job.create(JobId.of("acked-behind-our-back"), queue, "{}", NOW));
         adapter.publisher().publish(Job.create(JobId.of("still-running"), queue, "{}", NOW));
-        List<Delivery> leased = adapter.leases().lease(queue, alice, 2, SHORT_BLOCK);
+        List<Delivery> leased = adapter.leases().lease(queue, alice, 2, SHORT_BLOCK).deliveries();
         leased.forEach(delivery -> adapter.leases().isolate((Delivery.Leased) delivery, alice));
         // an operator's XACK (or a group rolled back) leaves the record behind
         raw.commands().xack(RawRedis.stream(queue), RawRedis.group(queue), leased.get(0).id().value());
@@ -241,7 +242,7 @@ class RedisStreamTransportTest {
     void extendingALeaseResetsIdleWithoutCountingADeliveryOrStealing() {
         adapter.publisher().publish(Job.create(JobId.of("slow"), queue, "{}", NOW));
         adapter.publisher().publish(Job.create(JobId.of("forgotten"), queue, "{}", NOW));
-        List<Delivery> leased = adapter.leases().lease(queue, alice, 2, SHORT_BLOCK);
+        List<Delivery> leased = adapter.leases().lease(queue, alice, 2, SHORT_BLOCK).deliveries();
         DeliveryId slow = leased.get(0).id();
         DeliveryId forgotten = leased.get(1).id();
         makeIdle(slow, Duration.ofMinutes(10));
@@ -286,7 +287,7 @@ class RedisStreamTransportTest {
 
         assertThat(total).isEqualTo(jobs);
         assertThat(raw.commands().xlen(RawRedis.stream(queue))).isEqualTo(jobs);
-        List<String> ids = adapter.leases().lease(queue, alice, 2 * jobs, SHORT_BLOCK).stream()
+        List<String> ids = adapter.leases().lease(queue, alice, 2 * jobs, SHORT_BLOCK).deliveries().stream()
                 .map(d -> ((Delivery.Leased) d).job().id().value()).toList();
         assertThat(ids).hasSize(jobs).doesNotHaveDuplicates();
         assertThat(adapter.administration().stats(queue).delayed()).isZero();
@@ -296,7 +297,7 @@ class RedisStreamTransportTest {
     void twoRetriesOfTheSameJobStayTwoDelayedJobs() {
         Job job = Job.create(JobId.of("twice"), queue, "{}", NOW);
         adapter.publisher().publishAll(List.of(job, job));
-        List<Delivery> both = adapter.leases().lease(queue, alice, 2, SHORT_BLOCK);
+        List<Delivery> both = adapter.leases().lease(queue, alice, 2, SHORT_BLOCK).deliveries();
         JobError error = JobError.retryable("E", "same error");
 
         both.forEach(d -> adapter.leases().retryLater(d, job.retriedAfter(error, NOW.plusSeconds(60))));
@@ -313,7 +314,7 @@ class RedisStreamTransportTest {
 
         assertThat(adapter.maintenance().promoteDue(queue, NOW, 10)).isEqualTo(2);
 
-        List<Delivery> deliveries = adapter.leases().lease(queue, alice, 10, SHORT_BLOCK);
+        List<Delivery> deliveries = adapter.leases().lease(queue, alice, 10, SHORT_BLOCK).deliveries();
         assertThat(deliveries.get(0)).isInstanceOfSatisfying(Delivery.Malformed.class,
                 malformed -> assertThat(malformed.fields()).isEqualTo(Map.of("delayed_member", "not json")));
         assertThat(((Delivery.Leased) deliveries.get(1)).job().id()).isEqualTo(JobId.of("after"));
@@ -322,7 +323,7 @@ class RedisStreamTransportTest {
     @Test
     void aRetryOfAnEntryNoLongerPendingIsNotScheduled() {
         adapter.publisher().publish(Job.create(JobId.of("done-elsewhere"), queue, "{}", NOW));
-        Delivery delivery = single(adapter.leases().lease(queue, alice, 1, SHORT_BLOCK));
+        Delivery delivery = single(adapter.leases().lease(queue, alice, 1, SHORT_BLOCK).deliveries());
         adapter.leases().acknowledge(queue, List.of(delivery.id()));
 
         Job job = ((Delivery.Leased) delivery).job();
@@ -340,7 +341,7 @@ class RedisStreamTransportTest {
         raw.commands().xgroupDestroy(RawRedis.stream(queue), RawRedis.group(queue));
         raw.append(queue, bytes("job_id"), bytes("after-loss"), bytes("payload"), bytes("{}"));
 
-        List<Delivery> deliveries = adapter.leases().lease(queue, alice, 10, SHORT_BLOCK);
+        List<Delivery> deliveries = adapter.leases().lease(queue, alice, 10, SHORT_BLOCK).deliveries();
 
         assertThat(deliveries).singleElement().satisfies(d ->
                 assertThat(((Delivery.Leased) d).job().id()).isEqualTo(JobId.of("after-loss")));
@@ -372,7 +373,7 @@ class RedisStreamTransportTest {
             atEnd.leases().declare(queue);
             atEnd.publisher().publish(Job.create(JobId.of("new"), queue, "{}", NOW));
 
-            List<Delivery> deliveries = atEnd.leases().lease(queue, alice, 10, SHORT_BLOCK);
+            List<Delivery> deliveries = atEnd.leases().lease(queue, alice, 10, SHORT_BLOCK).deliveries();
 
             assertThat(deliveries).extracting(d -> ((Delivery.Leased) d).job().id().value()).containsExactly("new");
         }
@@ -382,7 +383,7 @@ class RedisStreamTransportTest {
     void findLooksInEveryPlace() {
         adapter.publisher().publish(Job.create(JobId.of("delayed"), queue, "{}", NOW).notBefore(NOW.plusSeconds(600)));
         adapter.publisher().publish(Job.create(JobId.of("dead"), queue, "{}", NOW));
-        Delivery dying = single(adapter.leases().lease(queue, alice, 1, SHORT_BLOCK));
+        Delivery dying = single(adapter.leases().lease(queue, alice, 1, SHORT_BLOCK).deliveries());
         adapter.leases().deadLetter(dying, DeadLetter.of(((Delivery.Leased) dying).job(), DeadLetterReason.POISON,
                 JobError.permanent("poison", "delivered 6 times"), 6, NOW));
 
@@ -403,7 +404,7 @@ class RedisStreamTransportTest {
         int jobs = 450;
         adapter.publisher().publishAll(IntStream.range(0, jobs)
                 .mapToObj(i -> Job.create(JobId.of("ack-" + i), queue, "{}", NOW)).toList());
-        List<Delivery> all = adapter.leases().lease(queue, alice, jobs, SHORT_BLOCK);
+        List<Delivery> all = adapter.leases().lease(queue, alice, jobs, SHORT_BLOCK).deliveries();
         assertThat(adapter.administration().stats(queue).pending()).isEqualTo(jobs);
 
         adapter.leases().acknowledge(queue, all.stream().map(Delivery::id).toList());

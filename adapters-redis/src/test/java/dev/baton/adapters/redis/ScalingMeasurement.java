@@ -73,7 +73,8 @@ public final class ScalingMeasurement {
             ConsumerName consumer = ConsumerName.of("c" + t);
             work.add(pool.submit(() -> {
                 while (consumed.get() < perProducer * threads) {
-                    List<Delivery> leased = adapter.leases().lease(queue, consumer, 100, Duration.ofMillis(50));
+                    List<Delivery> leased =
+                            adapter.leases().lease(queue, consumer, 100, Duration.ofMillis(50)).deliveries();
                     adapter.leases().acknowledge(queue, leased.stream().map(Delivery::id).toList());
                     consumed.addAndGet(leased.size());
                 }
@@ -103,7 +104,7 @@ public final class ScalingMeasurement {
             long waiting = usedMemory(raw);
             ConsumerName consumer = ConsumerName.of("memory");
             for (int leased = 0; leased < jobs; ) {
-                leased += adapter.leases().lease(queue, consumer, 1000, Duration.ZERO).size();
+                leased += adapter.leases().lease(queue, consumer, 1000, Duration.ZERO).deliveries().size();
             }
             long pending = usedMemory(raw);
             System.out.printf("memory: %d jobs (36-char job ids, %d-byte payload): waiting %.0f bytes/job, pending"

@@ -96,7 +96,7 @@ class SentinelFailoverTest {
             List<Delivery> leased = new ArrayList<>();
             try {
                 leased.addAll(adapter.maintenance().reclaimAbandoned(queue, consumer, MIN_IDLE, 50).deliveries());
-                leased.addAll(adapter.leases().lease(queue, consumer, 20, Duration.ofMillis(200)));
+                leased.addAll(adapter.leases().lease(queue, consumer, 20, Duration.ofMillis(200)).deliveries());
                 adapter.leases().acknowledge(queue, leased.stream().map(Delivery::id).toList());
                 leased.forEach(delivery -> seen.add(((Delivery.Leased) delivery).job().id().value()));
             } catch (TransportException e) {

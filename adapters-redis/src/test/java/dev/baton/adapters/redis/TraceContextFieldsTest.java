@@ -117,7 +117,7 @@ class TraceContextFieldsTest {
     }
 
     private Delivery leaseOne(ConsumerName consumer) {
-        List<Delivery> leased = adapter.leases().lease(queue, consumer, 1, SHORT_BLOCK);
+        List<Delivery> leased = adapter.leases().lease(queue, consumer, 1, SHORT_BLOCK).deliveries();
         assertThat(leased).hasSize(1);
         return leased.get(0);
     }

@@ -97,7 +97,8 @@ class UniqueJobsRedisTest {
         adapter.publisher().publishUnique(Uniqueness.of("later").on(job("delayed").notBefore(Instant.now()
                 .plusSeconds(3600))));
         adapter.publisher().publishUnique(Uniqueness.of("done").andFor(Duration.ofHours(1)).on(job("completed")));
-        List<Delivery> leased = adapter.leases().lease(queue, ConsumerName.of("c"), 10, Duration.ofMillis(50));
+        List<Delivery> leased =
+                adapter.leases().lease(queue, ConsumerName.of("c"), 10, Duration.ofMillis(50)).deliveries();
         adapter.leases().acknowledge(queue, leased.stream()
                 .filter(delivery -> ((Delivery.Leased) delivery).job().id().value().equals("completed"))
                 .map(Delivery::id).toList());

@@ -62,7 +62,7 @@ class DeadLettersInTheLedgerTest {
         // a dead letter of a job that completed: Redis rolled back its group and the job ran again meanwhile
         complete("shipped");
         transport.publish(Job.create(JobId.of("shipped"), queue, "{}", clock.instant()));
-        Delivery delivery = transport.lease(queue, worker, 1, Duration.ZERO).get(0);
+        Delivery delivery = transport.lease(queue, worker, 1, Duration.ZERO).deliveries().get(0);
         transport.deadLetter(delivery, DeadLetter.of(((Delivery.Leased) delivery).job(), DeadLetterReason.POISON,
                 JobError.permanent("poison", "too often"), 6, clock.instant()));
 
@@ -108,7 +108,7 @@ class DeadLettersInTheLedgerTest {
     private void deadLetter(String... ids) {
         for (String id : ids) {
             transport.publish(Job.create(JobId.of(id), queue, "{}", clock.instant()));
-            Delivery delivery = transport.lease(queue, worker, 1, Duration.ZERO).get(0);
+            Delivery delivery = transport.lease(queue, worker, 1, Duration.ZERO).deliveries().get(0);
             DeadLetter letter = DeadLetter.of(((Delivery.Leased) delivery).job(), DeadLetterReason.EXHAUSTED,
                     JobError.permanent("t", "m"), 5, clock.instant());
             ledger.recordDead(DeadLetterRecord.of(letter, worker, delivery.id().value()));

@@ -70,7 +70,7 @@ class OperatorServicesTest {
         QueueQueryService service = new QueueQueryService(transport, transport, Optional.empty(), JobOutcomes.NOT_RECORDED);
         QueueName other = QueueName.of("mail");
         publish("a", "b");
-        List<Delivery> leased = transport.lease(queue, worker, 2, Duration.ZERO);
+        List<Delivery> leased = transport.lease(queue, worker, 2, Duration.ZERO).deliveries();
         transport.acknowledge(queue, leased.stream().map(Delivery::id).toList());
 
         assertThat(service.totals(new ReadQueueTotalsUseCase.Command(List.of(queue, other))))
@@ -100,7 +100,7 @@ class OperatorServicesTest {
     void deadLettersAreListedRedrivenAndPurged() {
         DeadLetterService service = new DeadLetterService(transport, ledger, clock);
         publish("x1", "x2", "x3");
-        for (Delivery delivery : transport.lease(queue, worker, 3, Duration.ZERO)) {
+        for (Delivery delivery : transport.lease(queue, worker, 3, Duration.ZERO).deliveries()) {
             Job job = ((Delivery.Leased) delivery).job();
             transport.deadLetter(delivery, DeadLetter.of(job, DeadLetterReason.EXHAUSTED,
                     JobError.permanent("t", "m"), 5, clock.instant()));
@@ -122,7 +122,7 @@ class OperatorServicesTest {
     void aFilterListsRedrivesAndPurgesOnlyTheDeadLettersItMatchesAndASecondRedriveMovesNone() {
         DeadLetterService service = new DeadLetterService(transport, ledger, clock);
         publish("io-1", "io-2", "npe", "poison");
-        List<Delivery> deliveries = transport.lease(queue, worker, 4, Duration.ZERO);
+        List<Delivery> deliveries = transport.lease(queue, worker, 4, Duration.ZERO).deliveries();
         for (Delivery delivery : deliveries) {
             Job job = ((Delivery.Leased) delivery).job();
             boolean io = job.id().value().startsWith("io");
@@ -160,7 +160,7 @@ class OperatorServicesTest {
         for (int i = 0; i < jobs; i++) {
             publish("j-" + i);
         }
-        for (Delivery delivery : transport.lease(queue, worker, jobs, Duration.ZERO)) {
+        for (Delivery delivery : transport.lease(queue, worker, jobs, Duration.ZERO).deliveries()) {
             Job job = ((Delivery.Leased) delivery).job();
             boolean odd = Integer.parseInt(job.id().value().substring(2)) % 2 == 1;
             transport.deadLetter(delivery, DeadLetter.of(job, odd ? DeadLetterReason.POISON
@@ -207,7 +207,7 @@ class OperatorServicesTest {
     void trimRemovesHistoryOlderThanTheRetentionAtTheClocksNow() {
         TrimService service = new TrimService(transport, new Retention(Duration.ofHours(1)), clock);
         publish("old");
-        transport.acknowledge(queue, transport.lease(queue, worker, 1, Duration.ZERO).stream()
+        transport.acknowledge(queue, transport.lease(queue, worker, 1, Duration.ZERO).deliveries().stream()
                 .map(Delivery::id).toList());
 
         TrimQueueUseCase.TrimReport early = service.trim(new TrimQueueUseCase.Command(queue));

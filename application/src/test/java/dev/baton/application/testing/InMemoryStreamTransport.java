@@ -4,6 +4,7 @@ import dev.baton.application.port.out.Delivery;
 import dev.baton.application.port.out.DeliveryId;
 import dev.baton.application.port.out.JobLeases;
 import dev.baton.application.port.out.JobPublisher;
+import dev.baton.application.port.out.Lease;
 import dev.baton.application.port.out.QueueAdministration;
 import dev.baton.application.port.out.QueueOverview;
 import dev.baton.application.port.out.QueueMaintenance;
@@ -90,7 +91,10 @@ public final class InMemoryStreamTransport
         failingLeases = count;
     }
 
-    /** Test hook: the next {@code count} calls of {@link #cancelled} throw {@link TransportException}. */
+    /**
+     * Test hook: the next {@code count} reads of the cancels throw {@link TransportException}: calls of
+     * {@link #cancelled}, and leases, which then leave what they read pending.
+     */
     public synchronized void failNextCancelReads(int count) {
         failingCancelReads = count;
     }
@@ -130,7 +134,7 @@ public final class InMemoryStreamTransport
     }
 
     @Override
-    public synchronized List<Delivery> lease(QueueName queue, ConsumerName consumer, int max, Duration block) {
+    public synchronized Lease lease(QueueName queue, ConsumerName consumer, int max, Duration block) {
         if (failingLeases > 0) {
             failingLeases--;
             throw new TransportException("server unreachable (test hook)");
@@ -141,16 +145,26 @@ public final class InMemoryStreamTransport
         while (!source.hasUndelivered()) {
             long remaining = deadline - System.nanoTime();
             if (remaining <= 0) {
-                return List.of();
+                return Lease.empty();
             }
             try {
                 TimeUnit.NANOSECONDS.timedWait(this, remaining);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                return List.of();
+                return Lease.empty();
             }
         }
-        return source.leaseNew(consumer, max, clock.instant());
+        List<Delivery> leased = source.leaseNew(consumer, max, clock.instant());
+        if (failingCancelReads > 0) { // as over a network: the read went through, its cancels did not
+            failingCancelReads--;
+            throw new TransportException("reading the cancels failed (test hook)");
+        }
+        Map<JobId, Instant> cancelled = cancels.getOrDefault(queue, Map.of());
+        return new Lease(leased, leased.stream()
+                .filter(Delivery.Leased.class::isInstance)
+                .map(delivery -> ((Delivery.Leased) delivery).job().id())
+                .filter(cancelled::containsKey)
+                .collect(Collectors.toUnmodifiableSet()));
     }
 
     @Override

@@ -20,7 +20,7 @@ public abstract class JobIsolationContract extends TransportFixture {
     void aNewEntryHasNoIsolatedDeliveries() {
         publish("fresh");
 
-        Delivery.Leased delivery = leased(single(leases().lease(queue, alice, 1, SHORT_BLOCK)));
+        Delivery.Leased delivery = leased(single(leases().lease(queue, alice, 1, SHORT_BLOCK).deliveries()));
 
         assertThat(delivery.isolatedDeliveries()).isZero();
         assertThat(delivery.suspect()).isFalse();
@@ -30,7 +30,7 @@ public abstract class JobIsolationContract extends TransportFixture {
     @Test
     void onlyTheHolderRecordsAnIsolatedDeliveryAndWhoeverLeasesTheEntryNextSeesIt() {
         publish("suspect");
-        Delivery.Leased first = leased(single(leases().lease(queue, alice, 1, SHORT_BLOCK)));
+        Delivery.Leased first = leased(single(leases().lease(queue, alice, 1, SHORT_BLOCK).deliveries()));
 
         assertThat(leases().isolate(first, bob)).as("bob does not hold it").isEmpty();
         assertThat(leases().isolate(first, alice)).hasValue(1);
@@ -55,7 +55,7 @@ public abstract class JobIsolationContract extends TransportFixture {
     @Test
     void acknowledgingRetryingOrDeadLetteringForgetsTheRecord() {
         publish("acked", "retried", "dead", "still-running");
-        List<Delivery> held = leases().lease(queue, alice, 4, SHORT_BLOCK);
+        List<Delivery> held = leases().lease(queue, alice, 4, SHORT_BLOCK).deliveries();
         held.forEach(delivery -> assertThat(leases().isolate(leased(delivery), alice)).hasValue(1));
 
         leases().acknowledge(queue, List.of(held.get(0).id()));
@@ -65,7 +65,7 @@ public abstract class JobIsolationContract extends TransportFixture {
 
         assertThat(administration().stats(queue).suspects()).isEqualTo(1);
         maintenance().promoteDue(queue, BASE, 10);
-        Delivery.Leased again = leased(single(leases().lease(queue, alice, 1, SHORT_BLOCK)));
+        Delivery.Leased again = leased(single(leases().lease(queue, alice, 1, SHORT_BLOCK).deliveries()));
         assertThat(again.job().id().value()).isEqualTo("retried");
         assertThat(again.isolatedDeliveries()).isZero();
     }
@@ -73,7 +73,7 @@ public abstract class JobIsolationContract extends TransportFixture {
     @Test
     void anEntryWhoseDataVanishedLeavesWithItsRecord() {
         publish("trimmed-away");
-        Delivery.Leased delivery = leased(single(leases().lease(queue, alice, 1, SHORT_BLOCK)));
+        Delivery.Leased delivery = leased(single(leases().lease(queue, alice, 1, SHORT_BLOCK).deliveries()));
         leases().isolate(delivery, alice);
         deleteFromStream(queue, delivery.id());
 

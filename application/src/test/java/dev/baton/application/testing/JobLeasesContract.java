@@ -49,9 +49,9 @@ public abstract class JobLeasesContract extends TransportFixture {
         publisher().publish(first);
         IntStream.range(1, 5).forEach(i -> publisher().publish(job("j-" + i)));
 
-        List<Delivery> firstBatch = leases().lease(queue, alice, 3, SHORT_BLOCK);
-        List<Delivery> secondBatch = leases().lease(queue, alice, 10, SHORT_BLOCK);
-        List<Delivery> nothing = leases().lease(queue, alice, 10, SHORT_BLOCK);
+        List<Delivery> firstBatch = leases().lease(queue, alice, 3, SHORT_BLOCK).deliveries();
+        List<Delivery> secondBatch = leases().lease(queue, alice, 10, SHORT_BLOCK).deliveries();
+        List<Delivery> nothing = leases().lease(queue, alice, 10, SHORT_BLOCK).deliveries();
 
         assertThat(jobIds(firstBatch)).containsExactly("j-0", "j-1", "j-2");
         assertThat(jobIds(secondBatch)).containsExactly("j-3", "j-4");
@@ -74,7 +74,7 @@ public abstract class JobLeasesContract extends TransportFixture {
     @Test
     void leaseWaitsUpToBlockWhenNothingIsThere() {
         long start = System.nanoTime();
-        List<Delivery> deliveries = leases().lease(queue, alice, 5, Duration.ofMillis(200));
+        List<Delivery> deliveries = leases().lease(queue, alice, 5, Duration.ofMillis(200)).deliveries();
         Duration waited = Duration.ofNanos(System.nanoTime() - start);
 
         assertThat(deliveries).isEmpty();
@@ -84,8 +84,8 @@ public abstract class JobLeasesContract extends TransportFixture {
     @Test
     void leaseOwnPendingRereadsOnlyTheConsumersOwnEntriesAndCountsADelivery() {
         publish("a1", "a2", "b1", "new");
-        List<Delivery> ofAlice = leases().lease(queue, alice, 2, SHORT_BLOCK);
-        leases().lease(queue, bob, 1, SHORT_BLOCK);
+        List<Delivery> ofAlice = leases().lease(queue, alice, 2, SHORT_BLOCK).deliveries();
+        leases().lease(queue, bob, 1, SHORT_BLOCK).deliveries();
 
         List<Delivery> again = leases().leaseOwnPending(queue, alice, 10);
         List<Delivery> oldestOnly = leases().leaseOwnPending(queue, alice, 1);
@@ -97,7 +97,7 @@ public abstract class JobLeasesContract extends TransportFixture {
         assertThat(oldestOnly.get(0).deliveryCount()).isEqualTo(3);
         assertThat(jobIds(leases().leaseOwnPending(queue, bob, 10))).containsExactly("b1");
         assertThat(leases().leaseOwnPending(queue, ConsumerName.of("carol"), 10)).isEmpty();
-        assertThat(jobIds(leases().lease(queue, alice, 10, SHORT_BLOCK))).containsExactly("new");
+        assertThat(jobIds(leases().lease(queue, alice, 10, SHORT_BLOCK).deliveries())).containsExactly("new");
     }
 
     // ---- finishing --------------------------------------------------------------------------------------------
@@ -105,7 +105,7 @@ public abstract class JobLeasesContract extends TransportFixture {
     @Test
     void acknowledgeRemovesFromPendingAndIgnoresRepeatsAndUnknownIds() {
         publish("a", "b");
-        List<Delivery> deliveries = leases().lease(queue, alice, 2, SHORT_BLOCK);
+        List<Delivery> deliveries = leases().lease(queue, alice, 2, SHORT_BLOCK).deliveries();
 
         leases().acknowledge(queue, List.of(deliveries.get(0).id()));
         leases().acknowledge(queue, List.of(deliveries.get(0).id(), new DeliveryId("1-1")));
@@ -116,13 +116,13 @@ public abstract class JobLeasesContract extends TransportFixture {
 
         leases().acknowledge(queue, List.of(deliveries.get(1).id()));
         assertThat(administration().stats(queue).pending()).isZero();
-        assertThat(leases().lease(queue, alice, 10, SHORT_BLOCK)).isEmpty();
+        assertThat(leases().lease(queue, alice, 10, SHORT_BLOCK).deliveries()).isEmpty();
     }
 
     @Test
     void retryLaterAcknowledgesAndDelaysInOneStep() {
         publish("flaky");
-        Delivery delivery = single(leases().lease(queue, alice, 1, SHORT_BLOCK));
+        Delivery delivery = single(leases().lease(queue, alice, 1, SHORT_BLOCK).deliveries());
         Job job = leased(delivery).job();
         Instant due = BASE.plusSeconds(3600);
 
@@ -138,7 +138,7 @@ public abstract class JobLeasesContract extends TransportFixture {
         assertThat(maintenance().promoteDue(queue, due.minusSeconds(1), 10)).isZero();
         assertThat(maintenance().promoteDue(queue, due, 10)).isEqualTo(1);
 
-        Job retried = leased(single(leases().lease(queue, alice, 1, SHORT_BLOCK))).job();
+        Job retried = leased(single(leases().lease(queue, alice, 1, SHORT_BLOCK).deliveries())).job();
         assertThat(retried.id()).isEqualTo(job.id());
         assertThat(retried.payload()).isEqualTo(job.payload());
         assertThat(retried.attempt()).isEqualTo(1);
@@ -148,7 +148,7 @@ public abstract class JobLeasesContract extends TransportFixture {
     @Test
     void deadLetterAcknowledgesAndKeepsTheLetterInOneStep() {
         publish("doomed");
-        Delivery delivery = single(leases().lease(queue, alice, 1, SHORT_BLOCK));
+        Delivery delivery = single(leases().lease(queue, alice, 1, SHORT_BLOCK).deliveries());
         Job job = leased(delivery).job();
 
         leases().deadLetter(delivery, DeadLetter.of(job, DeadLetterReason.EXHAUSTED, ERROR, 3, BASE));
@@ -175,7 +175,7 @@ public abstract class JobLeasesContract extends TransportFixture {
     void aDeadLetterKeepsTheTraceOfTheExceptionThatEndedIt() {
         publish("traced");
         publish("untraced");
-        List<Delivery> deliveries = leases().lease(queue, alice, 2, SHORT_BLOCK);
+        List<Delivery> deliveries = leases().lease(queue, alice, 2, SHORT_BLOCK).deliveries();
         ErrorTrace trace = ErrorTrace.of(new IllegalStateException("broken"));
 
         leases().deadLetter(deliveries.get(0), DeadLetter.of(leased(deliveries.get(0)).job(),
@@ -191,11 +191,11 @@ public abstract class JobLeasesContract extends TransportFixture {
     @Test
     void aJobIsDeadLetteredOnceAnotherDeliveryOfItWhileItsDeadLetterIsThereIsOnlyAcknowledged() {
         publish("twice");
-        Delivery first = single(leases().lease(queue, alice, 1, SHORT_BLOCK));
+        Delivery first = single(leases().lease(queue, alice, 1, SHORT_BLOCK).deliveries());
         leases().deadLetter(first, DeadLetter.of(leased(first).job(), DeadLetterReason.EXHAUSTED, ERROR, 3, BASE));
         // the execution ledger says it is dead: Redis rolled back its group, say, and delivered it again
         publish("twice");
-        Delivery second = single(leases().lease(queue, alice, 1, SHORT_BLOCK));
+        Delivery second = single(leases().lease(queue, alice, 1, SHORT_BLOCK).deliveries());
 
         leases().deadLetter(second, DeadLetter.of(leased(second).job(), DeadLetterReason.POISON, ERROR, 6, BASE));
 
@@ -222,7 +222,7 @@ public abstract class JobLeasesContract extends TransportFixture {
     }
 
     private void deadLetterNext(DeadLetterReason reason) {
-        Delivery delivery = single(leases().lease(queue, alice, 1, SHORT_BLOCK));
+        Delivery delivery = single(leases().lease(queue, alice, 1, SHORT_BLOCK).deliveries());
         leases().deadLetter(delivery, DeadLetter.of(leased(delivery).job(), reason, ERROR, 1, BASE));
     }
 
@@ -231,7 +231,7 @@ public abstract class JobLeasesContract extends TransportFixture {
     @Test
     void extendLeasesKeepsARunningJobFromBeingReclaimed() {
         publish("slow");
-        Delivery delivery = single(leases().lease(queue, alice, 1, SHORT_BLOCK));
+        Delivery delivery = single(leases().lease(queue, alice, 1, SHORT_BLOCK).deliveries());
         elapse(MIN_IDLE.plusMillis(100));
 
         Set<DeliveryId> lost = leases().extendLeases(queue, alice, List.of(delivery.id()));
@@ -244,7 +244,7 @@ public abstract class JobLeasesContract extends TransportFixture {
     @Test
     void extendLeasesNeverStealsAndReportsWhatWasLost() {
         publish("contested", "finished");
-        List<Delivery> deliveries = leases().lease(queue, alice, 2, SHORT_BLOCK);
+        List<Delivery> deliveries = leases().lease(queue, alice, 2, SHORT_BLOCK).deliveries();
         Delivery contested = deliveries.get(0);
         leases().acknowledge(queue, List.of(deliveries.get(1).id()));
         elapse(MIN_IDLE.plusMillis(100));
@@ -274,7 +274,7 @@ public abstract class JobLeasesContract extends TransportFixture {
         bad.forEach(fields -> appendRaw(queue, fields));
         publish("good");
 
-        List<Delivery> deliveries = leases().lease(queue, alice, 10, SHORT_BLOCK);
+        List<Delivery> deliveries = leases().lease(queue, alice, 10, SHORT_BLOCK).deliveries();
 
         assertThat(deliveries).hasSize(5);
         for (int i = 0; i < bad.size(); i++) {

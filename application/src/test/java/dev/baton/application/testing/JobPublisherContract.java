@@ -23,7 +23,8 @@ public abstract class JobPublisherContract extends TransportFixture {
     @Test
     void blockedLeaseReturnsAJobPublishedWhileItWaits() throws Exception {
         CompletableFuture<List<Delivery>> waiting =
-                CompletableFuture.supplyAsync(() -> leases().lease(queue, alice, 5, Duration.ofSeconds(10)));
+                CompletableFuture.supplyAsync(
+                        () -> leases().lease(queue, alice, 5, Duration.ofSeconds(10)).deliveries());
 
         publisher().publish(job("late"));
 
@@ -34,7 +35,7 @@ public abstract class JobPublisherContract extends TransportFixture {
     void publishAllKeepsOrderAndDelaysJobsWithNotBefore() {
         publisher().publishAll(List.of(job("a"), job("b").notBefore(BASE.plusSeconds(3600)), job("c")));
 
-        assertThat(jobIds(leases().lease(queue, alice, 10, SHORT_BLOCK))).containsExactly("a", "c");
+        assertThat(jobIds(leases().lease(queue, alice, 10, SHORT_BLOCK).deliveries())).containsExactly("a", "c");
         assertThat(administration().stats(queue).delayed()).isEqualTo(1);
     }
 
@@ -64,7 +65,7 @@ public abstract class JobPublisherContract extends TransportFixture {
         int moved = administration().redrive(queue, new DeadLetterSelection.ByIds(List.of(dead.get(0).id())));
 
         assertThat(moved).isOne();
-        assertThat(leases().lease(queue, alice, 10, SHORT_BLOCK)).singleElement()
+        assertThat(leases().lease(queue, alice, 10, SHORT_BLOCK).deliveries()).singleElement()
                 .isInstanceOfSatisfying(Delivery.Malformed.class,
                         malformed -> assertThat(malformed.fields()).containsAllEntriesOf(raw));
     }
@@ -81,6 +82,6 @@ public abstract class JobPublisherContract extends TransportFixture {
         assertThat(administration().deadLetters(queue, Optional.empty(), 10)).singleElement()
                 .satisfies(stored -> assertThat(stored.letter().jobId()).contains("over"));
         administration().redrive(queue, new DeadLetterSelection.All());
-        assertThat(jobIds(leases().lease(queue, alice, 10, SHORT_BLOCK))).containsExactly("over");
+        assertThat(jobIds(leases().lease(queue, alice, 10, SHORT_BLOCK).deliveries())).containsExactly("over");
     }
 }

@@ -3,6 +3,7 @@ package dev.baton.application.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.application.port.out.Delivery;
+import dev.baton.application.port.out.Lease;
 import dev.baton.application.port.out.QueueAdministration;
 import dev.baton.domain.DeadLetter;
 import dev.baton.domain.DeadLetterId;
@@ -47,7 +48,7 @@ public abstract class QueueAdministrationContract extends TransportFixture {
     @Test
     void redriveMovesSelectedLettersBackWithAttemptsReset() {
         publish("tired");
-        Delivery delivery = single(leases().lease(queue, alice, 1, SHORT_BLOCK));
+        Delivery delivery = single(leases().lease(queue, alice, 1, SHORT_BLOCK).deliveries());
         Job tired = leased(delivery).job().retriedAfter(ERROR, BASE).retriedAfter(ERROR, BASE);
         leases().deadLetter(delivery, DeadLetter.of(tired, DeadLetterReason.EXHAUSTED, ERROR, 3, BASE));
         List<DeadLetterId> others = deadLetter(DeadLetterReason.NON_RETRYABLE, "other");
@@ -56,7 +57,7 @@ public abstract class QueueAdministrationContract extends TransportFixture {
         int moved = administration().redrive(queue, new DeadLetterSelection.ByIds(List.of(tiredId)));
 
         assertThat(moved).isEqualTo(1);
-        Job redriven = leased(single(leases().lease(queue, alice, 10, SHORT_BLOCK))).job();
+        Job redriven = leased(single(leases().lease(queue, alice, 10, SHORT_BLOCK).deliveries())).job();
         assertThat(redriven.id()).isEqualTo(tired.id());
         assertThat(redriven.attempt()).isZero();
         assertThat(administration().deadLetters(queue, Optional.empty(), 10)).extracting(StoredDeadLetter::id)
@@ -70,11 +71,11 @@ public abstract class QueueAdministrationContract extends TransportFixture {
 
         assertThat(administration().redrive(queue, new DeadLetterSelection.ByReason(DeadLetterReason.EXHAUSTED)))
                 .isEqualTo(2);
-        assertThat(jobIds(leases().lease(queue, alice, 10, SHORT_BLOCK))).containsExactly("e1", "e2");
+        assertThat(jobIds(leases().lease(queue, alice, 10, SHORT_BLOCK).deliveries())).containsExactly("e1", "e2");
         assertThat(administration().redrive(queue, new DeadLetterSelection.ByReason(DeadLetterReason.EXHAUSTED)))
                 .isZero();
         assertThat(administration().redrive(queue, new DeadLetterSelection.All())).isEqualTo(1);
-        assertThat(jobIds(leases().lease(queue, alice, 10, SHORT_BLOCK))).containsExactly("p1");
+        assertThat(jobIds(leases().lease(queue, alice, 10, SHORT_BLOCK).deliveries())).containsExactly("p1");
         assertThat(administration().stats(queue).dead()).isZero();
     }
 
@@ -90,14 +91,15 @@ public abstract class QueueAdministrationContract extends TransportFixture {
         assertThat(letterJobIds(administration().deadLetters(queue, Optional.empty(), 10))).containsExactly("x1", "x3");
         assertThat(administration().purgeDeadLetters(queue, new DeadLetterSelection.All())).isEqualTo(2);
         assertThat(administration().stats(queue).dead()).isZero();
-        assertThat(leases().lease(queue, alice, 10, SHORT_BLOCK)).isEmpty();
+        assertThat(leases().lease(queue, alice, 10, SHORT_BLOCK).deliveries()).isEmpty();
     }
 
     @Test
     void malformedDeadLettersKeepTheirFieldsAndRedriveVerbatim() {
         Map<String, String> fields = Map.of("job_id", "broken", "attempt", "-x");
         appendRaw(queue, fields);
-        Delivery.Malformed malformed = (Delivery.Malformed) single(leases().lease(queue, alice, 1, SHORT_BLOCK));
+        Delivery.Malformed malformed =
+                (Delivery.Malformed) single(leases().lease(queue, alice, 1, SHORT_BLOCK).deliveries());
 
         leases().deadLetter(malformed, DeadLetter.malformed(queue, malformed.fields(), malformed.problem(), BASE));
 
@@ -107,7 +109,7 @@ public abstract class QueueAdministrationContract extends TransportFixture {
         assertThat(stored.letter().rawFields()).isEqualTo(fields);
         assertThat(stored.letter().jobId()).contains("broken");
         assertThat(administration().redrive(queue, new DeadLetterSelection.All())).isEqualTo(1);
-        assertThat(single(leases().lease(queue, alice, 1, SHORT_BLOCK)))
+        assertThat(single(leases().lease(queue, alice, 1, SHORT_BLOCK).deliveries()))
                 .isInstanceOfSatisfying(Delivery.Malformed.class, again ->
                         assertThat(again.fields()).isEqualTo(fields));
     }
@@ -117,7 +119,7 @@ public abstract class QueueAdministrationContract extends TransportFixture {
     @Test
     void statsCountTheQueue() {
         publish("s1", "s2", "s3", "s4", "s5");
-        List<Delivery> leased = leases().lease(queue, alice, 3, SHORT_BLOCK);
+        List<Delivery> leased = leases().lease(queue, alice, 3, SHORT_BLOCK).deliveries();
         leases().acknowledge(queue, List.of(leased.get(0).id()));
         publisher().publish(job("later").notBefore(BASE));
         elapse(MIN_IDLE.plusMillis(100));
@@ -147,7 +149,7 @@ public abstract class QueueAdministrationContract extends TransportFixture {
     void totalsCountWhatFinishedOnceEachAndOtherQueuesApart() {
         QueueName untouched = randomQueue();
         publish("done-1", "done-2", "retried", "dead");
-        List<Delivery> leased = leases().lease(queue, alice, 4, SHORT_BLOCK);
+        List<Delivery> leased = leases().lease(queue, alice, 4, SHORT_BLOCK).deliveries();
         leases().acknowledge(queue, ids(leased.subList(0, 2)));
         leases().acknowledge(queue, ids(leased.subList(0, 2)));
         leases().retryLater(leased.get(2), leased(leased.get(2)).job().retriedAfter(ERROR, BASE));
@@ -165,7 +167,7 @@ public abstract class QueueAdministrationContract extends TransportFixture {
     @Test
     void findTellsWhereAJobIsHeld() {
         publish("leased", "waiting");
-        Delivery delivery = single(leases().lease(queue, alice, 1, SHORT_BLOCK));
+        Delivery delivery = single(leases().lease(queue, alice, 1, SHORT_BLOCK).deliveries());
 
         assertThat(administration().find(queue, JobId.of("leased"))).hasValueSatisfying(sighting ->
                 assertThat(sighting).isInstanceOfSatisfying(JobSighting.Pending.class, pending -> {
@@ -205,7 +207,7 @@ public abstract class QueueAdministrationContract extends TransportFixture {
     @Test
     void partitionStatsAreNoneForOnePartitionOrAddUpToTheQueuesNumbers() {
         publish("p1", "p2", "p3");
-        leases().lease(queue, alice, 1, SHORT_BLOCK);
+        leases().lease(queue, alice, 1, SHORT_BLOCK).deliveries();
 
         List<PartitionStats> partitions = overview().partitionStats(queue);
 
@@ -238,7 +240,7 @@ public abstract class QueueAdministrationContract extends TransportFixture {
 
         assertThat(leases().paused(List.of(queue, other))).isEmpty();
         assertThat(administration().stats(queue).paused()).isFalse();
-        assertThat(jobIds(leases().lease(queue, alice, 10, SHORT_BLOCK))).containsExactly("while-paused");
+        assertThat(jobIds(leases().lease(queue, alice, 10, SHORT_BLOCK).deliveries())).containsExactly("while-paused");
         subject().forget(other);
     }
 
@@ -267,10 +269,27 @@ public abstract class QueueAdministrationContract extends TransportFixture {
         subject().forget(other);
     }
 
+    @Test
+    void aLeaseTellsWhichOfItsJobsAreCancelled() {
+        publish("first");
+        Lease none = leases().lease(queue, alice, 10, SHORT_BLOCK);
+        assertThat(jobIds(none.deliveries())).containsExactly("first");
+        assertThat(none.cancelled()).as("a queue without cancels").isEmpty();
+
+        publish("cancelled", "kept");
+        administration().cancel(queue, JobId.of("cancelled"), BASE);
+        administration().cancel(queue, JobId.of("not-leased"), BASE);
+        Lease some = leases().lease(queue, alice, 10, SHORT_BLOCK);
+
+        assertThat(jobIds(some.deliveries())).containsExactly("cancelled", "kept");
+        assertThat(some.cancelled()).containsExactly(JobId.of("cancelled"));
+        assertThat(leases().lease(queue, alice, 10, SHORT_BLOCK).isEmpty()).as("nothing left, cancels or not").isTrue();
+    }
+
     /** Publishes, leases and dead-letters one job per id. @return the dead letters' ids, in order */
     private List<DeadLetterId> deadLetter(DeadLetterReason reason, String... ids) {
         publish(ids);
-        for (Delivery delivery : leases().lease(queue, alice, ids.length, SHORT_BLOCK)) {
+        for (Delivery delivery : leases().lease(queue, alice, ids.length, SHORT_BLOCK).deliveries()) {
             leases().deadLetter(delivery, DeadLetter.of(leased(delivery).job(), reason, ERROR.asPermanent(), 1,
                     BASE));
         }

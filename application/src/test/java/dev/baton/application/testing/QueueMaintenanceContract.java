@@ -42,7 +42,7 @@ public abstract class QueueMaintenanceContract extends TransportFixture {
     @Test
     void reclaimTakesOverIdleEntriesOldestFirstAndCountsDeliveries() {
         publish("r1", "r2", "r3");
-        leases().lease(queue, alice, 3, SHORT_BLOCK);
+        leases().lease(queue, alice, 3, SHORT_BLOCK).deliveries();
         assertThat(maintenance().reclaimAbandoned(queue, bob, MIN_IDLE, 10)).isEqualTo(Reclaimed.NONE);
         elapse(MIN_IDLE.plusMillis(100));
 
@@ -62,7 +62,7 @@ public abstract class QueueMaintenanceContract extends TransportFixture {
     @Test
     void reclaimReportsPendingEntriesWhoseDataVanished() {
         publish("kept", "deleted");
-        List<Delivery> deliveries = leases().lease(queue, alice, 2, SHORT_BLOCK);
+        List<Delivery> deliveries = leases().lease(queue, alice, 2, SHORT_BLOCK).deliveries();
         deleteFromStream(queue, deliveries.get(1).id());
         elapse(MIN_IDLE.plusMillis(100));
 
@@ -82,12 +82,13 @@ public abstract class QueueMaintenanceContract extends TransportFixture {
         publisher().publish(job("second").notBefore(BASE.plusSeconds(2 * 3600)));
 
         assertThat(maintenance().promoteDue(queue, BASE, 10)).isZero();
-        assertThat(leases().lease(queue, alice, 10, SHORT_BLOCK)).isEmpty();
+        assertThat(leases().lease(queue, alice, 10, SHORT_BLOCK).deliveries()).isEmpty();
         assertThat(maintenance().promoteDue(queue, FAR_FUTURE, 1)).isEqualTo(1);
-        assertThat(jobIds(leases().lease(queue, alice, 10, SHORT_BLOCK))).containsExactly("first");
+        assertThat(jobIds(leases().lease(queue, alice, 10, SHORT_BLOCK).deliveries())).containsExactly("first");
         assertThat(maintenance().promoteDue(queue, FAR_FUTURE, 10)).isEqualTo(2);
         assertThat(maintenance().promoteDue(queue, FAR_FUTURE, 10)).isZero();
-        assertThat(jobIds(leases().lease(queue, alice, 10, SHORT_BLOCK))).containsExactly("second", "third");
+        assertThat(jobIds(leases().lease(queue, alice, 10, SHORT_BLOCK).deliveries()))
+                .containsExactly("second", "third");
         assertThat(administration().stats(queue).delayed()).isZero();
     }
 
@@ -119,7 +120,7 @@ public abstract class QueueMaintenanceContract extends TransportFixture {
         }
 
         assertThat(total).isEqualTo(jobs);
-        List<Delivery> all = leases().lease(queue, alice, 2 * jobs, SHORT_BLOCK);
+        List<Delivery> all = leases().lease(queue, alice, 2 * jobs, SHORT_BLOCK).deliveries();
         assertThat(jobIds(all)).hasSize(jobs).doesNotHaveDuplicates();
         assertThat(administration().stats(queue).delayed()).isZero();
     }
@@ -129,7 +130,7 @@ public abstract class QueueMaintenanceContract extends TransportFixture {
     @Test
     void trimNeverRemovesPendingOrUndeliveredEntries() {
         publish("acked-1", "acked-2", "pending");
-        List<Delivery> leased = leases().lease(queue, alice, 3, SHORT_BLOCK);
+        List<Delivery> leased = leases().lease(queue, alice, 3, SHORT_BLOCK).deliveries();
         leases().acknowledge(queue, ids(leased.subList(0, 2)));
         publish("waiting-1", "waiting-2");
         Retention retention = new Retention(Duration.ofMinutes(1));
@@ -146,7 +147,7 @@ public abstract class QueueMaintenanceContract extends TransportFixture {
 
         assertThat(heldByBacklog.removed()).isEqualTo(1);
         assertThat(heldByBacklog.heldBack()).isTrue();
-        List<Delivery> waiting = leases().lease(queue, alice, 10, SHORT_BLOCK);
+        List<Delivery> waiting = leases().lease(queue, alice, 10, SHORT_BLOCK).deliveries();
         assertThat(jobIds(waiting)).containsExactly("waiting-1", "waiting-2");
 
         leases().acknowledge(queue, ids(waiting));
@@ -160,7 +161,7 @@ public abstract class QueueMaintenanceContract extends TransportFixture {
     @Test
     void trimKeepsHistoryYoungerThanTheRetention() {
         publish("recent");
-        leases().acknowledge(queue, ids(leases().lease(queue, alice, 1, SHORT_BLOCK)));
+        leases().acknowledge(queue, ids(leases().lease(queue, alice, 1, SHORT_BLOCK).deliveries()));
 
         TrimOutcome outcome = maintenance().trim(queue, new Retention(Duration.ofDays(1)), FAR_PAST);
 
@@ -172,8 +173,8 @@ public abstract class QueueMaintenanceContract extends TransportFixture {
     @Test
     void removeIdleConsumersKeepsConsumersThatOwnPendingEntries() {
         publish("done", "held");
-        leases().acknowledge(queue, ids(leases().lease(queue, alice, 1, SHORT_BLOCK)));
-        leases().lease(queue, bob, 1, SHORT_BLOCK);
+        leases().acknowledge(queue, ids(leases().lease(queue, alice, 1, SHORT_BLOCK).deliveries()));
+        leases().lease(queue, bob, 1, SHORT_BLOCK).deliveries();
         assertThat(maintenance().removeIdleConsumers(queue, MIN_IDLE)).isEmpty();
         elapse(MIN_IDLE.plusMillis(100));
 

@@ -30,7 +30,7 @@ public abstract class ScheduleFiresContract extends TransportFixture {
 
     /** Every job now in the stream, read with one lease. */
     private List<Job> enqueued() {
-        return leases().lease(queue, alice, 1000, SHORT_BLOCK).stream().map(d -> leased(d).job()).toList();
+        return leases().lease(queue, alice, 1000, SHORT_BLOCK).deliveries().stream().map(d -> leased(d).job()).toList();
     }
 
     @Test

@@ -29,7 +29,7 @@ public abstract class UniqueJobsContract extends TransportFixture {
         assertThat(publishUnique("first", KEY)).isEqualTo(JobId.of("first"));
         assertThat(publishUnique("second", KEY)).isEqualTo(JobId.of("first"));
 
-        assertThat(jobIds(leases().lease(queue, alice, 10, SHORT_BLOCK))).containsExactly("first");
+        assertThat(jobIds(leases().lease(queue, alice, 10, SHORT_BLOCK).deliveries())).containsExactly("first");
         assertThat(publishUnique("third", KEY)).as("held while running").isEqualTo(JobId.of("first"));
     }
 
@@ -38,7 +38,8 @@ public abstract class UniqueJobsContract extends TransportFixture {
         publishUnique("first", KEY);
 
         assertThat(publishUnique("other", Uniqueness.of("report:2030-01-02"))).isEqualTo(JobId.of("other"));
-        assertThat(jobIds(leases().lease(queue, alice, 10, SHORT_BLOCK))).containsExactlyInAnyOrder("first", "other");
+        assertThat(jobIds(leases().lease(queue, alice, 10, SHORT_BLOCK).deliveries()))
+                .containsExactlyInAnyOrder("first", "other");
     }
 
     @Test
@@ -47,24 +48,24 @@ public abstract class UniqueJobsContract extends TransportFixture {
 
         assertThat(publishUnique("now", KEY)).isEqualTo(JobId.of("later"));
         assertThat(administration().stats(queue).delayed()).isEqualTo(1);
-        assertThat(leases().lease(queue, alice, 10, SHORT_BLOCK)).isEmpty();
+        assertThat(leases().lease(queue, alice, 10, SHORT_BLOCK).deliveries()).isEmpty();
     }
 
     @Test
     void theKeyIsReleasedWhenItsJobIsAcknowledged() {
         publishUnique("first", KEY);
-        Delivery delivery = single(leases().lease(queue, alice, 1, SHORT_BLOCK));
+        Delivery delivery = single(leases().lease(queue, alice, 1, SHORT_BLOCK).deliveries());
 
         leases().acknowledge(queue, List.of(delivery.id()));
 
         assertThat(publishUnique("second", KEY)).isEqualTo(JobId.of("second"));
-        assertThat(jobIds(leases().lease(queue, alice, 10, SHORT_BLOCK))).containsExactly("second");
+        assertThat(jobIds(leases().lease(queue, alice, 10, SHORT_BLOCK).deliveries())).containsExactly("second");
     }
 
     @Test
     void theKeyIsReleasedWhenItsJobIsDeadLettered() {
         publishUnique("doomed", KEY);
-        Delivery delivery = single(leases().lease(queue, alice, 1, SHORT_BLOCK));
+        Delivery delivery = single(leases().lease(queue, alice, 1, SHORT_BLOCK).deliveries());
 
         leases().deadLetter(delivery, DeadLetter.of(leased(delivery).job(), DeadLetterReason.EXHAUSTED, ERROR, 3,
                 BASE));
@@ -75,13 +76,13 @@ public abstract class UniqueJobsContract extends TransportFixture {
     @Test
     void aRetryKeepsTheKeyUntilTheRetriedJobIsAcknowledged() {
         publishUnique("flaky", KEY);
-        Delivery first = single(leases().lease(queue, alice, 1, SHORT_BLOCK));
+        Delivery first = single(leases().lease(queue, alice, 1, SHORT_BLOCK).deliveries());
         Instant due = BASE.plusSeconds(60);
         leases().retryLater(first, leased(first).job().retriedAfter(ERROR, due));
 
         assertThat(publishUnique("while-delayed", KEY)).isEqualTo(JobId.of("flaky"));
         maintenance().promoteDue(queue, due, 10);
-        Delivery second = single(leases().lease(queue, alice, 1, SHORT_BLOCK));
+        Delivery second = single(leases().lease(queue, alice, 1, SHORT_BLOCK).deliveries());
         assertThat(leased(second).job().attempt()).isEqualTo(1);
         assertThat(publishUnique("while-retrying", KEY)).isEqualTo(JobId.of("flaky"));
 
@@ -93,7 +94,7 @@ public abstract class UniqueJobsContract extends TransportFixture {
     void aKeyWithAPeriodOutlivesItsCompletionForThatPeriod() {
         Uniqueness daily = KEY.andFor(MIN_IDLE);
         publishUnique("first", daily);
-        Delivery delivery = single(leases().lease(queue, alice, 1, SHORT_BLOCK));
+        Delivery delivery = single(leases().lease(queue, alice, 1, SHORT_BLOCK).deliveries());
         leases().acknowledge(queue, List.of(delivery.id()));
 
         assertThat(publishUnique("too-soon", daily)).isEqualTo(JobId.of("first"));
@@ -105,7 +106,7 @@ public abstract class UniqueJobsContract extends TransportFixture {
     void aDeadLetteredJobReleasesItsKeyAtOnceEvenWithAPeriod() {
         Uniqueness daily = KEY.andFor(Duration.ofHours(1));
         publishUnique("doomed", daily);
-        Delivery delivery = single(leases().lease(queue, alice, 1, SHORT_BLOCK));
+        Delivery delivery = single(leases().lease(queue, alice, 1, SHORT_BLOCK).deliveries());
 
         leases().deadLetter(delivery, DeadLetter.of(leased(delivery).job(), DeadLetterReason.NON_RETRYABLE, ERROR, 1,
                 BASE));
@@ -116,7 +117,7 @@ public abstract class UniqueJobsContract extends TransportFixture {
     @Test
     void anEntryThatVanishedWhilePendingReleasesItsKeyWhenReclaimingFindsIt() {
         publishUnique("lost", KEY);
-        Delivery delivery = single(leases().lease(queue, alice, 1, SHORT_BLOCK));
+        Delivery delivery = single(leases().lease(queue, alice, 1, SHORT_BLOCK).deliveries());
         deleteFromStream(queue, delivery.id());
         elapse(MIN_IDLE);
 

@@ -75,7 +75,8 @@ class AddedObserverTest {
                 .handler("mail", context -> Optional.empty()).observer(new Listening()).build()) {
             baton.enqueue(QueueName.of("mail"), JobId.of("welcome-1"), "{}");
             // a consumer that leases the job and goes silent: the worker takes it over after a lease
-            baton.use(JobLeases.class).lease(QueueName.of("mail"), ConsumerName.of("gone"), 1, Duration.ZERO);
+            baton.use(JobLeases.class).lease(QueueName.of("mail"), ConsumerName.of("gone"), 1, Duration.ZERO)
+                    .deliveries();
             baton.start("mail");
 
             await().atMost(DONE).until(() -> heard.contains("completed welcome-1"));

@@ -27,9 +27,12 @@ public interface JobLeases {
 
     /**
      * Leases up to {@code max} new entries (never delivered to the group before) to {@code consumer}, waiting up to
-     * {@code block} when none is there. Malformed entries are leased as {@link Delivery.Malformed}.
+     * {@code block} when none is there, and tells which of their jobs are cancelled, as {@link #cancelled} would right
+     * after the read (the same answer, without asking again). Malformed entries are leased as
+     * {@link Delivery.Malformed}. A failure to read the cancels fails the lease: what it read stays pending for
+     * {@code consumer}, and comes back after the lease.
      */
-    List<Delivery> lease(QueueName queue, ConsumerName consumer, int max, Duration block);
+    Lease lease(QueueName queue, ConsumerName consumer, int max, Duration block);
 
     /**
      * Leases again up to {@code max} entries already pending for {@code consumer} (what it held when it last
@@ -75,7 +78,8 @@ public interface JobLeases {
 
     /**
      * Which of {@code jobs} an operator cancelled in {@code queue} ({@link QueueAdministration#cancel}): one cheap
-     * read for them all. A worker asks before it runs what it leased, and once a second for the jobs it runs.
+     * read for them all. A worker asks before it runs what it reclaimed (a {@link #lease} tells it for new entries),
+     * and once a second for the jobs it runs.
      */
     Set<JobId> cancelled(QueueName queue, Collection<JobId> jobs);
 }

@@ -43,7 +43,11 @@ final class Cancels implements BackgroundLoop {
      * once per lease, not once per job. @throws RuntimeException the transport's failure (nothing is marked)
      */
     void markCancelled(Collection<HeldDelivery> deliveries) {
-        Set<JobId> cancelled = among(deliveries);
+        mark(deliveries, among(deliveries));
+    }
+
+    /** Marks the deliveries whose jobs are among {@code cancelled}, as a lease told them. */
+    static void mark(Collection<HeldDelivery> deliveries, Set<JobId> cancelled) {
         if (cancelled.isEmpty()) {
             return;
         }

@@ -1,12 +1,14 @@
 package dev.baton.application.service.worker;
 
 import dev.baton.application.port.out.Delivery;
+import dev.baton.application.port.out.Lease;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -14,12 +16,19 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Hands leased deliveries, each in a slot taken for it, to the job threads, once it had the cancelled ones marked
- * (one read for all that came together; when that fails, none runs: they stay pending). With {@code batchCommit} 1, one task per
- * delivery. Batched, the deliveries wait in a ready queue that up to {@code transactions} drainers empty at once, each
- * on a job thread of its own (and so on a connection of its own): a drainer takes whatever is ready, up to
- * {@code batchCommit}, as one batch, commits it, and takes the next; it ends when nothing is ready. A batch is never
- * waited for to fill: under a light load batches are small and start at once, under a heavy one they grow to
- * {@code batchCommit}, and several commit side by side. A suspect goes alone, in a task of its own: it is to run alone.
+ * (as their lease told; for deliveries that came otherwise, one read for all that came together, and when that fails,
+ * none runs: they stay pending). The deliveries wait in a
+ * ready queue that up to {@code transactions} drainers empty at once, each on a job thread of its own (and so on a
+ * connection of its own): a drainer takes whatever is ready, up to {@code batchCommit} (1: one job at a time), runs
+ * it as one batch, and takes the next; it ends when nothing is ready. A batch is never waited for to fill: under a
+ * light load batches are small and start at once, under a heavy one they grow to {@code batchCommit}, and several
+ * commit side by side.
+ *
+ * <p>Drainers start one after the other: a dispatch starts one, and a drainer that leaves deliveries ready when it
+ * takes its batch starts the next, unless one is starting already. Short jobs are so run by the few drainers awake
+ * (waking a thread costs more than a short job, and one wake-up per job was most of a noop job's cost), while long
+ * ones still get a drainer each, as fast as threads wake. A suspect goes alone, in a task of its own: it is to run
+ * alone.
  */
 final class Dispatcher {
     private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
@@ -32,8 +41,10 @@ final class Dispatcher {
     private final Consumer<List<HeldDelivery>> process;
     private final Queue<HeldDelivery> ready = new ConcurrentLinkedQueue<>();
     private final AtomicInteger drainers = new AtomicInteger();
+    /** A drainer was started and has not begun yet: it will take what is ready, so no other is started meanwhile. */
+    private final AtomicBoolean starting = new AtomicBoolean();
 
-    /** @param transactions the most batches that run at once (ignored when {@code batchCommit} is 1) */
+    /** @param transactions the most batches that run at once (with {@code batchCommit} 1, the jobs) */
     Dispatcher(InFlight inFlight, Cancels cancels, int batchCommit, int transactions, Executor jobs,
                Consumer<List<HeldDelivery>> process) {
         if (transactions < 1) {
@@ -47,11 +58,16 @@ final class Dispatcher {
         this.process = process;
     }
 
+    /** Dispatches what a lease brought: it told which of its jobs are cancelled. */
+    void dispatch(Lease lease) {
+        List<HeldDelivery> held = hold(lease.deliveries());
+        Cancels.mark(held, lease.cancelled());
+        hand(held);
+    }
+
+    /** Dispatches deliveries no lease told the cancels of (reclaimed, resumed, inline): reads them first. */
     void dispatch(List<Delivery> deliveries) {
-        List<HeldDelivery> held = new ArrayList<>(deliveries.size());
-        for (Delivery delivery : deliveries) {
-            inFlight.hold(delivery).ifPresent(held::add);
-        }
+        List<HeldDelivery> held = hold(deliveries);
         if (held.isEmpty()) {
             return;
         }
@@ -64,25 +80,40 @@ final class Dispatcher {
             inFlight.release(held);
             return;
         }
-        int queued = 0;
+        hand(held);
+    }
+
+    private List<HeldDelivery> hold(List<Delivery> deliveries) {
+        List<HeldDelivery> held = new ArrayList<>(deliveries.size());
+        for (Delivery delivery : deliveries) {
+            inFlight.hold(delivery).ifPresent(held::add);
+        }
+        return held;
+    }
+
+    private void hand(List<HeldDelivery> held) {
         for (HeldDelivery one : held) {
-            if (batchCommit == 1 || one.isSuspect()) {
+            if (one.isSuspect()) {
                 submit(List.of(one), () -> process.accept(List.of(one)));
             } else {
                 ready.add(one);
-                queued++;
             }
         }
-        startDrainers((queued + batchCommit - 1) / batchCommit);
+        startDrainer();
     }
 
     /**
-     * Starts up to {@code wanted} drainers (one per full batch of what came) while deliveries are ready and fewer than
-     * {@code transactions} run: a drainer woken for nothing would cost a thread's wake-up.
+     * Starts a drainer while deliveries are ready, unless one is starting already or {@code transactions} run (those
+     * take what is ready when their batch ends).
      */
-    private void startDrainers(int wanted) {
-        for (int started = 0; started < wanted && !ready.isEmpty() && joinDrainers(); started++) {
+    private void startDrainer() {
+        if (ready.isEmpty() || !starting.compareAndSet(false, true)) {
+            return;
+        }
+        if (joinDrainers()) {
             submit(List.of(), this::drain);
+        } else {
+            starting.set(false);
         }
     }
 
@@ -100,11 +131,13 @@ final class Dispatcher {
     }
 
     private void drain() {
+        starting.set(false);
         boolean counted = true;
         try {
             while (counted) {
                 List<HeldDelivery> batch = takeReady();
                 if (!batch.isEmpty()) {
+                    startDrainer(); // what is left gets the next drainer while this one runs its batch
                     process.accept(batch);
                     continue;
                 }
@@ -136,6 +169,7 @@ final class Dispatcher {
             // stopping: the entries stay pending for the next consumer
             if (deliveries.isEmpty()) {
                 drainers.decrementAndGet();
+                starting.set(false);
                 inFlight.release(takeAll());
             } else {
                 inFlight.release(deliveries);

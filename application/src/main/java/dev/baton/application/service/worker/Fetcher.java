@@ -2,6 +2,7 @@ package dev.baton.application.service.worker;
 
 import dev.baton.application.port.out.Delivery;
 import dev.baton.application.port.out.JobLeases;
+import dev.baton.application.port.out.Lease;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.QueueName;
 import java.time.Duration;
@@ -111,7 +112,7 @@ final class Fetcher {
     private boolean lease(QueueName queue, int wanted, Pause pause) throws InterruptedException {
         try {
             Duration block = pauses.blockUntilNextCheck(blockPerQueue);
-            List<Delivery> leased = leases.lease(queue, consumer, wanted, block);
+            Lease leased = leases.lease(queue, consumer, wanted, block);
             inFlight.freeSlots(wanted - leased.size());
             dispatcher.dispatch(leased);
             pause.reset();

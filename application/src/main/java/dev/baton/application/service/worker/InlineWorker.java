@@ -2,8 +2,8 @@ package dev.baton.application.service.worker;
 
 import dev.baton.application.port.in.RunWorkerUseCase;
 import dev.baton.application.port.in.WorkerCounters;
-import dev.baton.application.port.out.Delivery;
 import dev.baton.application.port.out.JobLeases;
+import dev.baton.application.port.out.Lease;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.QueueName;
 import java.time.Duration;
@@ -79,7 +79,7 @@ public final class InlineWorker {
             Thread.currentThread().interrupt();
             return 0;
         }
-        List<Delivery> leased;
+        Lease leased;
         try {
             leased = leases.lease(queue, consumer, wanted, NO_WAIT);
         } catch (RuntimeException e) {

@@ -38,7 +38,7 @@ class SchedulerLoopTest {
     }
 
     private List<Instant> firedTimes() {
-        return transport.lease(METRICS, ConsumerName.of("reader"), 100_000, Duration.ZERO).stream()
+        return transport.lease(METRICS, ConsumerName.of("reader"), 100_000, Duration.ZERO).deliveries().stream()
                 .map(delivery -> ((Delivery.Leased) delivery).job())
                 .map(job -> Instant.parse(job.headers().get(Schedule.FIRE_TIME_HEADER))).toList();
     }

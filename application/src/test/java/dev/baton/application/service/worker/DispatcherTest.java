@@ -1,8 +1,10 @@
 package dev.baton.application.service.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.baton.application.port.out.Delivery;
+import dev.baton.application.port.out.Lease;
 import dev.baton.application.testing.InMemoryStreamTransport;
 import dev.baton.application.testing.MutableClock;
 import dev.baton.domain.ConsumerName;
@@ -11,7 +13,13 @@ import dev.baton.domain.JobId;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -82,24 +90,58 @@ class DispatcherTest {
 
     @Test
     void batchesCommitSideBySideUpToTheTransactionsAtOnce() throws InterruptedException {
-        List<Runnable> drainers = new ArrayList<>();
-        Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 4, 3, drainers::add, tasks::add);
+        AtomicInteger started = new AtomicInteger();
+        ExecutorService threads = Executors.newCachedThreadPool();
+        CountDownLatch commit = new CountDownLatch(1);
+        List<List<HeldDelivery>> running = new CopyOnWriteArrayList<>();
+        Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 4, 2, task -> {
+            started.incrementAndGet();
+            threads.execute(task);
+        }, batch -> {
+            running.add(batch);
+            awaitQuietly(commit);
+        });
+        try {
+            dispatcher.dispatch(lease(12));
 
-        dispatcher.dispatch(lease(10));
-
-        assertThat(drainers).as("one job thread per transaction at once, no more").hasSize(3);
-        drainers.forEach(Runnable::run);
-        assertThat(tasks).extracting(List::size).containsExactly(4, 4, 2);
+            await().atMost(Duration.ofSeconds(10)).until(() -> running.size() == 2);
+            assertThat(started).as("the second drainer started no third: two transactions at once").hasValue(2);
+            commit.countDown();
+            await().atMost(Duration.ofSeconds(10)).until(() -> running.size() == 3);
+            assertThat(running).extracting(List::size).containsOnly(4);
+        } finally {
+            commit.countDown();
+            threads.shutdown();
+        }
     }
 
     @Test
-    void aDispatchStartsNoMoreDrainersThanItsFullBatchesNeed() throws InterruptedException {
+    void aDispatchStartsOneDrainerAndADrainerThatLeavesMoreReadyStartsTheNext() throws InterruptedException {
         List<Runnable> drainers = new ArrayList<>();
         Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 4, 3, drainers::add, tasks::add);
 
         dispatcher.dispatch(lease(5));
 
-        assertThat(drainers).as("two batches' worth, of three allowed").hasSize(2);
+        assertThat(drainers).hasSize(1);
+        drainers.remove(0).run();
+        assertThat(tasks).as("the first drainer ran all: the next had not begun").extracting(List::size)
+                .containsExactly(4, 1);
+        assertThat(drainers).as("started when the first batch left one ready, once").hasSize(1);
+    }
+
+    @Test
+    void shortJobsCommittedOneByOneAreRunByTheDrainersAwake() throws InterruptedException {
+        List<Runnable> drainers = new ArrayList<>();
+        Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 1, 12, drainers::add, tasks::add);
+
+        dispatcher.dispatch(lease(6));
+        drainers.remove(0).run();
+
+        assertThat(tasks).extracting(List::size).containsExactly(1, 1, 1, 1, 1, 1);
+        assertThat(drainers).as("one more thread woken for six jobs, not six").hasSize(1);
+        drainers.remove(0).run();
+        dispatcher.dispatch(lease(1));
+        assertThat(drainers).as("the next dispatch starts one, the last having begun").hasSize(1);
     }
 
     @Test
@@ -140,6 +182,25 @@ class DispatcherTest {
         assertThat(inFlight.size()).isZero();
         dispatcher.dispatch(lease(3));
         assertThat(tasks).hasSize(3);
+    }
+
+    @Test
+    void whatALeaseBroughtIsMarkedAsItToldWithoutReadingTheCancels() throws InterruptedException {
+        Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 1, 1, Runnable::run, tasks::add);
+        transport.failNextCancelReads(1);
+
+        dispatcher.dispatch(new Lease(lease(3), Set.of(JobId.of("job-1"))));
+
+        assertThat(tasks).as("no read, so none failed: all three run").hasSize(3);
+        assertThat(tasks).extracting(batch -> batch.get(0).isCancelled()).containsExactly(false, true, false);
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private List<Delivery> lease(int count) throws InterruptedException {

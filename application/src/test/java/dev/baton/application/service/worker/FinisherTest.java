@@ -238,7 +238,7 @@ class FinisherTest {
 
     private HeldDelivery leaseAndHold(String jobId) {
         transport.publish(Job.create(JobId.of(jobId), QUEUE, "{}", clock.instant()));
-        return inFlight.hold(transport.lease(QUEUE, worker, 1, Duration.ZERO).get(0)).orElseThrow();
+        return inFlight.hold(transport.lease(QUEUE, worker, 1, Duration.ZERO).deliveries().get(0)).orElseThrow();
     }
 
     private Attempt attempt(HeldDelivery held, Function<Job, LedgerOutcome> outcome) {

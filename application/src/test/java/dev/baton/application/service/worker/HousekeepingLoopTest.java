@@ -39,7 +39,7 @@ class HousekeepingLoopTest {
         ConsumerName worker = ConsumerName.of("w1");
         publish("old-1");
         publish("old-2");
-        List<Delivery> done = transport.lease(QUEUE, worker, 2, Duration.ZERO);
+        List<Delivery> done = transport.lease(QUEUE, worker, 2, Duration.ZERO).deliveries();
         transport.acknowledge(QUEUE, done.stream().map(Delivery::id).toList());
         clock.advance(RETENTION.maxAge().plusMinutes(1));
         publish("fresh");
@@ -53,8 +53,8 @@ class HousekeepingLoopTest {
     @Test
     void aConsumerIdleForLongIsRemovedUnlessItStillOwnsEntries() {
         publish("held");
-        transport.lease(QUEUE, ConsumerName.of("holder"), 1, Duration.ZERO);
-        transport.lease(QUEUE, ConsumerName.of("ghost"), 1, Duration.ZERO);
+        transport.lease(QUEUE, ConsumerName.of("holder"), 1, Duration.ZERO).deliveries();
+        transport.lease(QUEUE, ConsumerName.of("ghost"), 1, Duration.ZERO).deliveries();
         clock.advance(IDLE_REMOVAL.plusMinutes(1));
 
         housekeeping.runOnce();

@@ -168,7 +168,7 @@ class IsolationTest {
     @Test
     void aRestartedConsumerResumesItsOldestEntryAloneAndReclaimsTheRestAfterTheLease() {
         List.of("held-1", "held-2", "held-3").forEach(this::enqueue);
-        transport.lease(queue, ConsumerName.of("w1"), 3, Duration.ZERO);
+        transport.lease(queue, ConsumerName.of("w1"), 3, Duration.ZERO).deliveries();
 
         RunningWorker worker = start("w1", 3);
 
@@ -221,7 +221,7 @@ class IsolationTest {
     /** Leases a job to a consumer that then goes silent: after a lease, it is a suspect for whoever reclaims it. */
     private Delivery abandon(String id) {
         enqueue(id);
-        return transport.lease(queue, ConsumerName.of("silent"), 1, Duration.ZERO).get(0);
+        return transport.lease(queue, ConsumerName.of("silent"), 1, Duration.ZERO).deliveries().get(0);
     }
 
     private RunningWorker start(String consumer, int concurrency) {

@@ -60,7 +60,7 @@ class LeaseExtensionLoopTest {
 
     private HeldDelivery leaseAndHold(QueueName queue, String jobId) {
         transport.publish(Job.create(JobId.of(jobId), queue, "{}", clock.instant()));
-        List<Delivery> leased = transport.lease(queue, worker, 1, Duration.ZERO);
+        List<Delivery> leased = transport.lease(queue, worker, 1, Duration.ZERO).deliveries();
         return inFlight.hold(leased.get(0)).orElseThrow();
     }
 }

@@ -32,7 +32,7 @@ class PromotionLoopTest {
         promotion.runOnce();
 
         assertThat(transport.stats(QUEUE).delayed()).isEqualTo(1);
-        assertThat(transport.lease(QUEUE, ConsumerName.of("w1"), 10, Duration.ZERO))
+        assertThat(transport.lease(QUEUE, ConsumerName.of("w1"), 10, Duration.ZERO).deliveries())
                 .extracting(delivery -> ((Delivery.Leased) delivery).job().id())
                 .containsExactly(JobId.of("soon"));
     }

@@ -127,7 +127,7 @@ class RecoveryLoopTest {
     private List<Delivery> abandon(int count) {
         transport.publishAll(IntStream.range(0, count)
                 .mapToObj(i -> Job.create(JobId.of("abandoned-" + i), QUEUE, "{}", clock.instant())).toList());
-        return transport.lease(QUEUE, dead, count, Duration.ZERO);
+        return transport.lease(QUEUE, dead, count, Duration.ZERO).deliveries();
     }
 
     private Map<String, Long> pendingByConsumer() {

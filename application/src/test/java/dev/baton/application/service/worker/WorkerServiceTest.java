@@ -303,7 +303,7 @@ class WorkerServiceTest {
     void aConsumerResumesItsOwnPendingEntriesWhenItRestarts() {
         handlers.put("orders", counting("orders"));
         enqueue("held");
-        transport.lease(queue, ConsumerName.of("w1"), 1, Duration.ZERO);
+        transport.lease(queue, ConsumerName.of("w1"), 1, Duration.ZERO).deliveries();
 
         RunningWorker worker = start("w1", 1);
 
