@@ -2,10 +2,12 @@
 # Baton beside pgbench on the same servers, alternating and repeated, so that anyone can reproduce the comparison.
 # Each round runs, for 16, 32 and 64 clients, pgbench on the statements of an `orders` job (the handler's insert and
 # the ledger's completion insert, verbatim, in one transaction, into a throwaway schema created with Baton's own
-# migrations) and then `baton bench --mode exactly-once --handler orders` at the same concurrency (one transaction
-# per job); then exactly-once with --batch-commit 16 and 64 at concurrency 32, 64 and 128, and at-least-once `noop`
-# at 64. Prints the median of the rounds in jobs/s (pgbench: transactions/s, one per job), the ratio to pgbench at
-# the same client count and to pgbench's best, a batch's ratio to one transaction per job at the same concurrency,
+# migrations), then the same two statements from a bare JVM client (JdbcFloor.java: a thread and a connection per
+# client, Baton's driver, the completion sent with the COMMIT as Baton sends it; no Redis, no hand-overs), and then
+# `baton bench --mode exactly-once --handler orders` at the same concurrency (one transaction per job); then
+# exactly-once with --batch-commit 16 and 64 at concurrency 32, 64 and 128, and at-least-once `noop` at 64. Prints
+# the median of the rounds in jobs/s (pgbench: transactions/s, one per job), the ratio to pgbench at the same client
+# count and to pgbench's best, a batch's ratio to one transaction per job at the same concurrency,
 # where the CPU went per job (PostgreSQL's processes and Redis over the whole run, warm-up included; the client:
 # pgbench's process, or Baton's JVM in its measured phase), and the load average before and after. PostgreSQL's
 # max_connections (100 by default) keeps pgbench below 128 clients: read concurrency 128 against pgbench's best.
@@ -97,6 +99,16 @@ pgbench_run() {
     "$(python3 -c 'import sys; u, s = open(sys.argv[1]).read().split()[-2:]; print("%.0f" % ((float(u) + float(s)) * 1e6 / float(sys.argv[2])))' "$work/time.txt" "$done")"
 }
 
+jdbc_floor_run() {
+  local clients="$1" round="$2" before after rate client all
+  before="$(ticks)"
+  read -r rate client all < <(java -cp "$here/bootstrap/target/baton.jar" "$here/docs/benchmarks/JdbcFloor.java" \
+    "$BATON_JDBC_URL" "$schema" "$clients" "$seconds")
+  after="$(ticks)"
+  # the servers' CPU over the whole run, warm-up included (the same transactions), per transaction
+  record "jdbc-floor:c$clients" "$round" "$rate" $(per_job "$before" "$after" "$all") "$client"
+}
+
 baton_run() {
   local label="$1" round="$2"
   shift 2
@@ -119,6 +131,7 @@ echo "load average before: $load_before ($(nproc) cores); $rounds rounds, pgbenc
 for ((round = 1; round <= rounds; round++)); do
   for clients in 16 32 64; do
     pgbench_run "$clients" "$round"
+    jdbc_floor_run "$clients" "$round"
     baton_run "exactly-once:c$clients" "$round" --mode exactly-once --handler orders --jobs "$jobs" \
       --concurrency "$clients"
   done
@@ -149,11 +162,13 @@ print("%-56s %9s %9s %9s %8s %6s %5s %6s  %s" % ("RUN", "MEDIAN/s", "÷PGBENCH",
 for label, rate in median.items():
     kind, clients = label.split(":c")
     name = {"pgbench": "pgbench, the job's statements, %s clients",
+            "jdbc-floor": "a bare JDBC client, the job's statements, %s clients",
             "exactly-once": "exactly-once orders, concurrency %s",
             "at-least-once-noop": "at-least-once noop, concurrency %s"}.get(kind)
     name = name % clients if name else "exactly-once orders, %s, concurrency %s" % (
         kind.replace("batch-", "--batch-commit "), clients)
-    same = "%.2f" % (rate / pgbench[clients]) if clients in pgbench and kind.startswith(("exactly", "batch")) else "-"
+    compared = kind.startswith(("exactly", "batch", "jdbc"))
+    same = "%.2f" % (rate / pgbench[clients]) if clients in pgbench and compared else "-"
     batched = "%.2f" % (rate / single[clients]) if clients in single and kind.startswith("batch") else "-"
     pg, redis, client = (statistics.median(part) for part in zip(*cpu[label]))
     print("%-56s %9.0f %9s %9.2f %8s %6.0f %5.0f %6.0f  %s" % (name, rate, same, rate / best, batched, pg, redis,
