@@ -161,16 +161,21 @@ final class Dispatcher {
         return batch;
     }
 
-    /** Runs the task on a job thread; when stopping, releases {@code deliveries} or, for a drainer, what is ready. */
+    /**
+     * Runs the task on a job thread; when stopping, releases {@code deliveries} or, for a drainer none other is left
+     * to run, what is ready.
+     */
     private void submit(List<HeldDelivery> deliveries, Runnable task) {
         try {
             jobs.execute(task);
         } catch (RejectedExecutionException e) {
             // stopping: the entries stay pending for the next consumer
             if (deliveries.isEmpty()) {
-                drainers.decrementAndGet();
                 starting.set(false);
-                inFlight.release(takeAll());
+                // a drainer still running takes what is ready within the grace period; the last one counted does not
+                if (drainers.decrementAndGet() == 0) {
+                    inFlight.release(takeAll());
+                }
             } else {
                 inFlight.release(deliveries);
             }

@@ -79,6 +79,24 @@ class DispatcherTest {
     }
 
     @Test
+    void whatIsReadyWhenTheStoppedJobThreadsRefuseAnotherDrainerIsRunByTheDrainerStillRunning()
+            throws InterruptedException {
+        List<Runnable> accepted = new ArrayList<>();
+        Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 1, 12, task -> {
+            if (!accepted.isEmpty()) {
+                throw new RejectedExecutionException("stopping: the first drainer was accepted before");
+            }
+            accepted.add(task);
+        }, tasks::add);
+        dispatcher.dispatch(lease(3));
+
+        accepted.get(0).run();
+
+        assertThat(tasks).as("all three run in the grace period, none left for a redelivery").hasSize(3);
+        assertThat(inFlight.size()).isEqualTo(3);
+    }
+
+    @Test
     void aBatchIsWhatIsReadyAndNeverWaitsToFill() throws InterruptedException {
         Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 50, 4, Runnable::run, tasks::add);
 
