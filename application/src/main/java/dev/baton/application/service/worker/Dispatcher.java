@@ -17,10 +17,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Hands leased deliveries, each in a slot taken for it, to the job threads, once it had the cancelled ones marked
  * (as their lease told; for deliveries that came otherwise, one read for all that came together, and when that fails,
- * none runs: they stay pending). The deliveries wait in a
- * ready queue that up to {@code transactions} drainers empty at once, each on a job thread of its own (and so on a
- * connection of its own): a drainer takes whatever is ready, up to {@code batchCommit} (1: one job at a time), runs
- * it as one batch, and takes the next; it ends when nothing is ready. A batch is never waited for to fill: under a
+ * none runs: they stay pending). The deliveries wait in a ready queue that up to {@code transactions} drainers empty
+ * at once, each on a job thread of its own (and so on a connection of its own): a drainer takes whatever is ready,
+ * up to {@code batchCommit} (1: one job at a time), runs it as one batch, and takes the next; it ends when nothing is
+ * ready. A batch is never waited for to fill: under a
  * light load batches are small and start at once, under a heavy one they grow to {@code batchCommit}, and several
  * commit side by side.
  *
