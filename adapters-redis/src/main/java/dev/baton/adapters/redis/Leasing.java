@@ -7,9 +7,9 @@ import dev.baton.adapters.redis.LuaScripts.Script;
 import dev.baton.application.port.out.Delivery;
 import dev.baton.application.port.out.Lease;
 import dev.baton.domain.ConsumerName;
-import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
 import io.lettuce.core.Consumer;
+import io.lettuce.core.RedisCommandInterruptedException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScriptOutputType;
@@ -74,45 +74,70 @@ final class Leasing {
         }
         List<Delivery> leased = partitions.withGroup("lease", queue,
                 () -> leasePartitioned(layout, consumer, max, block));
-        return withCancels(queue, leased); // the cancels live in the queue's slot, apart from its partitions'
+        // the cancels live in the queue's slot, apart from its partitions'
+        return evenIfStopping(() -> withCancels(queue, leased));
     }
 
     private Lease leaseOne(QueueKeys keys, ConsumerName consumer, int max, Duration block) {
-        Link reader = blockingReads.forCurrentThread(keys.partition());
+        BlockingReads.Reader reader = blockingReads.forCurrentThread(keys.partition());
         Supplier<List<Delivery>> read = blockingRead(reader, keys, consumer, max, block);
-        RedisFuture<Long> anyCancels = reader.async().exists(QueueKeys.cancelled(keys.queue()));
+        RedisFuture<Long> anyCancels = reader.link().async().exists(QueueKeys.cancelled(keys.queue()));
         List<Delivery> leased = read.get();
-        if (leased.isEmpty()) {
-            replies.get(anyCancels); // its reply follows the read's on the same connection
-            return Lease.empty();
+        return evenIfStopping(() -> {
+            long cancelsThere = replies.get(anyCancels); // its reply follows the read's on the same connection
+            if (leased.isEmpty()) {
+                return Lease.empty();
+            }
+            return cancelsThere == 0 ? Lease.noneCancelled(leased) : withCancels(keys.queue(), leased);
+        });
+    }
+
+    /**
+     * Finishes a lease whose entries were read, even when a stop interrupted the read: the interrupt is set aside
+     * meanwhile and kept for the caller, so that what the read took is handed out rather than left pending.
+     */
+    private static Lease evenIfStopping(Supplier<Lease> finish) {
+        boolean stopping = Thread.interrupted();
+        try {
+            return finish.get();
+        } finally {
+            if (stopping) {
+                Thread.currentThread().interrupt();
+            }
         }
-        return replies.get(anyCancels) == 0 ? Lease.noneCancelled(leased) : withCancels(keys.queue(), leased);
     }
 
     private Lease withCancels(QueueName queue, List<Delivery> leased) {
-        List<JobId> jobs = leased.stream()
-                .filter(Delivery.Leased.class::isInstance)
-                .map(delivery -> ((Delivery.Leased) delivery).job().id())
-                .toList();
-        return new Lease(leased, cancels.cancelled(queue, jobs));
+        return new Lease(leased, cancels.cancelled(queue, Delivery.jobIdsOf(leased)));
     }
 
     /**
      * Starts a blocking read of new entries on {@code reader}, the calling thread's connection for the partition; the
-     * supplier waits for its reply.
+     * supplier waits for its reply. When the caller is interrupted meanwhile (a worker stopping), the read is ended in
+     * Redis and its reply still awaited: entries it took are returned, with the thread's interrupt flag set, rather
+     * than left pending for a consumer that has stopped reading.
      */
-    private Supplier<List<Delivery>> blockingRead(Link reader, QueueKeys keys, ConsumerName consumer, int count,
-                                                  Duration block) {
+    private Supplier<List<Delivery>> blockingRead(BlockingReads.Reader reader, QueueKeys keys, ConsumerName consumer,
+                                                  int count, Duration block) {
         XReadArgs args = XReadArgs.Builder.count(count);
         if (!block.isZero()) {
             args.block(Math.max(1, block.toMillis()));
         }
         // longer than BLOCK: a read cut short by the client would still deliver, into the pending list only
         Duration timeout = commandTimeout.plus(block);
-        reader.stateful().setTimeout(timeout);
-        RedisFuture<List<StreamMessage<byte[], byte[]>>> read = readNew(reader.async(), keys, consumer, args);
+        reader.link().stateful().setTimeout(timeout);
+        RedisFuture<List<StreamMessage<byte[], byte[]>>> read = readNew(reader.link().async(), keys, consumer, args);
         long deadline = System.nanoTime() + timeout.toNanos();
-        return () -> deliveries.firstDeliveries(keys, replies.get(read, deadline));
+        return () -> {
+            try {
+                return deliveries.firstDeliveries(keys, replies.get(read, deadline));
+            } catch (RedisCommandInterruptedException e) {
+                Thread.interrupted(); // cleared while the read is ended, kept by the wait for its reply
+                blockingReads.unblock(reader, connection);
+                Thread.currentThread().interrupt();
+                return deliveries.firstDeliveries(keys, replies.getEvenIfInterrupted(read, deadline));
+            }
+        };
     }
 
     /**
@@ -146,7 +171,9 @@ final class Leasing {
             for (Map.Entry<QueueKeys, RedisFuture<List<StreamMessage<byte[], byte[]>>>> read : reads.entrySet()) {
                 List<StreamMessage<byte[], byte[]>> messages;
                 try {
-                    messages = replies.get(read.getValue());
+                    // an entry a read took is the consumer's: its reply is awaited even by a worker stopping
+                    messages = replies.getEvenIfInterrupted(read.getValue(), System.nanoTime()
+                            + commandTimeout.toNanos());
                 } catch (RedisException e) {
                     failed = failed == null ? e : failed;
                     live.remove(read.getKey());
@@ -164,7 +191,8 @@ final class Leasing {
         long deadline = System.nanoTime() + block.toNanos();
         // each partition's read asks for its share, so a round delivers at most max + partitions - 1 entries
         int share = (max + layout.partitions() - 1) / layout.partitions();
-        while (leased.isEmpty() && deadline - System.nanoTime() >= TimeUnit.MILLISECONDS.toNanos(1)) {
+        while (leased.isEmpty() && deadline - System.nanoTime() >= TimeUnit.MILLISECONDS.toNanos(1)
+                && !Thread.currentThread().isInterrupted()) {
             Duration round = Duration.ofNanos(Math.min(deadline - System.nanoTime(), BLOCK_ROUND.toNanos()));
             List<Supplier<List<Delivery>>> reads = layout.all().stream()
                     .map(keys -> blockingRead(blockingReads.forCurrentThread(keys.partition()), keys, consumer,

@@ -29,10 +29,38 @@ final class Replies {
     /** Waits for a reply, at most until {@code deadline} ({@link System#nanoTime()}). */
     <T> T get(RedisFuture<T> future, long deadline) {
         try {
-            return future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            return await(future, deadline);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RedisCommandInterruptedException(e);
+        }
+    }
+
+    /**
+     * Waits for the reply of a command Redis runs whatever the caller does, at most until {@code deadline}: an
+     * interrupt meanwhile does not cut the wait short (the command's effect would be lost with its reply), and is kept
+     * for the caller.
+     */
+    <T> T getEvenIfInterrupted(RedisFuture<T> future, long deadline) {
+        boolean interrupted = Thread.interrupted();
+        try {
+            while (true) {
+                try {
+                    return await(future, deadline);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private <T> T await(RedisFuture<T> future, long deadline) throws InterruptedException {
+        try {
+            return future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (ExecutionException e) {
             throw e.getCause() instanceof RedisException redisException
                     ? redisException : new RedisException(e.getCause());

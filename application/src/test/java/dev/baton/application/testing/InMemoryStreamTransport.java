@@ -160,9 +160,7 @@ public final class InMemoryStreamTransport
             throw new TransportException("reading the cancels failed (test hook)");
         }
         Map<JobId, Instant> cancelled = cancels.getOrDefault(queue, Map.of());
-        return new Lease(leased, leased.stream()
-                .filter(Delivery.Leased.class::isInstance)
-                .map(delivery -> ((Delivery.Leased) delivery).job().id())
+        return new Lease(leased, Delivery.jobIdsOf(leased).stream()
                 .filter(cancelled::containsKey)
                 .collect(Collectors.toUnmodifiableSet()));
     }

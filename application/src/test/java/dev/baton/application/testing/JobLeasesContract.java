@@ -2,10 +2,12 @@ package dev.baton.application.testing;
 
 import static dev.baton.application.testing.TestedTransport.PAYLOAD_LIMIT;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.baton.application.port.out.Delivery;
 import dev.baton.application.port.out.DeliveryId;
 import dev.baton.application.port.out.JobLeases;
+import dev.baton.application.port.out.Lease;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.DeadLetter;
 import dev.baton.domain.DeadLetterReason;
@@ -22,6 +24,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -79,6 +83,28 @@ public abstract class JobLeasesContract extends TransportFixture {
 
         assertThat(deliveries).isEmpty();
         assertThat(waited).isGreaterThanOrEqualTo(Duration.ofMillis(150)).isLessThan(Duration.ofSeconds(5));
+    }
+
+    @Test
+    void anInterruptedLeaseEndsItsReadAndWhatComesAfterGoesToTheOthers() throws InterruptedException {
+        leases().declare(queue);
+        AtomicReference<Lease> cutShort = new AtomicReference<>();
+        AtomicBoolean stillInterrupted = new AtomicBoolean();
+        Thread stopping = new Thread(() -> {
+            cutShort.set(leases().lease(queue, alice, 5, Duration.ofSeconds(3)));
+            stillInterrupted.set(Thread.currentThread().isInterrupted());
+        });
+        stopping.start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> stopping.getState() == Thread.State.TIMED_WAITING);
+
+        stopping.interrupt();
+        stopping.join();
+        publish("after-the-stop");
+
+        assertThat(cutShort.get()).isEqualTo(Lease.empty());
+        assertThat(stillInterrupted).isTrue();
+        assertThat(jobIds(leases().lease(queue, bob, 5, SHORT_BLOCK).deliveries())).containsExactly("after-the-stop");
+        assertThat(leases().leaseOwnPending(queue, alice, 10)).isEmpty();
     }
 
     @Test

@@ -1,7 +1,10 @@
 package dev.baton.application.port.out;
 
 import dev.baton.domain.Job;
+import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
+import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -14,6 +17,14 @@ public sealed interface Delivery {
 
     /** How many times this entry was delivered, this delivery included (the stream's own counter). */
     long deliveryCount();
+
+    /** The ids of the jobs among {@code deliveries}, in their order: a malformed entry has none. */
+    static List<JobId> jobIdsOf(Collection<? extends Delivery> deliveries) {
+        return deliveries.stream()
+                .filter(Leased.class::isInstance)
+                .map(delivery -> ((Leased) delivery).job().id())
+                .toList();
+    }
 
     /**
      * A valid job.

@@ -30,7 +30,9 @@ public interface JobLeases {
      * {@code block} when none is there, and tells which of their jobs are cancelled, as {@link #cancelled} would right
      * after the read (the same answer, without asking again). Malformed entries are leased as
      * {@link Delivery.Malformed}. A failure to read the cancels fails the lease: what it read stays pending for
-     * {@code consumer}, and comes back after the lease.
+     * {@code consumer}, and comes back after the lease. A lease whose thread is interrupted while it waits (a worker
+     * stopping) ends its read at once and returns what the read had taken, often nothing, with the interrupt flag
+     * set: no entry is left pending for a consumer that stopped reading.
      */
     Lease lease(QueueName queue, ConsumerName consumer, int max, Duration block);
 

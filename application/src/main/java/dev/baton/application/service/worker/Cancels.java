@@ -85,9 +85,7 @@ final class Cancels implements BackgroundLoop {
     private static Map<QueueName, List<JobId>> jobsByQueue(Collection<HeldDelivery> deliveries) {
         return deliveries.stream()
                 .map(HeldDelivery::delivery)
-                .filter(Delivery.Leased.class::isInstance)
-                .map(Delivery.Leased.class::cast)
                 .collect(Collectors.groupingBy(Delivery::queue,
-                        Collectors.mapping(leased -> leased.job().id(), Collectors.toList())));
+                        Collectors.collectingAndThen(Collectors.toList(), Delivery::jobIdsOf)));
     }
 }
