@@ -12,7 +12,10 @@
 # pgbench's process, or Baton's JVM in its measured phase), and the load average before and after. PostgreSQL's
 # max_connections (100 by default) keeps pgbench below 128 clients: read concurrency 128 against pgbench's best.
 #
-#   docs/benchmarks/compare.sh [rounds=3] [pgbench-seconds=6] [jobs=15000]
+#   docs/benchmarks/compare.sh [rounds=3] [pgbench-seconds=6] [jobs=15000] [warmup-seconds=40]
+#
+# Every `baton bench` run warms up for at most warmup-seconds (its --max-warmup): a worker that runs for hours is
+# warm, and on two cores the JIT still compiles long after 10 s (BENCHMARKS.md, "Reproducing the comparison").
 #
 # Servers: BATON_REDIS_URI and BATON_JDBC_URL, by default the local redis://127.0.0.1:6379 and
 # jdbc:postgresql://127.0.0.1:5432/test?user=postgres. Needs the packaged jar
@@ -22,6 +25,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 rounds="${1:-3}"
 seconds="${2:-6}"
 jobs="${3:-15000}"
+warmup="${4:-40}"
 export BATON_REDIS_URI="${BATON_REDIS_URI:-redis://127.0.0.1:6379}"
 export BATON_JDBC_URL="${BATON_JDBC_URL:-jdbc:postgresql://127.0.0.1:5432/test?user=postgres}"
 export BATON_ADMIN_ADDRESS=off
@@ -114,7 +118,7 @@ baton_run() {
   shift 2
   local before after
   before="$(ticks)"
-  "$here/baton" bench --json --warmup 5000 --max-warmup 10 "$@" 2>"$work/bench.err" >"$work/bench.json" || {
+  "$here/baton" bench --json --warmup 5000 --max-warmup "$warmup" "$@" 2>"$work/bench.err" >"$work/bench.json" || {
     echo "compare.sh: baton bench $* failed:" >&2
     cat "$work/bench.err" "$work/bench.json" >&2
     exit 1
