@@ -52,24 +52,21 @@ final class BlockingReads implements AutoCloseable {
     /**
      * Ends the read blocked on {@code reader} as if its time were up, from {@code other}, a connection to the same
      * server: the read then answers with what it had taken, if anything. On a cluster this does nothing (the read ends
-     * at its block time).
-     *
-     * @return whether a read was ended; false also when the reconnected reader has a new client id, which the next
-     *         read asks for
+     * at its block time). When Redis knows no such blocked client (the reader reconnected with a new id, say), the
+     * next read asks for the id again.
      */
-    boolean unblock(Reader reader, Link other) {
+    void unblock(Reader reader, Link other) {
         if (reader.clientId().isEmpty() || !(other.stateful() instanceof StatefulRedisConnection<byte[], byte[]> one)) {
-            return false;
+            return;
         }
         try {
             if (one.sync().clientUnblock(reader.clientId().getAsLong(), UnblockType.TIMEOUT) == 1) {
-                return true;
+                return;
             }
         } catch (RedisException e) {
-            return false; // Redis is gone: so is the read, or it ends at its block time
+            return; // Redis is gone: so is the read, or it ends at its block time
         }
         byLane.replaceAll((lane, known) -> known == reader ? new Reader(known.link(), OptionalLong.empty()) : known);
-        return false;
     }
 
     private static boolean isSingleServer(Link link) {
