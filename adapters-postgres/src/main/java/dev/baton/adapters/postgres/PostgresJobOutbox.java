@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.HandleCallback;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.JdbiException;
@@ -49,6 +50,8 @@ final class PostgresJobOutbox implements JobOutbox {
     private final String forgetSql;
     private final String republishSql;
     private final String backlogSql;
+    private final String claimingSql;
+    private final String stopClaimingSql;
     /** The last position the previous look at published rows reached ({@link #forgetEnded}); 0: the first row. */
     private final AtomicLong forgetAfter = new AtomicLong();
     private Connection listener;
@@ -88,6 +91,11 @@ final class PostgresJobOutbox implements JobOutbox {
                 + " AND o.published_at IS NOT NULL AND NOT EXISTS (SELECT FROM " + schema + ".job_outcomes r"
                 + " WHERE r.job_id = o.job_id AND r.state IN ('completed', 'dead', 'purged')) RETURNING 1)"
                 + " SELECT count(*)::int FROM republished";
+        // the database's clock, as the producers' commits read the mark with (V10__job_outbox_claiming_relays.sql)
+        this.claimingSql = "INSERT INTO " + schema + ".job_outbox_claiming (relay, until) VALUES (:relay,"
+                + " clock_timestamp() + :lease_ms * interval '1 millisecond') ON CONFLICT (relay)"
+                + " DO UPDATE SET until = EXCLUDED.until";
+        this.stopClaimingSql = "SELECT " + schema + ".job_outbox_stop_claiming(?)";
         // each part reads a partial index: the waiting rows' and the malformed rows'
         String waiting = " FROM " + outbox + " WHERE published_at IS NULL AND malformed IS NULL";
         this.backlogSql = "SELECT (SELECT count(*)" + waiting + ") AS waiting, (SELECT enqueued_at" + waiting
@@ -103,11 +111,37 @@ final class PostgresJobOutbox implements JobOutbox {
     @Override
     public List<Entry> markPublishedAndClaim(Collection<Long> published, Instant at, int max, Instant now,
                                              Instant claimedUntil) {
-        return withHandle("could not claim outbox rows", handle -> handle.createQuery(claimSql)
+        return withHandle("could not claim outbox rows", handle -> claim(handle, published, at, max, now,
+                claimedUntil));
+    }
+
+    @Override
+    public void keepClaiming(String relay, Duration lease) {
+        withHandle("could not mark relay " + relay + " claiming", handle -> handle.createUpdate(claimingSql)
+                .bind("relay", relay).bind("lease_ms", lease.toMillis()).execute());
+    }
+
+    /** One transaction: the mark goes, the commits that found it end (job_outbox_stop_claiming), then the claim. */
+    @Override
+    public List<Entry> stopClaimingAndClaim(String relay, Collection<Long> published, Instant at, int max,
+                                            Instant now, Instant claimedUntil) {
+        try {
+            return jdbi.inTransaction(handle -> {
+                handle.execute(stopClaimingSql, relay);
+                return claim(handle, published, at, max, now, claimedUntil);
+            });
+        } catch (JdbiException e) {
+            throw unavailable("could not stop relay " + relay + " claiming", e);
+        }
+    }
+
+    private List<Entry> claim(Handle handle, Collection<Long> published, Instant at, int max, Instant now,
+                              Instant claimedUntil) {
+        return handle.createQuery(claimSql)
                 .bindArray("published", Long.class, List.copyOf(published)).bind("at", at)
                 .bind("until", claimedUntil).bind("now", now).bind("max", max)
                 .map((rows, context) -> entry(rows)).list().stream()
-                .sorted(Comparator.comparingLong(Entry::position)).toList());
+                .sorted(Comparator.comparingLong(Entry::position)).toList();
     }
 
     /** One row as a job, or as malformed with the reason its values are no job. */

@@ -49,9 +49,10 @@ class MigrationsTest {
             List<String> demoHistory = history(EMPTY, DEMO_HISTORY);
             adapter.migrate();
 
-            assertThat(tables(EMPTY)).containsExactlyInAnyOrder("job_outcomes", "job_outbox", "job_outbox_epoch", "demo_shipments",
+            assertThat(tables(EMPTY)).containsExactlyInAnyOrder("job_outcomes", "job_outbox", "job_outbox_epoch", "job_outbox_claiming",
+                    "demo_shipments",
                     Migrations.LEDGER_HISTORY_TABLE, DEMO_HISTORY);
-            assertThat(appliedVersions(ledgerHistory)).containsExactly("1", "2", "4", "5", "6", "7", "8", "9");
+            assertThat(appliedVersions(ledgerHistory)).containsExactly("1", "2", "4", "5", "6", "7", "8", "9", "10");
             assertThat(appliedVersions(demoHistory)).containsExactly("1");
             assertThat(history(EMPTY, Migrations.LEDGER_HISTORY_TABLE)).isEqualTo(ledgerHistory);
             assertThat(history(EMPTY, DEMO_HISTORY)).isEqualTo(demoHistory);
@@ -84,7 +85,7 @@ class MigrationsTest {
         }
 
         assertThat(appliedVersions(history(RACED, Migrations.LEDGER_HISTORY_TABLE)))
-                .containsExactly("1", "2", "4", "5", "6", "7", "8", "9");
+                .containsExactly("1", "2", "4", "5", "6", "7", "8", "9", "10");
         assertThat(appliedVersions(history(RACED, DEMO_HISTORY))).containsExactly("1");
         assertThat(history(RACED, Migrations.LEDGER_HISTORY_TABLE)).allMatch(row -> row.endsWith(":true"));
     }

@@ -2,6 +2,7 @@ package dev.baton.adapters.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.baton.adapters.postgres.testing.TestSchema;
 import dev.baton.application.port.out.JobOutbox;
@@ -18,6 +19,10 @@ import dev.baton.domain.JobId;
 import dev.baton.domain.JobOutcome;
 import dev.baton.domain.PayloadLimit;
 import dev.baton.domain.QueueName;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -31,6 +36,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
 
 class OutboxRelayTest {
     @RegisterExtension
@@ -222,6 +229,94 @@ class OutboxRelayTest {
 
         woken.get(1, TimeUnit.MINUTES);
         assertThat(woken).isDone();
+    }
+
+    /**
+     * While a relay is marked claiming, commits send no NOTIFY (they would queue behind each other); once it stopped,
+     * they do. PostgreSQL delivers notifications in commit order, so the first one to arrive being the later commit's
+     * proves the earlier commit sent none.
+     */
+    @Test
+    void aCommitWhileARelayIsClaimingWakesNobodyAndOneAfterItStoppedDoes() throws Exception {
+        JobOutbox outbox = adapter.jobOutbox();
+        try (Connection listener = connection(); Connection early = connection(); Connection late = connection()) {
+            listener.createStatement().execute("LISTEN " + SCHEMA.name() + "_outbox");
+            outbox.keepClaiming("relay-a", Duration.ofMinutes(1));
+            commitOne(early, "n-1");
+
+            assertThat(jobIds(stopClaiming(outbox, "relay-a"))).containsExactly("n-1");
+            commitOne(late, "n-2");
+
+            PGNotification[] arrived = new PGNotification[0];
+            while (arrived.length == 0) {
+                arrived = listener.unwrap(PGConnection.class).getNotifications(60_000);
+            }
+            assertThat(arrived[0].getPID()).isEqualTo(backendPid(late)).isNotEqualTo(backendPid(early));
+        }
+    }
+
+    /**
+     * A relay that stops claiming waits for the commits that found it claiming, so that its last claim sees their rows.
+     * The producer here decides at its insert (SET CONSTRAINTS … IMMEDIATE) and holds its decision until it commits.
+     */
+    @Test
+    void aRelayThatStopsClaimingWaitsForTheCommitThatFoundItClaiming() throws Exception {
+        JobOutbox outbox = adapter.jobOutbox();
+        outbox.keepClaiming("relay-b", Duration.ofMinutes(1));
+        try (Connection producer = connection()) {
+            producer.setAutoCommit(false);
+            producer.createStatement().execute("SET CONSTRAINTS ALL IMMEDIATE");
+            producer.createStatement().execute("SELECT " + SCHEMA.name() + ".enqueue('orders', 'held-1', '{}')");
+
+            CompletableFuture<List<JobOutbox.Entry>> last = CompletableFuture.supplyAsync(
+                    () -> stopClaiming(outbox, "relay-b"));
+            await().atMost(Duration.ofMinutes(1)).until(() -> SCHEMA.jdbi().withHandle(handle -> handle.createQuery(
+                    "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")
+                    .mapTo(Integer.class).one()) == 1);
+            assertThat(last).isNotDone();
+
+            producer.commit();
+            assertThat(jobIds(last.get(1, TimeUnit.MINUTES))).containsExactly("held-1");
+        }
+    }
+
+    /** A relay that died claiming holds back no wake-up once its lease lapsed. */
+    @Test
+    void aLapsedMarkWakesTheRelaysAgain() throws Exception {
+        adapter.jobOutbox().keepClaiming("relay-c", Duration.ofMillis(1));
+        await().atMost(Duration.ofMinutes(1)).until(() -> SCHEMA.jdbi().withHandle(handle -> handle.createQuery(
+                "SELECT count(*) FROM " + SCHEMA.name() + ".job_outbox_claiming WHERE until > clock_timestamp()")
+                .mapTo(Integer.class).one()) == 0);
+        try (Connection listener = connection(); Connection producer = connection()) {
+            listener.createStatement().execute("LISTEN " + SCHEMA.name() + "_outbox");
+            commitOne(producer, "lapsed-1");
+
+            assertThat(listener.unwrap(PGConnection.class).getNotifications(60_000)).isNotEmpty();
+        }
+    }
+
+    private List<JobOutbox.Entry> stopClaiming(JobOutbox outbox, String relayName) {
+        Instant now = clock.instant();
+        return outbox.stopClaimingAndClaim(relayName, List.of(), now, 100, now, now.plus(SETTINGS.claimLease()));
+    }
+
+    private static List<String> jobIds(List<JobOutbox.Entry> entries) {
+        return entries.stream().map(entry -> ((JobOutbox.Entry.Ready) entry).job().id().value()).toList();
+    }
+
+    private static void commitOne(Connection producer, String jobId) throws SQLException {
+        producer.createStatement().execute("SELECT " + SCHEMA.name() + ".enqueue('orders', '" + jobId + "', '{}')");
+    }
+
+    private static int backendPid(Connection connection) throws SQLException {
+        try (ResultSet pid = connection.createStatement().executeQuery("SELECT pg_backend_pid()")) {
+            pid.next();
+            return pid.getInt(1);
+        }
+    }
+
+    private static Connection connection() throws SQLException {
+        return DriverManager.getConnection(SCHEMA.jdbcUrl());
     }
 
     private void enqueue(String jobId, boolean commit) {

@@ -24,9 +24,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,12 +43,25 @@ import org.slf4j.LoggerFactory;
  * After the transport lost data ({@link TransportMemory}), it publishes again every job without a terminal outcome;
  * a thread of its own ({@link OutboxHousekeeping}) looks for a loss, and forgets rows whose jobs ended, once per
  * {@link Settings#pollInterval}, so that publishing never waits behind either.
- * Woken when producers commit, and every {@link Settings#pollInterval} at the latest (docs/POSTGRES.md#the-outbox).
+ * While its claims find rows it is marked claiming ({@link JobOutbox#keepClaiming}) and producers' commits do not wake
+ * it; it unmarks itself with one last claim before it waits. Woken when producers commit, and every
+ * {@link Settings#pollInterval} at the latest (docs/POSTGRES.md#the-wake-up).
  */
 public final class OutboxRelay implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(OutboxRelay.class);
     /** Who dead-letters the outbox's malformed rows, in the ledger's record of them. */
     static final ConsumerName CONSUMER = ConsumerName.of("outbox-relay");
+    /**
+     * How long a relay's mark as claiming lasts unless renewed: a relay that died claiming delays no commit's
+     * wake-up longer, and the other relays poll every {@link Settings#pollInterval} meanwhile.
+     */
+    static final Duration CLAIMING_LEASE = Duration.ofSeconds(5);
+    /**
+     * The pauses of a claiming relay whose claims find nothing, before it stops claiming (about 50 ms in all): under
+     * load the next rows come within a millisecond or two, and each stop costs a wake-up per commit until the relay
+     * claims again, and holds the commits that count on it until its last claim committed.
+     */
+    private static final List<Duration> LINGER = Stream.of(1, 2, 4, 8, 8, 8, 8, 8).map(Duration::ofMillis).toList();
 
     private final JobOutbox outbox;
     private final JobPublisher publisher;
@@ -61,6 +76,12 @@ public final class OutboxRelay implements AutoCloseable {
     private final OutboxHousekeeping housekeeping;
     /** Rows this relay published and has yet to mark: marked in the statement that claims the next batch. */
     private List<Long> unmarked = List.of();
+    /** This relay's name in the outbox's marks of claiming relays ({@link JobOutbox#keepClaiming}). */
+    private final String name = "relay-" + UUID.randomUUID();
+    /** Until when the relay's mark as claiming lasts, by its clock; null while it is not marked. */
+    private Instant claimingUntil;
+    /** Claims in a row that found nothing while the relay is claiming: the index of its next pause in LINGER. */
+    private int emptyClaims;
 
     public OutboxRelay(JobOutbox outbox, JobPublisher publisher, JobOutcomes outcomes, TransportMemory memory,
                        PayloadLimit payloadLimit, Clock clock, Settings settings, MaintenanceObserver observer) {
@@ -103,6 +124,43 @@ public final class OutboxRelay implements AutoCloseable {
         List<JobOutbox.Entry> claimed = outbox.markPublishedAndClaim(unmarked, now, settings.batchSize(), now,
                 now.plus(settings.claimLease()));
         unmarked = List.of();
+        publishClaimed(claimed);
+        return claimed.size();
+    }
+
+    /**
+     * Marks the relay claiming while its claims find rows, so that producers' commits need not wake it (each wake-up
+     * is a {@code NOTIFY} that PostgreSQL serializes with the other commits); renewed once half the lease is spent.
+     */
+    private void keepClaiming() {
+        emptyClaims = 0;
+        Instant now = clock.instant();
+        if (claimingUntil == null || !now.isBefore(claimingUntil.minus(CLAIMING_LEASE.dividedBy(2)))) {
+            outbox.keepClaiming(name, CLAIMING_LEASE);
+            claimingUntil = now.plus(CLAIMING_LEASE);
+        }
+    }
+
+    /**
+     * Ends a busy spell before the relay waits: unmarks it claiming and claims once more, after the commits that
+     * counted on it ended; up to {@code max} rows (0 on close). Nothing to do when the relay is not marked.
+     *
+     * @return how many rows it claimed
+     */
+    private int stopClaiming(int max) {
+        if (claimingUntil == null) {
+            return 0;
+        }
+        Instant now = clock.instant();
+        List<JobOutbox.Entry> claimed = outbox.stopClaimingAndClaim(name, unmarked, now, max, now,
+                now.plus(settings.claimLease()));
+        unmarked = List.of();
+        claimingUntil = null;
+        publishClaimed(claimed);
+        return claimed.size();
+    }
+
+    private void publishClaimed(List<JobOutbox.Entry> claimed) {
         List<Job> jobs = new ArrayList<>();
         List<Long> positions = new ArrayList<>();
         for (JobOutbox.Entry entry : claimed) {
@@ -119,7 +177,6 @@ public final class OutboxRelay implements AutoCloseable {
             unmarked = publish(jobs, positions);
             observer.outboxPublished(unmarked.size());
         }
-        return claimed.size();
     }
 
     /**
@@ -209,8 +266,15 @@ public final class OutboxRelay implements AutoCloseable {
     private void relayUntilClosed() {
         while (closed.getCount() > 0) {
             try {
-                // rows claimed mean more may be waiting: the next claim marks these before the relay waits
-                if (relayBatch() == 0) {
+                // rows claimed mean more may be waiting: the next claim marks these before the relay waits, and
+                // the relay waits only once it is no longer marked claiming (commits then wake it)
+                if (relayBatch() > 0) {
+                    keepClaiming();
+                } else if (claimingUntil != null && emptyClaims < LINGER.size()) {
+                    if (awaitClose(LINGER.get(emptyClaims++))) {
+                        break;
+                    }
+                } else if (stopClaiming(settings.batchSize()) == 0) {
                     outbox.awaitNewRows(settings.pollInterval());
                 }
             } catch (InterruptedException e) {
@@ -226,10 +290,14 @@ public final class OutboxRelay implements AutoCloseable {
         markOnClose();
     }
 
-    /** Marks the last batch, so that a relay closed between two claims leaves nothing to publish again. */
+    /**
+     * Marks the last batch, so that a relay closed between two claims leaves nothing to publish again, and unmarks the
+     * relay claiming, so that commits wake the other relays at once.
+     */
     private void markOnClose() {
         boolean interrupted = Thread.interrupted();
         try {
+            stopClaiming(0);
             markUnmarked();
         } catch (RuntimeException e) {
             LOG.warn("marking the last batch published failed, it is published again once its claim expires: {}",

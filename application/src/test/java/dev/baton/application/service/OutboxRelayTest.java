@@ -115,6 +115,29 @@ class OutboxRelayTest {
         }
     }
 
+    /**
+     * While its claims find rows the relay is marked claiming, and commits do not wake it (the in-memory outbox wakes
+     * no relay then, as PostgreSQL's sends no NOTIFY): it must unmark itself before it waits, or the next commit
+     * waits for the poll interval (an hour here).
+     */
+    @Test
+    void aRelayIsMarkedClaimingWhileItFindsRowsAndUnmarkedBeforeItWaits() {
+        outbox.republishAfterLoss(epoch.get()); // the epoch is known: the housekeeping republishes nothing
+        for (int i = 0; i < 25; i++) {
+            outbox.add(job("c-" + i));
+        }
+        MarkCounting counting = new MarkCounting(outbox);
+        try (OutboxRelay running = new OutboxRelay(counting, transport, ledger, epoch::get, PayloadLimit.DEFAULT,
+                clock, new OutboxRelay.Settings(10, Duration.ofSeconds(30), Duration.ofHours(1)), observer).start()) {
+            await().atMost(Duration.ofSeconds(30)).until(() -> counting.stops.get() == 1);
+            assertThat(observer.published).hasValue(25);
+            assertThat(counting.marks).hasValue(1);
+
+            outbox.add(job("c-late"));
+            await().atMost(Duration.ofSeconds(30)).until(() -> observer.published.get() == 26);
+        }
+    }
+
     /** The housekeeping has a thread of its own: a look that takes long (here: one stuck) holds up no publishing. */
     @Test
     void publishingGoesOnWhileTheHousekeepingIsStuckForgettingRows() {
@@ -313,6 +336,17 @@ class OutboxRelayTest {
         }
 
         @Override
+        public void keepClaiming(String relay, Duration lease) {
+            outbox.keepClaiming(relay, lease);
+        }
+
+        @Override
+        public List<Entry> stopClaimingAndClaim(String relay, Collection<Long> published, Instant at, int max,
+                                                Instant now, Instant claimedUntil) {
+            return outbox.stopClaimingAndClaim(relay, published, at, max, now, claimedUntil);
+        }
+
+        @Override
         public void markMalformed(long position, String reason) {
             outbox.markMalformed(position, reason);
         }
@@ -335,6 +369,30 @@ class OutboxRelayTest {
         @Override
         public OutboxBacklog backlog(Instant now) {
             return outbox.backlog(now);
+        }
+    }
+
+    /** Counts the relay's marks as claiming and its unmarks. */
+    private static final class MarkCounting extends DelegatingOutbox {
+        final AtomicInteger marks = new AtomicInteger();
+        final AtomicInteger stops = new AtomicInteger();
+
+        MarkCounting(JobOutbox outbox) {
+            super(outbox);
+        }
+
+        @Override
+        public void keepClaiming(String relay, Duration lease) {
+            marks.incrementAndGet();
+            super.keepClaiming(relay, lease);
+        }
+
+        @Override
+        public List<Entry> stopClaimingAndClaim(String relay, Collection<Long> published, Instant at, int max,
+                                                Instant now, Instant claimedUntil) {
+            List<Entry> claimed = super.stopClaimingAndClaim(relay, published, at, max, now, claimedUntil);
+            stops.incrementAndGet();
+            return claimed;
         }
     }
 

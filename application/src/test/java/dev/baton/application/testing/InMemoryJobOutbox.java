@@ -8,18 +8,22 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Predicate;
 
 /**
- * The outbox in memory, for tests: {@link #add} is a producer's committed enqueue. Jobs whose {@code ended} predicate
- * holds have a terminal outcome.
+ * The outbox in memory, for tests: {@link #add} is a producer's committed enqueue, which wakes a waiting relay only
+ * while none is claiming ({@link #keepClaiming}), as in PostgreSQL; a claiming relay's lease never lapses here. Jobs
+ * whose {@code ended} predicate holds have a terminal outcome.
  */
 public final class InMemoryJobOutbox implements JobOutbox {
     private final TreeMap<Long, Row> rows = new TreeMap<>();
+    private final Set<String> claiming = new HashSet<>();
     private final Predicate<JobId> ended;
     private long nextPosition = 1;
     private String epoch;
@@ -32,11 +36,18 @@ public final class InMemoryJobOutbox implements JobOutbox {
         this(id -> false);
     }
 
-    /** A producer's transaction committed {@code job}; wakes a relay waiting for new rows. */
+    /** A producer's transaction committed {@code job}; wakes a relay waiting for new rows unless one is claiming. */
     public synchronized void add(Job job) {
         rows.put(nextPosition++, new Row(job, null, null, false, null));
-        notifyAll();
+        wakeRelays();
     }
+
+    private void wakeRelays() {
+        if (claiming.isEmpty()) {
+            notifyAll();
+        }
+    }
+
 
     /**
      * A committed row whose values are no job: its queue name as written, its values as raw fields, and the reason
@@ -45,7 +56,7 @@ public final class InMemoryJobOutbox implements JobOutbox {
     public synchronized long addMalformed(String queue, Map<String, String> fields, String reason) {
         long position = nextPosition++;
         rows.put(position, new Row(null, new Entry.Malformed(position, queue, fields, reason), null, false, null));
-        notifyAll();
+        wakeRelays();
         return position;
     }
 
@@ -63,6 +74,18 @@ public final class InMemoryJobOutbox implements JobOutbox {
             }
         }
         return claimed;
+    }
+
+    @Override
+    public synchronized void keepClaiming(String relay, Duration lease) {
+        claiming.add(relay);
+    }
+
+    @Override
+    public synchronized List<Entry> stopClaimingAndClaim(String relay, Collection<Long> published, Instant at,
+                                                         int max, Instant now, Instant claimedUntil) {
+        claiming.remove(relay);
+        return markPublishedAndClaim(published, at, max, now, claimedUntil);
     }
 
     @Override

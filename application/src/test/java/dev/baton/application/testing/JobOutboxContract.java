@@ -96,6 +96,22 @@ public abstract class JobOutboxContract {
         assertThat(outbox.backlog(T0.plusSeconds(120)).waiting()).isOne();
     }
 
+    /** The claim that ends a relay's claiming marks and claims as the usual one does, rows committed meanwhile too. */
+    @Test
+    void stoppingClaimingMarksTheBatchBeforeAndClaimsTheRowsCommittedWhileClaiming() {
+        commit(job("s-1", T0));
+        outbox.keepClaiming("relay-1", Duration.ofMinutes(1));
+        long first = outbox.claim(1, T0, T0.plusSeconds(30)).get(0).position();
+        commit(job("s-2", T0));
+        outbox.keepClaiming("relay-1", Duration.ofMinutes(1));
+
+        assertThat(outbox.stopClaimingAndClaim("relay-1", List.of(first), T0.plusSeconds(60), 10,
+                T0.plusSeconds(60), T0.plusSeconds(90))).extracting(JobOutboxContract::jobId).containsExactly("s-2");
+        assertThat(outbox.stopClaimingAndClaim("relay-1", List.of(), T0.plusSeconds(120), 0, T0.plusSeconds(120),
+                T0.plusSeconds(150))).as("claims none at 0, and stopping twice is no error").isEmpty();
+        assertThat(outbox.backlog(T0.plusSeconds(120)).waiting()).isOne();
+    }
+
     @Test
     void aNewTransportEpochMakesPublishedRowsWaitAgainOnce() {
         outbox.republishAfterLoss("epoch-1");

@@ -43,6 +43,25 @@ public interface JobOutbox {
     }
 
     /**
+     * Marks {@code relay} claiming for {@code lease}: producers' commits meanwhile do not wake the relays
+     * ({@link #awaitNewRows}), since this one claims again until a claim finds nothing and then calls
+     * {@link #stopClaimingAndClaim}. It spares each commit a wake-up, which the database may serialize (PostgreSQL's
+     * {@code NOTIFY} does); a relay that dies claiming stops counting once the lease lapsed. Called again before the
+     * lease lapses, it extends it.
+     */
+    void keepClaiming(String relay, Duration lease);
+
+    /**
+     * Ends {@link #keepClaiming} for {@code relay}, then marks and claims as {@link #markPublishedAndClaim} does, once
+     * every commit that found {@code relay} claiming has ended: each row committed while it was claiming is in this
+     * claim, or in one before it, or its commit woke the relays.
+     *
+     * @return the claimed rows in the order they were enqueued
+     */
+    List<Entry> stopClaimingAndClaim(String relay, Collection<Long> published, Instant at, int max, Instant now,
+                                     Instant claimedUntil);
+
+    /**
      * Marks a row that cannot be published (dead-lettered MALFORMED, when its queue name is valid): no relay claims it
      * again, and it stays counted in {@link OutboxBacklog#malformed}.
      */
@@ -66,7 +85,10 @@ public interface JobOutbox {
      */
     int forgetEnded(int max);
 
-    /** Returns once a producer committed new rows, or after {@code timeout}, whichever comes first. */
+    /**
+     * Returns once a producer committed new rows while no relay was claiming ({@link #keepClaiming}), or after
+     * {@code timeout}, whichever comes first.
+     */
     void awaitNewRows(Duration timeout) throws InterruptedException;
 
     /**
