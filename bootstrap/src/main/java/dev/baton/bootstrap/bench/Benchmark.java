@@ -115,8 +115,8 @@ public final class Benchmark {
         Optional<OutboxThroughput.Rates> outbox = Optional.empty();
         if (options.enqueue() == Route.OUTBOX) {
             progress.progress("outbox-enqueue", 0, 1);
-            outbox = Optional.of(OutboxThroughput.measure(config.withSchema("baton_bench_tx_" + run), queue,
-                    options.jobs(), options.producers(), payload()));
+            outbox = Optional.of(OutboxThroughput.measure(config.withSchema("baton_bench_tx_" + run),
+                    QueueName.of("bench-tx-" + run), options.jobs(), options.producers(), payload()));
             progress.progress("outbox-enqueue", 1, 1);
         }
         CurrentRecorder timing = new CurrentRecorder();

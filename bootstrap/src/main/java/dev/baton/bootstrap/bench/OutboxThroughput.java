@@ -1,6 +1,7 @@
 package dev.baton.bootstrap.bench;
 
 import dev.baton.adapters.postgres.PostgresAdapter;
+import dev.baton.adapters.redis.RedisAdapter;
 import dev.baton.application.port.in.EnqueueJobUseCase;
 import dev.baton.bootstrap.Baton;
 import dev.baton.bootstrap.Route;
@@ -16,7 +17,8 @@ import java.util.concurrent.Future;
 /**
  * How fast jobs go into the outbox, each enqueue a transaction of its own: one job per transaction from
  * {@code producers} threads at once (as {@code pgbench -c} clients do), and {@value #BULK} jobs per transaction from
- * one thread. On a schema of its own with no relay, dropped afterwards: nothing is published, the rate is PostgreSQL's.
+ * one thread. With the instance's relay publishing them meanwhile, as in any deployment (every worker relays), to a
+ * queue no worker reads; the queue and the schema of its own are deleted afterwards.
  */
 final class OutboxThroughput {
     static final int BULK = 1_000;
@@ -34,16 +36,20 @@ final class OutboxThroughput {
 
     static Rates measure(BatonConfig config, QueueName queue, int jobs, int producers, String payload)
             throws InterruptedException {
-        try (Baton baton = Baton.builder().config(config).relay(false).build()) {
-            try {
+        try {
+            // closed before the clean-up, so that its relay publishes nothing after the queue went
+            try (Baton baton = Baton.builder().config(config).build()) {
                 baton.migrate();
                 // the first round warms the JIT and the connections up
                 single(baton, queue, "warm-", Math.min(jobs, 5_000), producers, payload);
                 double single = single(baton, queue, "single-", jobs, producers, payload);
                 double bulk = bulk(baton, queue, jobs, payload);
                 return new Rates(producers, single, bulk);
-            } finally {
-                baton.use(PostgresAdapter.class).dropSchema();
+            }
+        } finally {
+            try (Baton cleaner = Baton.builder().config(config).relay(false).build()) {
+                cleaner.use(RedisAdapter.class).deleteQueue(queue);
+                cleaner.use(PostgresAdapter.class).dropSchema();
             }
         }
     }
