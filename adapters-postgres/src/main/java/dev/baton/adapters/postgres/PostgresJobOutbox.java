@@ -125,14 +125,10 @@ final class PostgresJobOutbox implements JobOutbox {
     @Override
     public List<Entry> stopClaimingAndClaim(String relay, Collection<Long> published, Instant at, int max,
                                             Instant now, Instant claimedUntil) {
-        try {
-            return jdbi.inTransaction(handle -> {
-                handle.execute(stopClaimingSql, relay);
-                return claim(handle, published, at, max, now, claimedUntil);
-            });
-        } catch (JdbiException e) {
-            throw unavailable("could not stop relay " + relay + " claiming", e);
-        }
+        return withHandle("could not stop relay " + relay + " claiming", handle -> handle.inTransaction(inside -> {
+            inside.execute(stopClaimingSql, relay);
+            return claim(inside, published, at, max, now, claimedUntil);
+        }));
     }
 
     private List<Entry> claim(Handle handle, Collection<Long> published, Instant at, int max, Instant now,
