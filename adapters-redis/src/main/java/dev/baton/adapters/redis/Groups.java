@@ -50,12 +50,18 @@ final class Groups {
                 .findFirst();
     }
 
-    /** The lowest id that {@code group} still needs: its oldest pending entry, and the first undelivered one. */
+    /**
+     * The lowest id that {@code group} (as read before) still needs: its oldest pending entry, and the first one
+     * undelivered when it was read (what was delivered since comes after it).
+     */
     EntryId needed(QueueKeys keys, Map<String, Object> group) {
         EntryId needed = EntryId.parse(text(group.get("last-delivered-id"))).next();
         if ((Long) group.get("pending") > 0) {
             PendingMessages summary = redis.xpending(keys.stream(), bytes(text(group.get("name"))));
-            needed = EntryId.min(needed, EntryId.parse(summary.getMessageIds().getLower().getValue()));
+            // none when the entries pending as the group was read were acknowledged since
+            if (summary.getCount() > 0) {
+                needed = EntryId.min(needed, EntryId.parse(summary.getMessageIds().getLower().getValue()));
+            }
         }
         return needed;
     }
