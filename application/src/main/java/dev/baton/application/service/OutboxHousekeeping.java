@@ -100,9 +100,11 @@ final class OutboxHousekeeping implements AutoCloseable {
         }
     }
 
+    /** Stops keeping house, and returns once the thread ended (or {@link OutboxRelay#CLOSE_WAIT} passed). */
     @Override
     public void close() {
         closed.countDown();
         thread.interrupt();
+        Threads.join(thread, OutboxRelay.CLOSE_WAIT, "a look it was taking goes on until its statement ends");
     }
 }

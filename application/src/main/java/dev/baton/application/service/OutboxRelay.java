@@ -57,6 +57,11 @@ public final class OutboxRelay implements AutoCloseable {
      */
     static final Duration CLAIMING_LEASE = Duration.ofSeconds(5);
     /**
+     * How long closing waits for the relay's last statements: they take milliseconds, unless PostgreSQL is out of
+     * reach, when what they would mark is published again anyway.
+     */
+    static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
+    /**
      * The pauses of a claiming relay whose claims find nothing, before it stops claiming (about 50 ms in all): under
      * load the next rows come within a millisecond or two, and each stop costs a wake-up per commit until the relay
      * claims again, and holds the commits that count on it until its last claim committed.
@@ -82,6 +87,8 @@ public final class OutboxRelay implements AutoCloseable {
     private Instant claimingUntil;
     /** Claims in a row that found nothing while the relay is claiming: the index of its next pause in LINGER. */
     private int emptyClaims;
+    /** Whether the relay's thread waits for commits ({@link JobOutbox#awaitNewRows}), everything it claimed marked. */
+    private volatile boolean waitingForRows;
 
     public OutboxRelay(JobOutbox outbox, JobPublisher publisher, JobOutcomes outcomes, TransportMemory memory,
                        PayloadLimit payloadLimit, Clock clock, Settings settings, MaintenanceObserver observer) {
@@ -275,7 +282,7 @@ public final class OutboxRelay implements AutoCloseable {
                         break;
                     }
                 } else if (stopClaiming(settings.batchSize()) == 0) {
-                    outbox.awaitNewRows(settings.pollInterval());
+                    awaitNewRows();
                 }
             } catch (InterruptedException e) {
                 break;
@@ -309,6 +316,16 @@ public final class OutboxRelay implements AutoCloseable {
         }
     }
 
+    /** Waits for commits, with everything it claimed marked: closing need not wait for it meanwhile. */
+    private void awaitNewRows() throws InterruptedException {
+        waitingForRows = true;
+        try {
+            outbox.awaitNewRows(settings.pollInterval());
+        } finally {
+            waitingForRows = false;
+        }
+    }
+
     private boolean awaitClose(Duration timeout) {
         try {
             return closed.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
@@ -318,12 +335,23 @@ public final class OutboxRelay implements AutoCloseable {
         }
     }
 
-    /** Stops relaying and keeping house; a batch being published is interrupted, its claim expiring for another. */
+    /**
+     * Stops relaying and keeping house, and returns once both threads ended (or {@link #CLOSE_WAIT} passed): whoever
+     * closes the relay closes its outbox and transport next, which its last statements need. A batch being published
+     * is published and marked, not interrupted, so closing publishes nothing twice. A relay waiting for new rows has
+     * nothing left to mark: it is interrupted, and not waited for (the outbox's wait may not heed the interrupt before
+     * its poll interval ends).
+     */
     @Override
     public void close() {
-        housekeeping.close();
         closed.countDown();
-        thread.interrupt();
+        if (waitingForRows) {
+            thread.interrupt();
+        }
+        housekeeping.close();
+        if (!waitingForRows) {
+            Threads.join(thread, CLOSE_WAIT, "its last batch is published again once its claim expires");
+        }
     }
 
     /**

@@ -4,11 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.application.port.out.JobOutbox;
+import dev.baton.application.port.out.JobPublisher;
+import dev.baton.application.port.out.TransportException;
 import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.testing.InMemoryExecutionLedger;
 import dev.baton.application.testing.InMemoryJobOutbox;
 import dev.baton.application.testing.InMemoryStreamTransport;
 import dev.baton.application.testing.MutableClock;
+import dev.baton.domain.DeadLetter;
 import dev.baton.domain.DeadLetterReason;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
@@ -257,6 +260,31 @@ class OutboxRelayTest {
         assertThat(outbox.backlog(clock.instant()).waiting()).isZero();
     }
 
+    /**
+     * Whoever closes the relay closes its outbox and transport next: closing lets the batch being published go out,
+     * and returns only once the relay marked it, or the batch would be published again.
+     */
+    @Test
+    void closingLetsTheBatchBeingPublishedGoOutAndReturnsOnceItIsMarked() throws InterruptedException {
+        outbox.republishAfterLoss(epoch.get()); // the epoch is known: the housekeeping republishes nothing
+        outbox.add(job("m-1"));
+        HeldPublishing publisher = new HeldPublishing(transport);
+        OutboxRelay running = new OutboxRelay(outbox, publisher, ledger, epoch::get, PayloadLimit.DEFAULT, clock,
+                new OutboxRelay.Settings(10, Duration.ofSeconds(30), Duration.ofHours(1)), observer).start();
+        await().atMost(Duration.ofSeconds(30)).until(() -> publisher.publishing.getCount() == 0);
+
+        Thread closing = new Thread(running::close, "closing");
+        closing.start();
+        await("closing waits for the relay").atMost(Duration.ofSeconds(30))
+                .until(() -> closing.getState() == Thread.State.TIMED_WAITING);
+        publisher.release.countDown();
+        closing.join();
+
+        assertThat(publisher.interrupted).as("the publishing was interrupted").isFalse();
+        assertThat(transport.stats(ORDERS).length()).isOne();
+        assertThat(outbox.backlog(clock.instant()).waiting()).as("marked published").isZero();
+    }
+
     private Job job(String id) {
         return new Job(JobId.of(id), ORDERS, Optional.empty(), "{}", 0, clock.instant(), Optional.empty(),
                 Optional.empty(), Map.of());
@@ -287,6 +315,46 @@ class OutboxRelayTest {
         private void die() {
             died.set(true);
             throw new AssertionError("the relay dies before marking its batch published");
+        }
+    }
+
+    /** Publishes what the transport publishes, each batch once released; notes an interrupt meanwhile. */
+    private static final class HeldPublishing implements JobPublisher {
+        final CountDownLatch publishing = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        volatile boolean interrupted;
+        private final JobPublisher transport;
+
+        HeldPublishing(JobPublisher transport) {
+            this.transport = transport;
+        }
+
+        @Override
+        public void publish(Job job) {
+            publishAll(List.of(job));
+        }
+
+        @Override
+        public void publishAll(List<Job> jobs) {
+            publishing.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                interrupted = true;
+                Thread.currentThread().interrupt();
+                throw new TransportException("publishing was interrupted", e);
+            }
+            transport.publishAll(jobs);
+        }
+
+        @Override
+        public JobId publishUnique(Job job) {
+            return transport.publishUnique(job);
+        }
+
+        @Override
+        public void deadLetterUnpublished(DeadLetter letter, String origin) {
+            transport.deadLetterUnpublished(letter, origin);
         }
     }
 
