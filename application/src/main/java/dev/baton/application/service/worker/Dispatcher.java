@@ -19,10 +19,9 @@ import org.slf4j.LoggerFactory;
  * (as their lease told; for deliveries that came otherwise, one read for all that came together, and when that fails,
  * none runs: they stay pending). The deliveries wait in a ready queue that up to {@code transactions} drainers empty
  * at once, each on a job thread of its own (and so on a connection of its own): a drainer takes whatever is ready,
- * up to {@code batchCommit} (1: one job at a time), runs it as one batch, and takes the next; it ends when nothing is
- * ready. A batch is never waited for to fill: under a
- * light load batches are small and start at once, under a heavy one they grow to {@code batchCommit}, and several
- * commit side by side.
+ * up to {@code jobsPerTransaction} (1: one job at a time), runs it as one batch, and takes the next; it ends when
+ * nothing is ready. A batch is never waited for to fill: under a light load batches are small and start at once, under
+ * a heavy one they grow to {@code jobsPerTransaction}, and several commit side by side.
  *
  * <p>Drainers start one after the other: a dispatch starts one, and a drainer that leaves deliveries ready when it
  * takes its batch starts the next, unless one is starting already. Short jobs are so run by the few drainers awake
@@ -35,7 +34,7 @@ final class Dispatcher {
 
     private final InFlight inFlight;
     private final Cancels cancels;
-    private final int batchCommit;
+    private final int jobsPerTransaction;
     private final int transactions;
     private final Executor jobs;
     private final Consumer<List<HeldDelivery>> process;
@@ -44,15 +43,18 @@ final class Dispatcher {
     /** A drainer was started and has not begun yet: it will take what is ready, so no other is started meanwhile. */
     private final AtomicBoolean starting = new AtomicBoolean();
 
-    /** @param transactions the most batches that run at once (with {@code batchCommit} 1, the jobs) */
-    Dispatcher(InFlight inFlight, Cancels cancels, int batchCommit, int transactions, Executor jobs,
+    /**
+     * @param jobsPerTransaction the most jobs a drainer takes as one batch ({@link WorkerSettings#jobsPerTransaction})
+     * @param transactions       the most batches that run at once (with {@code jobsPerTransaction} 1, the jobs)
+     */
+    Dispatcher(InFlight inFlight, Cancels cancels, int jobsPerTransaction, int transactions, Executor jobs,
                Consumer<List<HeldDelivery>> process) {
         if (transactions < 1) {
             throw new IllegalArgumentException("batches at once must be positive, got " + transactions);
         }
         this.inFlight = inFlight;
         this.cancels = cancels;
-        this.batchCommit = batchCommit;
+        this.jobsPerTransaction = jobsPerTransaction;
         this.transactions = transactions;
         this.jobs = jobs;
         this.process = process;
@@ -153,9 +155,9 @@ final class Dispatcher {
     }
 
     private List<HeldDelivery> takeReady() {
-        List<HeldDelivery> batch = new ArrayList<>(Math.min(batchCommit, 64));
+        List<HeldDelivery> batch = new ArrayList<>(Math.min(jobsPerTransaction, 64));
         HeldDelivery next;
-        while (batch.size() < batchCommit && (next = ready.poll()) != null) {
+        while (batch.size() < jobsPerTransaction && (next = ready.poll()) != null) {
             batch.add(next);
         }
         return batch;

@@ -75,7 +75,8 @@ public final class WorkerService implements RunWorkerUseCase {
         Cancels cancels = new Cancels(leases, inFlight, settings.cancelGrace(), consumer);
         Processor processor = processor(command, acknowledgements, inFlight, counting);
         ExecutorService jobs = threads.jobs(command.concurrency());
-        Dispatcher dispatcher = new Dispatcher(inFlight, cancels, settings.batchCommit(),
+        Dispatcher dispatcher = new Dispatcher(inFlight, cancels,
+                WorkerSettings.jobsPerTransaction(command.concurrency(), settings.batchCommit()),
                 WorkerSettings.transactionsAtOnce(command.concurrency(), settings.batchCommit()), jobs,
                 processor::process);
 

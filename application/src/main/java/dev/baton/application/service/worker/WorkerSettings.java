@@ -165,6 +165,17 @@ public record WorkerSettings(Duration lease, DeliveryLimit deliveryLimit, RetryP
         return Math.min(concurrency, Math.max(filled, MIN_BATCH_TRANSACTIONS));
     }
 
+    /**
+     * The most jobs one transaction of a worker of {@code concurrency} takes: {@code batchCommit}, but no more than
+     * its share of the concurrency among the {@link #transactionsAtOnce} transactions. A batch that took every running
+     * job would leave the other transactions nothing to commit while it runs its handlers one after the other
+     * (docs/BENCHMARKS.md#batched-commits).
+     */
+    public static int jobsPerTransaction(int concurrency, int batchCommit) {
+        int transactions = transactionsAtOnce(concurrency, batchCommit);
+        return Math.min(batchCommit, (concurrency + transactions - 1) / transactions);
+    }
+
     /** What runs the jobs on this JVM with these settings: {@link JobThreads#PLATFORM} or {@link JobThreads#VIRTUAL}. */
     public JobThreads runsJobsOn() {
         return jobThreads.resolve(batchCommit);

@@ -567,8 +567,9 @@ class WorkerServiceTest {
         });
         List.of("b-1", "b-2", "b-3", "b-4").forEach(this::enqueue);
 
+        // concurrency 16: four transactions at once, each taking up to 4 of the jobs ready
         RunningWorker worker = track(service(recordingBatches(batchSizes), JobObserver.NONE)
-                .start(command(queue, "w1", 4, Optional.empty())));
+                .start(command(queue, "w1", 16, Optional.empty())));
 
         await().atMost(WAIT).until(() -> worker.counters().completed() == 4);
         assertThat(batchSizes.get(0)).isEqualTo(4);
@@ -577,6 +578,24 @@ class WorkerServiceTest {
                 Map.entry("shipped:b-2", "1"), Map.entry("shipped:b-3", "1"), Map.entry("shipped:b-4", "1"));
         assertThat(transport.stats(queue).pending()).isZero();
         assertThat(ledger.find(JobId.of("b-2"))).hasValueSatisfying(c -> assertThat(c.attempt()).isEqualTo(2));
+    }
+
+    @Test
+    void aBatchTakesNoMoreThanItsShareOfTheConcurrencySoTheOtherTransactionsGetJobsToo() {
+        settings = settings.withBatchCommit(8);
+        List<Integer> batchSizes = new CopyOnWriteArrayList<>();
+        handlers.put("orders", context -> Optional.empty());
+        for (int i = 0; i < 8; i++) {
+            enqueue("share-" + i);
+        }
+
+        // concurrency 8 with batches of up to 8: four transactions at once, two jobs each
+        RunningWorker worker = track(service(recordingBatches(batchSizes), JobObserver.NONE)
+                .start(command(queue, "w1", 8, Optional.empty())));
+
+        await().atMost(WAIT).until(() -> worker.counters().completed() == 8);
+        assertThat(batchSizes).allSatisfy(size -> assertThat(size).isBetween(1, 2));
+        assertThat(batchSizes.stream().mapToInt(Integer::intValue).sum()).isEqualTo(8);
     }
 
     @Test
@@ -592,7 +611,8 @@ class WorkerServiceTest {
         enqueue("slow-1");
         enqueue("slow-2");
 
-        RunningWorker worker = start("w1", 2);
+        // concurrency 8: four transactions at once, each taking up to both of the jobs ready
+        RunningWorker worker = start("w1", 8);
 
         Supplier<List<StoredDeadLetter>> letters = () -> transport.deadLetters(queue, Optional.empty(), 10);
         await().atMost(WAIT).until(() -> letters.get().size() == 2);

@@ -103,4 +103,16 @@ class WorkerSettingsTest {
         assertThat(WorkerSettings.transactionsAtOnce(1024, 256)).isEqualTo(4);
         assertThat(WorkerSettings.transactionsAtOnce(2, 16)).isEqualTo(2);
     }
+
+    @Test
+    void aTransactionTakesNoMoreThanItsShareOfTheConcurrencySoThatEveryTransactionHasJobs() {
+        assertThat(WorkerSettings.jobsPerTransaction(32, 1)).as("one by one").isEqualTo(1);
+        assertThat(WorkerSettings.jobsPerTransaction(64, 16)).as("four full batches").isEqualTo(16);
+        assertThat(WorkerSettings.jobsPerTransaction(64, 64)).as("a quarter each, not one batch of all")
+                .isEqualTo(16);
+        assertThat(WorkerSettings.jobsPerTransaction(128, 64)).isEqualTo(32);
+        assertThat(WorkerSettings.jobsPerTransaction(30, 16)).as("rounded up").isEqualTo(8);
+        assertThat(WorkerSettings.jobsPerTransaction(1024, 256)).isEqualTo(256);
+        assertThat(WorkerSettings.jobsPerTransaction(2, 16)).as("as many transactions as jobs").isEqualTo(1);
+    }
 }
