@@ -15,7 +15,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * Redis, no hand-over between threads: what is left of Baton's CPU per job above this is Baton's own.
  *
  * <p>Run with the packaged jar on the class path (it holds the driver):
- * {@code java -cp bootstrap/target/baton.jar docs/benchmarks/JdbcFloor.java JDBC_URL SCHEMA CLIENTS SECONDS}.
+ * {@code java -cp bootstrap/target/baton.jar docs/benchmarks/JdbcFloor.java JDBC_URL SCHEMA CLIENTS SECONDS [virtual]}.
+ * With {@code virtual} (Java 21+) every client is a virtual thread, as Baton's jobs are on Java 24+
+ * ({@code BATON_JOB_THREADS=auto}): the floor to read Baton's virtual-thread runs against.
  * Prints one line: {@code <transactions per second> <JVM CPU µs per transaction> <transactions, warm-up included>},
  * the first two measured after 3 s of warm-up.
  */
@@ -23,9 +25,10 @@ public final class JdbcFloor {
     private static final long WARMUP_MILLIS = 3_000;
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 4) {
-            throw new IllegalArgumentException("usage: JdbcFloor JDBC_URL SCHEMA CLIENTS SECONDS");
+        if (args.length != 4 && !(args.length == 5 && args[4].equals("virtual"))) {
+            throw new IllegalArgumentException("usage: JdbcFloor JDBC_URL SCHEMA CLIENTS SECONDS [virtual]");
         }
+        boolean virtual = args.length == 5;
         String url = args[0];
         String schema = args[1];
         int clients = Integer.parseInt(args[2]);
@@ -45,8 +48,8 @@ public final class JdbcFloor {
         List<Thread> threads = new ArrayList<>();
         for (int client = 0; client < clients; client++) {
             String prefix = "jdbc-floor-" + System.nanoTime() + "-" + client + "-";
-            Thread thread = new Thread(() -> run(url, effect, completion, prefix, counting, stop, transactions,
-                    all));
+            Runnable task = () -> run(url, effect, completion, prefix, counting, stop, transactions, all);
+            Thread thread = virtual ? virtualThread(task) : new Thread(task);
             thread.start();
             threads.add(thread);
         }
@@ -66,6 +69,13 @@ public final class JdbcFloor {
             thread.join();
         }
         System.out.printf("%.0f %.0f %d%n", done * 1e9 / elapsed, cpu / 1e3 / Math.max(1, done), all.get());
+    }
+
+    /** Through reflection, so that the file still compiles and runs on Java 17 without {@code virtual}. */
+    private static Thread virtualThread(Runnable task) throws ReflectiveOperationException {
+        Object builder = Thread.class.getMethod("ofVirtual").invoke(null);
+        return (Thread) Class.forName("java.lang.Thread$Builder").getMethod("unstarted", Runnable.class)
+                .invoke(builder, task);
     }
 
     private static void run(String url, String effect, String completion, String prefix, AtomicBoolean counting,

@@ -3,11 +3,13 @@
 # Each round runs, for 16, 32 and 64 clients, pgbench on the statements of an `orders` job (the handler's insert and
 # the ledger's completion insert, verbatim, in one transaction, into a throwaway schema created with Baton's own
 # migrations), then the same two statements from a bare JVM client (JdbcFloor.java: a thread and a connection per
-# client, Baton's driver, the completion sent with the COMMIT as Baton sends it; no Redis, no hand-overs), and then
+# client, Baton's driver, the completion sent with the COMMIT as Baton sends it; no Redis, no hand-overs; on the
+# runtime `baton` runs on, JAVA_HOME, with virtual threads from Java 24 on as Baton's single commits), and then
 # `baton bench --mode exactly-once --handler orders` at the same concurrency (one transaction per job); then
 # exactly-once with --batch-commit 16 and 64 at concurrency 32, 64 and 128, and at-least-once `noop` at 64. Prints
 # the median of the rounds in jobs/s (pgbench: transactions/s, one per job), the ratio to pgbench at the same client
-# count and to pgbench's best, a batch's ratio to one transaction per job at the same concurrency,
+# count and to pgbench's best, a batch's ratio to one transaction per job at the same concurrency, one transaction per
+# job's ratio to the floor (which bounds it: Baton sends the same statements and leases and acknowledges besides),
 # where the CPU went per job (PostgreSQL's processes and Redis over the whole run, warm-up included; the client:
 # pgbench's process, or Baton's JVM in its measured phase), and the load average before and after. PostgreSQL's
 # max_connections (100 by default) keeps pgbench below 128 clients: read concurrency 128 against pgbench's best.
@@ -103,11 +105,18 @@ pgbench_run() {
     "$(python3 -c 'import sys; u, s = open(sys.argv[1]).read().split()[-2:]; print("%.0f" % ((float(u) + float(s)) * 1e6 / float(sys.argv[2])))' "$work/time.txt" "$done")"
 }
 
+# the floor runs on the runtime `baton` runs on (JAVA_HOME), on the threads Baton's single commits use there: virtual
+# from Java 24 on (BATON_JOB_THREADS=auto), platform threads before
+java="${JAVA_HOME:+$JAVA_HOME/bin/}java"
+java_feature="$("$java" -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.specification.version/ {print $2}')"
+floor_threads=""
+[ "${java_feature%%.*}" -ge 24 ] && floor_threads=virtual
+
 jdbc_floor_run() {
   local clients="$1" round="$2" before after rate client all
   before="$(ticks)"
-  read -r rate client all < <(java -cp "$here/bootstrap/target/baton.jar" "$here/docs/benchmarks/JdbcFloor.java" \
-    "$BATON_JDBC_URL" "$schema" "$clients" "$seconds")
+  read -r rate client all < <("$java" -cp "$here/bootstrap/target/baton.jar" "$here/docs/benchmarks/JdbcFloor.java" \
+    "$BATON_JDBC_URL" "$schema" "$clients" "$seconds" $floor_threads)
   after="$(ticks)"
   # the servers' CPU over the whole run, warm-up included (the same transactions), per transaction
   record "jdbc-floor:c$clients" "$round" "$rate" $(per_job "$before" "$after" "$all") "$client"
@@ -131,7 +140,8 @@ print(r["process_jobs_per_s"], r["jobs"] + r["warmup_jobs"], "%.0f" % r["cpu_us_
 }
 
 load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
-echo "load average before: $load_before ($(nproc) cores); $rounds rounds, pgbench ${seconds} s, $jobs jobs a run"
+echo "load average before: $load_before ($(nproc) cores); $rounds rounds, pgbench ${seconds} s, $jobs jobs a run;" \
+  "Java $java_feature, the floor on ${floor_threads:-platform} threads"
 for ((round = 1; round <= rounds; round++)); do
   for clients in 16 32 64; do
     pgbench_run "$clients" "$round"
@@ -161,8 +171,9 @@ pgbench = {label.split(":c")[1]: rate for label, rate in median.items() if label
 best = max(pgbench.values())
 print()
 single = {label.split(":c")[1]: rate for label, rate in median.items() if label.startswith("exactly-once:")}
-print("%-56s %9s %9s %9s %8s %6s %5s %6s  %s" % ("RUN", "MEDIAN/s", "÷PGBENCH", "÷BEST", "÷SINGLE", "PG", "REDIS",
-                                                 "CLIENT", "ROUNDS (CPU: median µs per job)"))
+floor = {label.split(":c")[1]: rate for label, rate in median.items() if label.startswith("jdbc-floor:")}
+print("%-56s %9s %9s %9s %8s %7s %6s %5s %6s  %s" % ("RUN", "MEDIAN/s", "÷PGBENCH", "÷BEST", "÷SINGLE", "÷FLOOR",
+                                                     "PG", "REDIS", "CLIENT", "ROUNDS (CPU: median µs per job)"))
 for label, rate in median.items():
     kind, clients = label.split(":c")
     name = {"pgbench": "pgbench, the job's statements, %s clients",
@@ -174,9 +185,10 @@ for label, rate in median.items():
     compared = kind.startswith(("exactly", "batch", "jdbc"))
     same = "%.2f" % (rate / pgbench[clients]) if clients in pgbench and compared else "-"
     batched = "%.2f" % (rate / single[clients]) if clients in single and kind.startswith("batch") else "-"
+    floored = "%.2f" % (rate / floor[clients]) if clients in floor and kind == "exactly-once" else "-"
     pg, redis, client = (statistics.median(part) for part in zip(*cpu[label]))
-    print("%-56s %9.0f %9s %9.2f %8s %6.0f %5.0f %6.0f  %s" % (name, rate, same, rate / best, batched, pg, redis,
-                                                           client, " ".join(map(str, runs[label]))))
+    print("%-56s %9.0f %9s %9.2f %8s %7s %6.0f %5.0f %6.0f  %s" % (name, rate, same, rate / best, batched, floored,
+                                                                pg, redis, client, " ".join(map(str, runs[label]))))
 PY
 echo
 echo "load average before: $load_before, after: $load_after ($(nproc) cores)"
