@@ -29,6 +29,11 @@ final class OutboxHousekeeping implements AutoCloseable {
     private final Duration interval;
     private final MaintenanceObserver observer;
     private final CountDownLatch closed = new CountDownLatch(1);
+    /**
+     * Counted down once a look recorded the transport's epoch. The first record of an epoch finds every published row
+     * outstanding, as after a loss: a relay that published before it would publish those jobs again.
+     */
+    private final CountDownLatch epochRecorded = new CountDownLatch(1);
     private final Thread thread;
 
     OutboxHousekeeping(JobOutbox outbox, TransportMemory memory, Clock clock, int batchSize, Duration interval,
@@ -46,6 +51,7 @@ final class OutboxHousekeeping implements AutoCloseable {
     /** Makes the published rows whose jobs have no terminal outcome unpublished if the transport lost data. */
     void republishIfLost() {
         int republished = outbox.republishAfterLoss(memory.epoch());
+        epochRecorded.countDown();
         if (republished > 0) {
             LOG.warn("the transport may have lost jobs (its epoch changed): publishing again jobs={}", republished);
             observer.outboxRepublished(republished);
@@ -66,6 +72,11 @@ final class OutboxHousekeeping implements AutoCloseable {
 
     void start() {
         thread.start();
+    }
+
+    /** Waits until a look recorded the transport's epoch. @return whether one did within {@code timeout} */
+    boolean awaitEpochRecorded(Duration timeout) throws InterruptedException {
+        return epochRecorded.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
     }
 
     /** Looks once per interval of the clock, waking once per interval to see whether one has passed. */

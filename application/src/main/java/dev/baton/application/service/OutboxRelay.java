@@ -87,8 +87,11 @@ public final class OutboxRelay implements AutoCloseable {
     private Instant claimingUntil;
     /** Claims in a row that found nothing while the relay is claiming: the index of its next pause in LINGER. */
     private int emptyClaims;
-    /** Whether the relay's thread waits for commits ({@link JobOutbox#awaitNewRows}), everything it claimed marked. */
-    private volatile boolean waitingForRows;
+    /**
+     * Whether the relay's thread waits with everything it claimed marked: for commits ({@link JobOutbox#awaitNewRows}),
+     * or for the transport's epoch before its first claim.
+     */
+    private volatile boolean waitingUnclaimed;
 
     public OutboxRelay(JobOutbox outbox, JobPublisher publisher, JobOutcomes outcomes, TransportMemory memory,
                        PayloadLimit payloadLimit, Clock clock, Settings settings, MaintenanceObserver observer) {
@@ -271,6 +274,9 @@ public final class OutboxRelay implements AutoCloseable {
     }
 
     private void relayUntilClosed() {
+        if (!awaitEpochRecorded()) {
+            return; // closed before anything was claimed: nothing to mark
+        }
         while (closed.getCount() > 0) {
             try {
                 // rows claimed mean more may be waiting: the next claim marks these before the relay waits, and
@@ -316,13 +322,36 @@ public final class OutboxRelay implements AutoCloseable {
         }
     }
 
+    /**
+     * Waits until the housekeeping's first look recorded the transport's epoch, with nothing claimed: the first record
+     * of an epoch makes every published row outstanding again, as after a loss, so a batch published before it would
+     * be published twice.
+     *
+     * @return false when the relay was closed first
+     */
+    private boolean awaitEpochRecorded() {
+        waitingUnclaimed = true;
+        try {
+            while (closed.getCount() > 0) {
+                if (housekeeping.awaitEpochRecorded(settings.pollInterval())) {
+                    return true;
+                }
+            }
+            return false;
+        } catch (InterruptedException e) {
+            return false;
+        } finally {
+            waitingUnclaimed = false;
+        }
+    }
+
     /** Waits for commits, with everything it claimed marked: closing need not wait for it meanwhile. */
     private void awaitNewRows() throws InterruptedException {
-        waitingForRows = true;
+        waitingUnclaimed = true;
         try {
             outbox.awaitNewRows(settings.pollInterval());
         } finally {
-            waitingForRows = false;
+            waitingUnclaimed = false;
         }
     }
 
@@ -338,18 +367,18 @@ public final class OutboxRelay implements AutoCloseable {
     /**
      * Stops relaying and keeping house, and returns once both threads ended (or {@link #CLOSE_WAIT} passed): whoever
      * closes the relay closes its outbox and transport next, which its last statements need. A batch being published
-     * is published and marked, not interrupted, so closing publishes nothing twice. A relay waiting for new rows has
-     * nothing left to mark: it is interrupted, and not waited for (the outbox's wait may not heed the interrupt before
+     * is published and marked, not interrupted, so closing publishes nothing twice. A relay waiting for new rows (or
+     * for the transport's epoch) has nothing left to mark: it is interrupted, and not waited for (the outbox's wait may not heed the interrupt before
      * its poll interval ends).
      */
     @Override
     public void close() {
         closed.countDown();
-        if (waitingForRows) {
+        if (waitingUnclaimed) {
             thread.interrupt();
         }
         housekeeping.close();
-        if (!waitingForRows) {
+        if (!waitingUnclaimed) {
             Threads.join(thread, CLOSE_WAIT, "its last batch is published again once its claim expires");
         }
     }

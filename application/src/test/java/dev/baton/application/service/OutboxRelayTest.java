@@ -29,6 +29,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -115,6 +116,42 @@ class OutboxRelayTest {
             clock.advance(Duration.ofSeconds(1));
             outbox.add(job("t-late"));
             await().atMost(Duration.ofSeconds(30)).until(() -> looks.get() == 2);
+        }
+    }
+
+    /**
+     * The first record of the transport's epoch makes every published row outstanding again, as a loss does: a relay
+     * that published before its housekeeping's first look would publish its first batch twice.
+     */
+    @Test
+    void aRelayPublishesNothingBeforeItsHousekeepingRecordedTheTransportsEpoch() throws InterruptedException {
+        CountDownLatch looking = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        outbox.add(job("e-1"));
+        outbox.add(job("e-2"));
+        try (OutboxRelay running = new OutboxRelay(outbox, transport, ledger, () -> {
+            looking.countDown();
+            awaitQuietly(release);
+            return epoch.get();
+        }, PayloadLimit.DEFAULT, clock, new OutboxRelay.Settings(10, Duration.ofSeconds(30), Duration.ofSeconds(1)),
+                observer).start()) {
+            assertThat(looking.await(30, TimeUnit.SECONDS)).isTrue();
+            await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5))
+                    .until(() -> observer.published.get() == 0);
+
+            release.countDown();
+
+            await().atMost(Duration.ofSeconds(30)).until(() -> observer.published.get() == 2);
+            assertThat(observer.republished).hasValue(0);
+            assertThat(transport.stats(ORDERS).length()).isEqualTo(2);
+        }
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
