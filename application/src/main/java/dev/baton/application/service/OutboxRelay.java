@@ -274,7 +274,7 @@ public final class OutboxRelay implements AutoCloseable {
     }
 
     private void relayUntilClosed() {
-        if (!awaitEpochRecorded()) {
+        if (!awaitEpochRecorded()) { // see OutboxHousekeeping.epochRecorded
             return; // closed before anything was claimed: nothing to mark
         }
         while (closed.getCount() > 0) {
@@ -322,13 +322,7 @@ public final class OutboxRelay implements AutoCloseable {
         }
     }
 
-    /**
-     * Waits until the housekeeping's first look recorded the transport's epoch, with nothing claimed: the first record
-     * of an epoch makes every published row outstanding again, as after a loss, so a batch published before it would
-     * be published twice.
-     *
-     * @return false when the relay was closed first
-     */
+    /** Waits, nothing claimed, until the housekeeping's first look recorded the epoch. @return false if closed first */
     private boolean awaitEpochRecorded() {
         waitingUnclaimed = true;
         try {
@@ -368,8 +362,8 @@ public final class OutboxRelay implements AutoCloseable {
      * Stops relaying and keeping house, and returns once both threads ended (or {@link #CLOSE_WAIT} passed): whoever
      * closes the relay closes its outbox and transport next, which its last statements need. A batch being published
      * is published and marked, not interrupted, so closing publishes nothing twice. A relay waiting for new rows (or
-     * for the transport's epoch) has nothing left to mark: it is interrupted, and not waited for (the outbox's wait may not heed the interrupt before
-     * its poll interval ends).
+     * for the transport's epoch) has nothing left to mark: it is interrupted, and not waited for (the outbox's wait
+     * may not heed the interrupt before its poll interval ends).
      */
     @Override
     public void close() {
