@@ -40,10 +40,11 @@ final class OutboxThroughput {
             // closed before the clean-up, so that its relay publishes nothing after the queue went
             try (Baton baton = Baton.builder().config(config).build()) {
                 baton.migrate();
-                // the first round warms the JIT and the connections up
+                // a first round of each warms the JIT and the connections up
                 single(baton, queue, "warm-", Math.min(jobs, 5_000), producers, payload);
                 double single = single(baton, queue, "single-", jobs, producers, payload);
-                double bulk = bulk(baton, queue, jobs, payload);
+                bulk(baton, queue, "warm-bulk-", Math.min(jobs, 5 * BULK), payload);
+                double bulk = bulk(baton, queue, "bulk-", jobs, payload);
                 return new Rates(producers, single, bulk);
             }
         } finally {
@@ -80,12 +81,12 @@ final class OutboxThroughput {
         }
     }
 
-    private static double bulk(Baton baton, QueueName queue, int jobs, String payload) {
+    private static double bulk(Baton baton, QueueName queue, String prefix, int jobs, String payload) {
         Stopwatch took = Stopwatch.start();
         for (int from = 0; from < jobs; from += BULK) {
             List<EnqueueJobUseCase.Command> commands = new ArrayList<>(BULK);
             for (int i = from; i < Math.min(jobs, from + BULK); i++) {
-                commands.add(EnqueueJobUseCase.Command.now(queue, JobId.of("bulk-" + i), payload));
+                commands.add(EnqueueJobUseCase.Command.now(queue, JobId.of(prefix + i), payload));
             }
             baton.enqueueAll(commands, Route.OUTBOX);
         }
