@@ -4,8 +4,11 @@ import static dev.baton.adapters.redis.RedisValues.number;
 import static dev.baton.adapters.redis.Utf8.bytes;
 
 import dev.baton.adapters.redis.LuaScripts.Script;
+import dev.baton.application.port.out.AcknowledgedLease;
 import dev.baton.application.port.out.Delivery;
+import dev.baton.application.port.out.DeliveryId;
 import dev.baton.application.port.out.Lease;
+import dev.baton.application.port.out.TransportException;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.QueueName;
 import io.lettuce.core.Consumer;
@@ -19,9 +22,12 @@ import io.lettuce.core.XReadArgs.StreamOffset;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
@@ -90,6 +96,46 @@ final class Leasing {
             }
             return cancelsThere == 0 ? Lease.noneCancelled(leased) : withCancels(keys.queue(), leased);
         });
+    }
+
+    /**
+     * Acknowledges {@code ids} and leases without waiting, on a queue of one partition in one round trip: the
+     * acknowledgement's scripts go on the reading connection just in front of the read, and Redis answers them
+     * together. Empty for a queue of several partitions, whose reads go to several places: there the two go apart.
+     */
+    Optional<AcknowledgedLease> acknowledgeAndLease(QueueName queue, Collection<DeliveryId> ids, ConsumerName consumer,
+                                                    int max) {
+        QueueLayout layout = partitions.layout("lease", queue);
+        if (layout.partitions() != 1) {
+            return Optional.empty();
+        }
+        QueueKeys keys = layout.partition(0);
+        return Optional.of(partitions.withGroup("lease", queue, () -> {
+            RedisClusterAsyncCommands<byte[], byte[]> async =
+                    blockingReads.forCurrentThread(keys.partition()).link().async();
+            List<CompletableFuture<Long>> acknowledged = IdBatches.of(layout.byPartition(ids)
+                    .getOrDefault(keys, List.of())).stream()
+                    .map(batch -> scripts.<Long>runAsync(async, Script.ACKNOWLEDGE, ScriptOutputType.INTEGER,
+                            PendingEntries.acknowledgementKeys(keys), PendingEntries.acknowledgementArgs(keys, batch)))
+                    .toList();
+            Lease lease = leaseOne(keys, consumer, max, Duration.ZERO);
+            return new AcknowledgedLease(lease, failureOf(queue, acknowledged));
+        }));
+    }
+
+    /**
+     * Their replies come before the read's on the same connection (after it only when a script had to be loaded
+     * again), so this rarely waits.
+     */
+    private Optional<RuntimeException> failureOf(QueueName queue, List<CompletableFuture<Long>> acknowledged) {
+        long deadline = System.nanoTime() + commandTimeout.toNanos();
+        try {
+            acknowledged.forEach(reply -> Calls.call("acknowledge", queue,
+                    () -> replies.getEvenIfInterrupted(reply, deadline)));
+            return Optional.empty();
+        } catch (TransportException e) {
+            return Optional.of(e);
+        }
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.baton.adapters.redis;
 
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -11,6 +12,8 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * The adapter's Lua scripts: loaded once with SCRIPT LOAD, run with EVALSHA, loaded again when Redis forgot them
@@ -80,6 +83,23 @@ final class LuaScripts {
             redis.scriptLoad(sources.get(script));
             return redis.evalsha(digests.get(script), type, keys, args);
         }
+    }
+
+    /**
+     * Sends a script without waiting for its reply, on {@code async}: to pipeline it with other commands of that
+     * connection. A NOSCRIPT answer loads the script there and runs it again, still without blocking anyone.
+     */
+    <T> CompletableFuture<T> runAsync(RedisClusterAsyncCommands<byte[], byte[]> async, Script script,
+                                      ScriptOutputType type, byte[][] keys, byte[]... args) {
+        String digest = digests.get(script);
+        return async.<T>evalsha(digest, type, keys, args).toCompletableFuture().exceptionallyCompose(failure -> {
+            Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
+            if (!(cause instanceof RedisNoScriptException)) {
+                return CompletableFuture.failedFuture(cause);
+            }
+            return async.scriptLoad(sources.get(script))
+                    .thenCompose(loaded -> async.<T>evalsha(digest, type, keys, args)).toCompletableFuture();
+        });
     }
 
     private static byte[] read(String resource) {

@@ -50,16 +50,23 @@ final class PendingEntries {
         Map<QueueKeys, List<String>> byPartition = partitions.layout("acknowledge", queue).byPartition(ids);
         call("acknowledge", queue, () -> {
             // a script: the isolation records go, the uniqueness keys the entries hold are released, and the totals count
-            byPartition.forEach((keys, all) -> IdBatches.of(all).forEach(batch -> {
-                List<byte[]> args = new ArrayList<>(batch.size() + 1);
-                args.add(keys.group());
-                batch.forEach(id -> args.add(bytes(id)));
-                scripts.run(Script.ACKNOWLEDGE, ScriptOutputType.INTEGER,
-                        new byte[][] {keys.stream(), keys.isolated(), keys.uniqueEntries(), keys.totals()},
-                        args.toArray(byte[][]::new));
-            }));
+            byPartition.forEach((keys, all) -> IdBatches.of(all).forEach(batch -> scripts.run(Script.ACKNOWLEDGE,
+                    ScriptOutputType.INTEGER, acknowledgementKeys(keys), acknowledgementArgs(keys, batch))));
             return null;
         });
+    }
+
+    /** The keys of {@link Script#ACKNOWLEDGE} on a partition. */
+    static byte[][] acknowledgementKeys(QueueKeys keys) {
+        return new byte[][] {keys.stream(), keys.isolated(), keys.uniqueEntries(), keys.totals()};
+    }
+
+    /** The arguments of {@link Script#ACKNOWLEDGE} for a batch of a partition's entry ids. */
+    static byte[][] acknowledgementArgs(QueueKeys keys, List<String> entryIds) {
+        List<byte[]> args = new ArrayList<>(entryIds.size() + 1);
+        args.add(keys.group());
+        entryIds.forEach(id -> args.add(bytes(id)));
+        return args.toArray(byte[][]::new);
     }
 
     OptionalLong isolate(Delivery.Leased delivery, ConsumerName consumer) {

@@ -1,5 +1,6 @@
 package dev.baton.adapters.redis;
 
+import dev.baton.application.port.out.AcknowledgedLease;
 import dev.baton.application.port.out.Delivery;
 import dev.baton.application.port.out.DeliveryId;
 import dev.baton.application.port.out.JobLeases;
@@ -148,6 +149,14 @@ final class RedisStreamTransport
             throw new IllegalArgumentException("block must not be negative, got " + block);
         }
         return leasing.lease(queue, consumer, max, block);
+    }
+
+    @Override
+    public AcknowledgedLease acknowledgeAndLease(QueueName queue, Collection<DeliveryId> ids, ConsumerName consumer,
+                                                 int max) {
+        requirePositive(max);
+        return leasing.acknowledgeAndLease(queue, ids, consumer, max)
+                .orElseGet(() -> JobLeases.super.acknowledgeAndLease(queue, ids, consumer, max));
     }
 
     @Override

@@ -7,6 +7,7 @@ import io.lettuce.core.RedisFuture;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -27,7 +28,7 @@ final class Replies {
     }
 
     /** Waits for a reply, at most until {@code deadline} ({@link System#nanoTime()}). */
-    <T> T get(RedisFuture<T> future, long deadline) {
+    <T> T get(Future<T> future, long deadline) {
         try {
             return await(future, deadline);
         } catch (InterruptedException e) {
@@ -41,7 +42,7 @@ final class Replies {
      * interrupt meanwhile does not cut the wait short (the command's effect would be lost with its reply), and is kept
      * for the caller.
      */
-    <T> T getEvenIfInterrupted(RedisFuture<T> future, long deadline) {
+    <T> T getEvenIfInterrupted(Future<T> future, long deadline) {
         boolean interrupted = Thread.interrupted();
         try {
             while (true) {
@@ -58,7 +59,7 @@ final class Replies {
         }
     }
 
-    private <T> T await(RedisFuture<T> future, long deadline) throws InterruptedException {
+    private <T> T await(Future<T> future, long deadline) throws InterruptedException {
         try {
             return future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (ExecutionException e) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.adapters.redis.testing.ThrowawayRedis;
+import dev.baton.application.port.out.AcknowledgedLease;
 import dev.baton.application.port.out.Delivery;
 import dev.baton.application.port.out.TransportException;
 import dev.baton.domain.ConsumerName;
@@ -90,6 +91,27 @@ class RedisConnectionTest {
             running.set(false);
             worker.get(10, TimeUnit.SECONDS);
             assertThat(adapter.administration().stats(queue).pending()).isZero();
+        }
+    }
+
+    @Test
+    void anAcknowledgementInFrontOfALeaseLoadsItsScriptAgainWhenRedisForgotIt() {
+        try (ThrowawayRedis server = ThrowawayRedis.start();
+             RedisAdapter adapter = open(server.uri(), Duration.ofSeconds(2));
+             RawRedis raw = new RawRedis(server.uri())) {
+            adapter.leases().declare(queue);
+            adapter.publisher().publish(job("a"));
+            adapter.publisher().publish(job("b"));
+            List<Delivery> first = adapter.leases().lease(queue, alice, 1, Duration.ofMillis(100)).deliveries();
+            raw.commands().scriptFlush();
+
+            AcknowledgedLease next = adapter.leases().acknowledgeAndLease(queue,
+                    first.stream().map(Delivery::id).toList(), alice, 10);
+
+            assertThat(next.acknowledgementFailure()).isEmpty();
+            assertThat(Delivery.jobIdsOf(next.lease().deliveries())).containsExactly(JobId.of("b"));
+            assertThat(adapter.administration().find(queue, JobId.of("a"))).as("acknowledged").isEmpty();
+            assertThat(adapter.administration().stats(queue).pending()).isEqualTo(1);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.baton.application.testing;
 
+import dev.baton.application.port.out.AcknowledgedLease;
 import dev.baton.application.port.out.Delivery;
 import dev.baton.application.port.out.DeliveryId;
 import dev.baton.application.port.out.JobLeases;
@@ -40,6 +41,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 
 /**
@@ -60,6 +62,7 @@ public final class InMemoryStreamTransport
     /** Each queue's cancelled job ids, with the time of their cancel. */
     private final Map<QueueName, Map<JobId, Instant>> cancels = new HashMap<>();
     private int failingCancelReads;
+    private final AtomicLong acknowledgedInFrontOfLeases = new AtomicLong();
 
     public InMemoryStreamTransport(Clock clock, PayloadLimit payloadLimit) {
         this.clock = clock;
@@ -178,6 +181,19 @@ public final class InMemoryStreamTransport
     @Override
     public synchronized void acknowledge(QueueName queue, Collection<DeliveryId> ids) {
         queue(queue).acknowledge(ids, clock.instant());
+    }
+
+    /** Acknowledges, then leases, as every transport may; counts the ids for {@link #acknowledgedInFrontOfLeases}. */
+    @Override
+    public AcknowledgedLease acknowledgeAndLease(QueueName queue, Collection<DeliveryId> ids, ConsumerName consumer,
+                                                 int max) {
+        acknowledgedInFrontOfLeases.addAndGet(ids.size());
+        return JobLeases.super.acknowledgeAndLease(queue, ids, consumer, max);
+    }
+
+    /** How many ids went in front of a lease ({@link #acknowledgeAndLease}) rather than on their own. */
+    public long acknowledgedInFrontOfLeases() {
+        return acknowledgedInFrontOfLeases.get();
     }
 
     @Override

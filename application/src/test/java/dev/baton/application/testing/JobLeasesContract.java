@@ -4,6 +4,7 @@ import static dev.baton.application.testing.TestedTransport.PAYLOAD_LIMIT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.baton.application.port.out.AcknowledgedLease;
 import dev.baton.application.port.out.Delivery;
 import dev.baton.application.port.out.DeliveryId;
 import dev.baton.application.port.out.JobLeases;
@@ -143,6 +144,36 @@ public abstract class JobLeasesContract extends TransportFixture {
         leases().acknowledge(queue, List.of(deliveries.get(1).id()));
         assertThat(administration().stats(queue).pending()).isZero();
         assertThat(leases().lease(queue, alice, 10, SHORT_BLOCK).deliveries()).isEmpty();
+    }
+
+    @Test
+    void acknowledgeAndLeaseAcknowledgesThenLeasesWhatIsThereWithItsCancels() {
+        publish("a", "b", "c", "d");
+        List<Delivery> first = leases().lease(queue, alice, 2, SHORT_BLOCK).deliveries();
+        administration().cancel(queue, JobId.of("d"), Instant.parse("2026-12-01T00:00:00Z"));
+
+        AcknowledgedLease next = leases().acknowledgeAndLease(queue,
+                List.of(first.get(0).id(), new DeliveryId("1-1")), alice, 10);
+
+        assertThat(next.acknowledgementFailure()).isEmpty();
+        assertThat(jobIds(next.lease().deliveries())).containsExactly("c", "d");
+        assertThat(next.lease().cancelled()).containsExactly(JobId.of("d"));
+        assertThat(administration().find(queue, JobId.of("a"))).isEmpty();
+        assertThat(administration().stats(queue).pending()).isEqualTo(3);
+    }
+
+    @Test
+    void acknowledgeAndLeaseOnAnEmptyQueueAcknowledgesAndReturnsWithoutWaitingForEntries() {
+        publish("a");
+        List<Delivery> leased = leases().lease(queue, alice, 1, SHORT_BLOCK).deliveries();
+
+        // nothing else publishes: a lease that waited for entries would end in a timeout, not with this answer
+        AcknowledgedLease next = leases().acknowledgeAndLease(queue, ids(leased), alice, 10);
+
+        assertThat(next.acknowledgementFailure()).isEmpty();
+        assertThat(next.lease().isEmpty()).isTrue();
+        assertThat(administration().stats(queue).pending()).isZero();
+        assertThat(leases().acknowledgeAndLease(queue, List.of(), alice, 10).lease().isEmpty()).isTrue();
     }
 
     @Test

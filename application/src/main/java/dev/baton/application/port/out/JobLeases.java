@@ -8,6 +8,7 @@ import dev.baton.domain.QueueName;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 
@@ -62,6 +63,25 @@ public interface JobLeases {
 
     /** Acknowledges finished entries: they leave the pending list. Unknown or already acknowledged ids are ignored. */
     void acknowledge(QueueName queue, Collection<DeliveryId> ids);
+
+    /**
+     * Acknowledges {@code ids} of {@code queue}, as {@link #acknowledge} does, then leases up to {@code max} new entries
+     * without waiting, as {@link #lease} does with no block. A worker whose queue has work sends the acknowledgements
+     * that gathered in front of its next lease: a transport that can do both in one round trip overrides this.
+     *
+     * @return the lease, and the acknowledgement's failure if it failed (the lease is taken either way)
+     * @throws TransportException when the lease failed; whether the acknowledgement took effect is then unknown
+     */
+    default AcknowledgedLease acknowledgeAndLease(QueueName queue, Collection<DeliveryId> ids, ConsumerName consumer,
+                                                  int max) {
+        Optional<RuntimeException> failure = Optional.empty();
+        try {
+            acknowledge(queue, ids);
+        } catch (RuntimeException e) {
+            failure = Optional.of(e);
+        }
+        return new AcknowledgedLease(lease(queue, consumer, max, Duration.ZERO), failure);
+    }
 
     /**
      * Atomically acknowledges {@code delivery} and puts {@code retried} into the delayed set, due at its

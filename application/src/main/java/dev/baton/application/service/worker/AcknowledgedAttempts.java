@@ -9,8 +9,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Hears how acknowledgements went: a job counts as completed (or as a duplicate, or cancelled) only once acknowledged, and its slot
- * is freed either way.
+ * Hears how acknowledgements went: a job counts as completed (or as a duplicate, or cancelled) only once acknowledged,
+ * and the worker stops holding it either way (its slot was freed when it was handed over).
  */
 final class AcknowledgedAttempts implements Acknowledgements.Listener<Attempt> {
     private static final Logger LOG = LoggerFactory.getLogger(AcknowledgedAttempts.class);
@@ -42,7 +42,7 @@ final class AcknowledgedAttempts implements Acknowledgements.Listener<Attempt> {
                         job.queue(), job.id(), one.id());
             }
         }
-        release(finished);
+        forget(finished);
     }
 
     @Override
@@ -50,10 +50,10 @@ final class AcknowledgedAttempts implements Acknowledgements.Listener<Attempt> {
         // committed, so a redelivery finds the completion (exactly-once) or runs again (at-least-once)
         LOG.warn("could not acknowledge, left pending for redelivery consumer={} count={} first delivery={}: {}",
                 consumer, finished.size(), finished.get(0).id(), failure.toString());
-        release(finished);
+        forget(finished);
     }
 
-    private void release(List<Attempt> finished) {
-        inFlight.release(finished.stream().map(Attempt::held).toList());
+    private void forget(List<Attempt> finished) {
+        inFlight.forget(finished.stream().map(Attempt::held).toList());
     }
 }

@@ -13,9 +13,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
 /**
- * The deliveries a worker holds, and the slots they hold: one slot per delivery, {@code concurrency} slots in all.
- * The fetcher takes free slots before it leases (this is the backpressure: a worker never holds more than
- * {@code concurrency} jobs); a delivery gives its slot back when it is released. A suspect runs alone by taking
+ * The deliveries a worker holds, and the slots they hold: one slot per running delivery, {@code concurrency} slots in
+ * all. The fetcher takes free slots before it leases (this is the backpressure: a worker never runs more than
+ * {@code concurrency} jobs); a delivery gives its slot back when it is released, or when its effect committed and it
+ * is handed over for acknowledgement ({@link #freeSlots}). A handed-over delivery stays held (its lease is extended)
+ * until its acknowledgement went ({@link #forget}). A suspect runs alone by taking
  * every other slot ({@link #takeOtherSlots}): the slots are fair, so once it waits for them, the fetcher leases nothing
  * new until the suspect has run.
  */
@@ -32,7 +34,19 @@ final class InFlight {
 
     /** Waits for one free slot, then takes every other free one: the most this worker may lease now. */
     int takeFreeSlots() throws InterruptedException {
-        slots.acquire();
+        return takeFreeSlots(() -> { });
+    }
+
+    /**
+     * {@link #takeFreeSlots()}, running {@code beforeWaiting} first when it has to wait.
+     *
+     * @param beforeWaiting runs first when no slot is free now
+     */
+    int takeFreeSlots(Runnable beforeWaiting) throws InterruptedException {
+        if (!slots.tryAcquire()) {
+            beforeWaiting.run();
+            slots.acquire();
+        }
         int taken = 1;
         while (taken < concurrency && slots.tryAcquire()) {
             taken++;
@@ -81,12 +95,17 @@ final class InFlight {
 
     /** Frees the slots all at once, so that the fetcher leases (and batches) them together, not one by one. */
     void release(Collection<HeldDelivery> done) {
+        forget(done);
+        slots.release(done.size());
+    }
+
+    /** Stops holding deliveries whose slots were freed already: their acknowledgement went. */
+    void forget(Collection<HeldDelivery> done) {
         done.forEach(delivery -> {
             if (held.remove(Key.of(delivery.delivery()), delivery) && delivery.isSuspect()) {
                 suspects.decrementAndGet();
             }
         });
-        slots.release(done.size());
     }
 
     /** Suspects held now: at most one, since a worker takes in a suspect only when it holds none. */

@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
 /**
  * One task on a job thread: triages its deliveries (those the dispatcher marked cancelled are settled as such),
  * settles those that do not run, executes the rest as one attempt (or one batch; a suspect alone in the worker) and
- * ends each attempt, then frees the slots of all that were not handed over for acknowledgement.
+ * ends each attempt, then frees the slots of all, and releases those not handed over for acknowledgement.
  */
 final class Processor {
     private static final Logger LOG = LoggerFactory.getLogger(Processor.class);
@@ -70,8 +70,9 @@ final class Processor {
             LOG.warn("could not finish deliveries, left pending for redelivery consumer={} count={}", consumer,
                     batch.size(), e);
         } finally {
-            // what was handed over for acknowledgement is released once acknowledged
+            // what was handed over stays held until acknowledged, but its effect committed: its slot is free now
             inFlight.release(batch.stream().filter(held -> !handedOver.contains(held)).toList());
+            inFlight.freeSlots(handedOver.size());
         }
     }
 }

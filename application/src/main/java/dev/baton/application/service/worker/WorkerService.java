@@ -84,7 +84,7 @@ public final class WorkerService implements RunWorkerUseCase {
         RecoveryLoop recovery = new RecoveryLoop(maintenance, command.queues(), consumer, settings.lease(), inFlight,
                 dispatcher, pauses, counting);
         Fetcher fetcher = new Fetcher(leases, command.queues(), consumer, settings.block(),
-                inFlight, recovery, pauses, dispatcher, threads.ofJobKind("fetch"));
+                inFlight, recovery, pauses, dispatcher, acknowledgements, threads.ofJobKind("fetch"));
         Loops loops = new Loops(consumer, threads)
                 .sweepingDeadlines(new DeadlineLoop(inFlight), DeadlineLoop.interval(settings.jobTimeout()))
                 .whileLeasing("promotion", new PromotionLoop(maintenance, command.queues(), clock), Duration.ZERO,

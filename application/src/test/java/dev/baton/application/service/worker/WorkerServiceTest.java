@@ -55,6 +55,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -107,6 +108,19 @@ class WorkerServiceTest {
         });
         assertThat(transport.stats(queue).pending()).isZero();
         assertThat(calls.values()).allSatisfy(count -> assertThat(count).hasValue(1));
+    }
+
+    @Test
+    void aBusyWorkerAcknowledgesInFrontOfItsLeasesAndLeavesNothingPending() {
+        handlers.put("orders", counting("orders"));
+        IntStream.range(0, 200).forEach(i -> enqueue("o-" + i));
+
+        RunningWorker worker = start("w1", 4);
+
+        await().atMost(WAIT).until(() -> worker.counters().completed() == 200);
+        assertThat(transport.acknowledgedInFrontOfLeases()).as("acknowledged with the next lease").isPositive();
+        assertThat(transport.stats(queue).pending()).isZero();
+        assertThat(calls("orders")).hasValue(200);
     }
 
     @ParameterizedTest
