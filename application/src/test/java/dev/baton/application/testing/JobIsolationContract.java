@@ -46,7 +46,7 @@ public abstract class JobIsolationContract extends TransportFixture {
         assertThat(leases().isolate(reclaimed, alice)).as("alice lost it").isEmpty();
         assertThat(leases().isolate(reclaimed, bob)).hasValue(2);
 
-        Delivery.Leased resumed = leased(single(leases().leaseOwnPending(queue, bob, 10)));
+        Delivery.Leased resumed = leased(single(maintenance().leaseOwnPending(queue, bob, 10)));
         assertThat(resumed.isolatedDeliveries()).isEqualTo(2);
         assertThat(resumed.deliveryCount()).isEqualTo(3);
         assertThat(administration().stats(queue).isolatedDeliveries()).isEqualTo(2);

@@ -105,7 +105,7 @@ public abstract class JobLeasesContract extends TransportFixture {
         assertThat(cutShort.get()).isEqualTo(Lease.empty());
         assertThat(stillInterrupted).isTrue();
         assertThat(jobIds(leases().lease(queue, bob, 5, SHORT_BLOCK).deliveries())).containsExactly("after-the-stop");
-        assertThat(leases().leaseOwnPending(queue, alice, 10)).isEmpty();
+        assertThat(maintenance().leaseOwnPending(queue, alice, 10)).isEmpty();
     }
 
     @Test
@@ -114,16 +114,16 @@ public abstract class JobLeasesContract extends TransportFixture {
         List<Delivery> ofAlice = leases().lease(queue, alice, 2, SHORT_BLOCK).deliveries();
         leases().lease(queue, bob, 1, SHORT_BLOCK).deliveries();
 
-        List<Delivery> again = leases().leaseOwnPending(queue, alice, 10);
-        List<Delivery> oldestOnly = leases().leaseOwnPending(queue, alice, 1);
+        List<Delivery> again = maintenance().leaseOwnPending(queue, alice, 10);
+        List<Delivery> oldestOnly = maintenance().leaseOwnPending(queue, alice, 1);
 
         assertThat(ids(again)).containsExactlyElementsOf(ids(ofAlice));
         assertThat(jobIds(again)).containsExactly("a1", "a2");
         assertThat(again).allSatisfy(delivery -> assertThat(delivery.deliveryCount()).isEqualTo(2));
         assertThat(jobIds(oldestOnly)).containsExactly("a1");
         assertThat(oldestOnly.get(0).deliveryCount()).isEqualTo(3);
-        assertThat(jobIds(leases().leaseOwnPending(queue, bob, 10))).containsExactly("b1");
-        assertThat(leases().leaseOwnPending(queue, ConsumerName.of("carol"), 10)).isEmpty();
+        assertThat(jobIds(maintenance().leaseOwnPending(queue, bob, 10))).containsExactly("b1");
+        assertThat(maintenance().leaseOwnPending(queue, ConsumerName.of("carol"), 10)).isEmpty();
         assertThat(jobIds(leases().lease(queue, alice, 10, SHORT_BLOCK).deliveries())).containsExactly("new");
     }
 
@@ -139,7 +139,7 @@ public abstract class JobLeasesContract extends TransportFixture {
 
         assertThat(administration().stats(queue).pending()).isEqualTo(1);
         assertThat(administration().find(queue, JobId.of("a"))).isEmpty();
-        assertThat(jobIds(leases().leaseOwnPending(queue, alice, 10))).containsExactly("b");
+        assertThat(jobIds(maintenance().leaseOwnPending(queue, alice, 10))).containsExactly("b");
 
         leases().acknowledge(queue, List.of(deliveries.get(1).id()));
         assertThat(administration().stats(queue).pending()).isZero();
@@ -225,7 +225,7 @@ public abstract class JobLeasesContract extends TransportFixture {
         });
         assertThat(administration().find(queue, job.id())).hasValueSatisfying(sighting ->
                 assertThat(sighting).isEqualTo(new JobSighting.Dead(stored)));
-        assertThat(leases().leaseOwnPending(queue, alice, 10)).isEmpty();
+        assertThat(maintenance().leaseOwnPending(queue, alice, 10)).isEmpty();
     }
 
     @Test

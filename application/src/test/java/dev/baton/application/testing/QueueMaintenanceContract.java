@@ -56,7 +56,7 @@ public abstract class QueueMaintenanceContract extends TransportFixture {
         assertThat(jobIds(maintenance().reclaimAbandoned(queue, bob, MIN_IDLE, 10).deliveries()))
                 .containsExactly("r3");
         assertThat(maintenance().reclaimAbandoned(queue, bob, MIN_IDLE, 10).deliveries()).isEmpty();
-        assertThat(jobIds(leases().leaseOwnPending(queue, bob, 10))).containsExactly("r1", "r2", "r3");
+        assertThat(jobIds(maintenance().leaseOwnPending(queue, bob, 10))).containsExactly("r1", "r2", "r3");
     }
 
     @Test

@@ -7,7 +7,6 @@ import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
 import java.time.Duration;
 import java.util.Collection;
-import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -36,12 +35,6 @@ public interface JobLeases {
      * set: no entry is left pending for a consumer that stopped reading.
      */
     Lease lease(QueueName queue, ConsumerName consumer, int max, Duration block);
-
-    /**
-     * Leases again up to {@code max} entries already pending for {@code consumer} (what it held when it last
-     * stopped), oldest first; each counts as one more delivery. Used once when a consumer starts.
-     */
-    List<Delivery> leaseOwnPending(QueueName queue, ConsumerName consumer, int max);
 
     /**
      * Resets the idle time of entries that {@code consumer} still owns, so no other consumer reclaims a job that is

@@ -8,8 +8,8 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * What a worker's background loops keep in order: due retries promoted, abandoned entries taken over, history
- * trimmed and idle consumers removed. Every operation is safe when many workers run it at once. Implementations
+ * What a worker's background loops keep in order: due retries promoted, abandoned entries taken over (a starting
+ * consumer's own among them), history trimmed and idle consumers removed. Every operation is safe when many workers run it at once. Implementations
  * translate their client's exceptions into {@link TransportException}.
  */
 public interface QueueMaintenance {
@@ -21,6 +21,13 @@ public interface QueueMaintenance {
      * @return how many jobs moved
      */
     int promoteDue(QueueName queue, Instant now, int max);
+
+    /**
+     * Leases again up to {@code max} entries already pending for {@code consumer} (what it held when it last
+     * stopped), oldest first; each counts as one more delivery. Used once when a consumer starts: the recovery of its
+     * own work, as {@link #reclaimAbandoned} is of a silent consumer's.
+     */
+    List<Delivery> leaseOwnPending(QueueName queue, ConsumerName consumer, int max);
 
     /**
      * Takes over up to {@code max} entries of any consumer idle for at least {@code minIdle}, oldest first. Their

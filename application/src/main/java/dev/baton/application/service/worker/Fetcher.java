@@ -3,6 +3,7 @@ package dev.baton.application.service.worker;
 import dev.baton.application.port.out.Delivery;
 import dev.baton.application.port.out.JobLeases;
 import dev.baton.application.port.out.Lease;
+import dev.baton.application.port.out.QueueMaintenance;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.QueueName;
 import java.time.Duration;
@@ -34,6 +35,7 @@ final class Fetcher {
     private static final Logger LOG = LoggerFactory.getLogger(Fetcher.class);
 
     private final JobLeases leases;
+    private final QueueMaintenance maintenance;
     private final List<QueueName> queues;
     private final ConsumerName consumer;
     private final Duration blockPerQueue;
@@ -48,10 +50,11 @@ final class Fetcher {
     private boolean busy;
 
     /** @param block how long one round over the queues may wait for new entries; split over the queues */
-    Fetcher(JobLeases leases, List<QueueName> queues, ConsumerName consumer, Duration block,
+    Fetcher(JobLeases leases, QueueMaintenance maintenance, List<QueueName> queues, ConsumerName consumer, Duration block,
             InFlight inFlight, RecoveryLoop recovery, PausedQueues pauses, Dispatcher dispatcher,
             Acknowledgements<Attempt> acknowledgements, ThreadFactory threads) {
         this.leases = leases;
+        this.maintenance = maintenance;
         this.queues = List.copyOf(queues);
         this.consumer = consumer;
         // one worker blocks on its queues in turn: together they wait no longer than one block
@@ -164,7 +167,7 @@ final class Fetcher {
                 continue; // what it held of a paused queue is reclaimed once the queue is resumed
             }
             List<Delivery> own = new ArrayList<>(1);
-            retrying("resume pending of " + queue, () -> own.addAll(leases.leaseOwnPending(queue, consumer, 1)));
+            retrying("resume pending of " + queue, () -> own.addAll(maintenance.leaseOwnPending(queue, consumer, 1)));
             if (!own.isEmpty()) {
                 LOG.info("resuming the oldest own pending entry consumer={} queue={} delivery={}", consumer, queue,
                         own.get(0).id());

@@ -83,7 +83,7 @@ public final class WorkerService implements RunWorkerUseCase {
         PausedQueues pauses = new PausedQueues(leases, command.queues(), consumer);
         RecoveryLoop recovery = new RecoveryLoop(maintenance, command.queues(), consumer, settings.lease(), inFlight,
                 dispatcher, pauses, counting);
-        Fetcher fetcher = new Fetcher(leases, command.queues(), consumer, settings.block(),
+        Fetcher fetcher = new Fetcher(leases, maintenance, command.queues(), consumer, settings.block(),
                 inFlight, recovery, pauses, dispatcher, acknowledgements, threads.ofJobKind("fetch"));
         Loops loops = new Loops(consumer, threads)
                 .sweepingDeadlines(new DeadlineLoop(inFlight), DeadlineLoop.interval(settings.jobTimeout()))
