@@ -63,7 +63,6 @@ public final class InMemoryStreamTransport
     private final Map<QueueName, Map<JobId, Instant>> cancels = new HashMap<>();
     private int failingCancelReads;
     private final AtomicLong acknowledgedInFrontOfLeases = new AtomicLong();
-    private int largestLease;
 
     public InMemoryStreamTransport(Clock clock, PayloadLimit payloadLimit) {
         this.clock = clock;
@@ -159,7 +158,6 @@ public final class InMemoryStreamTransport
             }
         }
         List<Delivery> leased = source.leaseNew(consumer, max, clock.instant());
-        largestLease = Math.max(largestLease, leased.size());
         if (failingCancelReads > 0) { // as over a network: the read went through, its cancels did not
             failingCancelReads--;
             throw new TransportException("reading the cancels failed (test hook)");
@@ -196,11 +194,6 @@ public final class InMemoryStreamTransport
     /** How many ids went in front of a lease ({@link #acknowledgeAndLease}) rather than on their own. */
     public long acknowledgedInFrontOfLeases() {
         return acknowledgedInFrontOfLeases.get();
-    }
-
-    /** The most new entries one lease brought. */
-    public synchronized int largestLease() {
-        return largestLease;
     }
 
     @Override

@@ -19,8 +19,7 @@ import org.slf4j.LoggerFactory;
  * this consumer held when it last stopped in the others; then, again and again, it takes the free slots (waiting
  * while all are busy), takes in a reclaimed entry when recovery is due, else fills them with new entries leased
  * round-robin over the queues that are not paused, and dispatches what came. It never leases more than it has slots
- * for: one per job the worker runs at once, and while its jobs are short, some for deliveries leased ahead, which it
- * sizes at the start of every turn ({@link LeaseAhead}). A transport failure pauses it, it never ends it.
+ * for. A transport failure pauses it, it never ends it.
  *
  * <p>While its queues have work, a lease after one that brought entries goes without waiting and carries the
  * acknowledgements that gathered meanwhile in front of it, in the same round trip ({@link Acknowledgements#leaseAfter}):
@@ -45,7 +44,6 @@ final class Fetcher {
     private final PausedQueues pauses;
     private final Dispatcher dispatcher;
     private final Acknowledgements<Attempt> acknowledgements;
-    private final LeaseAhead ahead;
     private final Thread thread;
     private final AtomicBoolean leasing = new AtomicBoolean(true);
     /** The last lease brought entries (only the fetcher's thread reads and writes it). */
@@ -54,7 +52,7 @@ final class Fetcher {
     /** @param block how long one round over the queues may wait for new entries; split over the queues */
     Fetcher(JobLeases leases, QueueMaintenance maintenance, List<QueueName> queues, ConsumerName consumer, Duration block,
             InFlight inFlight, RecoveryLoop recovery, PausedQueues pauses, Dispatcher dispatcher,
-            Acknowledgements<Attempt> acknowledgements, LeaseAhead ahead, ThreadFactory threads) {
+            Acknowledgements<Attempt> acknowledgements, ThreadFactory threads) {
         this.leases = leases;
         this.maintenance = maintenance;
         this.queues = List.copyOf(queues);
@@ -67,7 +65,6 @@ final class Fetcher {
         this.pauses = pauses;
         this.dispatcher = dispatcher;
         this.acknowledgements = acknowledgements;
-        this.ahead = ahead;
         this.thread = threads.newThread(this::run);
     }
 
@@ -100,7 +97,6 @@ final class Fetcher {
             resumeOldestOwnPending();
             Pause pause = new Pause();
             for (int turn = 0; leasing.get(); turn++) {
-                inFlight.leaseAhead(ahead.depth());
                 int wanted = inFlight.takeFreeSlots(acknowledgements::sendDirectly);
                 // after the wait for slots, however long: a lease never acts on pauses older than a check interval
                 pauses.refreshIfDue();

@@ -13,45 +13,23 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
 /**
- * The deliveries a worker holds, and the slots they hold: one slot per delivery, {@code concurrency} slots and those
- * opened for deliveries leased ahead (below). The fetcher takes free slots before it leases (this is the
- * backpressure); a delivery gives its slot back when it is released, or when its effect committed and it
+ * The deliveries a worker holds, and the slots they hold: one slot per running delivery, {@code concurrency} slots in
+ * all. The fetcher takes free slots before it leases (this is the backpressure: a worker never runs more than
+ * {@code concurrency} jobs); a delivery gives its slot back when it is released, or when its effect committed and it
  * is handed over for acknowledgement ({@link #freeSlots}). A handed-over delivery stays held (its lease is extended)
- * until its acknowledgement went ({@link #forget}). Beyond the {@code concurrency} slots, the fetcher may open slots for
- * deliveries leased ahead ({@link #leaseAhead}): the drainers, which never run more than {@code concurrency} jobs
- * (rounded up to their whole batches), take those when they end a batch. A suspect runs alone by taking every other
- * slot ({@link #takeOtherSlots}): the slots are fair, so once it waits for them, the fetcher leases nothing new until
- * the suspect has run.
+ * until its acknowledgement went ({@link #forget}). A suspect runs alone by taking
+ * every other slot ({@link #takeOtherSlots}): the slots are fair, so once it waits for them, the fetcher leases nothing
+ * new until the suspect has run.
  */
 final class InFlight {
     private final int concurrency;
-    private final Slots slots;
-    /** Slots open beyond {@code concurrency}, for deliveries leased ahead (guarded by this). */
-    private int ahead;
-    /** A suspect took, or waits for, every other slot: the slots leased ahead stay as they are (guarded by this). */
-    private int isolatedOthers = -1;
+    private final Semaphore slots;
     private final Map<Key, HeldDelivery> held = new ConcurrentHashMap<>();
     private final AtomicInteger suspects = new AtomicInteger();
 
     InFlight(int concurrency) {
         this.concurrency = concurrency;
-        this.slots = new Slots(concurrency);
-    }
-
-    /**
-     * Opens or closes slots beyond {@code concurrency} so that {@code depth} deliveries may be leased ahead. A closed
-     * slot that is in use closes when its delivery gives it back. Changes nothing while a suspect isolates itself.
-     */
-    synchronized void leaseAhead(int depth) {
-        if (isolatedOthers >= 0 || depth == ahead) {
-            return;
-        }
-        if (depth > ahead) {
-            slots.release(depth - ahead);
-        } else {
-            slots.close(ahead - depth);
-        }
-        ahead = depth;
+        this.slots = new Semaphore(concurrency, true);
     }
 
     /** Waits for one free slot, then takes every other free one: the most this worker may lease now. */
@@ -70,7 +48,7 @@ final class InFlight {
             slots.acquire();
         }
         int taken = 1;
-        while (slots.tryAcquire()) {
+        while (taken < concurrency && slots.tryAcquire()) {
             taken++;
         }
         return taken;
@@ -85,26 +63,13 @@ final class InFlight {
      * no new ones start until {@link #freeOtherSlots}.
      */
     void takeOtherSlots() throws InterruptedException {
-        int others;
-        synchronized (this) {
-            others = concurrency + ahead - 1;
-            isolatedOthers = others;
-        }
-        if (others > 0) { // a fair acquire of none would still queue behind the fetcher, which waits for ours
-            try {
-                slots.acquire(others);
-            } catch (InterruptedException e) {
-                synchronized (this) {
-                    isolatedOthers = -1;
-                }
-                throw e;
-            }
+        if (concurrency > 1) { // a fair acquire of none would still queue behind the fetcher, which waits for ours
+            slots.acquire(concurrency - 1);
         }
     }
 
-    synchronized void freeOtherSlots() {
-        slots.release(isolatedOthers);
-        isolatedOthers = -1;
+    void freeOtherSlots() {
+        slots.release(concurrency - 1);
     }
 
     /** Gives back slots taken for deliveries that did not come. */
@@ -177,18 +142,6 @@ final class InFlight {
     void clear() {
         held.clear();
         suspects.set(0);
-    }
-
-    /** A fair semaphore whose permits can be taken away at once, in use or not. */
-    private static final class Slots extends Semaphore {
-        Slots(int permits) {
-            super(permits, true);
-        }
-
-        /** Takes {@code count} permits away: those in use are gone once they are given back. */
-        void close(int count) {
-            reducePermits(count);
-        }
     }
 
     private record Key(QueueName queue, DeliveryId id) {

@@ -123,26 +123,6 @@ class WorkerServiceTest {
         assertThat(calls("orders")).hasValue(200);
     }
 
-    @Test
-    void aWorkerOfShortJobsLeasesAheadOfThemYetRunsNoMoreAtOnceThanItsConcurrency() {
-        AtomicInteger running = new AtomicInteger();
-        AtomicInteger mostRunning = new AtomicInteger();
-        handlers.put("orders", context -> {
-            mostRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
-            running.decrementAndGet();
-            return Optional.empty();
-        });
-        IntStream.range(0, 2_000).forEach(i -> enqueue("o-" + i));
-
-        RunningWorker worker = start("w1", 4);
-
-        await().atMost(WAIT).until(() -> worker.counters().completed() == 2_000);
-        assertThat(transport.largestLease()).as("leased beyond the four slots of running jobs").isGreaterThan(4)
-                .isLessThanOrEqualTo(4 + LeaseAhead.MOST_PER_JOB * 4);
-        assertThat(mostRunning).hasValueLessThanOrEqualTo(4);
-        assertThat(transport.stats(queue).pending()).isZero();
-    }
-
     @ParameterizedTest
     @MethodSource("dev.baton.application.testing.JobThreadChoices#ofThisRuntime")
     void handlersRunOnTheConfiguredJobThreads(JobThreads choice) throws Exception {
