@@ -63,6 +63,9 @@ public final class InMemoryStreamTransport
     private final Map<QueueName, Map<JobId, Instant>> cancels = new HashMap<>();
     private int failingCancelReads;
     private final AtomicLong acknowledgedInFrontOfLeases = new AtomicLong();
+    private int largestLease;
+    private long leases;
+    private long leasesAtLastReclaim;
 
     public InMemoryStreamTransport(Clock clock, PayloadLimit payloadLimit) {
         this.clock = clock;
@@ -142,6 +145,7 @@ public final class InMemoryStreamTransport
             failingLeases--;
             throw new TransportException("server unreachable (test hook)");
         }
+        leases++;
         InMemoryQueue source = queue(queue);
         long deadline = System.nanoTime() + block.toNanos();
         source.seen(consumer, clock.instant());
@@ -158,6 +162,7 @@ public final class InMemoryStreamTransport
             }
         }
         List<Delivery> leased = source.leaseNew(consumer, max, clock.instant());
+        largestLease = Math.max(largestLease, leased.size());
         if (failingCancelReads > 0) { // as over a network: the read went through, its cancels did not
             failingCancelReads--;
             throw new TransportException("reading the cancels failed (test hook)");
@@ -196,6 +201,16 @@ public final class InMemoryStreamTransport
         return acknowledgedInFrontOfLeases.get();
     }
 
+    /** The most new entries one lease brought. */
+    public synchronized int largestLease() {
+        return largestLease;
+    }
+
+    /** Leases begun since the last reclaim that took an entry over. */
+    public synchronized long leasesSinceLastReclaim() {
+        return leases - leasesAtLastReclaim;
+    }
+
     @Override
     public synchronized void retryLater(Delivery delivery, Job retried) {
         queue(delivery.queue()).retryLater(delivery.id(), retried, retried.notBefore().orElse(clock.instant()));
@@ -230,7 +245,11 @@ public final class InMemoryStreamTransport
     @Override
     public synchronized Reclaimed reclaimAbandoned(QueueName queue, ConsumerName consumer, Duration minIdle,
                                                    int max) {
-        return queue(queue).reclaimAbandoned(consumer, minIdle, max, clock.instant());
+        Reclaimed reclaimed = queue(queue).reclaimAbandoned(consumer, minIdle, max, clock.instant());
+        if (!reclaimed.deliveries().isEmpty()) {
+            leasesAtLastReclaim = leases;
+        }
+        return reclaimed;
     }
 
     @Override

@@ -11,6 +11,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * The faults, each injected on a running {@link Scenario} and counted in its tally. Timing comes from the queue's
@@ -59,8 +60,8 @@ final class Chaos {
         scenario.faults().count("kill -9");
         countCommittedButUnacknowledged(victim.consumer());
         if (scenario.random().nextBoolean()) {
-            await(victim + "'s entries reclaimed").atMost(LONG_ENOUGH).ignoreExceptions()
-                    .until(supervised(() -> scenario.probe().pendingOf(victim.consumer()).isEmpty()));
+            awaitTakeover(victim + "'s entries reclaimed", fleet,
+                    () -> scenario.probe().pendingOf(victim.consumer()).isEmpty());
         }
         victim.start();
     }
@@ -85,9 +86,12 @@ final class Chaos {
         victim.freeze();
         Set<String> held = Set.copyOf(scenario.probe().pendingOf(victim.consumer()));
         scenario.faults().count("kill -STOP beyond the lease");
-        await(victim + "'s leases taken over").atMost(LONG_ENOUGH).ignoreExceptions()
-                .until(supervised(() -> scenario.probe().pendingOf(victim.consumer()).stream()
-                        .noneMatch(held::contains)));
+        long frozenAt = System.nanoTime();
+        awaitTakeover(victim + "'s leases taken over", fleet,
+                () -> scenario.probe().pendingOf(victim.consumer()).stream().noneMatch(held::contains));
+        // what a frozen worker costs the others: each entry it held is a suspect that runs alone
+        scenario.note(victim + " froze holding " + held.size() + " entries, all taken over in "
+                + Duration.ofNanos(System.nanoTime() - frozenAt).toSeconds() + "s");
         victim.resume();
         return victim;
     }
@@ -165,6 +169,19 @@ final class Chaos {
      * A wait's condition that first does what a supervisor does meanwhile: restart the workers that crashed (a poison
      * job halted them) — not those a fault stopped on purpose, which the fault restarts itself.
      */
+    /**
+     * Waits, restarting crashed workers meanwhile, until the others took over what a worker held; a timeout tells
+     * what each worker was doing, so that a stalled takeover can be told from a stalled supervisor.
+     */
+    private void awaitTakeover(String what, WorkerFleet fleet, Callable<Boolean> done) {
+        try {
+            await(what).atMost(LONG_ENOUGH).ignoreExceptions().until(supervised(done));
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError(what + ": not within " + LONG_ENOUGH.toSeconds() + "s; the workers:\n"
+                    + fleet.status(), e);
+        }
+    }
+
     private <T> Callable<T> supervised(Callable<T> condition) {
         return () -> {
             scenario.restartCrashedWorkers();

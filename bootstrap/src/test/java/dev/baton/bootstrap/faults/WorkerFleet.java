@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.stream.Collectors;
 
 /** Several {@code baton worker} processes on one queue, under stable consumer names ({@code w1}, {@code w2}...). */
 final class WorkerFleet implements AutoCloseable {
@@ -27,6 +28,11 @@ final class WorkerFleet implements AutoCloseable {
 
     List<WorkerProcess> workers() {
         return workers;
+    }
+
+    /** Each worker's {@link WorkerProcess#status}, one a line. */
+    String status() {
+        return workers.stream().map(WorkerProcess::status).collect(Collectors.joining("\n"));
     }
 
     WorkerProcess pick(Random random) {

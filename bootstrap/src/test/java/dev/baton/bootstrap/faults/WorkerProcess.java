@@ -137,6 +137,14 @@ final class WorkerProcess {
         }
     }
 
+    /** Running, or how it ended, and the last line it logged: what a wait that timed out reports. */
+    synchronized String status() {
+        String state = process == null ? "not started" : process.isAlive() ? "running"
+                : "exited " + process.exitValue() + (killedOnPurpose ? " (killed)" : "");
+        String[] lines = logText().strip().split("\n");
+        return consumer + " " + state + ", last logged: " + lines[lines.length - 1];
+    }
+
     @Override
     public String toString() {
         return consumer;

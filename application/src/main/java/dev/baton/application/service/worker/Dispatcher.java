@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * takes its batch starts the next, unless one is starting already. Short jobs are so run by the few drainers awake
  * (waking a thread costs more than a short job, and one wake-up per job was most of a noop job's cost), while long
  * ones still get a drainer each, as fast as threads wake. A suspect goes alone, in a task of its own: it is to run
- * alone.
+ * alone. How long each batch took tells how far ahead of its jobs the worker leases ({@link LeaseAhead}): deliveries
+ * leased ahead wait in the ready queue, for the next drainer that ends a batch.
  */
 final class Dispatcher {
     private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
@@ -38,6 +39,7 @@ final class Dispatcher {
     private final int transactions;
     private final Executor jobs;
     private final Consumer<List<HeldDelivery>> process;
+    private final LeaseAhead ahead;
     private final Queue<HeldDelivery> ready = new ConcurrentLinkedQueue<>();
     private final AtomicInteger drainers = new AtomicInteger();
     /** A drainer was started and has not begun yet: it will take what is ready, so no other is started meanwhile. */
@@ -46,9 +48,10 @@ final class Dispatcher {
     /**
      * @param jobsPerTransaction the most jobs a drainer takes as one batch ({@link WorkerSettings#jobsPerTransaction})
      * @param transactions       the most batches that run at once (with {@code jobsPerTransaction} 1, the jobs)
+     * @param ahead              told how long each batch took
      */
     Dispatcher(InFlight inFlight, Cancels cancels, int jobsPerTransaction, int transactions, Executor jobs,
-               Consumer<List<HeldDelivery>> process) {
+               Consumer<List<HeldDelivery>> process, LeaseAhead ahead) {
         if (transactions < 1) {
             throw new IllegalArgumentException("batches at once must be positive, got " + transactions);
         }
@@ -58,6 +61,7 @@ final class Dispatcher {
         this.transactions = transactions;
         this.jobs = jobs;
         this.process = process;
+        this.ahead = ahead;
     }
 
     /** Dispatches what a lease brought: it told which of its jobs are cancelled. */
@@ -140,7 +144,9 @@ final class Dispatcher {
                 List<HeldDelivery> batch = takeReady();
                 if (!batch.isEmpty()) {
                     startDrainer(); // what is left gets the next drainer while this one runs its batch
+                    long started = System.nanoTime();
                     process.accept(batch);
+                    ahead.batchTook(System.nanoTime() - started);
                     continue;
                 }
                 drainers.decrementAndGet();

@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
  * this consumer held when it last stopped in the others; then, again and again, it takes the free slots (waiting
  * while all are busy), takes in a reclaimed entry when recovery is due, else fills them with new entries leased
  * round-robin over the queues that are not paused, and dispatches what came. It never leases more than it has slots
- * for. A transport failure pauses it, it never ends it.
+ * for: one per job the worker runs at once, and while its jobs are short, some for deliveries leased ahead, which it
+ * sizes at the start of every turn ({@link LeaseAhead}). A transport failure pauses it, it never ends it.
  *
  * <p>While its queues have work, a lease after one that brought entries goes without waiting and carries the
  * acknowledgements that gathered meanwhile in front of it, in the same round trip ({@link Acknowledgements#leaseAfter}):
@@ -44,6 +45,7 @@ final class Fetcher {
     private final PausedQueues pauses;
     private final Dispatcher dispatcher;
     private final Acknowledgements<Attempt> acknowledgements;
+    private final LeaseAhead ahead;
     private final Thread thread;
     private final AtomicBoolean leasing = new AtomicBoolean(true);
     /** The last lease brought entries (only the fetcher's thread reads and writes it). */
@@ -52,7 +54,7 @@ final class Fetcher {
     /** @param block how long one round over the queues may wait for new entries; split over the queues */
     Fetcher(JobLeases leases, QueueMaintenance maintenance, List<QueueName> queues, ConsumerName consumer, Duration block,
             InFlight inFlight, RecoveryLoop recovery, PausedQueues pauses, Dispatcher dispatcher,
-            Acknowledgements<Attempt> acknowledgements, ThreadFactory threads) {
+            Acknowledgements<Attempt> acknowledgements, LeaseAhead ahead, ThreadFactory threads) {
         this.leases = leases;
         this.maintenance = maintenance;
         this.queues = List.copyOf(queues);
@@ -65,6 +67,7 @@ final class Fetcher {
         this.pauses = pauses;
         this.dispatcher = dispatcher;
         this.acknowledgements = acknowledgements;
+        this.ahead = ahead;
         this.thread = threads.newThread(this::run);
     }
 
@@ -97,12 +100,14 @@ final class Fetcher {
             resumeOldestOwnPending();
             Pause pause = new Pause();
             for (int turn = 0; leasing.get(); turn++) {
+                inFlight.leaseAhead(ahead.depth());
                 int wanted = inFlight.takeFreeSlots(acknowledgements::sendDirectly);
                 // after the wait for slots, however long: a lease never acts on pauses older than a check interval
                 pauses.refreshIfDue();
                 // abandoned work first; reclaiming here, with the slots in hand, cannot starve behind the lease
                 if (recovery.reclaimIfDue(wanted) > 0) {
                     inFlight.freeSlots(wanted - 1); // the suspect is to run alone: nothing new this turn
+                    letSuspectGoFirst();
                     continue;
                 }
                 QueueName queue = queues.get(turn % queues.size());
@@ -173,9 +178,19 @@ final class Fetcher {
                         own.get(0).id());
                 inFlight.takeSlot();
                 dispatcher.dispatch(own);
+                letSuspectGoFirst();
                 return;
             }
         }
+    }
+
+    /**
+     * Takes no slot before the suspect just dispatched waits for its own (at most one blocking read's time): it runs
+     * once it has every other slot, and a lease begun first would hold them.
+     */
+    private void letSuspectGoFirst() throws InterruptedException {
+        acknowledgements.sendDirectly(); // the fetcher waits: what finishes meanwhile must not
+        inFlight.awaitSuspectIsolating(blockPerQueue);
     }
 
     private void retrying(String what, Runnable action) throws InterruptedException {

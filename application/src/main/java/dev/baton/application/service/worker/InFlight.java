@@ -3,33 +3,65 @@ package dev.baton.application.service.worker;
 import dev.baton.application.port.out.Delivery;
 import dev.baton.application.port.out.DeliveryId;
 import dev.baton.domain.QueueName;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Collectors;
 
 /**
- * The deliveries a worker holds, and the slots they hold: one slot per running delivery, {@code concurrency} slots in
- * all. The fetcher takes free slots before it leases (this is the backpressure: a worker never runs more than
- * {@code concurrency} jobs); a delivery gives its slot back when it is released, or when its effect committed and it
+ * The deliveries a worker holds, and the slots they hold: one slot per delivery, {@code concurrency} slots and those
+ * opened for deliveries leased ahead (below). The fetcher takes free slots before it leases (this is the
+ * backpressure); a delivery gives its slot back when it is released, or when its effect committed and it
  * is handed over for acknowledgement ({@link #freeSlots}). A handed-over delivery stays held (its lease is extended)
- * until its acknowledgement went ({@link #forget}). A suspect runs alone by taking
- * every other slot ({@link #takeOtherSlots}): the slots are fair, so once it waits for them, the fetcher leases nothing
- * new until the suspect has run.
+ * until its acknowledgement went ({@link #forget}). Beyond the {@code concurrency} slots, the fetcher may open slots
+ * for deliveries leased ahead ({@link #leaseAhead}): the drainers, which never run more than {@code concurrency} jobs
+ * (rounded up to their whole batches), take those when they end a batch. A suspect runs alone by taking every other
+ * slot ({@link #takeOtherSlots}): the slots are fair, and the fetcher takes even a free one only when nobody waits
+ * for slots, so once the suspect waits, the fetcher leases nothing new until the suspect has run.
  */
 final class InFlight {
     private final int concurrency;
-    private final Semaphore slots;
+    private final Slots slots;
+    /** Slots open beyond {@code concurrency}, for deliveries leased ahead (guarded by this). */
+    private int ahead;
+    /**
+     * A suspect took, or waits for, every other slot: the slots leased ahead stay as they are (written under this;
+     * volatile for {@link #awaitSuspectIsolating}).
+     */
+    private volatile int isolatedOthers = -1;
+    private final ReentrantLock suspectLock = new ReentrantLock();
+    /** A suspect began to take its other slots, or is held no more. */
+    private final Condition suspectMoved = suspectLock.newCondition();
     private final Map<Key, HeldDelivery> held = new ConcurrentHashMap<>();
     private final AtomicInteger suspects = new AtomicInteger();
 
     InFlight(int concurrency) {
         this.concurrency = concurrency;
-        this.slots = new Semaphore(concurrency, true);
+        this.slots = new Slots(concurrency);
+    }
+
+    /**
+     * Opens or closes slots beyond {@code concurrency} so that {@code depth} deliveries may be leased ahead. A closed
+     * slot that is in use closes when its delivery gives it back. Changes nothing while a suspect isolates itself.
+     */
+    synchronized void leaseAhead(int depth) {
+        if (isolatedOthers >= 0 || depth == ahead) {
+            return;
+        }
+        if (depth > ahead) {
+            slots.release(depth - ahead);
+        } else {
+            slots.close(ahead - depth);
+        }
+        ahead = depth;
     }
 
     /** Waits for one free slot, then takes every other free one: the most this worker may lease now. */
@@ -43,12 +75,12 @@ final class InFlight {
      * @param beforeWaiting runs first when no slot is free now
      */
     int takeFreeSlots(Runnable beforeWaiting) throws InterruptedException {
-        if (!slots.tryAcquire()) {
+        if (!slots.tryAcquireInTurn()) {
             beforeWaiting.run();
             slots.acquire();
         }
         int taken = 1;
-        while (taken < concurrency && slots.tryAcquire()) {
+        while (slots.tryAcquireInTurn()) {
             taken++;
         }
         return taken;
@@ -63,13 +95,61 @@ final class InFlight {
      * no new ones start until {@link #freeOtherSlots}.
      */
     void takeOtherSlots() throws InterruptedException {
-        if (concurrency > 1) { // a fair acquire of none would still queue behind the fetcher, which waits for ours
-            slots.acquire(concurrency - 1);
+        int others;
+        int taken = 0;
+        synchronized (this) {
+            others = concurrency + ahead - 1;
+            isolatedOthers = others;
+            // the free ones at once, before the fetcher hears that it may take slots again (awaitSuspectIsolating)
+            while (taken < others && slots.tryAcquire()) {
+                taken++;
+            }
+        }
+        signalSuspectMoved();
+        if (taken < others) { // a fair acquire of none would still queue behind the fetcher, which waits for ours
+            try {
+                slots.acquire(others - taken);
+            } catch (InterruptedException e) {
+                synchronized (this) {
+                    slots.release(taken);
+                    isolatedOthers = -1;
+                }
+                throw e;
+            }
         }
     }
 
-    void freeOtherSlots() {
-        slots.release(concurrency - 1);
+    /**
+     * Waits, at most {@code max}, until the suspect this worker holds has begun to take its other slots, or is held
+     * no more (it did not run, or it ran). Called by the fetcher after it took a suspect in: leasing at once, it would
+     * take the slots the suspect is about to wait for, and keep it waiting for a whole lease, a blocking read on an
+     * idle queue. The bound keeps the fetcher going should the suspect be held up before it runs.
+     */
+    void awaitSuspectIsolating(Duration max) throws InterruptedException {
+        suspectLock.lock();
+        try {
+            long left = max.toNanos();
+            while (left > 0 && suspects.get() > 0 && isolatedOthers < 0) {
+                left = suspectMoved.awaitNanos(left);
+            }
+        } finally {
+            suspectLock.unlock();
+        }
+    }
+
+    /** Wakes a fetcher in {@link #awaitSuspectIsolating}; a lock, not a monitor, so that no virtual thread pins. */
+    private void signalSuspectMoved() {
+        suspectLock.lock();
+        try {
+            suspectMoved.signalAll();
+        } finally {
+            suspectLock.unlock();
+        }
+    }
+
+    synchronized void freeOtherSlots() {
+        slots.release(isolatedOthers);
+        isolatedOthers = -1;
     }
 
     /** Gives back slots taken for deliveries that did not come. */
@@ -104,6 +184,7 @@ final class InFlight {
         done.forEach(delivery -> {
             if (held.remove(Key.of(delivery.delivery()), delivery) && delivery.isSuspect()) {
                 suspects.decrementAndGet();
+                signalSuspectMoved();
             }
         });
     }
@@ -142,6 +223,27 @@ final class InFlight {
     void clear() {
         held.clear();
         suspects.set(0);
+    }
+
+    /** A fair semaphore whose permits can be taken away at once, in use or not. */
+    private static final class Slots extends Semaphore {
+        Slots(int permits) {
+            super(permits, true);
+        }
+
+        /**
+         * A free slot, unless a thread waits for slots already: a plain {@code tryAcquire()} would take it past a
+         * waiting suspect, and the fetcher, which takes every free slot each turn, would then keep the suspect waiting
+         * for turn after turn (a second a turn on an idle queue).
+         */
+        boolean tryAcquireInTurn() throws InterruptedException {
+            return tryAcquire(0, TimeUnit.SECONDS);
+        }
+
+        /** Takes {@code count} permits away: those in use are gone once they are given back. */
+        void close(int count) {
+            reducePermits(count);
+        }
     }
 
     private record Key(QueueName queue, DeliveryId id) {

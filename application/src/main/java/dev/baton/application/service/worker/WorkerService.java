@@ -75,16 +75,17 @@ public final class WorkerService implements RunWorkerUseCase {
         Cancels cancels = new Cancels(leases, inFlight, settings.cancelGrace(), consumer);
         Processor processor = processor(command, acknowledgements, inFlight, counting);
         ExecutorService jobs = threads.jobs(command.concurrency());
+        LeaseAhead ahead = LeaseAhead.forWorker(command.concurrency(), settings.batchCommit());
         Dispatcher dispatcher = new Dispatcher(inFlight, cancels,
                 WorkerSettings.jobsPerTransaction(command.concurrency(), settings.batchCommit()),
                 WorkerSettings.transactionsAtOnce(command.concurrency(), settings.batchCommit()), jobs,
-                processor::process);
+                processor::process, ahead);
 
         PausedQueues pauses = new PausedQueues(leases, command.queues(), consumer);
         RecoveryLoop recovery = new RecoveryLoop(maintenance, command.queues(), consumer, settings.lease(), inFlight,
                 dispatcher, pauses, counting);
         Fetcher fetcher = new Fetcher(leases, maintenance, command.queues(), consumer, settings.block(),
-                inFlight, recovery, pauses, dispatcher, acknowledgements, threads.ofJobKind("fetch"));
+                inFlight, recovery, pauses, dispatcher, acknowledgements, ahead, threads.ofJobKind("fetch"));
         Loops loops = new Loops(consumer, threads)
                 .sweepingDeadlines(new DeadlineLoop(inFlight), DeadlineLoop.interval(settings.jobTimeout()))
                 .whileLeasing("promotion", new PromotionLoop(maintenance, command.queues(), clock), Duration.ZERO,
@@ -117,7 +118,7 @@ public final class WorkerService implements RunWorkerUseCase {
                 new AcknowledgedAttempts(inFlight, counting, command.consumer()));
         Processor processor = processor(command, acknowledgements, inFlight, counting);
         Dispatcher dispatcher = new Dispatcher(inFlight, new Cancels(leases, inFlight, settings.cancelGrace(),
-                command.consumer()), settings.batchCommit(), 1, Runnable::run, processor::process);
+                command.consumer()), settings.batchCommit(), 1, Runnable::run, processor::process, LeaseAhead.none());
         command.queues().forEach(leases::declare);
         return new InlineWorker(leases, command, new PausedQueues(leases, command.queues(), command.consumer()),
                 inFlight, dispatcher,

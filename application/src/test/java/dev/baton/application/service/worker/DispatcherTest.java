@@ -31,7 +31,7 @@ class DispatcherTest {
 
     @Test
     void deliveriesAreHandedOverInBatchesOfAtMostTheBatchCommit() throws InterruptedException {
-        Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 2, 1, Runnable::run, tasks::add);
+        Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 2, 1, Runnable::run, tasks::add, LeaseAhead.none());
         List<Delivery> leased = lease(5);
 
         dispatcher.dispatch(leased);
@@ -42,7 +42,7 @@ class DispatcherTest {
 
     @Test
     void aDeliveryHeldAlreadyIsNotDispatchedTwiceAndGivesItsSlotBack() throws InterruptedException {
-        Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 1, 1, Runnable::run, tasks::add);
+        Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 1, 1, Runnable::run, tasks::add, LeaseAhead.none());
         List<Delivery> leased = lease(1);
         dispatcher.dispatch(leased);
         inFlight.takeSlot();
@@ -57,7 +57,7 @@ class DispatcherTest {
     void whatTheStoppedJobThreadsRefuseIsReleased() throws InterruptedException {
         Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 1, 1, task -> {
             throw new RejectedExecutionException("stopped");
-        }, tasks::add);
+        }, tasks::add, LeaseAhead.none());
 
         dispatcher.dispatch(lease(2));
 
@@ -69,7 +69,7 @@ class DispatcherTest {
     void whatIsReadyWhenTheStoppedJobThreadsRefuseADrainerIsReleased() throws InterruptedException {
         Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 3, 2, task -> {
             throw new RejectedExecutionException("stopped");
-        }, tasks::add);
+        }, tasks::add, LeaseAhead.none());
 
         dispatcher.dispatch(lease(5));
 
@@ -87,7 +87,7 @@ class DispatcherTest {
                 throw new RejectedExecutionException("stopping: the first drainer was accepted before");
             }
             accepted.add(task);
-        }, tasks::add);
+        }, tasks::add, LeaseAhead.none());
         dispatcher.dispatch(lease(3));
 
         accepted.get(0).run();
@@ -98,7 +98,7 @@ class DispatcherTest {
 
     @Test
     void aBatchIsWhatIsReadyAndNeverWaitsToFill() throws InterruptedException {
-        Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 50, 4, Runnable::run, tasks::add);
+        Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 50, 4, Runnable::run, tasks::add, LeaseAhead.none());
 
         dispatcher.dispatch(lease(1));
         dispatcher.dispatch(lease(3));
@@ -118,7 +118,7 @@ class DispatcherTest {
         }, batch -> {
             running.add(batch);
             awaitQuietly(commit);
-        });
+        }, LeaseAhead.none());
         try {
             dispatcher.dispatch(lease(12));
 
@@ -136,7 +136,7 @@ class DispatcherTest {
     @Test
     void aDispatchStartsOneDrainerAndADrainerThatLeavesMoreReadyStartsTheNext() throws InterruptedException {
         List<Runnable> drainers = new ArrayList<>();
-        Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 4, 3, drainers::add, tasks::add);
+        Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 4, 3, drainers::add, tasks::add, LeaseAhead.none());
 
         dispatcher.dispatch(lease(5));
 
@@ -150,7 +150,7 @@ class DispatcherTest {
     @Test
     void shortJobsCommittedOneByOneAreRunByTheDrainersAwake() throws InterruptedException {
         List<Runnable> drainers = new ArrayList<>();
-        Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 1, 12, drainers::add, tasks::add);
+        Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 1, 12, drainers::add, tasks::add, LeaseAhead.none());
 
         dispatcher.dispatch(lease(6));
         drainers.remove(0).run();
@@ -165,7 +165,7 @@ class DispatcherTest {
     @Test
     void aDrainerThatEndedIsStartedAgainByTheNextDispatch() throws InterruptedException {
         List<Runnable> drainers = new ArrayList<>();
-        Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 4, 1, drainers::add, tasks::add);
+        Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 4, 1, drainers::add, tasks::add, LeaseAhead.none());
         dispatcher.dispatch(lease(2));
         drainers.remove(0).run();
 
@@ -178,7 +178,7 @@ class DispatcherTest {
 
     @Test
     void aSuspectRunsInATaskOfItsOwn() throws InterruptedException {
-        Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 4, 2, Runnable::run, tasks::add);
+        Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 4, 2, Runnable::run, tasks::add, LeaseAhead.none());
         inFlight.takeSlot();
         inFlight.takeSlot();
 
@@ -191,7 +191,7 @@ class DispatcherTest {
 
     @Test
     void theCancelsAreReadOnceForWhatCameTogetherAndWhenThatFailsNoneRuns() throws InterruptedException {
-        Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 1, 1, Runnable::run, tasks::add);
+        Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 1, 1, Runnable::run, tasks::add, LeaseAhead.none());
         transport.failNextCancelReads(1);
 
         dispatcher.dispatch(lease(3));
@@ -204,7 +204,7 @@ class DispatcherTest {
 
     @Test
     void whatALeaseBroughtIsMarkedAsItToldWithoutReadingTheCancels() throws InterruptedException {
-        Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 1, 1, Runnable::run, tasks::add);
+        Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 1, 1, Runnable::run, tasks::add, LeaseAhead.none());
         transport.failNextCancelReads(1);
 
         dispatcher.dispatch(new Lease(lease(3), Set.of(JobId.of("job-1"))));

@@ -41,7 +41,7 @@ class RecoveryLoopTest {
     private final PausedQueues pauses = new PausedQueues(transport, List.of(QUEUE), worker);
     private final RecoveryLoop recovery = new RecoveryLoop(transport, List.of(QUEUE), worker, LEASE, inFlight,
             new Dispatcher(inFlight, new Cancels(transport, inFlight, Duration.ZERO, worker), 1, 1, Runnable::run,
-                    dispatched::addAll), pauses, counting);
+                    dispatched::addAll, LeaseAhead.none()), pauses, counting);
 
     @Test
     void aPassMakesRecoveryDueAndTheFetcherThenReclaimsOneSuspectIntoASlotItHolds() {

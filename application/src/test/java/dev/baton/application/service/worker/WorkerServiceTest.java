@@ -53,6 +53,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import java.util.stream.IntStream;
@@ -121,6 +122,26 @@ class WorkerServiceTest {
         assertThat(transport.acknowledgedInFrontOfLeases()).as("acknowledged with the next lease").isPositive();
         assertThat(transport.stats(queue).pending()).isZero();
         assertThat(calls("orders")).hasValue(200);
+    }
+
+    @Test
+    void aWorkerOfShortJobsLeasesAheadOfThemYetRunsNoMoreAtOnceThanItsConcurrency() {
+        AtomicInteger running = new AtomicInteger();
+        AtomicInteger mostRunning = new AtomicInteger();
+        handlers.put("orders", context -> {
+            mostRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
+            running.decrementAndGet();
+            return Optional.empty();
+        });
+        IntStream.range(0, 2_000).forEach(i -> enqueue("o-" + i));
+
+        RunningWorker worker = start("w1", 4);
+
+        await().atMost(WAIT).until(() -> worker.counters().completed() == 2_000);
+        assertThat(transport.largestLease()).as("leased beyond the four slots of running jobs").isGreaterThan(4)
+                .isLessThanOrEqualTo(4 + LeaseAhead.most(4));
+        assertThat(mostRunning).hasValueLessThanOrEqualTo(4);
+        assertThat(transport.stats(queue).pending()).isZero();
     }
 
     @ParameterizedTest
@@ -311,6 +332,29 @@ class WorkerServiceTest {
                 assertThat(completion.consumer()).isEqualTo(ConsumerName.of("rescuer")));
         assertThat(transport.stats(queue).pending()).isZero();
         assertThat(calls("rescuer")).hasValue(1);
+    }
+
+    @Test
+    void aReclaimedSuspectRunsBeforeTheFetcherLeasesAgain() {
+        AtomicLong leasesBeforeTheSuspectRan = new AtomicLong(-1);
+        handlers.put("orders", context -> {
+            if (context.consumer().equals(ConsumerName.of("doomed-worker"))) {
+                never.await();
+            }
+            // a lease begun after the reclaim holds the slots the suspect waits for: on an idle queue, a second
+            leasesBeforeTheSuspectRan.set(transport.leasesSinceLastReclaim());
+            return Optional.empty();
+        });
+        RunningWorker doomed = start("doomed-worker", 1);
+        enqueue("suspect");
+        await().atMost(WAIT).until(() -> doomed.counters().running() == 1);
+        doomed.stop(Duration.ZERO);
+        RunningWorker rescuer = start("rescuer", 4);
+        clock.advance(PAST_LEASE);
+
+        await().atMost(WAIT).until(() -> rescuer.counters().completed() == 1);
+        assertThat(rescuer.counters().reclaimed()).isEqualTo(1);
+        assertThat(leasesBeforeTheSuspectRan).hasValue(0);
     }
 
     @Test
