@@ -166,10 +166,6 @@ final class Chaos {
     }
 
     /**
-     * A wait's condition that first does what a supervisor does meanwhile: restart the workers that crashed (a poison
-     * job halted them) — not those a fault stopped on purpose, which the fault restarts itself.
-     */
-    /**
      * Waits, restarting crashed workers meanwhile, until the others took over what a worker held; a timeout tells
      * what each worker was doing, so that a stalled takeover can be told from a stalled supervisor.
      */
@@ -182,6 +178,10 @@ final class Chaos {
         }
     }
 
+    /**
+     * A wait's condition that first does what a supervisor does meanwhile: restart the workers that crashed (a poison
+     * job halted them) — not those a fault stopped on purpose, which the fault restarts itself.
+     */
     private <T> Callable<T> supervised(Callable<T> condition) {
         return () -> {
             scenario.restartCrashedWorkers();
