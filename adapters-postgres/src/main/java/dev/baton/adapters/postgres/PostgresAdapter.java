@@ -42,6 +42,8 @@ public final class PostgresAdapter implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PostgresAdapter.class);
     private static final Duration CONNECTION_TIMEOUT = Duration.ofSeconds(5);
     private static final int VALIDATION_TIMEOUT_SECONDS = 2;
+    /** The application name of the sessions that migrate, as pg_stat_activity shows them. */
+    static final String MIGRATIONS_APPLICATION = "baton migrations";
 
     private final Config config;
     private final DataSource pool;
@@ -225,6 +227,7 @@ public final class PostgresAdapter implements AutoCloseable {
         }
         PGSimpleDataSource dataSource = new PGSimpleDataSource();
         dataSource.setURL(config.jdbcUrl());
+        dataSource.setApplicationName(MIGRATIONS_APPLICATION); // what a start waiting for the lock names
         new Migrations(dataSource, config.schema(), config.extraMigrationLocations(),
                 JdbcUrls.masked(config.jdbcUrl())).apply();
     }

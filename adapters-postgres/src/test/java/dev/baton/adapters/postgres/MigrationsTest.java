@@ -4,13 +4,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.adapters.postgres.testing.TestSchema;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.baton.application.port.out.LedgerUnavailableException;
 import dev.baton.domain.BatonException;
 import dev.baton.domain.Completion;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.JobId;
 import dev.baton.domain.JobOutcome;
 import dev.baton.domain.QueueName;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,6 +31,8 @@ import java.util.concurrent.TimeUnit;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.postgresql.PGConnection;
+import org.postgresql.ds.PGSimpleDataSource;
 
 class MigrationsTest {
     private static final String DEMO_HISTORY = "baton_schema_history_db_postgres_adapter_test";
@@ -36,6 +46,12 @@ class MigrationsTest {
     static final TestSchema BROKEN = new TestSchema();
     @RegisterExtension
     static final TestSchema FROM_V1 = new TestSchema();
+    @RegisterExtension
+    static final TestSchema HELD_UP_TO_DATE = new TestSchema();
+    @RegisterExtension
+    static final TestSchema HELD_PENDING = new TestSchema();
+    @RegisterExtension
+    static final TestSchema ON_APPLICATION_POOL = new TestSchema();
 
     @Test
     void migrationsApplyToAnEmptySchemaAndAreIdempotent() {
@@ -90,6 +106,64 @@ class MigrationsTest {
         assertThat(history(RACED, Migrations.LEDGER_HISTORY_TABLE)).allMatch(row -> row.endsWith(":true"));
     }
 
+    /** A worker frozen mid-migration keeps the lock: a start that has nothing to migrate must not wait for it. */
+    @Test
+    void aStartOnAnUpToDateSchemaDoesNotWaitForTheMigrationLock() throws Exception {
+        PostgresAdapter.Config config = HELD_UP_TO_DATE.config().withPoolSize(1)
+                .withExtraMigrationLocations(List.of(DemoShipments.LOCATION));
+        PostgresAdapter.open(config, Clock.systemUTC()).close();
+        ExecutorService executor = Executors.newSingleThreadExecutor();
+        try (Connection holder = lockHolder(HELD_UP_TO_DATE, "frozen-worker")) {
+            Future<Boolean> started = executor.submit(() -> {
+                try (PostgresAdapter adapter = PostgresAdapter.open(config, Clock.systemUTC())) {
+                    return adapter.isReachable();
+                }
+            });
+
+            assertThat(started.get(60, TimeUnit.SECONDS)).isTrue();
+        } finally {
+            executor.shutdownNow();
+        }
+    }
+
+    @Test
+    void aStartWithMigrationsToApplyWaitsForTheLockABoundedTimeAndNamesItsHolder() throws Exception {
+        PGSimpleDataSource dataSource = new PGSimpleDataSource();
+        dataSource.setURL(HELD_PENDING.jdbcUrl());
+        Migrations migrations = new Migrations(dataSource, HELD_PENDING.name(), List.of(), "test",
+                Duration.ofMillis(200));
+        try (Connection holder = lockHolder(HELD_PENDING, "frozen-worker")) {
+            int holderPid = holder.unwrap(PGConnection.class).getBackendPID();
+
+            assertThatThrownBy(migrations::apply).isInstanceOf(LedgerUnavailableException.class)
+                    .hasMessageContaining("schema " + HELD_PENDING.name() + " is being migrated by another session")
+                    .hasMessageContaining("pid " + holderPid + " (application 'frozen-worker'")
+                    .hasMessageContaining("pg_terminate_backend");
+            assertThat(schemaExists(HELD_PENDING)).isFalse();
+        }
+
+        migrations.apply(); // the holder is gone: the lock is free
+        assertThat(tables(HELD_PENDING)).contains("job_outcomes", Migrations.LEDGER_HISTORY_TABLE);
+    }
+
+    /** Closing a pooled connection keeps its session, and would keep the lock for every later migration to wait on. */
+    @Test
+    void migratingOnTheApplicationsPoolReleasesTheLock() throws SQLException {
+        HikariConfig hikari = new HikariConfig();
+        hikari.setJdbcUrl(ON_APPLICATION_POOL.jdbcUrl());
+        hikari.setMaximumPoolSize(3); // the lock's connection and Flyway's two: each session stays open
+        try (HikariDataSource pool = new HikariDataSource(hikari)) {
+            new Migrations(pool, ON_APPLICATION_POOL.name(), List.of(), "test").apply();
+
+            assertThat(tables(ON_APPLICATION_POOL)).contains("job_outcomes");
+            int locksHeld = ON_APPLICATION_POOL.jdbi().withHandle(handle -> handle.createQuery("SELECT count(*) FROM"
+                    + " pg_locks WHERE locktype = 'advisory' AND classid = :space AND objid = :key::oid")
+                    .bind("space", Migrations.LOCK_SPACE).bind("key", Integer.toUnsignedLong(
+                            ON_APPLICATION_POOL.name().hashCode())).mapTo(int.class).one());
+            assertThat(locksHeld).isZero();
+        }
+    }
+
     @Test
     void withoutMigrateOnStartTheDatabaseIsLeftAlone() {
         try (PostgresAdapter adapter = PostgresAdapter.open(
@@ -140,6 +214,17 @@ class MigrationsTest {
         assertThat(Migrations.historyTable(longA)).hasSizeLessThanOrEqualTo(63)
                 .isNotEqualTo(Migrations.historyTable(longB))
                 .isEqualTo(Migrations.historyTable(longA));
+    }
+
+    /** A session of its own holding the schema's migration lock, as a worker that froze mid-migration would. */
+    private static Connection lockHolder(TestSchema schema, String applicationName) throws SQLException {
+        Connection holder = DriverManager.getConnection(schema.jdbcUrl() + "&ApplicationName=" + applicationName);
+        try (PreparedStatement lock = holder.prepareStatement("SELECT pg_advisory_lock(?, ?)")) {
+            lock.setInt(1, Migrations.LOCK_SPACE);
+            lock.setInt(2, schema.name().hashCode());
+            lock.execute();
+        }
+        return holder;
     }
 
     private static List<String> appliedVersions(List<String> history) {
