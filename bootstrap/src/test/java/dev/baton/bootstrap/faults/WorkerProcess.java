@@ -7,10 +7,12 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /**
  * One {@code baton worker} process under a stable consumer name: restarting it resumes the same consumer (and so
@@ -28,6 +30,9 @@ final class WorkerProcess {
     private long logOffset;
     /** Killed by a fault, which restarts it itself when it means to: no supervisor's business. */
     private boolean killedOnPurpose;
+    /** Stopped by {@code kill -STOP}: it answers no thread dump until resumed. */
+    private boolean frozen;
+    private Instant startedAt;
 
     WorkerProcess(BatonCli cli, String queue, String consumer, List<String> extraArgs, Path log) {
         this.cli = cli;
@@ -52,6 +57,8 @@ final class WorkerProcess {
         }
         logOffset = log.toFile().length();
         killedOnPurpose = false;
+        frozen = false;
+        startedAt = Instant.now();
         process = Processes.reaped(cli.startAppendingTo(log, args));
     }
 
@@ -100,11 +107,13 @@ final class WorkerProcess {
     /** {@code kill -STOP}: the process keeps its connections and leases but does nothing. */
     synchronized void freeze() {
         Processes.signal(process.pid(), "STOP");
+        frozen = true;
     }
 
     /** {@code kill -CONT}. */
     synchronized void resume() {
         Processes.signal(process.pid(), "CONT");
+        frozen = false;
     }
 
     /** Sends SIGTERM (a graceful stop) and does not wait. */
@@ -137,12 +146,28 @@ final class WorkerProcess {
         }
     }
 
-    /** Running, or how it ended, and the last line it logged: what a wait that timed out reports. */
+    /**
+     * Running (or frozen), or how it ended, when its current run started and the last line that run logged; for a
+     * running one also what each of its threads is in (the whole dump goes beside its log): what a wait that timed
+     * out reports.
+     */
     synchronized String status() {
-        String state = process == null ? "not started" : process.isAlive() ? "running"
+        String state = process == null ? "not started" : process.isAlive() ? (frozen ? "frozen" : "running")
                 : "exited " + process.exitValue() + (killedOnPurpose ? " (killed)" : "");
-        String[] lines = logText().strip().split("\n");
-        return consumer + " " + state + ", last logged: " + lines[lines.length - 1];
+        String run = lastRunLog().strip();
+        // a run that logged nothing yet is still starting (or hangs there): its last run's lines would mislead
+        String status = consumer + " " + state + ", started at " + startedAt + ", " + (run.isEmpty()
+                ? "nothing logged since" : "last logged: " + run.substring(run.lastIndexOf('\n') + 1));
+        if (process == null || !process.isAlive() || frozen) {
+            return status;
+        }
+        String dump = Processes.threadDump(process.pid());
+        try {
+            Files.writeString(log.resolveSibling(consumer + "-threads.txt"), dump);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return status + ThreadSummary.of(dump).stream().map(line -> "\n    " + line).collect(Collectors.joining());
     }
 
     @Override
