@@ -10,9 +10,9 @@ class ThreadSummaryTest {
             Full thread dump OpenJDK 64-Bit Server VM (17.0.15+6-Debian-1deb12u1 mixed mode, emulated-client, sharing):
 
             "main" #1 prio=5 os_prio=0 cpu=2260.26ms elapsed=62.74s tid=0x00007f3348017aa0 nid=0x2ecc waiting
-               java.lang.Thread.State: TIMED_WAITING (sleeping)
-            \tat java.lang.Thread.sleep(java.base@17.0.15/Native Method)
-            \tat dev.baton.bootstrap.cli.WorkerCommand.awaitStopOrFailure(WorkerCommand.java:147)
+               java.lang.Thread.State: WAITING (parking)
+            \tat jdk.internal.misc.Unsafe.park(java.base@17.0.15/Native Method)
+            \tat dev.baton.adapters.postgres.Migrations.apply(Migrations.java:77)
 
             "baton-w3-fetch-1" #30 daemon prio=5 os_prio=0 cpu=300.01ms elapsed=60.12s tid=0x1 nid=0x2f01 waiting
                java.lang.Thread.State: WAITING (parking)
@@ -38,8 +38,7 @@ class ThreadSummaryTest {
     @Test
     void theMainThreadAndEachBatonThreadIsALineWithItsStateAndTheFrameItWaitsIn() {
         assertThat(ThreadSummary.of(DUMP)).containsExactly(
-                "main TIMED_WAITING in dev.baton.bootstrap.cli.WorkerCommand.awaitStopOrFailure"
-                        + " < java.lang.Thread.sleep",
+                "main WAITING in dev.baton.adapters.postgres.Migrations.apply < jdk.internal.misc.Unsafe.park",
                 "baton-w3-fetch-1 WAITING in dev.baton.application.service.worker.InFlight.takeFreeSlots"
                         + " < jdk.internal.misc.Unsafe.park",
                 "baton-w3-job-1 RUNNABLE in dev.baton.bootstrap.demo.OrdersHandler.handle",
