@@ -43,7 +43,7 @@ public final class PostgresAdapter implements AutoCloseable {
     private static final Duration CONNECTION_TIMEOUT = Duration.ofSeconds(5);
     private static final int VALIDATION_TIMEOUT_SECONDS = 2;
     /** The application name of the sessions that migrate, as pg_stat_activity shows them. */
-    static final String MIGRATIONS_APPLICATION = "baton migrations";
+    private static final String MIGRATIONS_APPLICATION = "baton migrations";
 
     private final Config config;
     private final DataSource pool;

@@ -4,10 +4,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -68,33 +68,24 @@ final class Processes {
     }
 
     /**
-     * What {@code jcmd <pid> Thread.print} prints (its error, when the JVM does not answer within half a minute):
-     * a stalled JVM tells where each thread is.
+     * Writes what {@code jcmd <pid> Thread.print} prints (its error, when the JVM does not answer within half a
+     * minute) to {@code into}: a stalled JVM tells where each thread is. @return what was written
      */
-    static String threadDump(long pid) {
+    static String threadDump(long pid, Path into) {
         Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
         try {
             Process process = new ProcessBuilder(jcmd.toString(), Long.toString(pid), "Thread.print")
-                    .redirectErrorStream(true).start();
-            CompletableFuture<byte[]> output = CompletableFuture.supplyAsync(() -> readAll(process));
+                    .redirectErrorStream(true).redirectOutput(into.toFile()).start();
             if (!process.waitFor(30, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
-                return "jcmd " + pid + " Thread.print: no answer within 30 s";
+                Files.writeString(into, "jcmd " + pid + " Thread.print: no answer within 30 s");
             }
-            return new String(output.join(), StandardCharsets.UTF_8);
+            return Files.readString(into);
         } catch (IOException e) {
-            return "jcmd " + pid + " Thread.print failed: " + e;
+            throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
-        }
-    }
-
-    private static byte[] readAll(Process process) {
-        try {
-            return process.getInputStream().readAllBytes();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 

@@ -161,12 +161,7 @@ final class WorkerProcess {
         if (process == null || !process.isAlive() || frozen) {
             return status;
         }
-        String dump = Processes.threadDump(process.pid());
-        try {
-            Files.writeString(log.resolveSibling(consumer + "-threads.txt"), dump);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        String dump = Processes.threadDump(process.pid(), log.resolveSibling(consumer + "-threads.txt"));
         return status + ThreadSummary.of(dump).stream().map(line -> "\n    " + line).collect(Collectors.joining());
     }
 
