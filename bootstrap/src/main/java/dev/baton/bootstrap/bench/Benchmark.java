@@ -1,7 +1,5 @@
 package dev.baton.bootstrap.bench;
 
-import dev.baton.adapters.postgres.PostgresAdapter;
-import dev.baton.adapters.redis.RedisAdapter;
 import dev.baton.application.port.in.EnqueueJobsUseCase;
 import dev.baton.application.port.in.InspectQueueUseCase;
 import dev.baton.application.port.in.RunWorkerUseCase;
@@ -21,6 +19,7 @@ import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.QueueName;
 import dev.baton.domain.QueueStats;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.UUID;
@@ -122,15 +121,9 @@ public final class Benchmark {
         CurrentRecorder timing = new CurrentRecorder();
         try (Baton baton = Baton.builder().config(benchConfig).module(new DemoHandlersModule(false)).observer(timing)
                 .build()) {
-            try {
-                return measure(baton, timing, outbox);
-            } finally {
-                baton.use(RedisAdapter.class).deleteQueue(queue);
-                baton.use(RedisAdapter.class).deleteQueue(warmupQueue);
-                if (ledger) {
-                    baton.use(PostgresAdapter.class).dropSchema();
-                }
-            }
+            return measure(baton, timing, outbox);
+        } finally {
+            BenchCleanup.discard(benchConfig, List.of(queue, warmupQueue), ledger);
         }
     }
 

@@ -1,7 +1,5 @@
 package dev.baton.bootstrap.bench;
 
-import dev.baton.adapters.postgres.PostgresAdapter;
-import dev.baton.adapters.redis.RedisAdapter;
 import dev.baton.application.port.in.EnqueueJobUseCase;
 import dev.baton.bootstrap.Baton;
 import dev.baton.bootstrap.Route;
@@ -36,22 +34,16 @@ final class OutboxThroughput {
 
     static Rates measure(BatonConfig config, QueueName queue, int jobs, int producers, String payload)
             throws InterruptedException {
-        try {
-            // closed before the clean-up, so that its relay publishes nothing after the queue went
-            try (Baton baton = Baton.builder().config(config).build()) {
-                baton.migrate();
-                // a first round of each warms the JIT and the connections up
-                single(baton, queue, "warm-", Math.min(jobs, 5_000), producers, payload);
-                double single = single(baton, queue, "single-", jobs, producers, payload);
-                bulk(baton, queue, "warm-bulk-", Math.min(jobs, 5 * BULK), payload);
-                double bulk = bulk(baton, queue, "bulk-", jobs, payload);
-                return new Rates(producers, single, bulk);
-            }
+        try (Baton baton = Baton.builder().config(config).build()) {
+            baton.migrate();
+            // a first round of each warms the JIT and the connections up
+            single(baton, queue, "warm-", Math.min(jobs, 5_000), producers, payload);
+            double single = single(baton, queue, "single-", jobs, producers, payload);
+            bulk(baton, queue, "warm-bulk-", Math.min(jobs, 5 * BULK), payload);
+            double bulk = bulk(baton, queue, "bulk-", jobs, payload);
+            return new Rates(producers, single, bulk);
         } finally {
-            try (Baton cleaner = Baton.builder().config(config).relay(false).build()) {
-                cleaner.use(RedisAdapter.class).deleteQueue(queue);
-                cleaner.use(PostgresAdapter.class).dropSchema();
-            }
+            BenchCleanup.discard(config, List.of(queue), true);
         }
     }
 

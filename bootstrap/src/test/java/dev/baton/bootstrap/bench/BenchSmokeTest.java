@@ -11,8 +11,14 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -98,12 +104,14 @@ class BenchSmokeTest {
         Map<String, String> env = new HashMap<>(settings);
         env.put("BATON_REDIS_URI", TestEndpoints.redisUri());
         env.put("BATON_JDBC_URL", TestEndpoints.jdbcUrl());
+        Set<String> schemasBefore = benchSchemas();
         int exit = Main.run(command, env, new ByteArrayInputStream(new byte[0]),
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
         String stdout = out.toString(StandardCharsets.UTF_8);
         String stderr = err.toString(StandardCharsets.UTF_8);
 
         assertThat(exit).as("exit status\nstdout:\n%s\nstderr:\n%s", stdout, stderr).isZero();
+        assertThat(benchSchemas()).as("the run's schemas dropped").isSubsetOf(schemasBefore);
         JsonNode report = JSON.readTree(stdout);
         assertThat(report.fieldNames()).toIterable().contains("mode", "jobs", "concurrency", "enqueue_jobs_per_s",
                 "process_jobs_per_s", "latency_ms", "peak_heap_mib", "heap_after_gc_mib", "rss_mib",
@@ -115,5 +123,17 @@ class BenchSmokeTest {
         assertThat(report.path("process_jobs_per_s").asDouble()).isPositive();
         assertThat(stderr).contains(jobs + "/" + jobs);
         return report;
+    }
+
+    private static Set<String> benchSchemas() throws SQLException {
+        Set<String> schemas = new HashSet<>();
+        try (Connection connection = DriverManager.getConnection(TestEndpoints.jdbcUrl());
+             ResultSet rows = connection.createStatement()
+                     .executeQuery("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'baton\\_bench\\_%'")) {
+            while (rows.next()) {
+                schemas.add(rows.getString(1));
+            }
+        }
+        return schemas;
     }
 }
