@@ -9,10 +9,11 @@
 #                   as under load), nothing draining
 #   outbox+claims   the same while one pgbench client runs the relay's claim-and-mark statement in a loop: the
 #                   relay's database work, with no Redis and no JVM
-#   outbox+relay    the same table while `baton relay` publishes its rows to Redis
+#   outbox+relay    the same table while `baton relay` publishes its rows to Redis, after producers ran for
+#                   `warmup` seconds beside it (a relay runs for hours: its JIT compiles for the first tens of seconds)
 # Prints each variant's median transactions/s over the rounds, its ratio to plain's, and the load average.
 #
-#   docs/benchmarks/outbox-floor.sh [rounds=3] [seconds=10] [clients=4]
+#   docs/benchmarks/outbox-floor.sh [rounds=3] [seconds=10] [clients=4] [warmup=30]
 #
 # Servers: BATON_REDIS_URI and BATON_JDBC_URL, by default the local redis://127.0.0.1:6379 and
 # jdbc:postgresql://127.0.0.1:5432/test?user=postgres. Needs the packaged jar
@@ -22,6 +23,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 rounds="${1:-3}"
 seconds="${2:-10}"
 clients="${3:-4}"
+warmup="${4:-30}"
 export BATON_REDIS_URI="${BATON_REDIS_URI:-redis://127.0.0.1:6379}"
 export BATON_JDBC_URL="${BATON_JDBC_URL:-jdbc:postgresql://127.0.0.1:5432/test?user=postgres}"
 export BATON_ADMIN_ADDRESS=off
@@ -66,6 +68,12 @@ DELETE FROM $schema.job_outbox WHERE position IN (SELECT position FROM $schema.j
 SQL
 }
 
+# the producers: pgbench's single-row insert transaction from $clients clients for $1 seconds
+producers() {
+  pgbench -n -M prepared -c "$clients" -j "$clients" -T "$1" -f "$work/insert.sql" "$psql_url" \
+    >"$work/producers.txt" 2>&1 || { cat "$work/producers.txt" >&2; exit 1; }
+}
+
 # starts what drains the outbox beside the producers, if anything, and waits until it runs
 start_beside() {
   case "$1" in
@@ -80,7 +88,8 @@ start_beside() {
         if psql -qAt "$psql_url" -c "SELECT 1 FROM pg_stat_activity WHERE query LIKE 'LISTEN $schema%'" | grep -q 1
         then break; fi
         sleep 0.1
-      done ;;
+      done
+      producers "$warmup" ;;
   esac
 }
 
@@ -95,8 +104,7 @@ measure() {
   insert_script "$(echo "$variant" | tr -c 'a-z\n' '-')"
   beside_scripts
   start_beside "$variant"
-  pgbench -n -M prepared -c "$clients" -j "$clients" -T "$seconds" -f "$work/insert.sql" "$psql_url" \
-    >"$work/producers.txt" 2>&1 || { cat "$work/producers.txt" >&2; exit 1; }
+  producers "$seconds"
   echo "$variant $(sed -n 's/^tps = \([0-9.]*\).*/\1/p' "$work/producers.txt" | head -1)" >>"$work/results.txt"
   drop_run
   schema=""
