@@ -119,8 +119,10 @@ public final class Benchmark {
             progress.progress("outbox-enqueue", 1, 1);
         }
         CurrentRecorder timing = new CurrentRecorder();
-        try (Baton baton = Baton.builder().config(benchConfig).module(new DemoHandlersModule(false)).observer(timing)
-                .build()) {
+        Baton baton = Baton.builder().config(benchConfig).module(new DemoHandlersModule(false)).observer(timing)
+                .build();
+        // closed before the clean-up; one that could not be built created nothing to clean
+        try (baton) {
             return measure(baton, timing, outbox);
         } finally {
             BenchCleanup.discard(benchConfig, List.of(queue, warmupQueue), ledger);

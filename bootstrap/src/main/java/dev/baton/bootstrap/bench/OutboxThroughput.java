@@ -34,7 +34,8 @@ final class OutboxThroughput {
 
     static Rates measure(BatonConfig config, QueueName queue, int jobs, int producers, String payload)
             throws InterruptedException {
-        try (Baton baton = Baton.builder().config(config).build()) {
+        Baton baton = Baton.builder().config(config).build();
+        try (baton) {
             baton.migrate();
             // a first round of each warms the JIT and the connections up
             single(baton, queue, "warm-", Math.min(jobs, 5_000), producers, payload);
