@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # How fast producers can insert one row per transaction into an outbox while something drains it, on the same
 # servers, alternating and repeated. Every variant runs pgbench's single-row insert transaction (`-M prepared`,
-# `clients` clients, the insert a Java enqueue sends) for `seconds`; only what else runs differs:
+# `clients` clients, a single-row insert like a Java enqueue's) for `seconds`; only what else runs differs:
 #   plain           a table shaped like job_outbox without its trigger, nothing else: the reference rate
 #   plain+drain     the same table while one pgbench client deletes it 100 rows at a time: the least any relay
 #                   could do to the rows it takes, with no Redis and no JVM
@@ -36,9 +36,9 @@ psql_url="${BATON_JDBC_URL#jdbc:}"
 run="outbox_floor_$(date +%s)_$$"
 work="$(mktemp -d)"
 schema=""
-relay=""
+beside=""
 drop_run() {
-  [ -z "$relay" ] || { kill "$relay" 2>/dev/null || true; wait "$relay" 2>/dev/null || true; relay=""; }
+  [ -z "$beside" ] || { kill "$beside" 2>/dev/null || true; wait "$beside" 2>/dev/null || true; beside=""; }
   [ -z "$schema" ] || psql -q "$psql_url" -c "DROP SCHEMA IF EXISTS $schema CASCADE" >/dev/null 2>&1 || true
   redis-cli -u "$BATON_REDIS_URI" --scan --pattern "baton:{$run-*" | while read -r key; do
     redis-cli -u "$BATON_REDIS_URI" del "$key" >/dev/null
@@ -78,12 +78,12 @@ producers() {
 start_beside() {
   case "$1" in
     plain+drain) pgbench -n -M prepared -c 1 -j 1 -T "$((seconds + 2))" -f "$work/drain.sql" "$psql_url" \
-      >"$work/beside.txt" 2>&1 & relay=$! ;;
+      >"$work/beside.txt" 2>&1 & beside=$! ;;
     outbox+claims) pgbench -n -M prepared -c 1 -j 1 -T "$((seconds + 2))" -D lo=0 -D hi=-1 -f "$work/claims.sql" \
-      "$psql_url" >"$work/beside.txt" 2>&1 & relay=$! ;;
+      "$psql_url" >"$work/beside.txt" 2>&1 & beside=$! ;;
     outbox+relay)
-      BATON_SCHEMA="$schema" "$here/baton" relay >"$work/beside.txt" 2>&1 & relay=$!
-      # the relay is up once it marked itself claiming or listens: give its JVM the time to start
+      BATON_SCHEMA="$schema" "$here/baton" relay >"$work/beside.txt" 2>&1 & beside=$!
+      # the relay is up once it listens for commits (its JVM takes a few seconds to start)
       for _ in $(seq 1 100); do
         if psql -qAt "$psql_url" -c "SELECT 1 FROM pg_stat_activity WHERE query LIKE 'LISTEN $schema%'" | grep -q 1
         then break; fi
