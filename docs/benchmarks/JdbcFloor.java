@@ -42,8 +42,9 @@ public final class JdbcFloor {
     private static final long WARMUP_SECONDS = Long.getLong("floor.warmup", 3);
 
     public static void main(String[] args) throws Exception {
-        boolean virtual = args.length == 5 || args.length == 7;
-        if (args.length < 4 || args.length > 7 || args.length % 2 == 1 && !args[4].equals("virtual")) {
+        boolean virtual = args.length > 4 && args[4].equals("virtual");
+        int redisAt = virtual ? 5 : 4; // where REDIS_URI LEASE begin, when given
+        if (args.length < 4 || args.length != redisAt && args.length != redisAt + 2) {
             throw new IllegalArgumentException(
                     "usage: JdbcFloor JDBC_URL SCHEMA CLIENTS SECONDS [virtual] [REDIS_URI LEASE]");
         }
@@ -51,8 +52,8 @@ public final class JdbcFloor {
         String schema = args[1];
         int clients = Integer.parseInt(args[2]);
         long seconds = Long.parseLong(args[3]);
-        Deliveries deliveries = args.length >= 6
-                ? Deliveries.filled(args[args.length - 2], Integer.parseInt(args[args.length - 1]), seconds)
+        Deliveries deliveries = args.length == redisAt + 2
+                ? Deliveries.filled(args[redisAt], Integer.parseInt(args[redisAt + 1]), seconds)
                 : null;
         String effect = "insert into " + schema + ".demo_shipments (order_id, job_id, shipped_at) values (?, ?, now())";
         // RunThenComplete's completion insert, as compare.sh's pgbench script sends it
