@@ -1,12 +1,11 @@
 package dev.baton.bootstrap.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.application.port.in.EnqueueJobUseCase;
 import dev.baton.application.port.in.EnqueueUniqueJobUseCase;
 import dev.baton.bootstrap.Baton;
 import dev.baton.bootstrap.config.Durations;
-import dev.baton.bootstrap.json.Json;
+import dev.baton.bootstrap.json.JsonCodec;
+import dev.baton.bootstrap.json.JsonException;
 import dev.baton.domain.BatonException;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
@@ -15,7 +14,6 @@ import dev.baton.domain.Uniqueness;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,7 +21,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -218,43 +215,37 @@ final class EnqueueCommand extends SessionCommand {
     }
 
     static EnqueueJobUseCase.Command parseLine(QueueName queue, String line) {
-        JsonNode json;
+        JsonCodec codec = JsonCodec.onClasspath();
+        Object json;
         try {
-            json = Json.MAPPER.readTree(line);
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("not JSON (" + e.getOriginalMessage() + ")");
+            json = codec.parse(line);
+        } catch (JsonException e) {
+            throw new IllegalArgumentException("not JSON (" + e.getMessage() + ")");
         }
-        if (json == null || !json.isObject()) {
+        if (!(json instanceof Map<?, ?> fields)) {
             throw new IllegalArgumentException("expected a JSON object {\"job_id\": …, \"payload\": …}");
         }
-        for (Iterator<String> names = json.fieldNames(); names.hasNext(); ) {
-            String name = names.next();
+        for (Object name : fields.keySet()) {
             if (!LINE_FIELDS.contains(name)) {
                 throw new IllegalArgumentException("unknown field '" + name + "' (known: job_id, payload, type)");
             }
         }
-        JsonNode id = json.get("job_id");
-        if (id == null || !id.isTextual()) {
+        if (!(fields.get("job_id") instanceof String id)) {
             throw new IllegalArgumentException("job_id is required and must be a string");
         }
-        JsonNode payload = json.get("payload");
-        if (payload == null || payload.isNull()) {
+        Object payload = fields.get("payload");
+        if (payload == null) {
             throw new IllegalArgumentException("payload is required");
         }
-        String payloadText;
-        try {
-            payloadText = payload.isTextual() ? payload.asText() : Json.MAPPER.writer().writeValueAsString(payload);
-        } catch (JsonProcessingException e) {
-            throw new UncheckedIOException(e);
-        }
-        EnqueueJobUseCase.Command command = new EnqueueJobUseCase.Command(queue, JobId.of(id.asText()),
+        String payloadText = payload instanceof String text ? text : codec.write(payload);
+        EnqueueJobUseCase.Command command = new EnqueueJobUseCase.Command(queue, JobId.of(id),
                 Optional.empty(), payloadText, Map.of(), Optional.empty(), Optional.empty());
-        JsonNode type = json.get("type");
-        if (type != null && !type.isNull()) {
-            if (!type.isTextual()) {
+        Object type = fields.get("type");
+        if (type != null) {
+            if (!(type instanceof String name)) {
                 throw new IllegalArgumentException("type must be a string");
             }
-            command = command.withType(type.asText());
+            command = command.withType(name);
         }
         return command;
     }

@@ -1,9 +1,9 @@
 package dev.baton.bootstrap.admin;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpExchange;
 import dev.baton.bootstrap.json.Json;
+import dev.baton.bootstrap.json.JsonCodec;
+import dev.baton.bootstrap.json.JsonException;
 import dev.baton.domain.QueueName;
 import java.io.IOException;
 import java.io.InputStream;
@@ -61,8 +61,12 @@ public final class AdminRequest {
         return Optional.ofNullable(query.get(name)).filter(value -> !value.isEmpty());
     }
 
-    /** The JSON body. @throws AdminHttpException 400 when it is not JSON or larger than {@link #MAX_BODY} */
-    public JsonNode jsonBody() throws IOException {
+    /**
+     * The JSON body as a plain tree ({@link JsonCodec}).
+     *
+     * @throws AdminHttpException 400 when it is empty, not JSON or larger than {@link #MAX_BODY}
+     */
+    public Object jsonBody() throws IOException {
         byte[] body;
         try (InputStream in = exchange.getRequestBody()) {
             body = in.readNBytes(MAX_BODY + 1);
@@ -70,14 +74,14 @@ public final class AdminRequest {
         if (body.length > MAX_BODY) {
             throw AdminHttpException.badRequest("the body is larger than " + MAX_BODY + " bytes");
         }
+        String text = new String(body, StandardCharsets.UTF_8);
+        if (text.isBlank()) {
+            throw AdminHttpException.badRequest("the body must be a JSON object");
+        }
         try {
-            JsonNode node = Json.MAPPER.readTree(body);
-            if (node == null || node.isMissingNode()) {
-                throw AdminHttpException.badRequest("the body must be a JSON object");
-            }
-            return node;
-        } catch (JsonProcessingException e) {
-            throw AdminHttpException.badRequest("the body is not valid JSON: " + e.getOriginalMessage());
+            return JsonCodec.onClasspath().parse(text);
+        } catch (JsonException e) {
+            throw AdminHttpException.badRequest("the body is not valid JSON: " + e.getMessage());
         }
     }
 

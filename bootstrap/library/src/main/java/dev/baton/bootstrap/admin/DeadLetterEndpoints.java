@@ -1,17 +1,16 @@
 package dev.baton.bootstrap.admin;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.application.port.in.ListDeadLettersUseCase;
 import dev.baton.application.port.in.PurgeDeadLettersUseCase;
 import dev.baton.application.port.in.RedriveDeadLettersUseCase;
 import dev.baton.bootstrap.json.Json;
+import dev.baton.bootstrap.json.JsonCodec;
 import dev.baton.domain.DeadLetterId;
 import dev.baton.domain.DeadLetterSelection;
 import dev.baton.domain.QueueName;
 import dev.baton.domain.StoredDeadLetter;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -82,63 +81,68 @@ public final class DeadLetterEndpoints implements Routes.Group {
     }
 
     /** The body's selection: exactly one of {@code ids}, {@code filter} and {@code "all": true}. */
-    static DeadLetterSelection selection(JsonNode body) {
-        if (!body.isObject() || body.size() != 1) {
+    static DeadLetterSelection selection(Object body) {
+        if (!(body instanceof Map<?, ?> object) || object.size() != 1) {
             throw AdminHttpException.badRequest("the body must be one of {\"ids\": [...]}, {\"filter\": {...}} or"
                     + " {\"all\": true}");
         }
-        String key = body.fieldNames().next();
-        JsonNode value = body.get(key);
-        return switch (key) {
+        Map.Entry<?, ?> only = object.entrySet().iterator().next();
+        Object value = only.getValue();
+        return switch (String.valueOf(only.getKey())) {
             case "ids" -> ids(value);
             case "filter" -> filter(value);
             case "all" -> {
-                if (!value.isBoolean() || !value.booleanValue()) {
+                if (!Boolean.TRUE.equals(value)) {
                     throw AdminHttpException.badRequest("\"all\" must be true");
                 }
                 yield new DeadLetterSelection.All();
             }
-            default -> throw AdminHttpException.badRequest("unknown selection '" + key + "': use ids, filter or all");
+            default -> throw AdminHttpException.badRequest("unknown selection '" + only.getKey()
+                    + "': use ids, filter or all");
         };
     }
 
-    private static DeadLetterSelection ids(JsonNode value) {
-        if (!value.isArray() || value.isEmpty()) {
+    private static DeadLetterSelection ids(Object value) {
+        if (!(value instanceof List<?> array) || array.isEmpty()) {
             throw AdminHttpException.badRequest("\"ids\" must be a non-empty array of dead letter ids");
         }
         List<DeadLetterId> ids = new ArrayList<>();
-        for (JsonNode id : value) {
-            if (!id.isTextual()) {
-                throw AdminHttpException.badRequest("\"ids\" must hold strings, got " + id);
+        for (Object id : array) {
+            if (!(id instanceof String text)) {
+                throw AdminHttpException.badRequest("\"ids\" must hold strings, got " + shown(id));
             }
-            ids.add(DeadLetterId.of(id.textValue()));
+            ids.add(DeadLetterId.of(text));
         }
         return new DeadLetterSelection.ByIds(ids);
     }
 
-    private static DeadLetterSelection filter(JsonNode value) {
-        if (!value.isObject()) {
+    private static DeadLetterSelection filter(Object value) {
+        if (!(value instanceof Map<?, ?> filter)) {
             throw AdminHttpException.badRequest("\"filter\" must be an object of reason, error_type, from, to");
         }
-        for (Iterator<String> names = value.fieldNames(); names.hasNext(); ) {
-            String name = names.next();
+        for (Object name : filter.keySet()) {
             if (!FILTER_KEYS.contains(name)) {
                 throw AdminHttpException.badRequest("unknown filter '" + name + "': use reason, error_type, from, to");
             }
         }
-        return new DeadLetterSelection.ByFilter(text(value, "reason").map(Params::reason),
-                text(value, "error_type"), text(value, "from").map(text -> Params.instant("from", text)),
-                text(value, "to").map(text -> Params.instant("to", text)));
+        return new DeadLetterSelection.ByFilter(text(filter, "reason").map(Params::reason),
+                text(filter, "error_type"), text(filter, "from").map(text -> Params.instant("from", text)),
+                text(filter, "to").map(text -> Params.instant("to", text)));
     }
 
-    private static Optional<String> text(JsonNode filter, String name) {
-        JsonNode value = filter.get(name);
-        if (value == null || value.isNull()) {
+    private static Optional<String> text(Map<?, ?> filter, String name) {
+        Object value = filter.get(name);
+        if (value == null) {
             return Optional.empty();
         }
-        if (!value.isTextual()) {
-            throw AdminHttpException.badRequest("filter '" + name + "' must be a string, got " + value);
+        if (!(value instanceof String text)) {
+            throw AdminHttpException.badRequest("filter '" + name + "' must be a string, got " + shown(value));
         }
-        return Optional.of(value.textValue()).filter(text -> !text.isEmpty());
+        return Optional.of(text).filter(given -> !given.isEmpty());
+    }
+
+    /** A value of the body as it was sent. */
+    private static String shown(Object value) {
+        return JsonCodec.onClasspath().write(value);
     }
 }

@@ -1,12 +1,10 @@
 package dev.baton.bootstrap.admin;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import dev.baton.bootstrap.admin.ThroughputSampler.Sample;
+import dev.baton.bootstrap.json.JsonCodec;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,7 +25,6 @@ import java.util.function.Consumer;
  */
 final class EventStream implements Routes.Handler {
     static final int BACKLOG = 60;
-    private static final ObjectMapper COMPACT = new ObjectMapper();
 
     private final ThroughputSampler sampler;
     private final Runnable startSampler;
@@ -130,10 +127,6 @@ final class EventStream implements Routes.Handler {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("at", sample.at().toString());
         body.put("queues", queues);
-        try {
-            return COMPACT.writeValueAsString(body);
-        } catch (JsonProcessingException e) {
-            throw new UncheckedIOException(e);
-        }
+        return JsonCodec.onClasspath().write(body);
     }
 }

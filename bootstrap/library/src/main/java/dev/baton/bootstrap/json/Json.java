@@ -1,8 +1,5 @@
 package dev.baton.bootstrap.json;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.baton.application.port.in.InspectQueueUseCase.QueueReport;
 import dev.baton.domain.ConsumerStats;
 import dev.baton.domain.DeadLetter;
@@ -12,7 +9,6 @@ import dev.baton.domain.JobError;
 import dev.baton.domain.OutboxBacklog;
 import dev.baton.domain.QueueStats;
 import dev.baton.domain.StoredDeadLetter;
-import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,17 +17,12 @@ import java.util.TreeMap;
 
 /** The one JSON shape of Baton's reports, shared by {@code /api/queues} and the CLI's {@code --json}. */
 public final class Json {
-    public static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-
     private Json() {
     }
 
-    public static String write(Object value) {
-        try {
-            return MAPPER.writeValueAsString(value);
-        } catch (JsonProcessingException e) {
-            throw new UncheckedIOException(e);
-        }
+    /** A report as indented JSON. */
+    public static String write(Object report) {
+        return JsonCodec.onClasspath().writeIndented(report);
     }
 
     public static Map<String, Object> queue(QueueReport report) {

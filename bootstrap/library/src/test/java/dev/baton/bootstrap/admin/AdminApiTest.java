@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.baton.application.handler.JobHandler;
 import dev.baton.application.handler.NonRetryableException;
 import dev.baton.application.port.in.EnqueueJobUseCase;
 import dev.baton.application.port.in.RunningWorker;
 import dev.baton.bootstrap.Baton;
 import dev.baton.bootstrap.config.ConfigLoader;
-import dev.baton.bootstrap.json.Json;
 import dev.baton.bootstrap.testing.TestEndpoints;
 import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
@@ -206,7 +206,7 @@ class AdminApiTest {
     }
 
     private static JsonNode json(HttpResponse<String> response) throws IOException {
-        return Json.MAPPER.readTree(response.body());
+        return new ObjectMapper().readTree(response.body());
     }
 
     private String queuePath(String rest) {
