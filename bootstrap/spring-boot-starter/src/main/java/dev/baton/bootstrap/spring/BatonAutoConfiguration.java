@@ -23,17 +23,25 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Baton in a Spring Boot application (docs/SPRING.md): a {@link Baton} bean from the {@code baton.*} properties on
- * the application's {@code DataSource} and {@code MeterRegistry}, its handler beans registered, a worker on
- * {@code baton.worker.queues} started with the context (firing {@code baton.schedules}) and stopped gracefully when
- * it closes, a {@link TransactionalOutbox} that enqueues in the
- * application's transactions, and a health indicator when the actuator is there. Baton's Flyway migrations stay in Baton's schema with their own history
- * tables, and run only when the ledger opens: the application's own Flyway is left as it is.
+ * Baton in a Spring Boot 3.5 or 4 application (docs/SPRING.md): a {@link Baton} bean from the {@code baton.*}
+ * properties on the application's {@code DataSource} and {@code MeterRegistry}, its handler beans registered, a
+ * worker on {@code baton.worker.queues} started with the context (firing {@code baton.schedules}) and stopped
+ * gracefully when it closes, a {@link TransactionalOutbox} that enqueues in the application's transactions, and a
+ * health indicator when the actuator is there. Baton's Flyway migrations stay in Baton's schema with their own
+ * history tables, and run only when the ledger opens: the application's own Flyway is left as it is.
+ * <p>
+ * It runs after the auto-configurations of the {@code DataSource}, Flyway and the meter registry, named on both
+ * lines: Boot 4 moved them to modules of their own (spring-boot-jdbc, spring-boot-flyway,
+ * spring-boot-micrometer-metrics), and a condition on the {@code DataSource} bean evaluated before its
+ * auto-configuration would not see it.
  */
 @AutoConfiguration(afterName = {
         "org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration",
+        "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
         "org.springframework.boot.autoconfigure.flyway.FlywayAutoConfiguration",
-        "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration"})
+        "org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration",
+        "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration",
+        "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration"})
 @EnableConfigurationProperties(BatonProperties.class)
 public class BatonAutoConfiguration {
 
@@ -80,14 +88,25 @@ public class BatonAutoConfiguration {
         return new TransactionalOutbox(baton, dataSource);
     }
 
-    /** Only with the actuator, an optional dependency of Baton's. */
+    /** Spring Boot 3.5's actuator, an optional dependency of Baton's. */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(name = "org.springframework.boot.actuate.health.HealthIndicator")
-    static class Health {
+    static class HealthOnBoot3 {
         @Bean
         @ConditionalOnMissingBean(name = "batonHealthIndicator")
         BatonHealthIndicator batonHealthIndicator(Baton baton) {
             return new BatonHealthIndicator(baton);
+        }
+    }
+
+    /** Spring Boot 4's actuator, whose health API is in spring-boot-health: this class is read only by name. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.boot.health.contributor.HealthIndicator")
+    static class HealthOnBoot4 {
+        @Bean
+        @ConditionalOnMissingBean(name = "batonHealthIndicator")
+        BatonBoot4HealthIndicator batonHealthIndicator(Baton baton) {
+            return new BatonBoot4HealthIndicator(baton);
         }
     }
 }

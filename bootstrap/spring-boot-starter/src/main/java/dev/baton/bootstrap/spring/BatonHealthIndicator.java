@@ -1,12 +1,11 @@
 package dev.baton.bootstrap.spring;
 
 import dev.baton.bootstrap.Baton;
-import java.util.Map;
 import java.util.Objects;
 import org.springframework.boot.actuate.health.Health;
 import org.springframework.boot.actuate.health.HealthIndicator;
 
-/** Actuator's {@code /actuator/health} component {@code baton}: up while Redis and PostgreSQL (if used) answer. */
+/** Spring Boot 3.5's {@code /actuator/health} component {@code baton} ({@link HealthReport}). */
 final class BatonHealthIndicator implements HealthIndicator {
     private final Baton baton;
 
@@ -16,9 +15,7 @@ final class BatonHealthIndicator implements HealthIndicator {
 
     @Override
     public Health health() {
-        Map<String, Boolean> dependencies = baton.health();
-        Health.Builder health = dependencies.containsValue(false) ? Health.down() : Health.up();
-        dependencies.forEach((name, up) -> health.withDetail(name, up ? "UP" : "DOWN"));
-        return health.build();
+        HealthReport report = HealthReport.of(baton);
+        return (report.up() ? Health.up() : Health.down()).withDetails(report.details()).build();
     }
 }

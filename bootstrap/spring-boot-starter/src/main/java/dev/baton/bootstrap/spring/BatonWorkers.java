@@ -3,6 +3,8 @@ package dev.baton.bootstrap.spring;
 import dev.baton.application.port.in.RunWorkerUseCase;
 import dev.baton.application.port.in.RunningWorker;
 import dev.baton.bootstrap.Baton;
+import dev.baton.bootstrap.config.ConfigException;
+import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.QueueName;
 import java.util.List;
 import java.util.Objects;
@@ -22,13 +24,22 @@ final class BatonWorkers implements SmartLifecycle {
 
     BatonWorkers(Baton baton, BatonProperties.Worker properties) {
         this.baton = Objects.requireNonNull(baton, "baton");
-        this.queues = properties.getQueues().stream().map(QueueName::of).toList();
+        this.queues = properties.getQueues().stream().map(BatonWorkers::queue).toList();
         this.handler = Optional.ofNullable(properties.getHandler());
     }
 
+    /** @throws ConfigException naming the property, when a queue's name is not one */
+    private static QueueName queue(String name) {
+        try {
+            return QueueName.of(name);
+        } catch (InvalidValueException e) {
+            throw new ConfigException("baton.worker.queues=" + name + ": " + e.getMessage());
+        }
+    }
+
     /**
-     * @throws dev.baton.bootstrap.config.ConfigException when a queue has no handler bean of its name (and
-     *                                                    {@code baton.worker.handler} names none): the context fails
+     * @throws ConfigException when a queue has no handler bean of its name (and
+     *                         {@code baton.worker.handler} names none): the context fails
      */
     @Override
     public synchronized void start() {
