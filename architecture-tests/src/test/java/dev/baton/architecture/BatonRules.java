@@ -44,6 +44,8 @@ final class BatonRules {
     static final String TRACING = "dev.baton.bootstrap.tracing..";
     /** Spring Boot's auto-configuration: Spring is an optional dependency, so nothing else may need it. */
     static final String SPRING = "dev.baton.bootstrap.spring..";
+    /** JSON on the application's Jackson, 3 or 2 (docs/SPRING.md#jackson). */
+    static final String JSON = "dev.baton.bootstrap.json..";
 
     private BatonRules() {
     }
@@ -92,6 +94,14 @@ final class BatonRules {
             .should().dependOnClassesThat().resideInAnyPackage("org.springframework..", SPRING)
             .as("Spring, an optional dependency, is used only in dev.baton.bootstrap.spring, which nothing else uses:"
                     + " a service without Spring never loads a Spring type");
+
+    static final ArchRule JACKSON_ONLY_IN_JSON = noClasses().that().resideOutsideOfPackages(JSON, DEMO_HANDLERS)
+            .and().resideInAPackage("dev.baton..")
+            .should().dependOnClassesThat().resideInAnyPackage("com.fasterxml.jackson.core..",
+                    "com.fasterxml.jackson.databind..", "tools.jackson..")
+            .as("Jackson is used only in dev.baton.bootstrap.json, through whichever of Jackson 3 and 2 the"
+                    + " application has: a class naming one elsewhere fails to load where only the other is (and the"
+                    + " demo handlers, user code of the CLI's)");
 
     static final ArchRule FLYWAY_ONLY_IN_POSTGRES_ADAPTER = noClasses().that().resideOutsideOfPackage(POSTGRES_ADAPTER)
             .and().resideInAPackage("dev.baton..")
@@ -215,7 +225,8 @@ final class BatonRules {
     static List<ArchRule> all() {
         return List.of(MODULE_LAYERING, DOMAIN_IS_PURE_JAVA, APPLICATION_DEPENDS_ON_DOMAIN_AND_SLF4J_ONLY,
                 LETTUCE_ONLY_IN_REDIS_ADAPTER, JDBI_AND_JDBC_ONLY_IN_POSTGRES_ADAPTER, FLYWAY_ONLY_IN_POSTGRES_ADAPTER,
-                SPRING_ONLY_IN_ITS_PACKAGE, GUICE_AND_PICOCLI_ONLY_IN_BOOTSTRAP, OPENTELEMETRY_ONLY_IN_TRACING,
+                SPRING_ONLY_IN_ITS_PACKAGE, JACKSON_ONLY_IN_JSON, GUICE_AND_PICOCLI_ONLY_IN_BOOTSTRAP,
+                OPENTELEMETRY_ONLY_IN_TRACING,
                 PORTS_IN_AND_OUT_INDEPENDENT, PORTS_OUT_AND_IN_INDEPENDENT,
                 NO_PACKAGE_CYCLES, NO_CLOCK_READS_IN_CORE, NO_CONSOLE_OUTSIDE_CLI, ONE_PUBLIC_ENTRY_POINT_PER_ADAPTER,
                 SERVICES_ARE_FINAL, WORKER_ROOMS_ARE_PACKAGE_PRIVATE, LOOPS_DO_NOT_DEPEND_ON_THE_FETCHER,

@@ -13,6 +13,7 @@ import dev.baton.adapters.redis.archfixture.RedisAdapterUsingPostgresAdapter;
 import dev.baton.application.archfixture.ApplicationReadingTheClock;
 import dev.baton.application.archfixture.ApplicationUsingGuice;
 import dev.baton.application.archfixture.ApplicationUsingLettuce;
+import dev.baton.bootstrap.archfixture.AdminUsingJackson;
 import dev.baton.bootstrap.archfixture.BootstrapUsingSpring;
 import dev.baton.application.archfixture.cycle.a.CycleA;
 import dev.baton.application.archfixture.cycle.b.CycleB;
@@ -75,6 +76,11 @@ class RulesBiteTest {
     @Test
     void springConfinementBites() {
         assertViolated(BatonRules.SPRING_ONLY_IN_ITS_PACKAGE, BootstrapUsingSpring.class);
+    }
+
+    @Test
+    void jacksonConfinementBites() {
+        assertViolated(BatonRules.JACKSON_ONLY_IN_JSON, AdminUsingJackson.class);
     }
 
     @Test
