@@ -16,6 +16,7 @@ import dev.baton.domain.NoHandlerDecision;
 import dev.baton.domain.NoHandlerPolicy;
 import java.time.Clock;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -123,8 +124,8 @@ final class Triage {
             return new Released(held, leased, release.waiting(), problem);
         }
         NoHandlerDecision.DeadLetterNow dead = (NoHandlerDecision.DeadLetterNow) decision;
-        JobError error = JobError.permanent("no-handler", problem + "; waited " + HumanDuration.format(dead.waited())
-                + " for a worker that has one");
+        JobError error = JobError.permanent("no-handler", problem + "; waited "
+                + HumanDuration.format(dead.waited().truncatedTo(ChronoUnit.SECONDS)) + " for a worker that has one");
         // nothing ran: the attempts are those made before, on workers that had a handler
         return new Refused(held, DeadLetter.of(dead.job(), DeadLetterReason.NO_HANDLER, error, dead.job().attempt(),
                 now));

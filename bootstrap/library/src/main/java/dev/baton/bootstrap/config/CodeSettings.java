@@ -141,6 +141,14 @@ public abstract class CodeSettings<B extends CodeSettings<B>> {
         return duration(Setting.CANCEL_GRACE, "cancelGrace", grace);
     }
 
+    /**
+     * How long a job that no handler of the worker takes waits for a worker that has one before it is dead-lettered
+     * NO_HANDLER ({@code BATON_NO_HANDLER_GRACE}).
+     */
+    public B noHandlerGrace(Duration grace) {
+        return duration(Setting.NO_HANDLER_GRACE, "noHandlerGrace", grace);
+    }
+
     /** PostgreSQL connections of Baton's own pool ({@code BATON_POOL_SIZE}); unset, it follows the concurrency. */
     public B poolSize(int connections) {
         return number(Setting.POOL_SIZE, "poolSize", connections);
@@ -210,6 +218,7 @@ public abstract class CodeSettings<B extends CodeSettings<B>> {
                 concurrency,
                 value(Setting.GRACE, base.grace(), Function.identity()),
                 value(Setting.CANCEL_GRACE, base.cancelGrace(), Function.identity()),
+                value(Setting.NO_HANDLER_GRACE, base.noHandlerGrace(), Function.identity()),
                 value(Setting.POOL_SIZE, autoPool ? ConfigLoader.autoPoolSize(concurrency, batchCommit)
                         : base.poolSize(), ConfigLoader::poolSize),
                 batchCommit,

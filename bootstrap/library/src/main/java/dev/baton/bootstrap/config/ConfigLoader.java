@@ -88,6 +88,7 @@ public final class ConfigLoader {
                 concurrency,
                 get(Setting.GRACE, ConfigLoader::duration),
                 get(Setting.CANCEL_GRACE, ConfigLoader::duration),
+                get(Setting.NO_HANDLER_GRACE, ConfigLoader::duration),
                 get(Setting.POOL_SIZE, text -> text.equalsIgnoreCase("auto") ? autoPoolSize(concurrency, batchCommit)
                         : poolSize(wholeNumber(text))),
                 batchCommit,

@@ -28,6 +28,8 @@ public enum Setting {
     GRACE("30s", false, "on shutdown, how long running jobs may finish before they are abandoned to other workers"),
     CANCEL_GRACE("10s", false, "how long a cancelled running job's handler may go on (it sees context.cancelled()) "
             + "before it is interrupted"),
+    NO_HANDLER_GRACE("15m", false, "how long a job that no handler of the worker takes (its type's, or its queue's) "
+            + "waits for a worker that has one, no attempt spent, before it is dead-lettered NO_HANDLER; 0s = at once"),
     POOL_SIZE("auto", false, "PostgreSQL connections; auto = concurrency + 2 (each running job holds one)"),
     BATCH_COMMIT("1", false, "jobs committed per ledger transaction, a savepoint each (1 = one job per transaction)"),
     JOB_THREADS("auto", false, "what runs the jobs: platform threads, virtual threads (Java 21+), or auto = virtual "
