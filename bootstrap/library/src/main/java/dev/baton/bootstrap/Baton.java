@@ -208,8 +208,8 @@ public final class Baton implements AutoCloseable {
     }
 
     /**
-     * Starts a worker on {@code queues} with the configured concurrency: a typed job runs under the handler of its type,
-     * an untyped one under the handler named like its queue (docs/HANDLERS.md#registering-a-handler).
+     * Starts a worker on {@code queues} with the configured concurrency: a typed job runs under the handler of its
+     * type, an untyped one under the handler named like its queue (docs/HANDLERS.md#registering-a-handler).
      */
     public RunningWorker start(String... queues) {
         List<QueueName> names = Arrays.stream(queues).map(QueueName::of).toList();

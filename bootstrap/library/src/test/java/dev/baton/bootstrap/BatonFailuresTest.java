@@ -109,8 +109,8 @@ class BatonFailuresTest {
                 });
         assertThat(log.list).filteredOn(event -> event.getLevel() == Level.DEBUG
                         && event.getFormattedMessage().startsWith("the dead-lettered job's stack trace"))
-                .singleElement().satisfies(event ->
-                        assertThat(event.getThrowableProxy().getClassName()).isEqualTo("java.lang.IllegalStateException"));
+                .singleElement().satisfies(event -> assertThat(event.getThrowableProxy().getClassName())
+                        .isEqualTo("java.lang.IllegalStateException"));
         assertThat(warnings).filteredOn(event -> event.getFormattedMessage().startsWith("onDeadLetter listener"))
                 .singleElement().satisfies(event ->
                         assertThat(event.getThrowableProxy().getMessage()).isEqualTo("a listener with a bug"));

@@ -64,6 +64,7 @@ class TypedRoutingTest {
             old.enqueue(ShippingJobs.SHIP_PARCEL, queue, JobId.of("parcel-2"), new ShipParcel("2", 300, false));
             await().atMost(WAIT).until(() -> old.job(queue.value(), "parcel-2")
                     instanceof Whereabouts.InTransport found && found.sighting() instanceof JobSighting.Delayed);
+            oldWorker.stop(Duration.ofSeconds(5)); // the old release goes, the new one comes
 
             RunningWorker newWorker = upgraded.start(queue.value());
 

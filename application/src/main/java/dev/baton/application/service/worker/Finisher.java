@@ -36,9 +36,10 @@ import org.slf4j.LoggerFactory;
  * Ends a delivery once: what the ledger recorded is acknowledged (after the commit, never before), a snooze waits
  * in the delayed set with its attempt unspent, and so does a job that no handler of this worker takes (released for
  * a worker that has one; one WARN per type and minute), a failure is retried or dead-lettered by the retry policy,
- * an unknown outcome is left pending, so that its redelivery asks the ledger again. A cancelled job (the ledger says so, or the
- * cancel cut its attempt short) is acknowledged without a retry, and so is a delivery the triage found cancelled. A delivery whose lease was lost, or that was
- * abandoned at stop, is not ended here. Every attempt's trace hears how it was settled.
+ * an unknown outcome is left pending, so that its redelivery asks the ledger again. A cancelled job (the ledger says
+ * so, or the cancel cut its attempt short) is acknowledged without a retry, and so is a delivery the triage found
+ * cancelled. A delivery whose lease was lost, or that was abandoned at stop, is not ended here. Every attempt's trace
+ * hears how it was settled.
  *
  * <p>A dead letter is recorded in the ledger first ({@link JobOutcomes}), then moved in the transport; when the ledger
  * says the job ended otherwise (completed, purged, or dead before), that ending wins: the delivery is acknowledged,

@@ -67,7 +67,8 @@ final class DlqCommand implements Runnable {
         @Option(names = "--all", description = "every dead letter of the queue")
         boolean all;
 
-        @Option(names = "--reason", paramLabel = "REASON", description = "exhausted, non_retryable, malformed, poison or no_handler")
+        @Option(names = "--reason", paramLabel = "REASON",
+                description = "exhausted, non_retryable, malformed, poison or no_handler")
         String reason;
 
         DeadLetterSelection toSelection() {
