@@ -39,20 +39,25 @@ final class HistoryTable {
                      + " WHERE success AND version IS NOT NULL ORDER BY installed_rank")) {
             while (row.next()) {
                 int checksum = row.getInt(3);
-                applied.add(new AppliedScript(ScriptVersion.parse(row.getString(1)), row.getString(2),
+                applied.add(new AppliedScript(version(row.getString(1)), row.getString(2),
                         row.wasNull() ? null : checksum));
             }
         }
         return applied;
     }
 
-    /** Creates the schema, when missing, and the table as Flyway creates it. */
+    /**
+     * Creates the table as Flyway creates it, and the schema when missing: only then, since creating a schema takes a
+     * privilege on the whole database that the owner of an existing one may lack.
+     */
     void create(Connection connection) throws SQLException {
         if (exists(connection)) {
             return;
         }
         try (Statement statement = connection.createStatement()) {
-            statement.execute("CREATE SCHEMA IF NOT EXISTS " + quoted(schema));
+            if (!schemaExists(connection)) {
+                statement.execute("CREATE SCHEMA " + quoted(schema));
+            }
             statement.execute("CREATE TABLE " + qualifiedName + " ("
                     + "installed_rank INT NOT NULL, version VARCHAR(50), description VARCHAR(200) NOT NULL,"
                     + " type VARCHAR(20) NOT NULL, script VARCHAR(1000) NOT NULL, checksum INTEGER,"
@@ -84,12 +89,31 @@ final class HistoryTable {
         return schema + "." + name;
     }
 
+    private boolean schemaExists(Connection connection) throws SQLException {
+        try (PreparedStatement lookup = connection.prepareStatement("SELECT count(*) FROM pg_namespace"
+                + " WHERE nspname = ?")) {
+            lookup.setString(1, schema);
+            try (ResultSet row = lookup.executeQuery()) {
+                return row.next() && row.getInt(1) > 0;
+            }
+        }
+    }
+
     private boolean exists(Connection connection) throws SQLException {
         try (PreparedStatement lookup = connection.prepareStatement("SELECT to_regclass(?) IS NOT NULL")) {
             lookup.setString(1, qualifiedName);
             try (ResultSet row = lookup.executeQuery()) {
                 return row.next() && row.getBoolean(1);
             }
+        }
+    }
+
+    private ScriptVersion version(String recorded) {
+        try {
+            return ScriptVersion.parse(recorded);
+        } catch (IllegalArgumentException e) {
+            throw new MigrationException(this + " records version '" + recorded + "', which is not a version like 1,"
+                    + " 2, 10 or 1.1", e);
         }
     }
 
