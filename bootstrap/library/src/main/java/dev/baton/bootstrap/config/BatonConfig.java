@@ -91,7 +91,7 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
                 plugins, migrations, relay, enqueueThroughOutbox);
     }
 
-    /** Adds Flyway locations of handlers' own tables, applied after the ledger's migrations. */
+    /** Adds migration locations of handlers' own tables, applied after the ledger's migrations. */
     public BatonConfig withMigrations(List<String> locations) {
         List<String> all = new ArrayList<>(migrations);
         all.addAll(locations);

@@ -71,7 +71,7 @@ public abstract class CodeSettings<B extends CodeSettings<B>> {
         return set(Setting.SCHEMA, "schema(" + quoted(schema) + ")", schema);
     }
 
-    /** Flyway locations of the handlers' own tables, applied after the ledger's (e.g. {@code classpath:db/shop}). */
+    /** Migration locations of the handlers' own tables, applied after the ledger's (e.g. {@code classpath:db/shop}). */
     public B migrations(String... locations) {
         return set(Setting.MIGRATIONS, "migrations(" + String.join(", ", locations) + ")", List.of(locations));
     }

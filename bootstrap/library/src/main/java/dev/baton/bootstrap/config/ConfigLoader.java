@@ -287,7 +287,7 @@ public final class ConfigLoader {
     static List<String> locations(List<String> locations) {
         for (String location : locations) {
             if (!location.startsWith("classpath:") && !location.startsWith("filesystem:")) {
-                throw new IllegalArgumentException("expected Flyway locations like filesystem:/opt/app/sql or "
+                throw new IllegalArgumentException("expected migration locations like filesystem:/opt/app/sql or "
                         + "classpath:db/shop");
             }
         }

@@ -40,7 +40,7 @@ public enum Setting {
     ADMIN_OPERATOR_PASSWORD(true, "turns on HTTP Basic authentication of the admin server; the password of the user "
             + "operator, who may also replay, purge, pause and resume (never shown)"),
     PLUGINS("", false, "a folder whose jars are searched for handlers (NamedJobHandler services)"),
-    MIGRATIONS("", false, "comma-separated Flyway locations of your handlers' tables (filesystem:/path or "
+    MIGRATIONS("", false, "comma-separated migration locations of your handlers' tables (filesystem:/path or "
             + "classpath:db/x), applied after the ledger's"),
     RELAY("on", false, "every worker relays the outbox (jobs enqueued in PostgreSQL transactions) to Redis: on, or off "
             + "(then run baton relay)"),

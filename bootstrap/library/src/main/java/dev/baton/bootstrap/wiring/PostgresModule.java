@@ -49,7 +49,7 @@ public final class PostgresModule extends AbstractModule {
     public static final Key<EnqueueService> THROUGH_OUTBOX = Key.get(EnqueueService.class,
             Names.named("baton.through-outbox"));
 
-    /** Adds a Flyway location of a handler module's tables, applied with the ledger's whenever it is opened. */
+    /** Adds a migration location of a handler module's tables, applied with the ledger's whenever it is opened. */
     public static void addMigrations(Binder binder, String location) {
         moduleMigrations(binder).addBinding().toInstance(location);
     }

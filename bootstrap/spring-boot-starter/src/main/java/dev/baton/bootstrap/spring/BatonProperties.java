@@ -26,7 +26,7 @@ public class BatonProperties {
     private String schema;
     /** exactly-once (PostgreSQL ledger, the default) or at-least-once (no ledger: handlers must be idempotent). */
     private Mode mode;
-    /** Flyway locations of the handlers' own tables, applied in Baton's schema after the ledger's migrations. */
+    /** Migration locations of the handlers' own tables, applied in Baton's schema after the ledger's migrations. */
     private List<String> migrations = new ArrayList<>();
     /** Queues that Baton's queue gauges report (the workers' queues are added to them). */
     private List<String> queues = new ArrayList<>();
