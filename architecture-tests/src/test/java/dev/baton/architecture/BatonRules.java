@@ -103,11 +103,6 @@ final class BatonRules {
                     + " application has: a class naming one elsewhere fails to load where only the other is (and the"
                     + " demo handlers, user code of the CLI's)");
 
-    static final ArchRule FLYWAY_ONLY_IN_POSTGRES_ADAPTER = noClasses().that().resideOutsideOfPackage(POSTGRES_ADAPTER)
-            .and().resideInAPackage("dev.baton..")
-            .should().dependOnClassesThat().resideInAnyPackage("org.flywaydb..")
-            .as("Flyway is used only in the Postgres adapter");
-
     static final ArchRule GUICE_AND_PICOCLI_ONLY_IN_BOOTSTRAP = noClasses().that().resideOutsideOfPackage(BOOTSTRAP)
             .and().resideInAPackage("dev.baton..")
             .should().dependOnClassesThat().resideInAnyPackage("com.google.inject..", "picocli..")
@@ -224,7 +219,7 @@ final class BatonRules {
 
     static List<ArchRule> all() {
         return List.of(MODULE_LAYERING, DOMAIN_IS_PURE_JAVA, APPLICATION_DEPENDS_ON_DOMAIN_AND_SLF4J_ONLY,
-                LETTUCE_ONLY_IN_REDIS_ADAPTER, JDBI_AND_JDBC_ONLY_IN_POSTGRES_ADAPTER, FLYWAY_ONLY_IN_POSTGRES_ADAPTER,
+                LETTUCE_ONLY_IN_REDIS_ADAPTER, JDBI_AND_JDBC_ONLY_IN_POSTGRES_ADAPTER,
                 SPRING_ONLY_IN_ITS_PACKAGE, JACKSON_ONLY_IN_JSON, GUICE_AND_PICOCLI_ONLY_IN_BOOTSTRAP,
                 OPENTELEMETRY_ONLY_IN_TRACING,
                 PORTS_IN_AND_OUT_INDEPENDENT, PORTS_OUT_AND_IN_INDEPENDENT,

@@ -5,7 +5,7 @@ import java.util.List;
 
 /** The demo handlers that {@code baton dev} and {@code baton worker} always know. */
 public final class DemoHandlers {
-    /** Flyway location of the demo tables, added to the ledger's migrations. */
+    /** Migration location of the demo tables, added to the ledger's migrations. */
     public static final String MIGRATIONS = "classpath:db/demo";
 
     private DemoHandlers() {

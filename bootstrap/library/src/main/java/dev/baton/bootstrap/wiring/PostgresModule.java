@@ -49,7 +49,7 @@ public final class PostgresModule extends AbstractModule {
     public static final Key<EnqueueService> THROUGH_OUTBOX = Key.get(EnqueueService.class,
             Names.named("baton.through-outbox"));
 
-    /** Adds a Flyway location of a handler module's tables, applied with the ledger's whenever it is opened. */
+    /** Adds a migration location of a handler module's tables, applied with the ledger's whenever it is opened. */
     public static void addMigrations(Binder binder, String location) {
         moduleMigrations(binder).addBinding().toInstance(location);
     }
@@ -115,16 +115,17 @@ public final class PostgresModule extends AbstractModule {
     @Provides
     @Singleton
     OutboxRelay relay(PostgresAdapter postgres, JobPublisher publisher, JobOutcomes outcomes, TransportMemory memory,
-                      Clock clock, MaintenanceObserver observer, Closer closer) {
+                      Clock clock, MaintenanceObserver observer, JobObserver jobObserver, Closer closer) {
         return closer.register(new OutboxRelay(postgres.jobOutbox(), publisher, outcomes, memory, PayloadLimit.DEFAULT,
-                clock, OutboxRelay.Settings.DEFAULTS, observer)).start();
+                clock, OutboxRelay.Settings.DEFAULTS, observer, jobObserver)).start();
     }
 
+    /** Its jobs count as enqueued when the relay publishes them, as every outbox row's do, not here. */
     @Provides
     @Singleton
     @Named("baton.through-outbox")
-    EnqueueService throughOutbox(PostgresAdapter postgres, Clock clock, JobObserver observer, JobTracing tracing) {
-        return new EnqueueService(postgres.outboxPublisher(), clock, PayloadLimit.DEFAULT, observer, tracing);
+    EnqueueService throughOutbox(PostgresAdapter postgres, Clock clock, JobTracing tracing) {
+        return new EnqueueService(postgres.outboxPublisher(), clock, PayloadLimit.DEFAULT, JobObserver.NONE, tracing);
     }
 
     @Provides

@@ -97,8 +97,8 @@ final class ServicesModule extends AbstractModule {
 
     @Provides
     @Singleton
-    SchedulerService scheduler(ScheduleFires fires, Clock clock) {
-        return new SchedulerService(fires, clock);
+    SchedulerService scheduler(ScheduleFires fires, Clock clock, JobObserver observer) {
+        return new SchedulerService(fires, clock, observer);
     }
 
     @Provides
@@ -118,6 +118,7 @@ final class ServicesModule extends AbstractModule {
                 .withHousekeeping(WorkerSettings.DEFAULTS.trimInterval(), config.retention(), config.idleThreshold())
                 .withGrace(config.grace())
                 .withCancelGrace(config.cancelGrace())
+                .withNoHandlerGrace(config.noHandlerGrace())
                 .withBatchCommit(config.batchCommit())
                 .withJobThreads(config.jobThreads());
     }

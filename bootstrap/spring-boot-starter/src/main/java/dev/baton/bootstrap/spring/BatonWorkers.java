@@ -38,8 +38,8 @@ final class BatonWorkers implements SmartLifecycle {
     }
 
     /**
-     * @throws ConfigException when a queue has no handler bean of its name (and
-     *                         {@code baton.worker.handler} names none): the context fails
+     * @throws ConfigException when there is no handler bean, or {@code baton.worker.handler} names none of them:
+     *                         the context fails
      */
     @Override
     public synchronized void start() {
