@@ -1,5 +1,6 @@
 package dev.baton.application.port.out;
 
+import dev.baton.domain.Completion;
 import dev.baton.domain.DeadLetter;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobError;
@@ -34,6 +35,14 @@ public interface JobObserver {
 
     /** A delivered job had already completed: acknowledged without committing again. */
     default void duplicateSkipped(Job job) {
+    }
+
+    /**
+     * A delivered job was skipped as a duplicate ({@link #duplicateSkipped}, heard too) of a job with its id that
+     * completed in its queue but differs from it ({@code earlier}: another type, say): two jobs share one id where a
+     * job id must be unique, and the later one never runs.
+     */
+    default void jobIdCollided(Job job, Completion earlier) {
     }
 
     /**

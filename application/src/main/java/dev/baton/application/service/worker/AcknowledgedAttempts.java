@@ -2,9 +2,11 @@ package dev.baton.application.service.worker;
 
 import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.port.out.LedgerOutcome;
+import dev.baton.domain.Completion;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.Job;
 import java.util.List;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,9 +42,29 @@ final class AcknowledgedAttempts implements Acknowledgements.Listener<Attempt> {
                 observer.duplicateSkipped(job);
                 LOG.debug("job already completed, acknowledged without committing again queue={} job={} delivery={}",
                         job.queue(), job.id(), one.id());
+                warnIfCollided(job, one.outcome());
             }
         }
         forget(finished);
+    }
+
+    /**
+     * A duplicate that is another job under the same id (another type) is never skipped silently: a WARN naming both
+     * jobs, and the observers hear it (docs/HANDLERS.md#job-ids).
+     */
+    private void warnIfCollided(Job job, LedgerOutcome outcome) {
+        if (outcome instanceof LedgerOutcome.AlreadyCompleted done && !done.completion().isOf(job)) {
+            Completion earlier = done.completion();
+            observer.jobIdCollided(job, earlier);
+            LOG.warn("job id collision: job {} of queue {} (type {}) was not run, as a duplicate of job {} of queue {}"
+                    + " (type {}) that completed at {}; a job id must be unique within its queue", job.id(),
+                    job.queue(), typeOf(job.type()), earlier.jobId(), earlier.queue(), typeOf(earlier.type()),
+                    earlier.completedAt());
+        }
+    }
+
+    private static String typeOf(Optional<String> type) {
+        return type.orElse("none");
     }
 
     @Override

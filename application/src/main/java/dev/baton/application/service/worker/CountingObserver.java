@@ -5,6 +5,7 @@ import dev.baton.application.port.out.DeliveryId;
 import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.port.out.TrimOutcome;
+import dev.baton.domain.Completion;
 import dev.baton.domain.DeadLetter;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobError;
@@ -62,6 +63,11 @@ final class CountingObserver implements JobObserver, MaintenanceObserver {
     public void duplicateSkipped(Job job) {
         duplicates.incrementAndGet();
         jobObserver.duplicateSkipped(job);
+    }
+
+    @Override
+    public void jobIdCollided(Job job, Completion earlier) {
+        jobObserver.jobIdCollided(job, earlier);
     }
 
     @Override

@@ -6,6 +6,8 @@ import dev.baton.application.port.in.WorkerCounters;
 import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.port.out.TrimOutcome;
+import dev.baton.domain.Completion;
+import dev.baton.domain.ConsumerName;
 import dev.baton.domain.DeadLetter;
 import dev.baton.domain.DeadLetterReason;
 import dev.baton.domain.Job;
@@ -15,6 +17,7 @@ import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
@@ -39,6 +42,8 @@ class CountingObserverTest {
         counting.jobCompleted(job, Duration.ZERO);
         counting.jobCompleted(job, Duration.ZERO);
         counting.duplicateSkipped(job);
+        counting.jobIdCollided(job, new Completion(job.id(), job.queue(), Optional.of("other"), 1,
+                ConsumerName.of("w"), "1-0", Optional.empty(), Deliveries.NOW));
         counting.suspectIsolated(job, 2);
         counting.jobFailed(job, JobError.retryable("io", "reset"));
         counting.jobRetried(job, Deliveries.NOW);
@@ -55,7 +60,7 @@ class CountingObserverTest {
         counting.outboxRepublished(1);
 
         assertThat(counting.counters(4, 1)).isEqualTo(new WorkerCounters(2, 1, 1, 1, 3, 1, 4, 1, 1, 2, 1));
-        assertThat(heard).hasSize(18);
+        assertThat(heard).hasSize(19);
         assertThat(Set.copyOf(heard)).isEqualTo(Stream.of(JobObserver.class, MaintenanceObserver.class)
                 .flatMap(port -> Arrays.stream(port.getDeclaredMethods())).map(Method::getName)
                 .collect(Collectors.toSet()));

@@ -107,8 +107,8 @@ abstract class WorkerFixture {
             }
 
             @Override
-            public Optional<Completion> find(JobId id) {
-                return ledger.find(id);
+            public Optional<Completion> find(QueueName name, JobId id) {
+                return ledger.find(name, id);
             }
 
             @Override
@@ -194,6 +194,11 @@ abstract class WorkerFixture {
         @Override
         public void duplicateSkipped(Job job) {
             hear("duplicate");
+        }
+
+        @Override
+        public void jobIdCollided(Job job, Completion earlier) {
+            hear("collision:" + job.type().orElse("") + "<>" + earlier.type().orElse(""));
         }
 
         @Override
