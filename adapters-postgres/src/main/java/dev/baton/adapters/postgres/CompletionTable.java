@@ -19,7 +19,8 @@ import org.jdbi.v3.core.JdbiException;
 
 /**
  * The {@code job_outcomes} table of one schema, keyed by job id and queue (a job id is unique within its queue): the
- * row a job is claimed or completed with (a {@code replayed} row is taken over), and reading it back. The ledger's own statements go straight to JDBC: Jdbi's binding machinery cost more than they do.
+ * row a job is claimed or completed with (a {@code replayed} row is taken over), and reading it back. The ledger's own
+ * statements go straight to JDBC: Jdbi's binding machinery cost more than they do.
  */
 final class CompletionTable {
     static final String TABLE = "job_outcomes";

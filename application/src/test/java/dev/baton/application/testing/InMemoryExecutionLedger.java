@@ -266,7 +266,7 @@ public final class InMemoryExecutionLedger implements ExecutionLedger, JobOutcom
         return record(new Key(queue, key), new JobOutcome.Cancelled(key, queue, at));
     }
 
-    /** Records {@code ended} unless the job ended otherwise before (a replayed job ends anew). @return the outcome now */
+    /** Records {@code ended} unless the job ended otherwise before (a replayed job ends anew). @return its outcome */
     private JobOutcome record(Key key, JobOutcome ended) {
         checkAvailable();
         synchronized (lock) {

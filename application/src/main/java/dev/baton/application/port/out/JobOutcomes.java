@@ -75,8 +75,8 @@ public interface JobOutcomes {
 
     /**
      * Records that an operator cancelled the job with this key of {@code queue} at {@code at}, unless the ledger says
-     * it ended otherwise: one atomic insert, so a cancel racing the job's commit either wins (the completion's insert then
-     * conflicts with the cancelled row and rolls back) or loses (the completion is the answer), never both.
+     * it ended otherwise: one atomic insert, so a cancel racing the job's commit either wins (the completion's insert
+     * then conflicts with the cancelled row and rolls back) or loses (the completion is the answer), never both.
      *
      * @return the job's outcome now: {@link JobOutcome.Cancelled} at {@code at} when this call cancelled it (a
      *     replayed job included), else what it was: completed, dead, purged, or cancelled before
