@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * Redis, no hand-over between threads: what is left of Baton's CPU per job above this is Baton's own.
  *
  * <p>Run with the packaged jar on the class path (it holds the driver):
- * {@code java -cp bootstrap/target/baton.jar docs/benchmarks/JdbcFloor.java JDBC_URL SCHEMA CLIENTS SECONDS [virtual]}.
+ * {@code java -cp bootstrap/cli/target/baton.jar docs/benchmarks/JdbcFloor.java JDBC_URL SCHEMA CLIENTS SECONDS [virtual]}.
  * With {@code virtual} (Java 21+) every client is a virtual thread, as Baton's jobs are on Java 24+
  * ({@code BATON_JOB_THREADS=auto}): the floor to read Baton's virtual-thread runs against.
  *

@@ -25,7 +25,7 @@
 #
 # Servers: BATON_REDIS_URI and BATON_JDBC_URL, by default the local redis://127.0.0.1:6379 and
 # jdbc:postgresql://127.0.0.1:5432/test?user=postgres. Needs the packaged jar
-# (./mvnw -B -q -pl bootstrap -am package -DskipTests), psql, pgbench and python3 on the PATH.
+# (./mvnw -B -q -pl bootstrap/cli -am package -DskipTests), psql, pgbench and python3 on the PATH.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 rounds="${1:-3}"
@@ -128,7 +128,7 @@ jdbc_floor_run() {
   local label="$1" clients="$2" round="$3" floor_warmup="$4" before after rate client all
   shift 4
   before="$(ticks)"
-  read -r rate client all < <("$java" -Dfloor.warmup="$floor_warmup" -cp "$here/bootstrap/target/baton.jar" \
+  read -r rate client all < <("$java" -Dfloor.warmup="$floor_warmup" -cp "$here/bootstrap/cli/target/baton.jar" \
     "$here/docs/benchmarks/JdbcFloor.java" "$BATON_JDBC_URL" "$schema" "$clients" "$seconds" $floor_threads "$@") || true
   [ -n "$rate" ] || { echo "compare.sh: JdbcFloor.java failed (its error is above)" >&2; exit 1; }
   after="$(ticks)"

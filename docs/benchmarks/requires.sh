@@ -10,9 +10,9 @@ requires() {
       missing=1
     fi
   done
-  if [ ! -f "$here/bootstrap/target/baton.jar" ]; then
-    echo "$script: $here/bootstrap/target/baton.jar is missing; build it first:" >&2
-    echo "  (cd \"$here\" && ./mvnw -B -q -pl bootstrap -am package -DskipTests)" >&2
+  if [ ! -f "$here/bootstrap/cli/target/baton.jar" ]; then
+    echo "$script: $here/bootstrap/cli/target/baton.jar is missing; build it first:" >&2
+    echo "  (cd \"$here\" && ./mvnw -B -q -pl bootstrap/cli -am package -DskipTests)" >&2
     missing=1
   fi
   [ "$missing" = 0 ] || exit 2
