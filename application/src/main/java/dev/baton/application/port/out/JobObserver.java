@@ -33,16 +33,12 @@ public interface JobObserver {
     default void jobCompleted(Job job, Duration processing) {
     }
 
-    /** A delivered job had already completed: acknowledged without committing again. */
-    default void duplicateSkipped(Job job) {
-    }
-
     /**
-     * A delivered job was skipped as a duplicate ({@link #duplicateSkipped}, heard too) of a job with its id that
-     * completed in its queue but differs from it ({@code earlier}: another type, say): two jobs share one id where a
-     * job id must be unique, and the later one never runs.
+     * A delivered job had already completed: acknowledged without committing again. {@code earlier} is the ledger's
+     * completion of its queue and id; when it is not {@linkplain Completion#isOf of this job} (another type), two jobs
+     * shared one id where a job id must be unique, and this one never runs: an id collision.
      */
-    default void jobIdCollided(Job job, Completion earlier) {
+    default void duplicateSkipped(Job job, Completion earlier) {
     }
 
     /**

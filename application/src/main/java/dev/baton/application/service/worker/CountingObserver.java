@@ -60,14 +60,9 @@ final class CountingObserver implements JobObserver, MaintenanceObserver {
     }
 
     @Override
-    public void duplicateSkipped(Job job) {
+    public void duplicateSkipped(Job job, Completion earlier) {
         duplicates.incrementAndGet();
-        jobObserver.duplicateSkipped(job);
-    }
-
-    @Override
-    public void jobIdCollided(Job job, Completion earlier) {
-        jobObserver.jobIdCollided(job, earlier);
+        jobObserver.duplicateSkipped(job, earlier);
     }
 
     @Override

@@ -41,9 +41,8 @@ class CountingObserverTest {
         counting.jobStarted(job, Duration.ZERO);
         counting.jobCompleted(job, Duration.ZERO);
         counting.jobCompleted(job, Duration.ZERO);
-        counting.duplicateSkipped(job);
-        counting.jobIdCollided(job, new Completion(job.id(), job.queue(), Optional.of("other"), 1,
-                ConsumerName.of("w"), "1-0", Optional.empty(), Deliveries.NOW));
+        counting.duplicateSkipped(job, new Completion(job.id(), job.queue(), job.type(), 1, ConsumerName.of("w"),
+                "1-0", Optional.empty(), Deliveries.NOW));
         counting.suspectIsolated(job, 2);
         counting.jobFailed(job, JobError.retryable("io", "reset"));
         counting.jobRetried(job, Deliveries.NOW);
@@ -60,7 +59,7 @@ class CountingObserverTest {
         counting.outboxRepublished(1);
 
         assertThat(counting.counters(4, 1)).isEqualTo(new WorkerCounters(2, 1, 1, 1, 3, 1, 4, 1, 1, 2, 1));
-        assertThat(heard).hasSize(19);
+        assertThat(heard).hasSize(18);
         assertThat(Set.copyOf(heard)).isEqualTo(Stream.of(JobObserver.class, MaintenanceObserver.class)
                 .flatMap(port -> Arrays.stream(port.getDeclaredMethods())).map(Method::getName)
                 .collect(Collectors.toSet()));

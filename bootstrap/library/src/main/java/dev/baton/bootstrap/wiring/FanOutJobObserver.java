@@ -45,13 +45,8 @@ final class FanOutJobObserver implements JobObserver {
     }
 
     @Override
-    public void duplicateSkipped(Job job) {
-        each(observer -> observer.duplicateSkipped(job));
-    }
-
-    @Override
-    public void jobIdCollided(Job job, Completion earlier) {
-        each(observer -> observer.jobIdCollided(job, earlier));
+    public void duplicateSkipped(Job job, Completion earlier) {
+        each(observer -> observer.duplicateSkipped(job, earlier));
     }
 
     @Override
