@@ -2,7 +2,6 @@ package dev.baton.application.testing;
 
 import dev.baton.application.port.out.JobOutbox;
 import dev.baton.domain.Job;
-import dev.baton.domain.JobId;
 import dev.baton.domain.OutboxBacklog;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,21 +18,22 @@ import java.util.function.Predicate;
 /**
  * The outbox in memory, for tests: {@link #add} is a producer's committed enqueue, which wakes a waiting relay only
  * while none is claiming ({@link #keepClaiming}), as in PostgreSQL; a claiming relay's lease never lapses here. Jobs
- * whose {@code ended} predicate holds have a terminal outcome.
+ * for which the {@code ended} predicate holds have a terminal outcome (a job is its queue and id: the same id on
+ * another queue is another job).
  */
 public final class InMemoryJobOutbox implements JobOutbox {
     private final TreeMap<Long, Row> rows = new TreeMap<>();
     private final Set<String> claiming = new HashSet<>();
-    private final Predicate<JobId> ended;
+    private final Predicate<Job> ended;
     private long nextPosition = 1;
     private String epoch;
 
-    public InMemoryJobOutbox(Predicate<JobId> ended) {
+    public InMemoryJobOutbox(Predicate<Job> ended) {
         this.ended = Objects.requireNonNull(ended, "ended");
     }
 
     public InMemoryJobOutbox() {
-        this(id -> false);
+        this(job -> false);
     }
 
     /** A producer's transaction committed {@code job}; wakes a relay waiting for new rows unless one is claiming. */
@@ -106,7 +106,7 @@ public final class InMemoryJobOutbox implements JobOutbox {
         epoch = transportEpoch;
         int republished = 0;
         for (var row : rows.entrySet()) {
-            if (row.getValue().published && !ended.test(row.getValue().job.id())) {
+            if (row.getValue().published && !ended.test(row.getValue().job)) {
                 row.setValue(row.getValue().published(false));
                 republished++;
             }
@@ -117,7 +117,7 @@ public final class InMemoryJobOutbox implements JobOutbox {
     @Override
     public synchronized int forgetEnded(int max) {
         List<Long> forgotten = rows.entrySet().stream()
-                .filter(row -> row.getValue().published && ended.test(row.getValue().job.id()))
+                .filter(row -> row.getValue().published && ended.test(row.getValue().job))
                 .limit(max).map(Map.Entry::getKey).toList();
         forgotten.forEach(rows::remove);
         return forgotten.size();
