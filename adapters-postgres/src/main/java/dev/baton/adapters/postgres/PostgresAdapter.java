@@ -42,8 +42,11 @@ public final class PostgresAdapter implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PostgresAdapter.class);
     private static final Duration CONNECTION_TIMEOUT = Duration.ofSeconds(5);
     private static final int VALIDATION_TIMEOUT_SECONDS = 2;
-    /** How long opening waits for PostgreSQL when it need not answer: an answering one is ready when opened. */
-    private static final Duration FIRST_WAIT = Duration.ofSeconds(2);
+    /**
+     * How long opening waits for the first attempt when PostgreSQL need not answer: one that answers is migrated and
+     * ready when opened, one that refuses is known down at once; a migration longer than this goes on meanwhile.
+     */
+    private static final Duration FIRST_WAIT = Duration.ofSeconds(30);
     /** The application name of the sessions that migrate, as pg_stat_activity shows them. */
     private static final String MIGRATIONS_APPLICATION = "baton migrations";
     private static final String APPLICATION_DATA_SOURCE = "the application's DataSource";

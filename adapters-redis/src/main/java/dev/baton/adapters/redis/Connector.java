@@ -96,7 +96,7 @@ sealed interface Connector {
             }
             int served = servedSlots();
             if (served < SlotHash.SLOT_COUNT) {
-                throw new RedisException("the Redis Cluster is not ready: its masters serve " + served + " of "
+                throw new RedisException("the Redis Cluster is not ready: its nodes serve " + served + " of "
                         + SlotHash.SLOT_COUNT + " hash slots");
             }
         }
@@ -105,7 +105,7 @@ sealed interface Connector {
             Partitions topology = client.getPartitions();
             int served = 0;
             for (int slot = 0; slot < SlotHash.SLOT_COUNT; slot++) {
-                if (topology.getMasterBySlot(slot) != null) {
+                if (topology.getPartitionBySlot(slot) != null) {
                     served++;
                 }
             }
