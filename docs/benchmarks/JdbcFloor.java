@@ -59,8 +59,8 @@ public final class JdbcFloor {
         // RunThenComplete's completion insert, as compare.sh's pgbench script sends it
         String completion = "INSERT INTO " + schema + ".job_outcomes AS o (job_id, queue, type, attempt, consumer,"
                 + " message_id, completed_at, result) VALUES (?, 'jdbc-floor', NULL, 1, 'jdbc-floor-client', ?, now(),"
-                + " 'shipped bench') ON CONFLICT (job_id) DO UPDATE SET state = CASE WHEN o.state = 'replayed' THEN"
-                + " 'completed' ELSE 'ended before' END, queue = EXCLUDED.queue, type = EXCLUDED.type,"
+                + " 'shipped bench') ON CONFLICT (job_id, queue) DO UPDATE SET state = CASE WHEN o.state = 'replayed'"
+                + " THEN 'completed' ELSE 'ended before' END, type = EXCLUDED.type,"
                 + " attempt = EXCLUDED.attempt, consumer = EXCLUDED.consumer, message_id = EXCLUDED.message_id,"
                 + " result = EXCLUDED.result, completed_at = EXCLUDED.completed_at; COMMIT";
         AtomicBoolean counting = new AtomicBoolean();

@@ -54,7 +54,7 @@ cat >"$work/job.sql" <<SQL
 \set k random(1, 1000000000)
 BEGIN;
 insert into $schema.demo_shipments (order_id, job_id, shipped_at) values ('bench', 'bench-1764480000000-' || :client_id || '-' || :k, now());
-INSERT INTO $schema.job_outcomes AS o (job_id, queue, type, attempt, consumer, message_id, completed_at, result) VALUES ('bench-1764480000000-' || :client_id || '-' || :k || '-' || random(), 'bench-1764480000000', NULL, 1, 'bench-host-1234-abcd', '1764480000000-' || :k, now(), 'shipped bench') ON CONFLICT (job_id) DO UPDATE SET state = CASE WHEN o.state = 'replayed' THEN 'completed' ELSE 'ended before' END, queue = EXCLUDED.queue, type = EXCLUDED.type, attempt = EXCLUDED.attempt, consumer = EXCLUDED.consumer, message_id = EXCLUDED.message_id, result = EXCLUDED.result, completed_at = EXCLUDED.completed_at;
+INSERT INTO $schema.job_outcomes AS o (job_id, queue, type, attempt, consumer, message_id, completed_at, result) VALUES ('bench-1764480000000-' || :client_id || '-' || :k || '-' || random(), 'bench-1764480000000', NULL, 1, 'bench-host-1234-abcd', '1764480000000-' || :k, now(), 'shipped bench') ON CONFLICT (job_id, queue) DO UPDATE SET state = CASE WHEN o.state = 'replayed' THEN 'completed' ELSE 'ended before' END, type = EXCLUDED.type, attempt = EXCLUDED.attempt, consumer = EXCLUDED.consumer, message_id = EXCLUDED.message_id, result = EXCLUDED.result, completed_at = EXCLUDED.completed_at;
 COMMIT;
 SQL
 

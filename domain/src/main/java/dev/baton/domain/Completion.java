@@ -22,4 +22,12 @@ public record Completion(JobId jobId, QueueName queue, Optional<String> type, in
         notNull(completedAt, "completed-at");
         require(attempt >= 1, "completed attempt numbers start at 1");
     }
+
+    /**
+     * Whether {@code job} is the job this completion records: the same queue, id and type. A job with the same id but
+     * another type is another job, whose id collides with this one's.
+     */
+    public boolean isOf(Job job) {
+        return jobId.equals(job.id()) && queue.equals(job.queue()) && type.equals(job.type());
+    }
 }

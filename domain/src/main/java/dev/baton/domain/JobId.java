@@ -4,8 +4,9 @@ import static dev.baton.domain.InvalidValueException.notNull;
 import static dev.baton.domain.InvalidValueException.require;
 
 /**
- * The caller's idempotency key for a job, for example {@code order-1001}. The execution ledger keys completions by it,
- * never by the stream message id (which changes on retry, redrive or a replay after failover).
+ * The caller's idempotency key for a job, for example {@code order-1001}, unique within the job's queue: the same id on
+ * two queues names two jobs. The execution ledger keys completions by the queue and this id, never by the stream
+ * message id (which changes on retry, redrive or a replay after failover).
  */
 public record JobId(String value) {
     public static final int MAX_LENGTH = 256;

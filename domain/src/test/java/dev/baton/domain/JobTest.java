@@ -68,6 +68,20 @@ class JobTest {
     }
 
     @Test
+    void aCompletionIsOfTheJobWithItsQueueIdAndTypeOnly() {
+        Completion shipped = new Completion(job.id(), job.queue(), Optional.of("ship"), 2, ConsumerName.of("w"),
+                "1-0", Optional.empty(), ENQUEUED);
+        Job ship = job.withType("ship");
+
+        assertThat(shipped.isOf(ship.retriedAfter(ERROR, ENQUEUED))).isTrue();
+        assertThat(shipped.isOf(job.withType("mail"))).isFalse();
+        assertThat(shipped.isOf(job)).as("untyped").isFalse();
+        assertThat(shipped.isOf(Job.create(job.id(), QueueName.of("mail"), "{}", ENQUEUED).withType("ship"))).isFalse();
+        assertThat(shipped.isOf(Job.create(JobId.of("order-2"), job.queue(), "{}", ENQUEUED).withType("ship")))
+                .isFalse();
+    }
+
+    @Test
     void aRedrivenJobStartsOverButKeepsItsIdentity() {
         Job tired = job.withType("invoice").withHeaders(Map.of("trace", "t-1"))
                 .retriedAfter(ERROR, ENQUEUED.plusSeconds(1)).retriedAfter(ERROR, ENQUEUED.plusSeconds(3));

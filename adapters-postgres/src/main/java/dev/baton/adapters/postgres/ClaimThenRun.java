@@ -16,11 +16,11 @@ import java.util.Objects;
 import org.jdbi.v3.core.Handle;
 
 /**
- * A redelivery: a worker may have completed the job and died before its ack, so the job id is claimed first, with
+ * A redelivery: a worker may have completed the job and died before its ack, so the job is claimed first, with
  * {@code INSERT ... ON CONFLICT DO UPDATE ... WHERE state = 'replayed'}, and a job that completed (or is dead or
  * purged) does not run again; a replayed one's row is taken over. Then the effect runs, and
  * its result goes with the commit: two round trips besides the effect's, the timeouts (when needed) travelling with
- * the claim. A worker racing on the same job id blocks on the other one's uncommitted claim, then finds it committed
+ * the claim. A worker racing on the same job blocks on the other one's uncommitted claim, then finds it committed
  * (and reports {@code AlreadyCompleted}) or rolled back (and goes on itself).
  */
 final class ClaimThenRun {
@@ -38,14 +38,15 @@ final class ClaimThenRun {
         this.effects = Objects.requireNonNull(effects, "effects");
         this.commits = Objects.requireNonNull(commits, "commits");
         String claim = "INSERT INTO " + table.name() + " AS o (" + CompletionTable.ROW_COLUMNS + ")"
-                + " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (job_id) DO UPDATE SET state = 'completed',"
-                + " queue = EXCLUDED.queue, type = EXCLUDED.type, attempt = EXCLUDED.attempt,"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (job_id, queue) DO UPDATE SET state = 'completed',"
+                + " type = EXCLUDED.type, attempt = EXCLUDED.attempt,"
                 + " consumer = EXCLUDED.consumer, message_id = EXCLUDED.message_id,"
                 + " completed_at = EXCLUDED.completed_at WHERE o.state = 'replayed'";
         for (ClaimWith with : ClaimWith.values()) {
             claimSql.put(with, with.ahead + claim);
         }
-        this.completeSql = "UPDATE " + table.name() + " SET result = ?, completed_at = ? WHERE job_id = ?; COMMIT";
+        this.completeSql = "UPDATE " + table.name() + " SET result = ?, completed_at = ?"
+                + " WHERE job_id = ? AND queue = ?; COMMIT";
     }
 
     LedgerOutcome execute(Execution execution, Effect effect) {
@@ -61,6 +62,7 @@ final class ClaimThenRun {
                 statement.setString(1, completion.result().orElse(null));
                 statement.setObject(2, LedgerTransactions.utc(completion.completedAt()));
                 statement.setString(3, jobId.value());
+                statement.setString(4, completion.queue().value());
             });
         });
     }
@@ -72,7 +74,7 @@ final class ClaimThenRun {
     Attempt claimAndRun(Handle handle, Execution execution, Effect effect, ClaimWith with) {
         JobId jobId = execution.job().id();
         if (!claim(handle, execution, with)) {
-            return new Attempt.Settled(table.endedBefore(handle, jobId).orElseThrow(() -> new
+            return new Attempt.Settled(table.endedBefore(handle, execution.job().queue(), jobId).orElseThrow(() -> new
                     LedgerUnavailableException("job " + jobId + " was replayed or forgotten while being claimed:"
                     + " its redelivery will find out", null)));
         }
@@ -80,7 +82,7 @@ final class ClaimThenRun {
     }
 
     /**
-     * @return false when the job id is taken: another worker completed the job (or is completing it), or the job went
+     * @return false when the job is taken: another worker completed the job (or is completing it), or the job went
      *     to the dead letters
      */
     private boolean claim(Handle handle, Execution execution, ClaimWith with) {

@@ -27,7 +27,7 @@ final class CompletionCommit {
     /**
      * Sends {@code sql}, which writes {@code completion} with the parameters {@code binder} sets and commits.
      *
-     * @return {@code Committed}; {@code AlreadyCompleted} or {@code AlreadyDead} when an insert found the job id
+     * @return {@code Committed}; {@code AlreadyCompleted} or {@code AlreadyDead} when an insert found the job's key
      *     taken (nothing committed); {@code EffectFailed} when the effect's state kept the commit from happening
      *     (everything rolled back)
      * @throws dev.baton.application.port.out.LedgerUnavailableException when the commit was not confirmed
@@ -44,9 +44,10 @@ final class CompletionCommit {
         } catch (SQLException e) {
             if (table.isKeyConflict(e)) {
                 LedgerTransactions.rollbackQuietly(handle);
-                return table.endedBefore(handle, jobId).orElseThrow(() -> new LedgerUnavailableException("the row of"
-                        + " job " + jobId + " changed or vanished after a key conflict (a replay or the retention ran at"
-                        + " the same time): its redelivery will find out", null));
+                return table.endedBefore(handle, completion.queue(), jobId).orElseThrow(() ->
+                        new LedgerUnavailableException("the row of job " + jobId + " changed or vanished after a key"
+                        + " conflict (a replay or the retention ran at the same time): its redelivery will find out",
+                        null));
             }
             if (SqlFailures.isAbortedTransaction(e)) {
                 return new LedgerOutcome.EffectFailed(new IllegalStateException(EffectRunner.leftAborted(jobId), e));

@@ -41,8 +41,9 @@ final class CompletionLookups {
         this.forgetCancelledSql = forgetWhere("state = 'cancelled' AND state_changed_at < :cutoff");
     }
 
-    Optional<Completion> find(JobId id) {
-        return withHandle("could not look up job " + id, handle -> table.findCompletion(handle, id));
+    Optional<Completion> find(QueueName queue, JobId id) {
+        return withHandle("could not look up job " + id + " of queue " + queue,
+                handle -> table.findCompletion(handle, queue, id));
     }
 
     long countCompleted(QueueName queue) {
@@ -51,7 +52,7 @@ final class CompletionLookups {
     }
 
     private String forgetWhere(String condition) {
-        return "DELETE FROM " + table.name() + " WHERE job_id IN (SELECT job_id FROM " + table.name()
+        return "DELETE FROM " + table.name() + " WHERE (job_id, queue) IN (SELECT job_id, queue FROM " + table.name()
                 + " WHERE " + condition + " LIMIT :limit FOR UPDATE SKIP LOCKED)";
     }
 

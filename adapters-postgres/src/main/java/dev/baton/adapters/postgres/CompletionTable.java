@@ -8,6 +8,7 @@ import dev.baton.domain.Completion;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
 import dev.baton.domain.JobOutcome;
+import dev.baton.domain.QueueName;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -17,8 +18,9 @@ import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.JdbiException;
 
 /**
- * The {@code job_outcomes} table of one schema, keyed by job id: the row a job is claimed or completed with (a
- * {@code replayed} row is taken over), and reading it back. The ledger's own statements go straight to JDBC: Jdbi's binding machinery cost more than they do.
+ * The {@code job_outcomes} table of one schema, keyed by job id and queue (a job id is unique within its queue): the
+ * row a job is claimed or completed with (a {@code replayed} row is taken over), and reading it back. The ledger's own
+ * statements go straight to JDBC: Jdbi's binding machinery cost more than they do.
  */
 final class CompletionTable {
     static final String TABLE = "job_outcomes";
@@ -30,9 +32,9 @@ final class CompletionTable {
      * replayed job's row is taken over; any other gets a state the table's checks refuse, which fails the statement
      * like a key conflict (see {@link #isKeyConflict}).
      */
-    static final String TAKE_OVER_REPLAYED = " ON CONFLICT (job_id) DO UPDATE SET"
+    static final String TAKE_OVER_REPLAYED = " ON CONFLICT (job_id, queue) DO UPDATE SET"
             + " state = CASE WHEN o.state = 'replayed' THEN 'completed' ELSE 'ended before' END,"
-            + " queue = EXCLUDED.queue, type = EXCLUDED.type, attempt = EXCLUDED.attempt,"
+            + " type = EXCLUDED.type, attempt = EXCLUDED.attempt,"
             + " consumer = EXCLUDED.consumer, message_id = EXCLUDED.message_id, result = EXCLUDED.result,"
             + " completed_at = EXCLUDED.completed_at";
 
@@ -45,7 +47,8 @@ final class CompletionTable {
     CompletionTable(String schema) {
         this.schema = Objects.requireNonNull(schema, "schema");
         this.name = schema + "." + TABLE;
-        this.findSql = "SELECT " + OutcomeMapper.COLUMNS + " FROM " + name + " WHERE job_id = :jobId";
+        this.findSql = "SELECT " + OutcomeMapper.COLUMNS + " FROM " + name
+                + " WHERE job_id = :key AND queue = :queue";
     }
 
     /** The table's name, qualified with its schema. */
@@ -86,29 +89,29 @@ final class CompletionTable {
                 || SqlFailures.isCheckViolationOn(failure, schema, TABLE);
     }
 
-    /** How the job with this key ended, read in a new statement (a new READ COMMITTED snapshot). */
-    Optional<JobOutcome> find(Handle handle, String key) {
+    /** How the job with this key of {@code queue} ended, read in a new statement (a new READ COMMITTED snapshot). */
+    Optional<JobOutcome> find(Handle handle, QueueName queue, String key) {
         try {
-            return handle.createQuery(findSql).bind("jobId", key).map(MAPPER).findOne();
+            return handle.createQuery(findSql).bind("key", key).bind("queue", queue.value()).map(MAPPER).findOne();
         } catch (JdbiException e) {
-            throw unavailable("could not look up job " + key, e);
+            throw unavailable("could not look up job " + key + " of queue " + queue, e);
         }
     }
 
-    Optional<Completion> findCompletion(Handle handle, JobId id) {
-        return find(handle, id.value()).filter(JobOutcome.Completed.class::isInstance)
+    Optional<Completion> findCompletion(Handle handle, QueueName queue, JobId id) {
+        return find(handle, queue, id.value()).filter(JobOutcome.Completed.class::isInstance)
                 .map(outcome -> ((JobOutcome.Completed) outcome).completion());
     }
 
     /**
-     * How a job whose id a claim or an insert found taken ended: a new statement, so a new READ COMMITTED snapshot,
+     * How a job whose key a claim or an insert found taken ended: a new statement, so a new READ COMMITTED snapshot,
      * sees the row the claim (or the insert) waited for.
      *
      * @return {@code AlreadyCompleted}, {@code AlreadyCancelled} or {@code AlreadyDead}; empty when the job may run after all: its row says
      *     replayed, or is gone (retention ran at the same time)
      */
-    Optional<LedgerOutcome> endedBefore(Handle handle, JobId id) {
-        return find(handle, id.value()).flatMap(outcome -> {
+    Optional<LedgerOutcome> endedBefore(Handle handle, QueueName queue, JobId id) {
+        return find(handle, queue, id.value()).flatMap(outcome -> {
             if (outcome instanceof JobOutcome.Completed completed) {
                 return Optional.of(new LedgerOutcome.AlreadyCompleted(completed.completion()));
             }

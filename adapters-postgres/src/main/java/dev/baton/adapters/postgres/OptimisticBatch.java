@@ -57,10 +57,11 @@ final class OptimisticBatch {
                 + " ORDER BY position" + CompletionTable.TAKE_OVER_REPLAYED + "; COMMIT";
     }
 
-    /** Whether the optimistic path may take {@code steps}: first deliveries only, each job once. */
+    /** Whether the optimistic path may take {@code steps}: first deliveries only, each job (queue and id) once. */
     static boolean fits(List<Step> steps) {
         return steps.stream().noneMatch(step -> step.execution().isRedelivery())
-                && steps.stream().map(OptimisticBatch::jobId).distinct().count() == steps.size();
+                && steps.stream().map(step -> List.of(step.execution().job().queue(), jobId(step))).distinct().count()
+                == steps.size();
     }
 
     /** One outcome per step, in the order of {@code steps}, which {@link #fits} must take. */

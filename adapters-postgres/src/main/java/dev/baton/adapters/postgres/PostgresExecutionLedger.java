@@ -19,8 +19,8 @@ import org.jdbi.v3.core.Jdbi;
 
 /**
  * The execution ledger in PostgreSQL. One job, one READ COMMITTED transaction, the effect on the same connection as
- * the completion row, whose primary key is the job id: a redelivery claims the job id before its effect runs
- * ({@link ClaimThenRun}), a first delivery runs its effect and inserts the completion with the commit
+ * the completion row, whose primary key is the job id and its queue: a redelivery claims the job before its effect
+ * runs ({@link ClaimThenRun}), a first delivery runs its effect and inserts the completion with the commit
  * ({@link RunThenComplete}); many jobs share one transaction: first deliveries, each job once, with no claim and
  * one insert of all the completions ({@link OptimisticBatch}), falling back to a savepoint and a claim each
  * ({@link SavepointBatch}), which any other batch takes at once.
@@ -77,9 +77,10 @@ final class PostgresExecutionLedger implements ExecutionLedger {
     }
 
     @Override
-    public Optional<Completion> find(JobId id) {
+    public Optional<Completion> find(QueueName queue, JobId id) {
+        Objects.requireNonNull(queue, "queue");
         Objects.requireNonNull(id, "job id");
-        return lookups.find(id);
+        return lookups.find(queue, id);
     }
 
     @Override

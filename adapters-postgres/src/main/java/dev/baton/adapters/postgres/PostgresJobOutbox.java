@@ -78,7 +78,8 @@ final class PostgresJobOutbox implements JobOutbox {
         // a window of published rows after :after (job_outbox_published_idx), each probing job_outcomes' primary key
         // (a subquery per row, whatever the statistics say); the ended ones deleted by position
         this.forgetSql = "WITH window_rows AS (SELECT o.position, (SELECT r.state FROM " + schema + ".job_outcomes r"
-                + " WHERE r.job_id = o.job_id) IN ('completed', 'dead', 'purged') AS ended FROM " + outbox + " o"
+                + " WHERE r.job_id = o.job_id AND r.queue = o.queue) IN ('completed', 'dead', 'purged') AS ended"
+                + " FROM " + outbox + " o"
                 + " WHERE o.published_at IS NOT NULL AND o.position > :after ORDER BY o.position LIMIT :max),"
                 + " forgotten AS (DELETE FROM " + outbox + " WHERE position = ANY(ARRAY(SELECT position"
                 + " FROM window_rows WHERE ended)) AND published_at IS NOT NULL RETURNING 1)"
@@ -89,7 +90,8 @@ final class PostgresJobOutbox implements JobOutbox {
                 + " WHERE epoch IS DISTINCT FROM :epoch RETURNING 1), republished AS (UPDATE " + outbox + " o"
                 + " SET published_at = NULL, claimed_until = NULL WHERE EXISTS (SELECT FROM changed)"
                 + " AND o.published_at IS NOT NULL AND NOT EXISTS (SELECT FROM " + schema + ".job_outcomes r"
-                + " WHERE r.job_id = o.job_id AND r.state IN ('completed', 'dead', 'purged')) RETURNING 1)"
+                + " WHERE r.job_id = o.job_id AND r.queue = o.queue AND r.state IN ('completed', 'dead', 'purged'))"
+                + " RETURNING 1)"
                 + " SELECT count(*)::int FROM republished";
         // the database's clock, as the producers' commits read the mark with (V10__job_outbox_claiming_relays.sql)
         this.claimingSql = "INSERT INTO " + schema + ".job_outbox_claiming (relay, until) VALUES (:relay,"

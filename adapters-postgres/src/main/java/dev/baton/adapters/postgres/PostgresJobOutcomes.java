@@ -49,24 +49,24 @@ final class PostgresJobOutcomes implements JobOutcomes {
         this.recordDeadSql = "WITH dead AS (INSERT INTO " + table.name() + " AS o (job_id, queue, attempt, consumer,"
                 + " message_id, state, reason, error_type, error_message, dead_at, state_changed_at)"
                 + " VALUES (:key, :queue, :attempts, :consumer, :entryId, 'dead', :reason, :errorType, :errorMessage,"
-                + " :deadAt, :deadAt) ON CONFLICT (job_id) DO UPDATE SET state = 'dead', queue = EXCLUDED.queue,"
+                + " :deadAt, :deadAt) ON CONFLICT (job_id, queue) DO UPDATE SET state = 'dead',"
                 + " attempt = EXCLUDED.attempt, consumer = EXCLUDED.consumer, message_id = EXCLUDED.message_id,"
                 + " reason = EXCLUDED.reason, error_type = EXCLUDED.error_type,"
                 + " error_message = EXCLUDED.error_message, dead_at = EXCLUDED.dead_at,"
                 + " state_changed_at = EXCLUDED.state_changed_at WHERE o.state = 'replayed' RETURNING " + columns + ")"
                 + " SELECT " + columns + " FROM dead UNION ALL SELECT " + columns + " FROM " + table.name()
-                + " WHERE job_id = :key AND NOT EXISTS (SELECT 1 FROM dead)";
+                + " WHERE job_id = :key AND queue = :queue AND NOT EXISTS (SELECT 1 FROM dead)";
         // cancelled unless the row says otherwise (a replayed job is cancelled too); the row afterwards either way
         this.recordCancelledSql = "WITH cancelled AS (INSERT INTO " + table.name() + " AS o (job_id, queue, attempt,"
                 + " consumer, message_id, state, state_changed_at) VALUES (:key, :queue, 0, '', '', 'cancelled', :at)"
-                + " ON CONFLICT (job_id) DO UPDATE SET state = 'cancelled', state_changed_at = EXCLUDED.state_changed_at"
-                + " WHERE o.state = 'replayed' RETURNING " + columns + ")"
+                + " ON CONFLICT (job_id, queue) DO UPDATE SET state = 'cancelled',"
+                + " state_changed_at = EXCLUDED.state_changed_at WHERE o.state = 'replayed' RETURNING " + columns + ")"
                 + " SELECT " + columns + " FROM cancelled UNION ALL SELECT " + columns + " FROM " + table.name()
-                + " WHERE job_id = :key AND NOT EXISTS (SELECT 1 FROM cancelled)";
+                + " WHERE job_id = :key AND queue = :queue AND NOT EXISTS (SELECT 1 FROM cancelled)";
         this.replayedSql = "UPDATE " + table.name() + " SET state = 'replayed', state_changed_at = :at"
-                + " WHERE job_id = ANY(:keys) AND state = 'dead'";
+                + " WHERE job_id = ANY(:keys) AND queue = :queue AND state = 'dead'";
         this.purgedSql = "UPDATE " + table.name() + " SET state = 'purged', state_changed_at = :at"
-                + " WHERE job_id = ANY(:keys) AND state IN ('dead', 'replayed')";
+                + " WHERE job_id = ANY(:keys) AND queue = :queue AND state IN ('dead', 'replayed')";
         this.search = new OutcomeSearch(table.name());
         this.countDeadSql = "SELECT reason, count(*) AS dead FROM " + table.name()
                 + " WHERE queue = :queue AND state = 'dead' GROUP BY reason";
@@ -114,32 +114,36 @@ final class PostgresJobOutcomes implements JobOutcomes {
     }
 
     @Override
-    public int recordReplayed(Collection<String> keys, Instant at) {
-        return changeState(replayedSql, "replay", keys, at);
+    public int recordReplayed(QueueName queue, Collection<String> keys, Instant at) {
+        return changeState(replayedSql, "replay", queue, keys, at);
     }
 
     @Override
-    public int recordPurged(Collection<String> keys, Instant at) {
-        return changeState(purgedSql, "purge", keys, at);
+    public int recordPurged(QueueName queue, Collection<String> keys, Instant at) {
+        return changeState(purgedSql, "purge", queue, keys, at);
     }
 
-    private int changeState(String sql, String change, Collection<String> keys, Instant at) {
+    private int changeState(String sql, String change, QueueName queue, Collection<String> keys, Instant at) {
+        Objects.requireNonNull(queue, "queue");
         Objects.requireNonNull(at, "at");
         List<String> keyList = List.copyOf(keys);
         if (keyList.isEmpty()) {
             return 0;
         }
-        return withHandle("could not record the " + change + " of " + keyList.size() + " dead letters",
-                handle -> handle.createUpdate(sql)
+        return withHandle("could not record the " + change + " of " + keyList.size() + " dead letters of queue "
+                + queue, handle -> handle.createUpdate(sql)
                         .bindArray("keys", String.class, keyList)
+                        .bind("queue", queue.value())
                         .bind("at", LedgerTransactions.utc(at))
                         .execute());
     }
 
     @Override
-    public Optional<JobOutcome> find(String key) {
+    public Optional<JobOutcome> find(QueueName queue, String key) {
+        Objects.requireNonNull(queue, "queue");
         Objects.requireNonNull(key, "key");
-        return withHandle("could not look up job " + key, handle -> table.find(handle, key));
+        return withHandle("could not look up job " + key + " of queue " + queue,
+                handle -> table.find(handle, queue, key));
     }
 
     @Override

@@ -39,7 +39,7 @@ final class RunThenComplete {
             transactions.setTimeoutsIfNeeded(handle, jobId, execution.deadline());
             Attempt attempt = effects.run(handle, execution, effect);
             if (!(attempt instanceof Attempt.Ran ran)) {
-                return failedUnlessCompleted(handle, jobId, ((Attempt.Settled) attempt).outcome());
+                return failedUnlessCompleted(handle, execution, ((Attempt.Settled) attempt).outcome());
             }
             Completion completion = ran.completion();
             return commits.commit(handle, completion, insertCompletedSql, statement -> {
@@ -54,12 +54,12 @@ final class RunThenComplete {
      * ledger's record is the outcome. Not when an interruption closed the connection (see {@link SqlFailures#isInterruption}): there is
      * nothing left to look the completion up with, and the attempt failed before any commit was sent.
      */
-    private LedgerOutcome failedUnlessCompleted(Handle handle, JobId jobId, LedgerOutcome failed) {
+    private LedgerOutcome failedUnlessCompleted(Handle handle, Execution execution, LedgerOutcome failed) {
         if (failed instanceof LedgerOutcome.EffectFailed effectFailed
                 && SqlFailures.isClosedByInterrupt(effectFailed.cause())) {
             return failed;
         }
         LedgerTransactions.rollbackQuietly(handle);
-        return table.endedBefore(handle, jobId).orElse(failed);
+        return table.endedBefore(handle, execution.job().queue(), execution.job().id()).orElse(failed);
     }
 }

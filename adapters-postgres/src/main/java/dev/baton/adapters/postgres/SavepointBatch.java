@@ -26,9 +26,9 @@ import org.postgresql.core.TransactionState;
 /**
  * Many jobs in one transaction, one savepoint per job: a job whose effect fails, or that completed already, is rolled
  * back to its savepoint alone; the rest commit together (one WAL flush). Every job is claimed first, as a redelivery
- * is, and the claims are taken in job-id order, so two batches sharing jobs wait for each other instead of
- * deadlocking. A job costs one round trip besides its effect's (release, savepoint and claim together); the results
- * travel with the commit. It takes every batch with a redelivery in it, and a batch of first deliveries that did not
+ * is, and the claims are taken in the order of the ledger's key (job id, then queue), so two batches sharing jobs
+ * wait for each other instead of deadlocking. A job costs one round trip besides its effect's (release, savepoint and
+ * claim together); the results travel with the commit. It takes every batch with a redelivery in it, and a batch of first deliveries that did not
  * commit on {@link OptimisticBatch}'s path.
  */
 final class SavepointBatch {
@@ -42,8 +42,8 @@ final class SavepointBatch {
         this.transactions = Objects.requireNonNull(transactions, "transactions");
         this.claims = Objects.requireNonNull(claims, "claims");
         this.completeAllSql = "UPDATE " + table.name() + " AS c SET result = r.result, completed_at = r.completed_at"
-                + "::timestamptz FROM unnest(?::text[], ?::text[], ?::text[]) AS r(job_id, result, completed_at)"
-                + " WHERE c.job_id = r.job_id; COMMIT";
+                + "::timestamptz FROM unnest(?::text[], ?::text[], ?::text[], ?::text[])"
+                + " AS r(job_id, queue, result, completed_at) WHERE c.job_id = r.job_id AND c.queue = r.queue; COMMIT";
     }
 
     /** One outcome per step, in the order of {@code steps}. */
@@ -69,12 +69,13 @@ final class SavepointBatch {
     }
 
     /**
-     * The positions of {@code steps} in the order in which every batch takes its jobs' locks, job-id order, so that
-     * two batches sharing jobs wait for each other instead of deadlocking.
+     * The positions of {@code steps} in the order in which every batch takes its jobs' locks, the order of the
+     * ledger's key (job id, then queue), so that two batches sharing jobs wait for each other instead of deadlocking.
      */
     static List<Integer> byJobId(List<Step> steps) {
+        Comparator<Integer> byKey = Comparator.comparing(i -> jobId(steps.get(i)).value());
         return IntStream.range(0, steps.size()).boxed()
-                .sorted(Comparator.comparing(i -> jobId(steps.get(i)).value()))
+                .sorted(byKey.thenComparing(i -> steps.get(i).execution().job().queue().value()))
                 .toList();
     }
 
@@ -134,8 +135,10 @@ final class SavepointBatch {
             statement.setArray(1, connection.createArrayOf("text",
                     completions.stream().map(completion -> completion.jobId().value()).toArray()));
             statement.setArray(2, connection.createArrayOf("text",
-                    completions.stream().map(completion -> completion.result().orElse(null)).toArray()));
+                    completions.stream().map(completion -> completion.queue().value()).toArray()));
             statement.setArray(3, connection.createArrayOf("text",
+                    completions.stream().map(completion -> completion.result().orElse(null)).toArray()));
+            statement.setArray(4, connection.createArrayOf("text",
                     completions.stream().map(completion -> completion.completedAt().toString()).toArray()));
             CompletionTable.lastUpdateCount(statement);
         }

@@ -6,10 +6,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.baton.adapters.postgres.testing.TestSchema;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.baton.application.port.out.DeliveryId;
+import dev.baton.application.port.out.ExecutionLedger;
+import dev.baton.application.port.out.LedgerOutcome;
 import dev.baton.application.port.out.LedgerUnavailableException;
 import dev.baton.domain.BatonException;
 import dev.baton.domain.Completion;
 import dev.baton.domain.ConsumerName;
+import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
 import dev.baton.domain.JobOutcome;
 import dev.baton.domain.QueueName;
@@ -47,6 +51,8 @@ class MigrationsTest {
     @RegisterExtension
     static final TestSchema FROM_V1 = new TestSchema();
     @RegisterExtension
+    static final TestSchema FROM_V10 = new TestSchema();
+    @RegisterExtension
     static final TestSchema HELD_UP_TO_DATE = new TestSchema();
     @RegisterExtension
     static final TestSchema HELD_PENDING = new TestSchema();
@@ -68,7 +74,8 @@ class MigrationsTest {
             assertThat(tables(EMPTY)).containsExactlyInAnyOrder("job_outcomes", "job_outbox", "job_outbox_epoch", "job_outbox_claiming",
                     "demo_shipments",
                     MigrationLocation.LEDGER_HISTORY_TABLE, DEMO_HISTORY);
-            assertThat(appliedVersions(ledgerHistory)).containsExactly("1", "2", "4", "5", "6", "7", "8", "9", "10");
+            assertThat(appliedVersions(ledgerHistory))
+                    .containsExactly("1", "2", "4", "5", "6", "7", "8", "9", "10", "11");
             assertThat(appliedVersions(demoHistory)).containsExactly("1");
             assertThat(history(EMPTY, MigrationLocation.LEDGER_HISTORY_TABLE)).isEqualTo(ledgerHistory);
             assertThat(history(EMPTY, DEMO_HISTORY)).isEqualTo(demoHistory);
@@ -101,7 +108,7 @@ class MigrationsTest {
         }
 
         assertThat(appliedVersions(history(RACED, MigrationLocation.LEDGER_HISTORY_TABLE)))
-                .containsExactly("1", "2", "4", "5", "6", "7", "8", "9", "10");
+                .containsExactly("1", "2", "4", "5", "6", "7", "8", "9", "10", "11");
         assertThat(appliedVersions(history(RACED, DEMO_HISTORY))).containsExactly("1");
         assertThat(history(RACED, MigrationLocation.LEDGER_HISTORY_TABLE)).allMatch(row -> row.endsWith(":true"));
     }
@@ -196,13 +203,51 @@ class MigrationsTest {
 
         try (PostgresAdapter adapter = PostgresAdapter.open(FROM_V1.config().withPoolSize(1), Clock.systemUTC())) {
             assertThat(tables(FROM_V1)).contains("job_outcomes").doesNotContain("job_completions");
-            assertThat(adapter.ledger().find(JobId.of("old-1"))).contains(new Completion(JobId.of("old-1"),
-                    QueueName.of("orders"), Optional.empty(), 1, ConsumerName.of("w1"), "1-0", Optional.of("shipped"),
-                    Instant.parse("2026-01-01T00:00:00Z")));
-            assertThat(adapter.outcomes().find("old-2")).hasValueSatisfying(outcome ->
+            assertThat(adapter.ledger().find(QueueName.of("orders"), JobId.of("old-1"))).contains(new Completion(
+                    JobId.of("old-1"), QueueName.of("orders"), Optional.empty(), 1, ConsumerName.of("w1"), "1-0",
+                    Optional.of("shipped"), Instant.parse("2026-01-01T00:00:00Z")));
+            assertThat(adapter.outcomes().find(QueueName.of("orders"), "old-2")).hasValueSatisfying(outcome ->
                     assertThat(((JobOutcome.Completed) outcome).completion().type()).contains("refund"));
             assertThat(adapter.ledger().countCompleted(QueueName.of("orders"))).isEqualTo(2);
         }
+    }
+
+    /** V11 scopes a job id by its queue: every row keeps its meaning, and the same id on another queue is free. */
+    @Test
+    void upgradingALedgerOfVersion10KeepsEveryRowAndScopesJobIdsByQueue() {
+        Flyway.configure().dataSource(FROM_V10.jdbcUrl(), null, null).schemas(FROM_V10.name())
+                .defaultSchema(FROM_V10.name()).table(MigrationLocation.LEDGER_HISTORY_TABLE)
+                .locations(MigrationLocation.LEDGER_NAME).target("10").load().migrate();
+        FROM_V10.jdbi().useHandle(handle -> handle.execute("INSERT INTO " + FROM_V10.name() + ".job_outcomes"
+                + " (job_id, queue, attempt, consumer, message_id, result, completed_at, state, reason, error_type,"
+                + " error_message, dead_at, state_changed_at) VALUES"
+                + " ('order-1001', 'ship', 1, 'w1', '1-0', 'shipped', '2026-01-01T00:00:00Z', 'completed', NULL, NULL,"
+                + " NULL, NULL, NULL),"
+                + " ('order-1002', 'ship', 3, 'w1', '2-0', NULL, NULL, 'dead', 'EXHAUSTED', 'java.io.IOException',"
+                + " 'reset', '2026-01-02T00:00:00Z', '2026-01-02T00:00:00Z')"));
+        QueueName ship = QueueName.of("ship");
+        QueueName email = QueueName.of("email");
+
+        try (PostgresAdapter adapter = PostgresAdapter.open(FROM_V10.config().withPoolSize(1), Clock.systemUTC())) {
+            String primaryKey = FROM_V10.jdbi().withHandle(handle -> handle.createQuery("SELECT"
+                    + " pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = CAST(:table AS regclass)"
+                    + " AND conname = 'job_outcomes_pkey'")
+                    .bind("table", FROM_V10.name() + ".job_outcomes").mapTo(String.class).one());
+            assertThat(primaryKey).isEqualTo("PRIMARY KEY (job_id, queue)");
+            assertThat(adapter.ledger().find(ship, JobId.of("order-1001"))).hasValueSatisfying(completion ->
+                    assertThat(completion.result()).contains("shipped"));
+            assertThat(adapter.outcomes().find(ship, "order-1002")).containsInstanceOf(JobOutcome.Dead.class);
+            assertThat(mail(adapter, ship, "order-1001", 2)).isInstanceOf(LedgerOutcome.AlreadyCompleted.class);
+            assertThat(mail(adapter, ship, "order-1002", 1)).isInstanceOf(LedgerOutcome.AlreadyDead.class);
+            assertThat(mail(adapter, email, "order-1001", 1)).isInstanceOf(LedgerOutcome.Committed.class);
+            assertThat(mail(adapter, email, "order-1002", 2)).isInstanceOf(LedgerOutcome.Committed.class);
+        }
+    }
+
+    private static LedgerOutcome mail(PostgresAdapter adapter, QueueName queue, String id, long deliveryCount) {
+        Job job = Job.create(JobId.of(id), queue, "{}", Instant.now());
+        return adapter.ledger().execute(new ExecutionLedger.Execution(job, ConsumerName.of("w2"), new DeliveryId("3-0"),
+                deliveryCount, Instant.now().plusSeconds(60)), transaction -> Optional.empty());
     }
 
     @Test

@@ -88,7 +88,7 @@ class OptimisticBatchTest {
                 .isEqualTo(jobs.size() + alone - 1);
         assertThat(jobs).allSatisfy(job -> {
             assertThat(SHIPMENTS.count(orderOf(job))).isEqualTo(1);
-            assertThat(ledger.find(job.id())).hasValueSatisfying(
+            assertThat(ledger.find(queue, job.id())).hasValueSatisfying(
                     completion -> assertThat(completion.result()).contains("shipped " + orderOf(job)));
         });
     }
@@ -148,7 +148,7 @@ class OptimisticBatchTest {
         assertThat(List.of(outcomes.get(0), outcomes.get(2)))
                 .allSatisfy(outcome -> assertThat(outcome).isInstanceOf(LedgerOutcome.Committed.class));
         assertThat(shipments(jobs)).containsExactly(1, 0, 1);
-        assertThat(ledger.find(jobs.get(1).id())).hasValueSatisfying(
+        assertThat(ledger.find(queue, jobs.get(1).id())).hasValueSatisfying(
                 completion -> assertThat(completion.result()).contains("earlier"));
     }
 
@@ -164,7 +164,7 @@ class OptimisticBatchTest {
                 .isEqualTo(jobs.size() + 3);
         assertThat(shipments(jobs)).containsExactly(1, 1);
         assertThat(state(jobs.get(1))).isEqualTo("completed");
-        assertThat(ledger.find(jobs.get(1).id())).hasValueSatisfying(
+        assertThat(ledger.find(queue, jobs.get(1).id())).hasValueSatisfying(
                 completion -> assertThat(completion.result()).contains("shipped " + orderOf(jobs.get(1))));
     }
 
@@ -325,7 +325,7 @@ class OptimisticBatchTest {
     }
 
     private List<Boolean> completed(List<Job> jobs) {
-        return jobs.stream().map(job -> ledger.find(job.id()).isPresent()).toList();
+        return jobs.stream().map(job -> ledger.find(queue, job.id()).isPresent()).toList();
     }
 
     /** The row a dead job has once an operator replayed it. */

@@ -571,7 +571,7 @@ class PostgresExecutionLedgerTest {
 
         assertThat(forgotten).isEqualTo(5);
         assertThat(smallBatches.countCompleted(retained)).isEqualTo(1);
-        assertThat(smallBatches.find(atTheCutoff.id())).isPresent();
+        assertThat(smallBatches.find(retained, atTheCutoff.id())).isPresent();
         assertThat(smallBatches.forgetCompletedBefore(cutoff)).isZero();
     }
 
@@ -591,8 +591,8 @@ class PostgresExecutionLedgerTest {
             adapterClock.advance(Duration.ofDays(1).plus(CompletionJanitor.SLACK).plusSeconds(1));
 
             assertThat(janitor.runOnce()).isGreaterThanOrEqualTo(1);
-            assertThat(ledger.find(expired.id())).isEmpty();
-            assertThat(ledger.find(kept.id())).isPresent();
+            assertThat(ledger.find(queue, expired.id())).isEmpty();
+            assertThat(ledger.find(queue, kept.id())).isPresent();
         }
     }
 

@@ -2,12 +2,16 @@ package dev.baton.adapters.postgres;
 
 import dev.baton.adapters.postgres.testing.TestSchema;
 import dev.baton.application.port.in.EnqueueJobUseCase;
+import dev.baton.application.port.out.DeliveryId;
+import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.application.port.out.JobOutbox;
 import dev.baton.application.testing.JobOutboxContract;
 import dev.baton.application.testing.MutableClock;
+import dev.baton.domain.ConsumerName;
 import dev.baton.domain.Job;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -41,5 +45,12 @@ class PostgresJobOutboxContractTest extends JobOutboxContract {
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** Completed through the ledger, as a worker completes it. */
+    @Override
+    protected void end(Job job) {
+        adapter.ledger().execute(new ExecutionLedger.Execution(job, ConsumerName.of("w"), new DeliveryId("1-0"), 1,
+                T0.plusSeconds(60)), transaction -> Optional.empty());
     }
 }

@@ -11,7 +11,6 @@ import dev.baton.application.port.out.TransportMemory;
 import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.PayloadLimit;
 import dev.baton.domain.QueueName;
-import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
@@ -21,9 +20,9 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.ExecutionException;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -51,9 +50,11 @@ public final class RedisAdapter implements AutoCloseable {
      * @param clusterNodes     {@code host:port} of Redis Cluster nodes ({@code BATON_REDIS_CLUSTER_NODES}); when
      *                         given, the adapter is a cluster client seeded by these nodes and the URI's own host,
      *                         and takes the password and TLS from the URI. Empty: a standalone Redis
+     * @param requireServerAtOpen true (the default) to fail {@link #open} when Redis does not answer; false to open
+     *                         anyway and connect in the background, every call failing at once until then
      */
     public record Config(String uri, String groupSuffix, PayloadLimit payloadLimit, Duration commandTimeout,
-                         boolean groupStartsAtEnd, List<String> clusterNodes) {
+                         boolean groupStartsAtEnd, List<String> clusterNodes, boolean requireServerAtOpen) {
         private static final Pattern USER_INFO = Pattern.compile("([A-Za-z][A-Za-z0-9+.-]*://)([^@/?#]*)@");
         private static final Pattern HOST_PORT = Pattern.compile("([^\\s:/@]+|\\[[0-9A-Fa-f:.]+]):(\\d{1,5})");
 
@@ -95,7 +96,13 @@ public final class RedisAdapter implements AutoCloseable {
             }
         }
 
-        /** A standalone Redis (no cluster nodes). */
+        /** Redis must answer at open. */
+        public Config(String uri, String groupSuffix, PayloadLimit payloadLimit, Duration commandTimeout,
+                      boolean groupStartsAtEnd, List<String> clusterNodes) {
+            this(uri, groupSuffix, payloadLimit, commandTimeout, groupStartsAtEnd, clusterNodes, true);
+        }
+
+        /** A standalone Redis (no cluster nodes) that must answer at open. */
         public Config(String uri, String groupSuffix, PayloadLimit payloadLimit, Duration commandTimeout,
                       boolean groupStartsAtEnd) {
             this(uri, groupSuffix, payloadLimit, commandTimeout, groupStartsAtEnd, List.of());
@@ -110,7 +117,16 @@ public final class RedisAdapter implements AutoCloseable {
         public Config withClusterNodes(String nodes) {
             List<String> list = nodes == null || nodes.isBlank() ? List.of()
                     : Arrays.stream(nodes.split(",")).map(String::trim).filter(node -> !node.isEmpty()).toList();
-            return new Config(uri, groupSuffix, payloadLimit, commandTimeout, groupStartsAtEnd, list);
+            return new Config(uri, groupSuffix, payloadLimit, commandTimeout, groupStartsAtEnd, list,
+                    requireServerAtOpen);
+        }
+
+        /**
+         * The same configuration, opening even when Redis does not answer ({@code false}): the adapter connects in the
+         * background, and every call fails at once until Redis answers.
+         */
+        public Config withRequireServerAtOpen(boolean required) {
+            return new Config(uri, groupSuffix, payloadLimit, commandTimeout, groupStartsAtEnd, clusterNodes, required);
         }
 
         boolean cluster() {
@@ -127,7 +143,8 @@ public final class RedisAdapter implements AutoCloseable {
         public String toString() {
             return "Config[uri=" + masked(uri) + ", groupSuffix=" + groupSuffix + ", payloadLimit="
                     + payloadLimit.maxBytes() + ", commandTimeout=" + commandTimeout + ", groupStartsAtEnd="
-                    + groupStartsAtEnd + ", clusterNodes=" + clusterNodes + "]";
+                    + groupStartsAtEnd + ", clusterNodes=" + clusterNodes + ", requireServerAtOpen="
+                    + requireServerAtOpen + "]";
         }
 
         /** Any URI in {@code text} with its password as {@code ****} (Lettuce reads user-info without ':' as one). */
@@ -143,28 +160,28 @@ public final class RedisAdapter implements AutoCloseable {
 
     private final ClientResources resources;
     private final Connector client;
-    private final Link connection;
-    private final Link pipeline;
-    private final BlockingReads blockingReads;
+    private final FirstConnection connection;
     private final RedisStreamTransport transport;
     private final Duration pingTimeout;
+    private final String server;
 
-    private RedisAdapter(ClientResources resources, Connector client, Link connection, Link pipeline,
-                         BlockingReads blockingReads, RedisStreamTransport transport, Duration pingTimeout) {
+    private RedisAdapter(ClientResources resources, Connector client, FirstConnection connection,
+                         Duration pingTimeout, String server) {
         this.resources = resources;
         this.client = client;
         this.connection = connection;
-        this.pipeline = pipeline;
-        this.blockingReads = blockingReads;
-        this.transport = transport;
+        this.transport = new RedisStreamTransport(connection::parts);
         this.pingTimeout = pingTimeout;
+        this.server = server;
     }
 
     /**
      * Connects to Redis (a cluster client when the configuration names cluster nodes) and loads the adapter's
-     * scripts.
+     * scripts. When Redis does not answer and {@link Config#requireServerAtOpen()} is false, it returns anyway (after
+     * the first attempt, or the command timeout if that attempt takes longer) and connects in the background (docs/REDIS.md#when-redis-is-down-at-start): every call fails at once with a
+     * {@link TransportException} until Redis answered, and {@link #whyUnreachable()} tells why.
      *
-     * @throws TransportException when Redis cannot be reached
+     * @throws TransportException when Redis cannot be reached and {@link Config#requireServerAtOpen()}
      */
     public static RedisAdapter open(Config config, Clock clock) {
         Objects.requireNonNull(config, "config");
@@ -179,28 +196,22 @@ public final class RedisAdapter implements AutoCloseable {
         Connector client = config.cluster()
                 ? Connector.cluster(resources, seeds(uri, config.clusterNodes()))
                 : Connector.standalone(resources, uri);
+        WireMapping wire = new WireMapping(config.payloadLimit());
+        Supplier<RedisStreamTransport.Parts> connect = () -> RedisStreamTransport.Parts.connect(client, wire, config,
+                clock);
+        Duration pingTimeout = config.commandTimeout().compareTo(MAX_PING_TIMEOUT) < 0
+                ? config.commandTimeout() : MAX_PING_TIMEOUT;
+        String server = "Redis at " + Config.masked(config.uri());
         try {
-            Link connection = client.connect();
-            // batches go out in one write: this connection flushes only when told to
-            Link pipeline = client.connect();
-            pipeline.stateful().setAutoFlushCommands(false);
-            LuaScripts scripts = LuaScripts.load(connection.sync());
-            BlockingReads blockingReads = new BlockingReads(client);
-            RedisStreamTransport transport = new RedisStreamTransport(connection, pipeline, blockingReads, scripts,
-                    new WireMapping(config.payloadLimit()), config, clock);
-            Duration pingTimeout = config.commandTimeout().compareTo(MAX_PING_TIMEOUT) < 0
-                    ? config.commandTimeout() : MAX_PING_TIMEOUT;
-            return new RedisAdapter(resources, client, connection, pipeline, blockingReads, transport, pingTimeout);
-        } catch (RedisException e) {
+            FirstConnection connection = config.requireServerAtOpen()
+                    ? FirstConnection.now(server, connect, clock)
+                    // a Redis that answers is connected when open returns, one that refuses is known down at once
+                    : FirstConnection.inBackground(server, connect, clock, config.commandTimeout());
+            return new RedisAdapter(resources, client, connection, pingTimeout, server);
+        } catch (TransportException e) {
             client.shutdown();
             resources.shutdown();
-            Throwable root = e;
-            while (root.getCause() != null) {
-                root = root.getCause();
-            }
-            String reason = root == e ? e.getMessage() : e.getMessage() + " (" + root.getMessage() + ")";
-            throw new TransportException("cannot connect to Redis at " + Config.masked(config.uri()) + ": "
-                    + Config.masked(String.valueOf(reason)), e);
+            throw e;
         }
     }
 
@@ -236,12 +247,12 @@ public final class RedisAdapter implements AutoCloseable {
 
     /** The schedules' watermarks and atomic fires, beside the queues their jobs go to. */
     public ScheduleFires scheduleFires() {
-        return transport.scheduleFires();
+        return transport;
     }
 
     /** When Redis may have lost jobs: the outbox relay publishes the outstanding ones again then. */
     public TransportMemory memory() {
-        return new RedisTransportMemory(connection);
+        return transport;
     }
 
     /**
@@ -283,20 +294,29 @@ public final class RedisAdapter implements AutoCloseable {
 
     /** True when Redis answers a PING within a short timeout (at most 2 s). */
     public boolean isReachable() {
+        return whyUnreachable().isEmpty();
+    }
+
+    /**
+     * Why Redis does not answer now, for a health check: never connected yet (since when, and the last attempt's
+     * error), or no answer to a PING within a short timeout (at most 2 s). Empty when it answers. Never shows a
+     * password.
+     */
+    public Optional<String> whyUnreachable() {
+        Optional<String> notConnected = connection.whyNotConnected();
+        if (notConnected.isPresent()) {
+            return notConnected;
+        }
         try {
-            return "PONG".equals(connection.async().ping().get(pingTimeout.toMillis(), TimeUnit.MILLISECONDS));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        } catch (ExecutionException | TimeoutException | RedisException e) {
-            return false;
+            return connection.parts().answersPing(pingTimeout) ? Optional.empty()
+                    : Optional.of(server + " did not answer a PING within " + pingTimeout.toMillis() + " ms");
+        } catch (TransportException closed) {
+            return Optional.of(closed.getMessage());
         }
     }
 
     @Override
     public void close() {
-        blockingReads.close();
-        pipeline.close();
         connection.close();
         client.shutdown();
         resources.shutdown();

@@ -43,7 +43,7 @@ public final class AtLeastOnceExecution implements ExecutionLedger {
     }
 
     @Override
-    public Optional<Completion> find(JobId id) {
+    public Optional<Completion> find(QueueName queue, JobId id) {
         return Optional.empty();
     }
 

@@ -66,7 +66,7 @@ public final class DeadLetterService
     public int redrive(RedriveDeadLettersUseCase.Command command) {
         Instant now = clock.instant();
         int moved = forSelected(command.queue(), command.selection(), (keys, ids) -> {
-            outcomes.recordReplayed(keys, now);
+            outcomes.recordReplayed(command.queue(), keys, now);
             return queues.redrive(command.queue(), ids);
         });
         LOG.info("dead letters redriven queue={} selection={} moved={}", command.queue(), command.selection(), moved);
@@ -77,7 +77,7 @@ public final class DeadLetterService
     public int purge(PurgeDeadLettersUseCase.Command command) {
         Instant now = clock.instant();
         int deleted = forSelected(command.queue(), command.selection(), (keys, ids) -> {
-            outcomes.recordPurged(keys, now);
+            outcomes.recordPurged(command.queue(), keys, now);
             return queues.purgeDeadLetters(command.queue(), ids);
         });
         LOG.info("dead letters purged queue={} selection={} deleted={}", command.queue(), command.selection(),

@@ -59,8 +59,7 @@ public final class QueueQueryService
      */
     @Override
     public Whereabouts locate(LocateJobUseCase.Command command) {
-        Optional<JobOutcome> recorded = outcomes.find(command.id().value())
-                .filter(outcome -> outcome.queue().equals(command.queue()));
+        Optional<JobOutcome> recorded = outcomes.find(command.queue(), command.id().value());
         Optional<JobSighting> sighting = queues.find(command.queue(), command.id());
         if (recorded.isPresent()) {
             return recorded.get() instanceof JobOutcome.Completed completed

@@ -32,7 +32,7 @@ class CancelServiceTest {
     void aDeadOrPurgedJobIsToldSoAndTheTransportIsNotTold() {
         ledger.recordDead(dead("dead"));
         ledger.recordDead(dead("purged"));
-        ledger.recordPurged(List.of("purged"), clock.instant());
+        ledger.recordPurged(QUEUE, List.of("purged"), clock.instant());
         CancelService cancels = new CancelService(ledger, transport, clock);
 
         assertThat(cancel(cancels, "dead")).isEqualTo(Answer.ALREADY_DEAD);

@@ -37,9 +37,9 @@ class CompletionJanitorTest {
 
         assertThat(janitor.runOnce()).isEqualTo(1);
 
-        assertThat(ledger.find(oldest.id())).isEmpty();
-        assertThat(ledger.find(atTheCutoff.id())).isPresent();
-        assertThat(ledger.find(younger.id())).isPresent();
+        assertThat(ledger.find(QUEUE, oldest.id())).isEmpty();
+        assertThat(ledger.find(QUEUE, atTheCutoff.id())).isPresent();
+        assertThat(ledger.find(QUEUE, younger.id())).isPresent();
     }
 
     @Test

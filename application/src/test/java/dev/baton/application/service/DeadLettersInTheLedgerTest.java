@@ -51,7 +51,7 @@ class DeadLettersInTheLedgerTest {
 
         assertThat(first).isEqualTo(2);
         assertThat(second).isZero();
-        assertThat(ledger.find("r1")).hasValueSatisfying(outcome -> assertThat(((JobOutcome.Replayed) outcome)
+        assertThat(ledger.find(queue, "r1")).hasValueSatisfying(outcome -> assertThat(((JobOutcome.Replayed) outcome)
                 .replayedAt()).isEqualTo(clock.instant()));
         assertThat(transport.find(queue, JobId.of("r1"))).containsInstanceOf(JobSighting.Waiting.class);
         assertThat(queries.inspect(new InspectQueueUseCase.Command(queue)).deadByReason()).isEmpty();
@@ -68,7 +68,7 @@ class DeadLettersInTheLedgerTest {
 
         deadLetters.redrive(new RedriveDeadLettersUseCase.Command(queue, new DeadLetterSelection.All()));
 
-        assertThat(ledger.find("shipped")).hasValueSatisfying(outcome ->
+        assertThat(ledger.find(queue, "shipped")).hasValueSatisfying(outcome ->
                 assertThat(outcome).isInstanceOf(JobOutcome.Completed.class));
     }
 
@@ -81,9 +81,9 @@ class DeadLettersInTheLedgerTest {
                 new DeadLetterSelection.ByIds(List.of(drop))));
 
         assertThat(purged).isEqualTo(1);
-        assertThat(ledger.find("drop")).hasValueSatisfying(outcome ->
+        assertThat(ledger.find(queue, "drop")).hasValueSatisfying(outcome ->
                 assertThat(outcome).isInstanceOf(JobOutcome.Purged.class));
-        assertThat(ledger.find("keep")).hasValueSatisfying(outcome ->
+        assertThat(ledger.find(queue, "keep")).hasValueSatisfying(outcome ->
                 assertThat(outcome).isInstanceOf(JobOutcome.Dead.class));
         assertThat(queries.inspect(new InspectQueueUseCase.Command(queue)).deadByReason())
                 .isEqualTo(Map.of(DeadLetterReason.EXHAUSTED, 1L));

@@ -149,8 +149,8 @@ class OperatorServicesTest {
         assertThat(purged).isEqualTo(1);
         assertThat(service.list(new ListDeadLettersUseCase.Command(queue, Optional.empty(), 10)))
                 .extracting(stored -> stored.letter().jobId().orElseThrow()).containsExactly("npe");
-        assertThat(ledger.find("io-1")).containsInstanceOf(JobOutcome.Replayed.class);
-        assertThat(ledger.find("poison")).containsInstanceOf(JobOutcome.Purged.class);
+        assertThat(ledger.find(queue, "io-1")).containsInstanceOf(JobOutcome.Replayed.class);
+        assertThat(ledger.find(queue, "poison")).containsInstanceOf(JobOutcome.Purged.class);
     }
 
     @Test

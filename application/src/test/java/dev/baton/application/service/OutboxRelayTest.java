@@ -43,7 +43,7 @@ class OutboxRelayTest {
 
     private final MutableClock clock = MutableClock.at(Instant.parse("2026-12-01T10:00:00Z"));
     private final Set<JobId> ended = ConcurrentHashMap.newKeySet();
-    private final InMemoryJobOutbox outbox = new InMemoryJobOutbox(ended::contains);
+    private final InMemoryJobOutbox outbox = new InMemoryJobOutbox(job -> ended.contains(job.id()));
     private final InMemoryStreamTransport transport = new InMemoryStreamTransport(clock);
     private final InMemoryExecutionLedger ledger = new InMemoryExecutionLedger(clock);
     private final AtomicReference<String> epoch = new AtomicReference<>("run-1");
@@ -230,7 +230,7 @@ class OutboxRelayTest {
             assertThat(stored.letter().reason()).isEqualTo(DeadLetterReason.MALFORMED);
             assertThat(stored.letter().lastError().message()).isEqualTo("job id must be printable text");
         });
-        assertThat(ledger.find("bad\nid")).get().isInstanceOfSatisfying(JobOutcome.Dead.class, outcome -> {
+        assertThat(ledger.find(ORDERS, "bad\nid")).get().isInstanceOfSatisfying(JobOutcome.Dead.class, outcome -> {
             assertThat(outcome.record().reason()).isEqualTo(DeadLetterReason.MALFORMED);
             assertThat(outcome.record().entryId()).isEqualTo("outbox:" + position);
             assertThat(outcome.record().consumer()).isEqualTo(OutboxRelay.CONSUMER);
@@ -250,7 +250,7 @@ class OutboxRelayTest {
 
         assertThat(transport.deadLetters(ORDERS, Optional.empty(), 10)).singleElement()
                 .satisfies(stored -> assertThat(stored.letter().job().map(Job::id)).contains(JobId.of("big")));
-        assertThat(ledger.find("big")).get().isInstanceOf(JobOutcome.Dead.class);
+        assertThat(ledger.find(ORDERS, "big")).get().isInstanceOf(JobOutcome.Dead.class);
     }
 
     /**
@@ -286,7 +286,7 @@ class OutboxRelayTest {
         relay.runOnce();
 
         assertThat(outbox.backlog(clock.instant()).malformed()).isOne();
-        assertThat(ledger.find("nq-1")).isEmpty();
+        assertThat(ledger.find(ORDERS, "nq-1")).isEmpty();
     }
 
     /**

@@ -118,9 +118,9 @@ public final class BatonTestHarness {
         return clock;
     }
 
-    /** The completion the ledger recorded for a job: its result, attempt and time. */
-    public Optional<Completion> completion(JobId job) {
-        return ledger.find(job);
+    /** The completion the ledger recorded for the job {@code job} of {@code queue}: its result, attempt and time. */
+    public Optional<Completion> completion(QueueName queue, JobId job) {
+        return ledger.find(queue, job);
     }
 
     /** What handlers wrote through {@code context.unwrap(InMemoryEffects.class)} and committed. */

@@ -44,7 +44,7 @@ class BatonTestHarnessTest {
         assertThat(drained.deadLettered()).isEmpty();
         assertThat(calls).hasValue(1);
         assertThat(harness.committedEffects()).containsExactly(Map.entry("shipped", "o-1"));
-        assertThat(harness.completion(JobId.of("o-1"))).hasValueSatisfying(completion ->
+        assertThat(harness.completion(ORDERS, JobId.of("o-1"))).hasValueSatisfying(completion ->
                 assertThat(completion.result()).contains("shipped"));
         assertThat(harness.transport().stats(ORDERS).pending()).isZero();
         assertThat(harness.clock().instant()).isEqualTo(BatonTestHarness.START);
@@ -65,7 +65,7 @@ class BatonTestHarnessTest {
 
         assertThat(drained.retried()).extracting(Job::currentAttempt).containsExactly(1, 2);
         assertThat(drained.completed()).extracting(Job::currentAttempt).containsExactly(3);
-        assertThat(harness.completion(JobId.of("o-1"))).hasValueSatisfying(completion ->
+        assertThat(harness.completion(ORDERS, JobId.of("o-1"))).hasValueSatisfying(completion ->
                 assertThat(completion.attempt()).isEqualTo(3));
         assertThat(harness.committedEffects()).isEmpty(); // the failed attempts' writes rolled back
         // the default policy's backoff, without jitter: 1 s, then 2 s

@@ -47,6 +47,7 @@ public abstract class ExecutionLedgerContract {
 
     private final MutableClock clock = MutableClock.at(T0);
     private final QueueName queue = QueueName.of("ledger-" + UUID.randomUUID().toString().substring(0, 13));
+    private final QueueName otherQueue = QueueName.of("ledger-" + UUID.randomUUID().toString().substring(0, 13));
     private ExecutionLedger ledger;
     private ExecutorService executor;
 
@@ -84,7 +85,7 @@ public abstract class ExecutionLedgerContract {
         Completion expected = new Completion(job.id(), queue, Optional.of("invoice"), 1, CONSUMER,
                 "1700000000000-0", Optional.of("sent"), T0);
         assertThat(outcome).isEqualTo(new LedgerOutcome.Committed(expected));
-        assertThat(ledger.find(job.id())).contains(expected);
+        assertThat(ledger.find(queue, job.id())).contains(expected);
         assertThat(effectRecorded(marker)).isTrue();
     }
 
@@ -120,7 +121,7 @@ public abstract class ExecutionLedgerContract {
 
         assertThat(published).isEqualTo(new LedgerOutcome.AlreadyCompleted(completionOf(first)));
         assertThat(effectRecorded(marker)).isFalse();
-        assertThat(ledger.find(job.id())).contains(completionOf(first));
+        assertThat(ledger.find(queue, job.id())).contains(completionOf(first));
     }
 
     @Test
@@ -164,7 +165,7 @@ public abstract class ExecutionLedgerContract {
             throw failure;
         })).isEqualTo(new LedgerOutcome.EffectFailed(failure));
 
-        assertThat(ledger.find(job.id())).isEmpty();
+        assertThat(ledger.find(queue, job.id())).isEmpty();
         assertThat(effectRecorded(marker)).isFalse();
         assertThat(ledger.countCompleted(queue)).isZero();
 
@@ -315,15 +316,15 @@ public abstract class ExecutionLedgerContract {
         assertThat(outcomes).hasSize(3);
         assertThat(outcomes.get(0)).isEqualTo(new LedgerOutcome.EffectFailed(failure));
         assertThat(outcomes.get(1)).isEqualTo(
-                new LedgerOutcome.AlreadyCompleted(ledger.find(done.id()).orElseThrow()));
+                new LedgerOutcome.AlreadyCompleted(ledger.find(queue, done.id()).orElseThrow()));
         Completion fineCompletion = new Completion(fine.id(), queue, Optional.empty(), 1, CONSUMER, "4-0",
                 Optional.of("fine"), T0);
         assertThat(outcomes.get(2)).isEqualTo(new LedgerOutcome.Committed(fineCompletion));
         assertThat(runs).hasValue(0);
         assertThat(effectRecorded(fineMarker)).isTrue();
         assertThat(effectRecorded(failedMarker)).isFalse();
-        assertThat(ledger.find(failing.id())).isEmpty();
-        assertThat(ledger.find(fine.id())).contains(fineCompletion);
+        assertThat(ledger.find(queue, failing.id())).isEmpty();
+        assertThat(ledger.find(queue, fine.id())).contains(fineCompletion);
     }
 
     @Test
@@ -383,8 +384,8 @@ public abstract class ExecutionLedgerContract {
         Job done = job();
         ledger.execute(execution(done, "1-0"), transaction -> Optional.empty());
 
-        assertThat(ledger.find(done.id())).hasValueSatisfying(c -> assertThat(c.jobId()).isEqualTo(done.id()));
-        assertThat(ledger.find(JobId.of("never-" + UUID.randomUUID()))).isEmpty();
+        assertThat(ledger.find(queue, done.id())).hasValueSatisfying(c -> assertThat(c.jobId()).isEqualTo(done.id()));
+        assertThat(ledger.find(queue, JobId.of("never-" + UUID.randomUUID()))).isEmpty();
     }
 
     @Test
@@ -412,9 +413,79 @@ public abstract class ExecutionLedgerContract {
         long forgotten = ledger.forgetCompletedBefore(Instant.parse("2001-01-01T00:30:00Z"));
 
         assertThat(forgotten).isGreaterThanOrEqualTo(1);
-        assertThat(ledger.find(old.id())).isEmpty();
-        assertThat(ledger.find(recent.id())).isPresent();
+        assertThat(ledger.find(queue, old.id())).isEmpty();
+        assertThat(ledger.find(queue, recent.id())).isPresent();
         assertThat(ledger.countCompleted(queue)).isEqualTo(1);
+    }
+
+    @Test
+    void theSameIdOnAnotherQueueIsAnotherJobThatRunsOnce() {
+        Job shipped = job();
+        Job mailed = Job.create(shipped.id(), otherQueue, "{}", T0);
+        String marker = marker();
+        ledger.execute(execution(shipped, "1-0"), transaction -> Optional.of("shipped"));
+
+        LedgerOutcome first = ledger.execute(execution(mailed, "1-0"), transaction -> {
+            recordEffect(transaction, marker);
+            return Optional.of("mailed");
+        });
+        LedgerOutcome again = ledger.execute(execution(mailed, "2-0"), transaction -> Optional.of("twice"));
+
+        Completion mail = new Completion(shipped.id(), otherQueue, Optional.empty(), 1, CONSUMER, "1-0",
+                Optional.of("mailed"), T0);
+        assertThat(first).isEqualTo(new LedgerOutcome.Committed(mail));
+        assertThat(again).isEqualTo(new LedgerOutcome.AlreadyCompleted(mail));
+        assertThat(effectRecorded(marker)).isTrue();
+        assertThat(ledger.find(otherQueue, shipped.id())).contains(mail);
+        assertThat(ledger.find(queue, shipped.id())).hasValueSatisfying(completion ->
+                assertThat(completion.result()).contains("shipped"));
+        assertThat(ledger.countCompleted(queue)).isEqualTo(1);
+        assertThat(ledger.countCompleted(otherQueue)).isEqualTo(1);
+    }
+
+    @Test
+    void aRedeliveryClaimsOnlyTheJobOfItsOwnQueue() {
+        Job shipped = job();
+        ledger.execute(execution(shipped, "1-0"), transaction -> Optional.empty());
+        AtomicInteger runs = new AtomicInteger();
+
+        LedgerOutcome mailed = ledger.execute(redelivery(Job.create(shipped.id(), otherQueue, "{}", T0), "7-0"),
+                counting(runs));
+
+        assertThat(mailed).isInstanceOfSatisfying(LedgerOutcome.Committed.class, committed ->
+                assertThat(committed.completion().queue()).isEqualTo(otherQueue));
+        assertThat(runs).hasValue(1);
+    }
+
+    @ParameterizedTest(name = "delivery count {0}")
+    @ValueSource(longs = {1, 2})
+    void aBatchWithOneIdOnTwoQueuesCommitsEachWithItsResult(long deliveryCount) {
+        Job shipped = job();
+        Job mailed = Job.create(shipped.id(), otherQueue, "{}", T0);
+
+        List<LedgerOutcome> outcomes = ledger.executeAll(List.of(
+                new ExecutionLedger.Step(delivered(shipped, deliveryCount), transaction -> Optional.of("shipped")),
+                new ExecutionLedger.Step(delivered(mailed, deliveryCount), transaction -> Optional.of("mailed"))));
+
+        assertThat(outcomes).allSatisfy(outcome -> assertThat(outcome).isInstanceOf(LedgerOutcome.Committed.class));
+        assertThat(ledger.find(queue, shipped.id())).hasValueSatisfying(completion ->
+                assertThat(completion.result()).contains("shipped"));
+        assertThat(ledger.find(otherQueue, shipped.id())).hasValueSatisfying(completion ->
+                assertThat(completion.result()).contains("mailed"));
+    }
+
+    @Test
+    void forgettingOldCompletionsKeepsTheSameIdOnAnotherQueue() {
+        clock.set(Instant.parse("2001-01-01T00:00:00Z"));
+        Job old = job();
+        ledger.execute(execution(old, "1-0"), transaction -> Optional.empty());
+        clock.advance(Duration.ofHours(1));
+        ledger.execute(execution(Job.create(old.id(), otherQueue, "{}", T0), "2-0"), transaction -> Optional.empty());
+
+        ledger.forgetCompletedBefore(Instant.parse("2001-01-01T00:30:00Z"));
+
+        assertThat(ledger.find(queue, old.id())).isEmpty();
+        assertThat(ledger.find(otherQueue, old.id())).isPresent();
     }
 
     private Job job() {
@@ -429,6 +500,12 @@ public abstract class ExecutionLedgerContract {
     /** A stream entry delivered before (reclaimed from a worker that stalled or died). */
     private static ExecutionLedger.Execution redelivery(Job job, String deliveryId) {
         return new ExecutionLedger.Execution(job, CONSUMER, new DeliveryId(deliveryId), 2, T0.plusSeconds(60));
+    }
+
+    /** A delivery of a stream entry, the first or a later one. */
+    private static ExecutionLedger.Execution delivered(Job job, long deliveryCount) {
+        return new ExecutionLedger.Execution(job, CONSUMER, new DeliveryId(deliveryCount + "-0"), deliveryCount,
+                T0.plusSeconds(60));
     }
 
     private static String marker() {

@@ -8,7 +8,7 @@ import dev.baton.application.port.out.LedgerUnavailableException;
 import dev.baton.domain.Completion;
 import dev.baton.domain.DeadLetterReason;
 import dev.baton.domain.DeadLetterRecord;
-import dev.baton.domain.InvalidValueException;
+import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
 import dev.baton.domain.JobOutcome;
 import dev.baton.domain.OutcomeQuery;
@@ -28,13 +28,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 
 /**
- * An {@link ExecutionLedger} in memory that behaves like the PostgreSQL one: for a redelivery, {@code execute} claims
- * the job id like {@code INSERT ... ON CONFLICT DO NOTHING} on a primary key, so a second caller on the same id waits
+ * An {@link ExecutionLedger} in memory that behaves like the PostgreSQL one: jobs are keyed by queue and job id (the
+ * same id on two queues is two jobs). For a redelivery, {@code execute} claims the job like
+ * {@code INSERT ... ON CONFLICT DO NOTHING} on a primary key, so a second caller on the same job waits
  * until the first commits (then it sees {@link LedgerOutcome.AlreadyCompleted}) or rolls back (then it runs the
  * effect itself); for a first delivery, it runs the effect first and inserts the completion with the commit.
  * Handlers write to an {@link InMemoryEffects} table that commits with the completion, or not at all.
  *
- * <p>It is also the ledger's record of dead letters ({@link JobOutcomes}), one state per job id like the PostgreSQL
+ * <p>It is also the ledger's record of dead letters ({@link JobOutcomes}), one state per job like the PostgreSQL
  * {@code job_outcomes} table: a dead or purged job does not run ({@link LedgerOutcome.AlreadyDead}), a replayed one
  * runs and completes.
  *
@@ -43,10 +44,10 @@ import java.util.stream.Stream;
 public final class InMemoryExecutionLedger implements ExecutionLedger, JobOutcomes {
     private final Clock clock;
     private final Object lock = new Object();
-    private final Map<JobId, Completion> completions = new HashMap<>();
+    private final Map<Key, Completion> completions = new HashMap<>();
     /** The jobs that went to the dead letters (dead, replayed, purged) or were cancelled, by key; never a completed one. */
-    private final Map<String, JobOutcome> deadLettered = new HashMap<>();
-    private final Set<JobId> claimed = new HashSet<>();
+    private final Map<Key, JobOutcome> deadLettered = new HashMap<>();
+    private final Set<Key> claimed = new HashSet<>();
     private final Map<String, String> effects = new HashMap<>();
     private final AtomicBoolean unavailable = new AtomicBoolean();
     private final AtomicBoolean crashAfterNextCommit = new AtomicBoolean();
@@ -55,7 +56,10 @@ public final class InMemoryExecutionLedger implements ExecutionLedger, JobOutcom
         this.clock = clock;
     }
 
-    /** Test hook: while {@code down}, every {@code execute} throws {@link LedgerUnavailableException}. */
+    /**
+     * Test hook: while {@code down}, every {@code execute} reports the ledger unavailable, and every lookup and record
+     * of an outcome throws {@link LedgerUnavailableException}.
+     */
     public void setUnavailable(boolean down) {
         unavailable.set(down);
     }
@@ -90,17 +94,17 @@ public final class InMemoryExecutionLedger implements ExecutionLedger, JobOutcom
         }
     }
 
-    /** A redelivery: claims the job id first, waiting for a claim in flight, so a completed job's effect never runs. */
+    /** A redelivery: claims the job first, waiting for a claim in flight, so a completed job's effect never runs. */
     private LedgerOutcome claimFirst(Execution execution, Effect effect) {
-        JobId id = execution.job().id();
+        Key key = Key.of(execution.job());
         InMemoryEffects transaction;
         synchronized (lock) {
-            awaitNoClaim(id);
-            Optional<LedgerOutcome> ended = endedBefore(id);
+            awaitNoClaim(key);
+            Optional<LedgerOutcome> ended = endedBefore(key);
             if (ended.isPresent()) {
                 return ended.get();
             }
-            claimed.add(id);
+            claimed.add(key);
             transaction = new InMemoryEffects(effects);
         }
         Optional<String> result;
@@ -109,18 +113,18 @@ public final class InMemoryExecutionLedger implements ExecutionLedger, JobOutcom
             result = effect.run(new Transaction(transaction));
             ran = true;
         } catch (Exception e) {
-            throw failure(id, transaction, e);
+            throw failure(key, transaction, e);
         } finally {
             if (!ran) {
-                release(id);
+                release(key);
             }
         }
         if (transaction.connectionLost()) {
-            release(id);
-            throw failure(id, transaction, null);
+            release(key);
+            throw failure(key, transaction, null);
         }
         synchronized (lock) {
-            claimed.remove(id);
+            claimed.remove(key);
             lock.notifyAll();
             return commit(execution, transaction, result);
         }
@@ -132,7 +136,7 @@ public final class InMemoryExecutionLedger implements ExecutionLedger, JobOutcom
      * completed and the effect's writes are thrown away.
      */
     private LedgerOutcome completeLast(Execution execution, Effect effect) {
-        JobId id = execution.job().id();
+        Key key = Key.of(execution.job());
         InMemoryEffects transaction;
         synchronized (lock) {
             transaction = new InMemoryEffects(effects);
@@ -142,18 +146,18 @@ public final class InMemoryExecutionLedger implements ExecutionLedger, JobOutcom
             result = effect.run(new Transaction(transaction));
         } catch (Exception e) {
             if (transaction.connectionLost()) {
-                throw failure(id, transaction, e);
+                throw failure(key, transaction, e);
             }
             synchronized (lock) {
-                return endedBefore(id).orElseThrow(() -> new EffectFailed(e));
+                return endedBefore(key).orElseThrow(() -> new EffectFailed(e));
             }
         }
         if (transaction.connectionLost()) {
-            throw failure(id, transaction, null);
+            throw failure(key, transaction, null);
         }
         synchronized (lock) {
-            awaitNoClaim(id);
-            Optional<LedgerOutcome> ended = endedBefore(id);
+            awaitNoClaim(key);
+            Optional<LedgerOutcome> ended = endedBefore(key);
             if (ended.isPresent()) {
                 return ended.get();
             }
@@ -162,12 +166,12 @@ public final class InMemoryExecutionLedger implements ExecutionLedger, JobOutcom
     }
 
     /** How the job ended before, if it did and may not run again (a replayed one may); the caller holds the lock. */
-    private Optional<LedgerOutcome> endedBefore(JobId id) {
-        Completion completion = completions.get(id);
+    private Optional<LedgerOutcome> endedBefore(Key key) {
+        Completion completion = completions.get(key);
         if (completion != null) {
             return Optional.of(new LedgerOutcome.AlreadyCompleted(completion));
         }
-        return Optional.ofNullable(deadLettered.get(id.value()))
+        return Optional.ofNullable(deadLettered.get(key))
                 .filter(outcome -> !(outcome instanceof JobOutcome.Replayed))
                 .map(outcome -> outcome instanceof JobOutcome.Cancelled cancelled
                         ? new LedgerOutcome.AlreadyCancelled(cancelled) : new LedgerOutcome.AlreadyDead(outcome));
@@ -177,9 +181,9 @@ public final class InMemoryExecutionLedger implements ExecutionLedger, JobOutcom
      * What an effect's failure means: the job failed, or, with the connection lost, the ledger is unavailable; unless
      * the thread's interruption closed the connection (as on a virtual thread), which is the attempt's failure.
      */
-    private static RuntimeException failure(JobId id, InMemoryEffects transaction, Exception cause) {
+    private static RuntimeException failure(Key key, InMemoryEffects transaction, Exception cause) {
         if (transaction.connectionLost() && !interrupted(cause)) {
-            return new LedgerUnavailableException("lost the ledger connection while job " + id
+            return new LedgerUnavailableException("lost the ledger connection while job " + key
                     + " ran; nothing was committed (test hook)", cause);
         }
         return new EffectFailed(cause);
@@ -200,17 +204,18 @@ public final class InMemoryExecutionLedger implements ExecutionLedger, JobOutcom
                 execution.job().currentAttempt(), execution.consumer(), execution.deliveryId().value(),
                 result, clock.instant());
         effects.putAll(transaction.written());
-        completions.put(completion.jobId(), completion);
-        deadLettered.remove(completion.jobId().value());
+        Key key = Key.of(execution.job());
+        completions.put(key, completion);
+        deadLettered.remove(key);
         if (crashAfterNextCommit.compareAndSet(true, false)) {
             throw new LedgerUnavailableException("connection lost after commit (test hook)", null);
         }
         return new LedgerOutcome.Committed(completion);
     }
 
-    /** Waits, holding {@link #lock}, until no other caller has claimed {@code id}. */
-    private void awaitNoClaim(JobId id) {
-        while (claimed.contains(id)) {
+    /** Waits, holding {@link #lock}, until no other caller has claimed {@code key}. */
+    private void awaitNoClaim(Key key) {
+        while (claimed.contains(key)) {
             try {
                 lock.wait();
             } catch (InterruptedException e) {
@@ -220,17 +225,18 @@ public final class InMemoryExecutionLedger implements ExecutionLedger, JobOutcom
         }
     }
 
-    private void release(JobId id) {
+    private void release(Key key) {
         synchronized (lock) {
-            claimed.remove(id);
+            claimed.remove(key);
             lock.notifyAll();
         }
     }
 
     @Override
-    public Optional<Completion> find(JobId id) {
+    public Optional<Completion> find(QueueName queue, JobId id) {
+        checkAvailable();
         synchronized (lock) {
-            return Optional.ofNullable(completions.get(id));
+            return Optional.ofNullable(completions.get(new Key(queue, id.value())));
         }
     }
 
@@ -256,50 +262,39 @@ public final class InMemoryExecutionLedger implements ExecutionLedger, JobOutcom
 
     @Override
     public JobOutcome recordDead(DeadLetterRecord record) {
-        checkAvailable();
-        synchronized (lock) {
-            Optional<JobId> id = asJobId(record.key());
-            id.ifPresent(this::awaitNoClaim);
-            Optional<Completion> completion = id.map(completions::get);
-            if (completion.isPresent()) {
-                return new JobOutcome.Completed(completion.get());
-            }
-            JobOutcome before = deadLettered.get(record.key());
-            if (before != null && !(before instanceof JobOutcome.Replayed)) {
-                return before;
-            }
-            JobOutcome dead = new JobOutcome.Dead(record);
-            deadLettered.put(record.key(), dead);
-            return dead;
-        }
+        return record(new Key(record.queue(), record.key()), new JobOutcome.Dead(record));
     }
 
     @Override
     public JobOutcome recordCancelled(String key, QueueName queue, Instant at) {
+        return record(new Key(queue, key), new JobOutcome.Cancelled(key, queue, at));
+    }
+
+    /** Records {@code ended} unless the job ended otherwise before (a replayed job ends anew). @return its outcome */
+    private JobOutcome record(Key key, JobOutcome ended) {
         checkAvailable();
         synchronized (lock) {
-            Optional<JobId> id = asJobId(key);
-            id.ifPresent(this::awaitNoClaim);
-            Optional<Completion> completion = id.map(completions::get);
-            if (completion.isPresent()) {
-                return new JobOutcome.Completed(completion.get());
+            awaitNoClaim(key);
+            Completion completion = completions.get(key);
+            if (completion != null) {
+                return new JobOutcome.Completed(completion);
             }
             JobOutcome before = deadLettered.get(key);
             if (before != null && !(before instanceof JobOutcome.Replayed)) {
                 return before;
             }
-            JobOutcome cancelled = new JobOutcome.Cancelled(key, queue, at);
-            deadLettered.put(key, cancelled);
-            return cancelled;
+            deadLettered.put(key, ended);
+            return ended;
         }
     }
 
     @Override
-    public int recordReplayed(Collection<String> keys, Instant at) {
+    public int recordReplayed(QueueName queue, Collection<String> keys, Instant at) {
         checkAvailable();
         synchronized (lock) {
             int changed = 0;
-            for (String key : keys) {
+            for (String name : keys) {
+                Key key = new Key(queue, name);
                 if (deadLettered.get(key) instanceof JobOutcome.Dead dead) {
                     deadLettered.put(key, new JobOutcome.Replayed(dead.record(), at));
                     changed++;
@@ -310,11 +305,12 @@ public final class InMemoryExecutionLedger implements ExecutionLedger, JobOutcom
     }
 
     @Override
-    public int recordPurged(Collection<String> keys, Instant at) {
+    public int recordPurged(QueueName queue, Collection<String> keys, Instant at) {
         checkAvailable();
         synchronized (lock) {
             int changed = 0;
-            for (String key : keys) {
+            for (String name : keys) {
+                Key key = new Key(queue, name);
                 JobOutcome before = deadLettered.get(key);
                 Optional<DeadLetterRecord> record = before instanceof JobOutcome.Dead dead ? Optional.of(dead.record())
                         : before instanceof JobOutcome.Replayed replayed ? Optional.of(replayed.record())
@@ -329,10 +325,11 @@ public final class InMemoryExecutionLedger implements ExecutionLedger, JobOutcom
     }
 
     @Override
-    public Optional<JobOutcome> find(String key) {
+    public Optional<JobOutcome> find(QueueName queue, String key) {
+        Key scoped = new Key(queue, key);
         synchronized (lock) {
-            return asJobId(key).map(completions::get).<JobOutcome>map(JobOutcome.Completed::new)
-                    .or(() -> Optional.ofNullable(deadLettered.get(key)));
+            return Optional.ofNullable(completions.get(scoped)).<JobOutcome>map(JobOutcome.Completed::new)
+                    .or(() -> Optional.ofNullable(deadLettered.get(scoped)));
         }
     }
 
@@ -368,18 +365,21 @@ public final class InMemoryExecutionLedger implements ExecutionLedger, JobOutcom
         }
     }
 
-    /** A malformed entry's key (its entry's, or a raw job id that is not valid) is no job id completions have. */
-    private static Optional<JobId> asJobId(String key) {
-        try {
-            return Optional.of(JobId.of(key));
-        } catch (InvalidValueException e) {
-            return Optional.empty();
-        }
-    }
-
     private void checkAvailable() {
         if (unavailable.get()) {
             throw new LedgerUnavailableException("in-memory ledger is down (test hook)", null);
+        }
+    }
+
+    /** A job's key in this ledger: its queue and its id (or a malformed entry's key). */
+    private record Key(QueueName queue, String key) {
+        static Key of(Job job) {
+            return new Key(job.queue(), job.id().value());
+        }
+
+        @Override
+        public String toString() {
+            return queue + "/" + key;
         }
     }
 

@@ -59,7 +59,7 @@ class InMemoryExecutionLedgerTest extends ExecutionLedgerContract {
             return Optional.empty();
         })).isInstanceOf(LedgerOutcome.Unknown.class);
 
-        assertThat(ledger.find(JobId.of("lost-ack"))).isPresent();
+        assertThat(ledger.find(QueueName.of("effects"), JobId.of("lost-ack"))).isPresent();
         assertThat(ledger.execute(execution("lost-ack"), tx -> {
             tx.unwrap(InMemoryEffects.class).increment("runs");
             return Optional.empty();

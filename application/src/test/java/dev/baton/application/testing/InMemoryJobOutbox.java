@@ -1,8 +1,8 @@
 package dev.baton.application.testing;
 
 import dev.baton.application.port.out.JobOutbox;
+import dev.baton.application.port.out.LedgerUnavailableException;
 import dev.baton.domain.Job;
-import dev.baton.domain.JobId;
 import dev.baton.domain.OutboxBacklog;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,21 +19,34 @@ import java.util.function.Predicate;
 /**
  * The outbox in memory, for tests: {@link #add} is a producer's committed enqueue, which wakes a waiting relay only
  * while none is claiming ({@link #keepClaiming}), as in PostgreSQL; a claiming relay's lease never lapses here. Jobs
- * whose {@code ended} predicate holds have a terminal outcome.
+ * for which the {@code ended} predicate holds have a terminal outcome (a job is its queue and id: the same id on
+ * another queue is another job).
  */
 public final class InMemoryJobOutbox implements JobOutbox {
     private final TreeMap<Long, Row> rows = new TreeMap<>();
     private final Set<String> claiming = new HashSet<>();
-    private final Predicate<JobId> ended;
+    private final Predicate<Job> ended;
     private long nextPosition = 1;
     private String epoch;
+    private volatile boolean unavailable;
 
-    public InMemoryJobOutbox(Predicate<JobId> ended) {
+    public InMemoryJobOutbox(Predicate<Job> ended) {
         this.ended = Objects.requireNonNull(ended, "ended");
     }
 
     public InMemoryJobOutbox() {
-        this(id -> false);
+        this(job -> false);
+    }
+
+    /** Test hook: while {@code down}, every call of the port throws {@link LedgerUnavailableException} at once. */
+    public void setUnavailable(boolean down) {
+        unavailable = down;
+    }
+
+    private void checkAvailable() {
+        if (unavailable) {
+            throw new LedgerUnavailableException("in-memory outbox is down (test hook)", null);
+        }
     }
 
     /** A producer's transaction committed {@code job}; wakes a relay waiting for new rows unless one is claiming. */
@@ -62,6 +75,7 @@ public final class InMemoryJobOutbox implements JobOutbox {
 
     @Override
     public synchronized List<Entry> claim(int max, Instant now, Instant claimedUntil) {
+        checkAvailable();
         List<Entry> claimed = new ArrayList<>();
         for (var row : rows.entrySet()) {
             Row value = row.getValue();
@@ -78,35 +92,40 @@ public final class InMemoryJobOutbox implements JobOutbox {
 
     @Override
     public synchronized void keepClaiming(String relay, Duration lease) {
+        checkAvailable();
         claiming.add(relay);
     }
 
     @Override
     public synchronized List<Entry> stopClaimingAndClaim(String relay, Collection<Long> published, Instant at,
                                                          int max, Instant now, Instant claimedUntil) {
+        checkAvailable();
         claiming.remove(relay);
         return markPublishedAndClaim(published, at, max, now, claimedUntil);
     }
 
     @Override
     public synchronized void markPublished(Collection<Long> positions, Instant at) {
+        checkAvailable();
         positions.forEach(position -> rows.computeIfPresent(position, (p, row) -> row.published(true)));
     }
 
     @Override
     public synchronized void markMalformed(long position, String reason) {
+        checkAvailable();
         rows.computeIfPresent(position, (p, row) -> new Row(row.job, row.bad, reason, false, null));
     }
 
     @Override
     public synchronized int republishAfterLoss(String transportEpoch) {
+        checkAvailable();
         if (Objects.equals(epoch, transportEpoch)) {
             return 0;
         }
         epoch = transportEpoch;
         int republished = 0;
         for (var row : rows.entrySet()) {
-            if (row.getValue().published && !ended.test(row.getValue().job.id())) {
+            if (row.getValue().published && !ended.test(row.getValue().job)) {
                 row.setValue(row.getValue().published(false));
                 republished++;
             }
@@ -116,8 +135,9 @@ public final class InMemoryJobOutbox implements JobOutbox {
 
     @Override
     public synchronized int forgetEnded(int max) {
+        checkAvailable();
         List<Long> forgotten = rows.entrySet().stream()
-                .filter(row -> row.getValue().published && ended.test(row.getValue().job.id()))
+                .filter(row -> row.getValue().published && ended.test(row.getValue().job))
                 .limit(max).map(Map.Entry::getKey).toList();
         forgotten.forEach(rows::remove);
         return forgotten.size();
@@ -125,6 +145,7 @@ public final class InMemoryJobOutbox implements JobOutbox {
 
     @Override
     public synchronized OutboxBacklog backlog(Instant now) {
+        checkAvailable();
         List<Row> waiting = rows.values().stream().filter(row -> !row.published && row.malformed == null).toList();
         Duration oldest = waiting.stream().filter(row -> row.job != null).findFirst()
                 .map(row -> Duration.between(row.job.enqueuedAt(), now)).filter(age -> !age.isNegative())
@@ -135,6 +156,7 @@ public final class InMemoryJobOutbox implements JobOutbox {
 
     @Override
     public synchronized void awaitNewRows(Duration timeout) throws InterruptedException {
+        checkAvailable();
         wait(Math.max(1, timeout.toMillis()));
     }
 

@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Test;
 public abstract class JobOutboxContract {
     protected static final Instant T0 = Instant.parse("2026-12-01T10:00:00Z");
     private static final QueueName QUEUE = QueueName.of("outbox-contract");
+    private static final QueueName OTHER_QUEUE = QueueName.of("outbox-contract-other");
 
     private JobOutbox outbox;
 
@@ -31,13 +33,20 @@ public abstract class JobOutboxContract {
     /** Commits {@code job} to the outbox as a producer's transaction does. */
     protected abstract void commit(Job job);
 
+    /** Records a terminal outcome of {@code job} (its queue and id) in the ledger the outbox reads. */
+    protected abstract void end(Job job);
+
     @BeforeEach
     void create() {
         outbox = createOutbox();
     }
 
     protected static Job job(String id, Instant enqueuedAt) {
-        return new Job(JobId.of(id), QUEUE, Optional.empty(), "{}", 0, enqueuedAt, Optional.empty(),
+        return job(QUEUE, id, enqueuedAt);
+    }
+
+    private static Job job(QueueName queue, String id, Instant enqueuedAt) {
+        return new Job(JobId.of(id), queue, Optional.empty(), "{}", 0, enqueuedAt, Optional.empty(),
                 Optional.empty(), Map.of());
     }
 
@@ -122,6 +131,25 @@ public abstract class JobOutboxContract {
         assertThat(outbox.republishAfterLoss("epoch-2")).isOne();
         assertThat(outbox.republishAfterLoss("epoch-2")).isZero();
         assertThat(outbox.backlog(T0).waiting()).isOne();
+    }
+
+    /** A job id is unique per queue: the end of the same id's job on another queue is not this row's job's end. */
+    @Test
+    void aRowIsForgottenOnlyOnceTheJobOfItsOwnQueueEnded() {
+        outbox.republishAfterLoss("epoch-1");
+        Job job = job("order-" + UUID.randomUUID(), T0);
+        commit(job);
+        outbox.markPublished(List.of(outbox.claim(1, T0, T0.plusSeconds(30)).get(0).position()), T0);
+        end(job(OTHER_QUEUE, job.id().value(), T0));
+
+        assertThat(outbox.forgetEnded(10)).isZero();
+        assertThat(outbox.republishAfterLoss("epoch-2")).as("its job has not ended: Redis may have lost it").isOne();
+
+        outbox.markPublished(List.of(outbox.claim(1, T0, T0.plusSeconds(30)).get(0).position()), T0);
+        end(job);
+
+        assertThat(outbox.republishAfterLoss("epoch-3")).isZero();
+        assertThat(outbox.forgetEnded(10)).isOne();
     }
 
     private static String jobId(JobOutbox.Entry entry) {

@@ -40,6 +40,7 @@ public abstract class JobOutcomesContract {
 
     private final MutableClock clock = MutableClock.at(T0);
     private final QueueName queue = QueueName.of("outcomes-" + UUID.randomUUID().toString().substring(0, 13));
+    private final QueueName otherQueue = QueueName.of("outcomes-" + UUID.randomUUID().toString().substring(0, 13));
     private ExecutionLedger ledger;
     private JobOutcomes outcomes;
 
@@ -63,11 +64,11 @@ public abstract class JobOutcomesContract {
         assertThat(outcomes.recordDead(exhausted)).isEqualTo(new JobOutcome.Dead(exhausted));
         assertThat(outcomes.recordDead(poison)).isEqualTo(new JobOutcome.Dead(poison));
 
-        assertThat(outcomes.find(exhausted.key())).contains(new JobOutcome.Dead(exhausted));
+        assertThat(outcomes.find(queue, exhausted.key())).contains(new JobOutcome.Dead(exhausted));
         assertThat(outcomes.countDead(queue)).isEqualTo(Map.of(DeadLetterReason.EXHAUSTED, 1L,
                 DeadLetterReason.POISON, 1L));
         assertThat(outcomes.countDead(QueueName.of("elsewhere-" + UUID.randomUUID()))).isEmpty();
-        assertThat(ledger.find(JobId.of(exhausted.key()))).isEmpty();
+        assertThat(ledger.find(queue, JobId.of(exhausted.key()))).isEmpty();
     }
 
     @Test
@@ -78,7 +79,7 @@ public abstract class JobOutcomesContract {
         JobOutcome recorded = outcomes.recordDead(dead(job, DeadLetterReason.POISON));
 
         assertThat(recorded).isEqualTo(new JobOutcome.Completed(ExecutionLedgerContract.completionOf(committed)));
-        assertThat(outcomes.find(job.id().value())).contains(recorded);
+        assertThat(outcomes.find(queue, job.id().value())).contains(recorded);
         assertThat(outcomes.countDead(queue)).isEmpty();
     }
 
@@ -114,7 +115,7 @@ public abstract class JobOutcomesContract {
         assertThat(committedRuns).hasValue(0);
         assertThat(batch.get(0)).isEqualTo(dead);
         assertThat(batch.get(1)).isInstanceOf(LedgerOutcome.Committed.class);
-        assertThat(outcomes.find(job.id().value())).contains(new JobOutcome.Dead(record));
+        assertThat(outcomes.find(queue, job.id().value())).contains(new JobOutcome.Dead(record));
     }
 
     @Test
@@ -124,9 +125,9 @@ public abstract class JobOutcomesContract {
         outcomes.recordDead(record);
         Instant replayedAt = T0.plusSeconds(30);
 
-        assertThat(outcomes.recordReplayed(List.of(job.id().value()), replayedAt)).isEqualTo(1);
-        assertThat(outcomes.recordReplayed(List.of(job.id().value()), replayedAt.plusSeconds(1))).isZero();
-        assertThat(outcomes.find(job.id().value())).contains(new JobOutcome.Replayed(record, replayedAt));
+        assertThat(outcomes.recordReplayed(queue, List.of(job.id().value()), replayedAt)).isEqualTo(1);
+        assertThat(outcomes.recordReplayed(queue, List.of(job.id().value()), replayedAt.plusSeconds(1))).isZero();
+        assertThat(outcomes.find(queue, job.id().value())).contains(new JobOutcome.Replayed(record, replayedAt));
         assertThat(outcomes.countDead(queue)).isEmpty();
 
         clock.advance(Duration.ofMinutes(1));
@@ -138,9 +139,9 @@ public abstract class JobOutcomesContract {
 
         assertThat(outcome).isInstanceOf(LedgerOutcome.Committed.class);
         assertThat(runs).as("a replayed job runs once").hasValue(1);
-        assertThat(ledger.find(job.id())).hasValueSatisfying(c -> assertThat(c.result()).contains("ok"));
-        assertThat(outcomes.recordReplayed(List.of(job.id().value()), replayedAt.plusSeconds(90))).isZero();
-        assertThat(outcomes.find(job.id().value())).hasValueSatisfying(found ->
+        assertThat(ledger.find(queue, job.id())).hasValueSatisfying(c -> assertThat(c.result()).contains("ok"));
+        assertThat(outcomes.recordReplayed(queue, List.of(job.id().value()), replayedAt.plusSeconds(90))).isZero();
+        assertThat(outcomes.find(queue, job.id().value())).hasValueSatisfying(found ->
                 assertThat(found).isInstanceOf(JobOutcome.Completed.class));
         assertThat(ledger.countCompleted(queue)).isEqualTo(1);
     }
@@ -149,19 +150,19 @@ public abstract class JobOutcomesContract {
     void aReplayedJobRunsOnARedeliveryToo() {
         Job job = job();
         outcomes.recordDead(dead(job, DeadLetterReason.POISON));
-        outcomes.recordReplayed(List.of(job.id().value()), T0);
+        outcomes.recordReplayed(queue, List.of(job.id().value()), T0);
 
         LedgerOutcome outcome = ledger.execute(execution(job.redriven(), 2), transaction -> Optional.empty());
 
         assertThat(outcome).isInstanceOf(LedgerOutcome.Committed.class);
-        assertThat(ledger.find(job.id())).isPresent();
+        assertThat(ledger.find(queue, job.id())).isPresent();
     }
 
     @Test
     void aReplayedJobThatFailsForGoodAgainIsDeadAnew() {
         Job job = job();
         outcomes.recordDead(dead(job, DeadLetterReason.POISON));
-        outcomes.recordReplayed(List.of(job.id().value()), T0);
+        outcomes.recordReplayed(queue, List.of(job.id().value()), T0);
         DeadLetterRecord second = dead(job, DeadLetterReason.EXHAUSTED);
 
         assertThat(outcomes.recordDead(second)).isEqualTo(new JobOutcome.Dead(second));
@@ -177,9 +178,9 @@ public abstract class JobOutcomesContract {
         outcomes.recordDead(dead(stillDead, DeadLetterReason.EXHAUSTED));
         Instant purgedAt = T0.plusSeconds(10);
 
-        assertThat(outcomes.recordPurged(List.of(purged.id().value(), "never-" + UUID.randomUUID()), purgedAt))
+        assertThat(outcomes.recordPurged(queue, List.of(purged.id().value(), "never-" + UUID.randomUUID()), purgedAt))
                 .isEqualTo(1);
-        assertThat(outcomes.find(purged.id().value())).contains(new JobOutcome.Purged(record, purgedAt));
+        assertThat(outcomes.find(queue, purged.id().value())).contains(new JobOutcome.Purged(record, purgedAt));
         assertThat(ledger.execute(execution(purged, 1), transaction -> Optional.empty()))
                 .isEqualTo(new LedgerOutcome.AlreadyDead(new JobOutcome.Purged(record, purgedAt)));
         assertThat(outcomes.recordDead(dead(purged, DeadLetterReason.POISON)))
@@ -187,8 +188,8 @@ public abstract class JobOutcomesContract {
 
         ledger.forgetCompletedBefore(purgedAt.plusSeconds(1));
 
-        assertThat(outcomes.find(purged.id().value())).isEmpty();
-        assertThat(outcomes.find(stillDead.id().value())).hasValueSatisfying(found ->
+        assertThat(outcomes.find(queue, purged.id().value())).isEmpty();
+        assertThat(outcomes.find(queue, stillDead.id().value())).hasValueSatisfying(found ->
                 assertThat(found).isInstanceOf(JobOutcome.Dead.class));
     }
 
@@ -207,14 +208,14 @@ public abstract class JobOutcomesContract {
         assertThat(first).isEqualTo(new LedgerOutcome.AlreadyCancelled(cancelled));
         assertThat(redelivered).isEqualTo(new LedgerOutcome.AlreadyCancelled(cancelled));
         assertThat(committedRuns).hasValue(0);
-        assertThat(ledger.find(job.id())).isEmpty();
+        assertThat(ledger.find(queue, job.id())).isEmpty();
         assertThat(outcomes.recordCancelled(job.id().value(), queue, cancelledAt.plusSeconds(1)))
                 .as("a second cancel is told the first").isEqualTo(cancelled);
         assertThat(outcomes.recordDead(dead(job, DeadLetterReason.POISON))).isEqualTo(cancelled);
 
         ledger.forgetCompletedBefore(cancelledAt.plusSeconds(1));
 
-        assertThat(outcomes.find(job.id().value())).isEmpty();
+        assertThat(outcomes.find(queue, job.id().value())).isEmpty();
     }
 
     @Test
@@ -227,7 +228,7 @@ public abstract class JobOutcomesContract {
         outcomes.recordDead(deadRecord);
         DeadLetterRecord purgedRecord = dead(purged, DeadLetterReason.EXHAUSTED);
         outcomes.recordDead(purgedRecord);
-        outcomes.recordPurged(List.of(purged.id().value()), T0);
+        outcomes.recordPurged(queue, List.of(purged.id().value()), T0);
 
         assertThat(outcomes.recordCancelled(completed.id().value(), queue, T0.plusSeconds(1)))
                 .isEqualTo(new JobOutcome.Completed(ExecutionLedgerContract.completionOf(committed)));
@@ -235,14 +236,14 @@ public abstract class JobOutcomesContract {
                 .isEqualTo(new JobOutcome.Dead(deadRecord));
         assertThat(outcomes.recordCancelled(purged.id().value(), queue, T0.plusSeconds(1)))
                 .isEqualTo(new JobOutcome.Purged(purgedRecord, T0));
-        assertThat(ledger.find(completed.id())).isPresent();
+        assertThat(ledger.find(queue, completed.id())).isPresent();
     }
 
     @Test
     void aReplayedJobCanBeCancelledAndThenDoesNotRun() {
         Job job = job();
         outcomes.recordDead(dead(job, DeadLetterReason.POISON));
-        outcomes.recordReplayed(List.of(job.id().value()), T0);
+        outcomes.recordReplayed(queue, List.of(job.id().value()), T0);
 
         JobOutcome recorded = outcomes.recordCancelled(job.id().value(), queue, T0.plusSeconds(2));
 
@@ -258,7 +259,7 @@ public abstract class JobOutcomesContract {
                 JobError.permanent("malformed", "no job_id"), 0, CONSUMER, "1700000000000-7", T0);
 
         assertThat(outcomes.recordDead(malformed)).isEqualTo(new JobOutcome.Dead(malformed));
-        assertThat(outcomes.find(key)).contains(new JobOutcome.Dead(malformed));
+        assertThat(outcomes.find(queue, key)).contains(new JobOutcome.Dead(malformed));
         assertThat(outcomes.countDead(queue)).isEqualTo(Map.of(DeadLetterReason.MALFORMED, 1L));
     }
 
@@ -275,8 +276,8 @@ public abstract class JobOutcomesContract {
         clock.advance(Duration.ofSeconds(1));
         DeadLetterRecord replayedRecord = dead(job(), DeadLetterReason.NON_RETRYABLE);
         outcomes.recordDead(replayedRecord);
-        outcomes.recordReplayed(List.of(replayedRecord.key()), clock.advance(Duration.ofSeconds(1)));
-        JobOutcome replayed = outcomes.find(replayedRecord.key()).orElseThrow();
+        outcomes.recordReplayed(queue, List.of(replayedRecord.key()), clock.advance(Duration.ofSeconds(1)));
+        JobOutcome replayed = outcomes.find(queue, replayedRecord.key()).orElseThrow();
         OutcomeQuery all = OutcomeQuery.all(queue);
 
         List<JobOutcome> first = outcomes.search(all, 2);
@@ -325,6 +326,77 @@ public abstract class JobOutcomesContract {
         assertThat(outcomes.countCompletedSince(queue, T0)).isEqualTo(2);
         assertThat(outcomes.countCompletedSince(queue, T0.plusSeconds(1))).isEqualTo(1);
         assertThat(outcomes.countCompletedSince(queue, clock.instant().plusMillis(1))).isZero();
+    }
+
+    @Test
+    void aDeadJobLeavesTheSameIdOnAnotherQueueFreeToRun() {
+        Job dead = job();
+        Job mailed = Job.create(dead.id(), otherQueue, "{}", T0);
+        DeadLetterRecord record = dead(dead, DeadLetterReason.EXHAUSTED);
+        outcomes.recordDead(record);
+
+        LedgerOutcome outcome = ledger.execute(execution(mailed, 1), transaction -> Optional.of("mailed"));
+
+        assertThat(outcome).isInstanceOf(LedgerOutcome.Committed.class);
+        assertThat(outcomes.find(queue, dead.id().value())).contains(new JobOutcome.Dead(record));
+        assertThat(outcomes.find(otherQueue, dead.id().value())).hasValueSatisfying(found ->
+                assertThat(found).isInstanceOf(JobOutcome.Completed.class));
+        assertThat(outcomes.countDead(otherQueue)).isEmpty();
+    }
+
+    @Test
+    void aDeadLetterOnAnotherQueueIsRecordedBesideACompletion() {
+        Job done = job();
+        complete(done);
+        DeadLetterRecord elsewhere = new DeadLetterRecord(done.id().value(), otherQueue, DeadLetterReason.POISON,
+                JobError.permanent("poison", "p"), 2, CONSUMER, "1700000000000-4", T0);
+
+        assertThat(outcomes.recordDead(elsewhere)).isEqualTo(new JobOutcome.Dead(elsewhere));
+        assertThat(outcomes.countDead(otherQueue)).isEqualTo(Map.of(DeadLetterReason.POISON, 1L));
+        assertThat(outcomes.find(queue, done.id().value())).hasValueSatisfying(found ->
+                assertThat(found).isInstanceOf(JobOutcome.Completed.class));
+    }
+
+    @Test
+    void replayingOrPurgingChangesOnlyTheJobOfItsQueue() {
+        Job job = job();
+        DeadLetterRecord here = dead(job, DeadLetterReason.EXHAUSTED);
+        DeadLetterRecord there = new DeadLetterRecord(here.key(), otherQueue, here.reason(), here.error(),
+                here.attempts(), CONSUMER, here.entryId(), here.deadAt());
+        outcomes.recordDead(here);
+        outcomes.recordDead(there);
+
+        assertThat(outcomes.recordReplayed(queue, List.of(here.key()), T0.plusSeconds(1))).isOne();
+        assertThat(outcomes.recordPurged(otherQueue, List.of(here.key()), T0.plusSeconds(2))).isOne();
+
+        assertThat(outcomes.find(queue, here.key())).contains(new JobOutcome.Replayed(here, T0.plusSeconds(1)));
+        assertThat(outcomes.find(otherQueue, here.key())).contains(new JobOutcome.Purged(there, T0.plusSeconds(2)));
+    }
+
+    @Test
+    void aCancelLeavesTheSameIdOnAnotherQueueToRun() {
+        Job cancelled = job();
+        Job mailed = Job.create(cancelled.id(), otherQueue, "{}", T0);
+        outcomes.recordCancelled(cancelled.id().value(), queue, T0);
+
+        LedgerOutcome outcome = ledger.execute(execution(mailed, 2), transaction -> Optional.empty());
+
+        assertThat(outcome).isInstanceOf(LedgerOutcome.Committed.class);
+        assertThat(outcomes.recordCancelled(cancelled.id().value(), otherQueue, T0.plusSeconds(1)))
+                .isEqualTo(new JobOutcome.Completed(ExecutionLedgerContract.completionOf(outcome)));
+        assertThat(outcomes.find(queue, cancelled.id().value()))
+                .contains(new JobOutcome.Cancelled(cancelled.id().value(), queue, T0));
+    }
+
+    @Test
+    void aSearchShowsOnlyItsOwnQueuesJobWhereAnIdRepeats() {
+        Job job = job();
+        JobOutcome here = complete(job);
+        complete(Job.create(job.id(), otherQueue, "{}", T0));
+
+        assertThat(outcomes.search(OutcomeQuery.all(queue), 10)).containsExactly(here);
+        assertThat(outcomes.search(OutcomeQuery.all(otherQueue), 10)).singleElement().satisfies(found ->
+                assertThat(found.queue()).isEqualTo(otherQueue));
     }
 
     private JobOutcome complete(Job job) {

@@ -74,7 +74,7 @@ class BatonLifecycleTest {
         release.countDown();
         exiting.get(WAIT.toSeconds(), TimeUnit.SECONDS);
 
-        assertThat(adapters.ledger().find(JobId.of("welcome-1"))).isPresent();
+        assertThat(adapters.ledger().find(QueueName.of(QUEUE), JobId.of("welcome-1"))).isPresent();
         assertThat(baton.use(InspectQueueUseCase.class).inspect(new InspectQueueUseCase.Command(QueueName.of(QUEUE)))
                 .stats().pending()).as("acknowledged before the hook returned").isZero();
         assertThat(Runtime.getRuntime().removeShutdownHook(hook)).as("closing unregistered it").isFalse();

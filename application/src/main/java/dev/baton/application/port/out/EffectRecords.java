@@ -11,7 +11,9 @@ import java.util.Objects;
 public interface EffectRecords {
 
     /**
-     * The rows of {@code table} (in the ledger's schema) whose job id starts with {@code jobIdPrefix}.
+     * The rows of {@code table} (in the ledger's schema) whose job id starts with {@code jobIdPrefix}. The prefix
+     * selects the jobs of one queue: a job id is unique within its queue only, and the handler's table, keyed by job
+     * id, would count one id on two queues as one effect that ran twice.
      *
      * @throws LedgerUnavailableException when the store cannot be read
      */

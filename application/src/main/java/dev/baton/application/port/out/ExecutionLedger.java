@@ -12,14 +12,15 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Makes a job's effect happen once: the effect's writes and the job's completion record (keyed by the job id) commit
- * in one transaction, and a job that already completed is reported, not committed again.
+ * Makes a job's effect happen once: the effect's writes and the job's completion record commit in one transaction,
+ * and a job that already completed is reported, not committed again. A job is keyed by its queue and its id: a job id
+ * is unique within its queue (every partition of the queue included), so the same id on two queues names two jobs.
  */
 public interface ExecutionLedger {
 
     /**
      * Runs {@code effect} and records the job's completion in one transaction and commits both, or reports that the
-     * job already completed. When two callers race on one job id, exactly one commits; the other gets
+     * job already completed. When two callers race on one job (one queue, one id), exactly one commits; the other gets
      * {@link LedgerOutcome.AlreadyCompleted} and its writes are rolled back.
      *
      * <p>A {@linkplain Execution#isRedelivery() redelivery} is checked first: the effect of a job that completed does
@@ -50,8 +51,11 @@ public interface ExecutionLedger {
         return outcomes;
     }
 
-    /** The completion record of a job, if it completed and the record is still retained (not dead-letter records). */
-    Optional<Completion> find(JobId id);
+    /**
+     * The completion record of the job {@code id} of {@code queue}, if it completed and the record is still retained
+     * (not dead-letter records).
+     */
+    Optional<Completion> find(QueueName queue, JobId id);
 
     /** How many completions of {@code queue} the ledger holds. */
     long countCompleted(QueueName queue);

@@ -1,5 +1,6 @@
 package dev.baton.application.port.out;
 
+import dev.baton.domain.Completion;
 import dev.baton.domain.DeadLetter;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobError;
@@ -36,8 +37,12 @@ public interface JobObserver {
     default void jobCompleted(Job job, Duration processing) {
     }
 
-    /** A delivered job had already completed: acknowledged without committing again. */
-    default void duplicateSkipped(Job job) {
+    /**
+     * A delivered job had already completed: acknowledged without committing again. {@code earlier} is the ledger's
+     * completion of its queue and id; when it is not {@linkplain Completion#isOf of this job} (another type), two jobs
+     * shared one id where a job id must be unique, and this one never runs: an id collision.
+     */
+    default void duplicateSkipped(Job job, Completion earlier) {
     }
 
     /**

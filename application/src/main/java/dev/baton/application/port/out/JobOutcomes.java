@@ -13,8 +13,9 @@ import java.util.Optional;
 
 /**
  * The execution ledger's record of how jobs ended besides completing (which {@link ExecutionLedger} records with the
- * effect): dead-lettered, replayed, purged, cancelled. Keyed like completions, by job id ({@link DeadLetterRecord#key}), so a
- * job is completed or dead, never both. Each call is its own short transaction; none is held across a call to the
+ * effect): dead-lettered, replayed, purged, cancelled. Keyed like completions, by queue and job id
+ * ({@link DeadLetterRecord#queue}, {@link DeadLetterRecord#key}), so a job is completed or dead, never both, and the
+ * same id on another queue is another job. Each call is its own short transaction; none is held across a call to the
  * transport, and each is made before the transport moves the entry. Implementations report their own failure as
  * {@link LedgerUnavailableException}.
  */
@@ -33,17 +34,17 @@ public interface JobOutcomes {
         }
 
         @Override
-        public int recordReplayed(Collection<String> keys, Instant at) {
+        public int recordReplayed(QueueName queue, Collection<String> keys, Instant at) {
             return 0;
         }
 
         @Override
-        public int recordPurged(Collection<String> keys, Instant at) {
+        public int recordPurged(QueueName queue, Collection<String> keys, Instant at) {
             return 0;
         }
 
         @Override
-        public Optional<JobOutcome> find(String key) {
+        public Optional<JobOutcome> find(QueueName queue, String key) {
             return Optional.empty();
         }
 
@@ -73,23 +74,29 @@ public interface JobOutcomes {
     JobOutcome recordDead(DeadLetterRecord record);
 
     /**
-     * Records that an operator cancelled the job with this key at {@code at}, unless the ledger says it ended
-     * otherwise: one atomic insert, so a cancel racing the job's commit either wins (the completion's insert then
-     * conflicts with the cancelled row and rolls back) or loses (the completion is the answer), never both.
+     * Records that an operator cancelled the job with this key of {@code queue} at {@code at}, unless the ledger says
+     * it ended otherwise: one atomic insert, so a cancel racing the job's commit either wins (the completion's insert
+     * then conflicts with the cancelled row and rolls back) or loses (the completion is the answer), never both.
      *
      * @return the job's outcome now: {@link JobOutcome.Cancelled} at {@code at} when this call cancelled it (a
      *     replayed job included), else what it was: completed, dead, purged, or cancelled before
      */
     JobOutcome recordCancelled(String key, QueueName queue, Instant at);
 
-    /** Marks the dead ones among these keys replayed at {@code at}; others stay as they are. @return how many */
-    int recordReplayed(Collection<String> keys, Instant at);
+    /**
+     * Marks the dead ones among these keys of {@code queue} replayed at {@code at}; others stay as they are.
+     * @return how many
+     */
+    int recordReplayed(QueueName queue, Collection<String> keys, Instant at);
 
-    /** Marks the dead ones among these keys purged at {@code at}; others stay as they are. @return how many */
-    int recordPurged(Collection<String> keys, Instant at);
+    /**
+     * Marks the dead ones among these keys of {@code queue} purged at {@code at}; others stay as they are.
+     * @return how many
+     */
+    int recordPurged(QueueName queue, Collection<String> keys, Instant at);
 
-    /** How the job with this key ended, if the ledger still holds it. */
-    Optional<JobOutcome> find(String key);
+    /** How the job with this key of {@code queue} ended, if the ledger still holds it. */
+    Optional<JobOutcome> find(QueueName queue, String key);
 
     /** How many of {@code queue}'s jobs are dead in the ledger now, by reason (reasons with none left out). */
     Map<DeadLetterReason, Long> countDead(QueueName queue);

@@ -2,9 +2,11 @@ package dev.baton.application.service.worker;
 
 import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.port.out.LedgerOutcome;
+import dev.baton.domain.Completion;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.Job;
 import java.util.List;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,13 +38,31 @@ final class AcknowledgedAttempts implements Acknowledgements.Listener<Attempt> {
                 observer.jobCancelled(job);
                 LOG.info("job cancelled, acknowledged without running to its end queue={} job={} delivery={}",
                         job.queue(), job.id(), one.id());
-            } else {
-                observer.duplicateSkipped(job);
+            } else if (one.outcome() instanceof LedgerOutcome.AlreadyCompleted done) {
+                observer.duplicateSkipped(job, done.completion());
                 LOG.debug("job already completed, acknowledged without committing again queue={} job={} delivery={}",
                         job.queue(), job.id(), one.id());
+                warnIfCollided(job, done.completion());
             }
         }
         forget(finished);
+    }
+
+    /**
+     * A duplicate that is another job under the same id (another type) is never skipped silently: a WARN names both
+     * jobs (the observers count it from {@code earlier} too, docs/HANDLERS.md#job-ids).
+     */
+    private static void warnIfCollided(Job job, Completion earlier) {
+        if (!earlier.isOf(job)) {
+            LOG.warn("job id collision: job {} of queue {} (type {}) was not run, as a duplicate of job {} of queue {}"
+                    + " (type {}) that completed at {}; a job id must be unique within its queue", job.id(),
+                    job.queue(), typeOf(job.type()), earlier.jobId(), earlier.queue(), typeOf(earlier.type()),
+                    earlier.completedAt());
+        }
+    }
+
+    private static String typeOf(Optional<String> type) {
+        return type.orElse("none");
     }
 
     @Override

@@ -5,6 +5,7 @@ import dev.baton.application.port.out.DeliveryId;
 import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.port.out.TrimOutcome;
+import dev.baton.domain.Completion;
 import dev.baton.domain.DeadLetter;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobError;
@@ -59,9 +60,9 @@ final class CountingObserver implements JobObserver, MaintenanceObserver {
     }
 
     @Override
-    public void duplicateSkipped(Job job) {
+    public void duplicateSkipped(Job job, Completion earlier) {
         duplicates.incrementAndGet();
-        jobObserver.duplicateSkipped(job);
+        jobObserver.duplicateSkipped(job, earlier);
     }
 
     @Override

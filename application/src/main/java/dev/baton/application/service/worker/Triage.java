@@ -93,7 +93,7 @@ final class Triage {
         }
         if (delivery instanceof Delivery.Leased suspect && suspect.suspect()) {
             // a job that committed before its worker died (between commit and XACK) is done, not poison
-            Optional<Completion> completion = ledger.find(suspect.job().id());
+            Optional<Completion> completion = ledger.find(suspect.job().queue(), suspect.job().id());
             if (completion.isPresent()) {
                 return new Completed(held, suspect, completion.get());
             }

@@ -77,7 +77,7 @@ class CancelledJobsTest {
         assertThat(worker.counters().cancelled()).isEqualTo(1);
         assertThat(worker.counters().completed()).isEqualTo(1);
         assertThat(transport.stats(queue).pending()).as("acknowledged").isZero();
-        assertThat(ledger.find("doomed")).hasValueSatisfying(outcome ->
+        assertThat(ledger.find(queue, "doomed")).hasValueSatisfying(outcome ->
                 assertThat(outcome).isInstanceOf(JobOutcome.Cancelled.class));
     }
 

@@ -6,6 +6,8 @@ import dev.baton.application.port.in.WorkerCounters;
 import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.port.out.TrimOutcome;
+import dev.baton.domain.Completion;
+import dev.baton.domain.ConsumerName;
 import dev.baton.domain.DeadLetter;
 import dev.baton.domain.DeadLetterReason;
 import dev.baton.domain.Job;
@@ -15,6 +17,7 @@ import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
@@ -38,7 +41,8 @@ class CountingObserverTest {
         counting.jobStarted(job, Duration.ZERO);
         counting.jobCompleted(job, Duration.ZERO);
         counting.jobCompleted(job, Duration.ZERO);
-        counting.duplicateSkipped(job);
+        counting.duplicateSkipped(job, new Completion(job.id(), job.queue(), job.type(), 1, ConsumerName.of("w"),
+                "1-0", Optional.empty(), Deliveries.NOW));
         counting.suspectIsolated(job, 2);
         counting.jobFailed(job, JobError.retryable("io", "reset"));
         counting.jobRetried(job, Deliveries.NOW);

@@ -56,7 +56,7 @@ class FinisherTest {
             new WorkerThreads(JobThreads.PLATFORM, 1, "test").platform("ack"));
     private final Finisher finisher = new Finisher(transport, ledger, acknowledgements,
             new RetryPolicy(2, new Backoff.Fixed(Duration.ofSeconds(5)), Jitter.NONE, Set.of()), JOB_TIMEOUT, clock,
-            () -> 0.5, counting, worker);
+            () -> 0.5, counting, worker, new LedgerOutage(ledger, worker));
 
     @AfterEach
     void closeAcknowledgements() throws InterruptedException {
@@ -168,7 +168,7 @@ class FinisherTest {
     void aDeadLetterIsRecordedInTheLedgerAndThenMoved() {
         finisher.finish(List.of(attempt(leaseAndHold("refused"), job -> failed(new NonRetryableException("no")))));
 
-        assertThat(ledger.find("refused")).hasValueSatisfying(outcome -> assertThat(((JobOutcome.Dead) outcome)
+        assertThat(ledger.find(QUEUE, "refused")).hasValueSatisfying(outcome -> assertThat(((JobOutcome.Dead) outcome)
                 .record().reason()).isEqualTo(DeadLetterReason.NON_RETRYABLE));
         assertThat(transport.deadLetters(QUEUE, Optional.empty(), 10)).hasSize(1);
     }
@@ -197,7 +197,7 @@ class FinisherTest {
 
         assertThat(transport.deadLetters(QUEUE, Optional.empty(), 10)).isEmpty();
         assertThat(transport.stats(QUEUE).pending()).isZero();
-        assertThat(ledger.find("shipped-then-crashed")).hasValueSatisfying(outcome ->
+        assertThat(ledger.find(QUEUE, "shipped-then-crashed")).hasValueSatisfying(outcome ->
                 assertThat(outcome).isInstanceOf(JobOutcome.Completed.class));
     }
 

@@ -80,7 +80,7 @@ class IsolationTest {
         await().atMost(WAIT).until(() -> worker.counters().suspects() == 1);
         assertThat(calls("suspect")).as("held back while the worker's other jobs run").hasValue(0);
         slowRelease.countDown();
-        await().atMost(WAIT).until(() -> ledger.find(JobId.of("suspect")).isPresent());
+        await().atMost(WAIT).until(() -> ledger.find(queue, JobId.of("suspect")).isPresent());
         assertThat(runningBeside).containsEntry("suspect", 0);
         assertThat(worker.counters().isolated()).isEqualTo(1);
 
@@ -173,7 +173,7 @@ class IsolationTest {
         RunningWorker worker = start("w1", 3);
 
         await().atMost(WAIT).until(() -> worker.counters().completed() == 1);
-        assertThat(ledger.find(JobId.of("held-1"))).isPresent();
+        assertThat(ledger.find(queue, JobId.of("held-1"))).isPresent();
         assertThat(worker.counters().reclaimed()).isZero();
         assertThat(transport.stats(queue).pending()).as("the rest wait for the lease").isEqualTo(2);
         clock.advance(PAST_LEASE);

@@ -82,7 +82,7 @@ class JobsWithoutAHandlerTest {
         assertThat(waiting.noHandlerSince()).contains(clock.instant());
         assertThat(waiting.notBefore()).contains(clock.instant().plus(NoHandlerPolicy.FIRST_WAIT));
         assertThat(ledger.committedEffects()).isEmpty();
-        assertThat(ledger.find("order-1")).as("no outcome recorded").isEmpty();
+        assertThat(ledger.find(shipping, "order-1")).as("no outcome recorded").isEmpty();
         assertThat(transport.stats(shipping).pending()).isZero();
         assertThat(old.counters().deadLettered()).isZero();
         assertThat(old.counters().retried()).isZero();
@@ -100,7 +100,7 @@ class JobsWithoutAHandlerTest {
         assertThat(upgraded.runOnce()).isEqualTo(1);
 
         assertThat(ledger.committedEffects()).containsExactly(Map.entry("shipped:order-1", "1"));
-        assertThat(ledger.find(JobId.of("order-1"))).hasValueSatisfying(completion ->
+        assertThat(ledger.find(shipping, JobId.of("order-1"))).hasValueSatisfying(completion ->
                 assertThat(completion.attempt()).as("the wait spent no attempt").isEqualTo(1));
     }
 
@@ -134,7 +134,7 @@ class JobsWithoutAHandlerTest {
         assertThat(letter.attempts()).isZero();
         assertThat(letter.lastError().message()).isEqualTo("no handler named ship-order on this worker (its"
                 + " handlers: send-email); waited 15m for a worker that has one");
-        assertThat(ledger.find("order-1")).hasValueSatisfying(outcome -> assertThat(outcome)
+        assertThat(ledger.find(shipping, "order-1")).hasValueSatisfying(outcome -> assertThat(outcome)
                 .isInstanceOfSatisfying(JobOutcome.Dead.class, dead ->
                         assertThat(dead.record().reason()).isEqualTo(DeadLetterReason.NO_HANDLER)));
         assertThat(ledger.committedEffects()).isEmpty();

@@ -87,7 +87,7 @@ class PausedQueueTest {
 
         assertThat(worker.runOnce()).isEqualTo(3);
         assertThat(ran).endsWith("r-1", "r-2", "r-later");
-        assertThat(ledger.find(JobId.of("r-later"))).isPresent();
+        assertThat(ledger.find(paused, JobId.of("r-later"))).isPresent();
     }
 
     @Test

@@ -82,7 +82,7 @@ class SnoozeTest {
         }
 
         assertThat(attemptsSeen).containsExactly(1, 1, 1, 1);
-        assertThat(ledger.find(JobId.of("p-1"))).hasValueSatisfying(completion -> {
+        assertThat(ledger.find(queue, JobId.of("p-1"))).hasValueSatisfying(completion -> {
             assertThat(completion.attempt()).isEqualTo(1);
             assertThat(completion.result()).contains("booked after 3 snoozes");
         });

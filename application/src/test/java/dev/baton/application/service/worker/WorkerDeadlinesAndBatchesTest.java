@@ -80,7 +80,7 @@ class WorkerDeadlinesAndBatchesTest extends WorkerFixture {
         assertThat(worker.counters().retried()).isEqualTo(1);
         assertThat(worker.counters().reclaimed()).isZero(); // retried at once, not left to wait for the lease
         assertThat(ledger.committedEffects()).containsOnlyKeys("attempt-2");
-        assertThat(ledger.find(JobId.of("stuck"))).hasValueSatisfying(c -> assertThat(c.attempt()).isEqualTo(2));
+        assertThat(ledger.find(queue, JobId.of("stuck"))).hasValueSatisfying(c -> assertThat(c.attempt()).isEqualTo(2));
     }
 
     @Test
@@ -151,7 +151,7 @@ class WorkerDeadlinesAndBatchesTest extends WorkerFixture {
         assertThat(ledger.committedEffects()).containsOnly(Map.entry("shipped:b-1", "1"),
                 Map.entry("shipped:b-2", "1"), Map.entry("shipped:b-3", "1"), Map.entry("shipped:b-4", "1"));
         assertThat(transport.stats(queue).pending()).isZero();
-        assertThat(ledger.find(JobId.of("b-2"))).hasValueSatisfying(c -> assertThat(c.attempt()).isEqualTo(2));
+        assertThat(ledger.find(queue, JobId.of("b-2"))).hasValueSatisfying(c -> assertThat(c.attempt()).isEqualTo(2));
     }
 
     @Test

@@ -107,8 +107,8 @@ abstract class WorkerFixture {
             }
 
             @Override
-            public Optional<Completion> find(JobId id) {
-                return ledger.find(id);
+            public Optional<Completion> find(QueueName name, JobId id) {
+                return ledger.find(name, id);
             }
 
             @Override
@@ -196,8 +196,11 @@ abstract class WorkerFixture {
         }
 
         @Override
-        public void duplicateSkipped(Job job) {
+        public void duplicateSkipped(Job job, Completion earlier) {
             hear("duplicate");
+            if (!earlier.isOf(job)) {
+                hear("collision:" + job.type().orElse("") + "<>" + earlier.type().orElse(""));
+            }
         }
 
         @Override

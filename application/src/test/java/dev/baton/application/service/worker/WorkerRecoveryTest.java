@@ -43,7 +43,7 @@ class WorkerRecoveryTest extends WorkerFixture {
 
         await().atMost(WAIT).until(() -> rescuer.counters().completed() == 1);
         assertThat(rescuer.counters().reclaimed()).isEqualTo(1);
-        assertThat(ledger.find(JobId.of("survivor"))).hasValueSatisfying(completion ->
+        assertThat(ledger.find(queue, JobId.of("survivor"))).hasValueSatisfying(completion ->
                 assertThat(completion.consumer()).isEqualTo(ConsumerName.of("rescuer")));
         assertThat(transport.stats(queue).pending()).isZero();
         assertThat(calls("rescuer")).hasValue(1);
@@ -114,7 +114,7 @@ class WorkerRecoveryTest extends WorkerFixture {
 
         enqueue("lost-ack");
 
-        await().atMost(WAIT).until(() -> ledger.find(JobId.of("lost-ack")).isPresent()
+        await().atMost(WAIT).until(() -> ledger.find(queue, JobId.of("lost-ack")).isPresent()
                 && worker.counters().running() == 0);
         clock.advance(PAST_LEASE);
         await().atMost(WAIT).until(() -> worker.counters().duplicates() == 1);

@@ -3,6 +3,7 @@ package dev.baton.application.service.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.baton.application.handler.JobHandler;
 import dev.baton.application.handler.NonRetryableException;
 import dev.baton.application.port.in.EnqueueJobUseCase;
 import dev.baton.application.port.in.RunWorkerUseCase;
@@ -53,7 +54,7 @@ class WorkerServiceTest extends WorkerFixture {
         await().atMost(WAIT).until(() -> worker.counters().completed() == 3);
         assertThat(ledger.committedEffects()).containsOnly(Map.entry("shipped:o-1", "1"),
                 Map.entry("shipped:o-2", "1"), Map.entry("shipped:o-3", "1"));
-        assertThat(ledger.find(JobId.of("o-2"))).hasValueSatisfying(completion -> {
+        assertThat(ledger.find(queue, JobId.of("o-2"))).hasValueSatisfying(completion -> {
             assertThat(completion.result()).contains("shipped");
             assertThat(completion.attempt()).isEqualTo(1);
             assertThat(completion.consumer()).isEqualTo(ConsumerName.of("w1"));
@@ -137,7 +138,7 @@ class WorkerServiceTest extends WorkerFixture {
                         assertThat(error.type()).isEqualTo(IOException.class.getName())));
         clock.advance(Duration.ofSeconds(5));
         await().atMost(WAIT).until(() -> worker.counters().completed() == 1);
-        assertThat(ledger.find(JobId.of("flaky"))).hasValueSatisfying(c -> assertThat(c.attempt()).isEqualTo(2));
+        assertThat(ledger.find(queue, JobId.of("flaky"))).hasValueSatisfying(c -> assertThat(c.attempt()).isEqualTo(2));
         assertThat(calls("flaky")).hasValue(2);
     }
 
@@ -159,7 +160,7 @@ class WorkerServiceTest extends WorkerFixture {
         assertThat(calls("doomed")).hasValue(3);
         assertThat(worker.counters().retried()).isEqualTo(2);
         assertThat(worker.counters().deadLettered()).isEqualTo(1);
-        assertThat(ledger.find(JobId.of("doomed"))).isEmpty();
+        assertThat(ledger.find(queue, JobId.of("doomed"))).isEmpty();
         assertThat(transport.stats(queue).pending()).isZero();
     }
 
@@ -342,6 +343,46 @@ class WorkerServiceTest extends WorkerFixture {
         await().atMost(WAIT).until(() -> worker.counters().completed() == 3);
         assertThat(calls("orders")).hasValue(1);
         assertThat(calls("emails")).hasValue(2);
+    }
+
+    @Test
+    void theSameIdOnTwoQueuesCommitsOnEachAndTwiceOnOneOnce() {
+        QueueName emails = QueueName.of("emails");
+        JobHandler effect = context -> {
+            context.unwrap(InMemoryEffects.class).increment(context.job().queue() + "/" + context.job().id());
+            return Optional.empty();
+        };
+        handlers.put("orders", effect);
+        handlers.put("emails", effect);
+        RecordingObserver observer = new RecordingObserver();
+        RunningWorker worker = track(service(ledger, observer).start(new RunWorkerUseCase.Command(
+                List.of(queue, emails), ConsumerName.of("w1"), 2, Optional.empty())));
+
+        enqueue("order-1001");
+        enqueue.enqueue(EnqueueJobUseCase.Command.now(emails, JobId.of("order-1001"), "{}"));
+        enqueue("order-1001");
+
+        await().atMost(WAIT).until(() -> worker.counters().completed() == 2 && worker.counters().duplicates() == 1);
+        assertThat(ledger.committedEffects()).isEqualTo(Map.of("orders/order-1001", "1", "emails/order-1001", "1"));
+        assertThat(observer.counts.keySet()).noneMatch(event -> event.startsWith("collision"));
+    }
+
+    @Test
+    void aDuplicateOfAnotherTypeIsHeardAsAnIdCollision() {
+        RecordingObserver observer = new RecordingObserver();
+        handlers.put("ship", counting("ship"));
+        handlers.put("mail", counting("mail"));
+        for (String type : List.of("ship", "mail", "ship")) {
+            enqueue.enqueue(EnqueueJobUseCase.Command.now(queue, JobId.of("order-1001"), "{}").withType(type));
+        }
+
+        RunningWorker worker = track(service(ledger, observer).start(command(queue, "w1", 1, Optional.empty())));
+
+        await().atMost(WAIT).until(() -> worker.counters().completed() == 1 && worker.counters().duplicates() == 2);
+        assertThat(observer.count("collision:mail<>ship")).isEqualTo(1);
+        assertThat(observer.counts).hasSize(4).containsKeys("started", "completed", "duplicate");
+        assertThat(ledger.find(queue, JobId.of("order-1001"))).hasValueSatisfying(completion ->
+                assertThat(completion.type()).contains("ship"));
     }
 
     @Test

@@ -27,7 +27,7 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
                           JobThreads jobThreads,
                           Optional<AdminAddress> adminAddress, AdminUsers adminUsers,
                           Optional<Path> plugins, List<String> migrations, boolean relay,
-                          boolean enqueueThroughOutbox) {
+                          boolean enqueueThroughOutbox, boolean requireServersAtStart) {
 
     public BatonConfig {
         Objects.requireNonNull(redisUri, "redis uri");
@@ -70,7 +70,7 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
                 poolSize,
                 batchCommit,
                 jobThreads, adminAddress, adminUsers,
-                plugins, migrations, relay, enqueueThroughOutbox);
+                plugins, migrations, relay, enqueueThroughOutbox, requireServersAtStart);
     }
 
     public BatonConfig withRedisUri(String uri) {
@@ -79,7 +79,7 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
                 poolSize,
                 batchCommit,
                 jobThreads, adminAddress, adminUsers,
-                plugins, migrations, relay, enqueueThroughOutbox);
+                plugins, migrations, relay, enqueueThroughOutbox, requireServersAtStart);
     }
 
     public BatonConfig withJdbcUrl(String url) {
@@ -88,7 +88,7 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
                 poolSize,
                 batchCommit,
                 jobThreads, adminAddress, adminUsers,
-                plugins, migrations, relay, enqueueThroughOutbox);
+                plugins, migrations, relay, enqueueThroughOutbox, requireServersAtStart);
     }
 
     /** Adds migration locations of handlers' own tables, applied after the ledger's migrations. */
@@ -100,7 +100,7 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
                 poolSize,
                 batchCommit,
                 jobThreads, adminAddress, adminUsers,
-                plugins, all, relay, enqueueThroughOutbox);
+                plugins, all, relay, enqueueThroughOutbox, requireServersAtStart);
     }
 
     /**
@@ -161,6 +161,7 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
         shown.put(Setting.MIGRATIONS.flagName(), String.join(",", migrations));
         shown.put(Setting.RELAY.flagName(), relay ? "on" : "off");
         shown.put(Setting.ENQUEUE_THROUGH_OUTBOX.flagName(), enqueueThroughOutbox ? "on" : "off");
+        shown.put(Setting.REQUIRE_SERVERS_AT_START.flagName(), requireServersAtStart ? "on" : "off");
         return shown;
     }
 }

@@ -99,7 +99,8 @@ public final class ConfigLoader {
                 get(Setting.PLUGINS, text -> text.isBlank() ? Optional.empty() : Optional.of(Path.of(text))),
                 get(Setting.MIGRATIONS, text -> locations(list(text))),
                 get(Setting.RELAY, ConfigLoader::onOff),
-                get(Setting.ENQUEUE_THROUGH_OUTBOX, ConfigLoader::onOff));
+                get(Setting.ENQUEUE_THROUGH_OUTBOX, ConfigLoader::onOff),
+                get(Setting.REQUIRE_SERVERS_AT_START, ConfigLoader::onOff));
     }
 
     private <T> T get(Setting setting, Function<String, T> parser) {

@@ -4,6 +4,7 @@ import dev.baton.application.port.out.DeliveryId;
 import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.port.out.TrimOutcome;
+import dev.baton.domain.Completion;
 import dev.baton.domain.DeadLetter;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobError;
@@ -18,9 +19,11 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The events of jobs and of the worker's loops as Micrometer meters, tagged by queue: counters {@code baton.jobs.*}
- * (among them {@code baton.jobs.isolated}, suspects run alone in their worker) {@code baton.stream.trimmed}, the outbox relay's
- * {@code baton.outbox.published} and {@code baton.outbox.republished} (untagged), and the timers {@code baton.job.processing} and {@code baton.job.wait} (enqueue to
- * start) with percentiles. A new queue needs no registration step: its meters are registered on its first event. The
+ * (among them {@code baton.jobs.isolated}, suspects run alone in their worker, and {@code baton.jobs.id.collisions},
+ * duplicates that were other jobs under one id, counted with {@code baton.jobs.duplicates}), {@code
+ * baton.stream.trimmed}, the outbox relay's {@code baton.outbox.published} and {@code baton.outbox.republished}
+ * (untagged), and the timers {@code baton.job.processing} and {@code baton.job.wait} (enqueue to start) with
+ * percentiles. A new queue needs no registration step: its meters are registered on its first event. The
  * meters of every job (enqueued, started, completed) are kept per queue here, because Micrometer's own lookup
  * (builder, tags, map) cost more than the rest of a no-op job; the rarer events look their meters up each time.
  */
@@ -52,8 +55,11 @@ public final class MicrometerWorkerObserver implements JobObserver, MaintenanceO
     }
 
     @Override
-    public void duplicateSkipped(Job job) {
+    public void duplicateSkipped(Job job, Completion earlier) {
         count("baton.jobs.duplicates", job.queue());
+        if (!earlier.isOf(job)) {
+            count("baton.jobs.id.collisions", job.queue());
+        }
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.baton.bootstrap.wiring;
 
 import dev.baton.application.port.out.JobObserver;
+import dev.baton.domain.Completion;
 import dev.baton.domain.DeadLetter;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobError;
@@ -44,8 +45,8 @@ final class FanOutJobObserver implements JobObserver {
     }
 
     @Override
-    public void duplicateSkipped(Job job) {
-        each(observer -> observer.duplicateSkipped(job));
+    public void duplicateSkipped(Job job, Completion earlier) {
+        each(observer -> observer.duplicateSkipped(job, earlier));
     }
 
     @Override

@@ -23,7 +23,8 @@ public final class RedisModule extends AbstractModule {
     @Singleton
     RedisAdapter redis(BatonConfig config, Clock clock, Closer closer) {
         RedisAdapter.Config redis = RedisAdapter.Config.of(config.redisUri())
-                .withClusterNodes(String.join(",", config.redisClusterNodes()));
+                .withClusterNodes(String.join(",", config.redisClusterNodes()))
+                .withRequireServerAtOpen(config.requireServersAtStart());
         return closer.register(RedisAdapter.open(redis, clock));
     }
 
@@ -71,6 +72,6 @@ public final class RedisModule extends AbstractModule {
 
     @ProvidesIntoSet
     HealthCheck redisHealth(Provider<RedisAdapter> redis) {
-        return new HealthCheck("redis", () -> redis.get().isReachable());
+        return new HealthCheck("redis", () -> redis.get().whyUnreachable());
     }
 }

@@ -39,10 +39,11 @@ class PickupHandlerTest {
 
         assertThat(drained.snoozed()).hasSize(2);
         assertThat(drained.retried()).isEmpty();
-        assertThat(baton.completion(JobId.of("pickup-1001"))).hasValueSatisfying(completion -> {
-            assertThat(completion.attempt()).isEqualTo(1);
-            assertThat(completion.result()).contains("pickup P-pickup-1001");
-        });
+        assertThat(baton.completion(QueueName.of("shop-pickups"), JobId.of("pickup-1001")))
+                .hasValueSatisfying(completion -> {
+                    assertThat(completion.attempt()).isEqualTo(1);
+                    assertThat(completion.result()).contains("pickup P-pickup-1001");
+                });
     }
 
     @Test

@@ -45,8 +45,8 @@ class ReceiptHandlerTest {
         Drained drained = baton.drain(); // moves the test's clock to each retry: nothing waits
 
         assertThat(drained.retried()).hasSize(2);
-        assertThat(baton.completion(JobId.of("receipt-1001"))).hasValueSatisfying(completion ->
-                assertThat(completion.attempt()).isEqualTo(3));
+        assertThat(baton.completion(QueueName.of("shop-receipts"), JobId.of("receipt-1001")))
+                .hasValueSatisfying(completion -> assertThat(completion.attempt()).isEqualTo(3));
         assertThat(mailed).hasSize(1);
     }
 

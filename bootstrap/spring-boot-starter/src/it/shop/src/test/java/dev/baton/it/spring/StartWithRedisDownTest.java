@@ -26,7 +26,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * {@code redis-server} on the PATH (or BATON_TEST_REDIS_SERVER) on a port that was free.
  */
 @SpringBootTest(classes = ShopApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-class RedisDownAtStartTest {
+class StartWithRedisDownTest {
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final Shop SHOP = new Shop().createTables();
     private static final int REDIS_PORT = freePort();
