@@ -51,9 +51,15 @@ public final class RedisAdapter implements AutoCloseable {
      * @param clusterNodes     {@code host:port} of Redis Cluster nodes ({@code BATON_REDIS_CLUSTER_NODES}); when
      *                         given, the adapter is a cluster client seeded by these nodes and the URI's own host,
      *                         and takes the password and TLS from the URI. Empty: a standalone Redis
+     * @param namespace        the prefix of every key ({@code BATON_NAMESPACE}, default {@code baton}): services
+     *                         sharing a Redis under different namespaces never see each other's queues; 1..64
+     *                         letters, digits, '.', '_' or '-' (docs/REDIS.md#keys)
      */
     public record Config(String uri, String groupSuffix, PayloadLimit payloadLimit, Duration commandTimeout,
-                         boolean groupStartsAtEnd, List<String> clusterNodes) {
+                         boolean groupStartsAtEnd, List<String> clusterNodes, String namespace) {
+        /** The namespace of every release before namespaces: their keys keep working unchanged. */
+        public static final String DEFAULT_NAMESPACE = "baton";
+
         private static final Pattern USER_INFO = Pattern.compile("([A-Za-z][A-Za-z0-9+.-]*://)([^@/?#]*)@");
         private static final Pattern HOST_PORT = Pattern.compile("([^\\s:/@]+|\\[[0-9A-Fa-f:.]+]):(\\d{1,5})");
 
@@ -93,12 +99,13 @@ public final class RedisAdapter implements AutoCloseable {
                 throw new InvalidValueException("a Redis Cluster has only database 0, but BATON_REDIS_URI '"
                         + masked(uri) + "' names another");
             }
+            new Namespace(namespace); // refuses what cannot prefix a key
         }
 
-        /** A standalone Redis (no cluster nodes). */
+        /** A standalone Redis (no cluster nodes) and the default namespace. */
         public Config(String uri, String groupSuffix, PayloadLimit payloadLimit, Duration commandTimeout,
                       boolean groupStartsAtEnd) {
-            this(uri, groupSuffix, payloadLimit, commandTimeout, groupStartsAtEnd, List.of());
+            this(uri, groupSuffix, payloadLimit, commandTimeout, groupStartsAtEnd, List.of(), DEFAULT_NAMESPACE);
         }
 
         /**
@@ -110,14 +117,27 @@ public final class RedisAdapter implements AutoCloseable {
         public Config withClusterNodes(String nodes) {
             List<String> list = nodes == null || nodes.isBlank() ? List.of()
                     : Arrays.stream(nodes.split(",")).map(String::trim).filter(node -> !node.isEmpty()).toList();
-            return new Config(uri, groupSuffix, payloadLimit, commandTimeout, groupStartsAtEnd, list);
+            return new Config(uri, groupSuffix, payloadLimit, commandTimeout, groupStartsAtEnd, list, namespace);
+        }
+
+        /** The same configuration with every key under {@code namespace} ({@code BATON_NAMESPACE}). */
+        public Config withNamespace(String namespace) {
+            return new Config(uri, groupSuffix, payloadLimit, commandTimeout, groupStartsAtEnd, clusterNodes,
+                    namespace);
         }
 
         boolean cluster() {
             return !clusterNodes.isEmpty();
         }
 
-        /** Defaults: groups {@code <queue>-workers} from the stream's start, 1 MiB payloads, 10 s commands. */
+        Namespace keyNamespace() {
+            return new Namespace(namespace);
+        }
+
+        /**
+         * Defaults: keys under {@code baton:}, groups {@code <queue>-workers} from the stream's start, 1 MiB payloads,
+         * 10 s commands.
+         */
         public static Config of(String uri) {
             return new Config(uri, "-workers", PayloadLimit.DEFAULT, Duration.ofSeconds(10), false);
         }
@@ -127,7 +147,7 @@ public final class RedisAdapter implements AutoCloseable {
         public String toString() {
             return "Config[uri=" + masked(uri) + ", groupSuffix=" + groupSuffix + ", payloadLimit="
                     + payloadLimit.maxBytes() + ", commandTimeout=" + commandTimeout + ", groupStartsAtEnd="
-                    + groupStartsAtEnd + ", clusterNodes=" + clusterNodes + "]";
+                    + groupStartsAtEnd + ", clusterNodes=" + clusterNodes + ", namespace=" + namespace + "]";
         }
 
         /** Any URI in {@code text} with its password as {@code ****} (Lettuce reads user-info without ':' as one). */
@@ -241,7 +261,7 @@ public final class RedisAdapter implements AutoCloseable {
 
     /** When Redis may have lost jobs: the outbox relay publishes the outstanding ones again then. */
     public TransportMemory memory() {
-        return new RedisTransportMemory(connection);
+        return new RedisTransportMemory(connection, transport.namespace());
     }
 
     /**

@@ -68,13 +68,13 @@ final class RedisStreamTransport
         Groups groups = new Groups(connection.sync());
         Replies replies = new Replies(config.commandTimeout());
         Deliveries deliveries = new Deliveries(wire);
-        this.partitions = new Partitions(connection.sync(), scripts, groups, config.groupSuffix(),
-                config.groupStartsAtEnd());
+        this.partitions = new Partitions(connection.sync(), scripts, groups, config.keyNamespace(),
+                config.groupSuffix(), config.groupStartsAtEnd());
         this.statistics = new Statistics(connection, partitions, replies);
         this.totals = new Totals(connection, partitions, replies);
         this.layoutChanges = new LayoutChanges(connection.sync(), partitions, groups, statistics);
         this.publishing = new Publishing(pipeline, scripts, partitions, wire, replies, config.commandTimeout());
-        this.cancels = new JobCancels(connection);
+        this.cancels = new JobCancels(connection, config.keyNamespace());
         this.leasing = new Leasing(connection, blockingReads, scripts, partitions, deliveries, replies,
                 config.commandTimeout(), cancels);
         this.pending = new PendingEntries(connection.sync(), scripts, partitions, deliveries);
@@ -82,9 +82,14 @@ final class RedisStreamTransport
         this.housekeeping = new Housekeeping(connection.sync(), scripts, partitions, groups);
         this.deadLetters = new DeadLetters(connection.sync(), partitions, moves, wire);
         this.lookup = new JobLookup(connection.sync(), partitions, groups, deadLetters, wire);
-        this.directory = new QueueDirectory(connection.sync());
+        this.directory = new QueueDirectory(connection.sync(), config.keyNamespace());
         this.scheduleFires = new RedisScheduleFires(connection.sync(), scripts, partitions, wire);
-        this.pauses = new QueuePauses(connection, replies);
+        this.pauses = new QueuePauses(connection, config.keyNamespace(), replies);
+    }
+
+    /** The prefix of every key of this transport's. */
+    Namespace namespace() {
+        return partitions.namespace();
     }
 
     /** The schedules' watermarks, kept with the queues' keys (RedisAdapter's own API). */

@@ -40,7 +40,7 @@ abstract class PartitionedContract extends RedisContracts {
 
     @Override
     public void deleteFromStream(QueueName queue, DeliveryId id) {
-        QueueLayout.Located located = new QueueLayout(queue, "-workers", PARTITIONS).locate(id.value()).orElseThrow();
+        QueueLayout.Located located = new QueueLayout(Namespace.DEFAULT, queue, "-workers", PARTITIONS).locate(id.value()).orElseThrow();
         raw().commands().xdel(located.keys().stream(), located.entryId());
     }
 }

@@ -46,7 +46,7 @@ final class RawKeys implements AutoCloseable {
 
     /** Partition {@code p}'s keys of a queue with {@code partitions} partitions. */
     static QueueKeys keys(QueueName queue, int partition, int partitions) {
-        return QueueKeys.of(queue, "-workers", partition, partitions);
+        return QueueKeys.of(Namespace.DEFAULT, queue, "-workers", partition, partitions);
     }
 
     /** Deletes every key of the queue (all partitions, its metadata, its pause and its cancels). */
@@ -59,7 +59,7 @@ final class RawKeys implements AutoCloseable {
                 commands.del(lock);
             }
         }
-        commands.del(QueueKeys.meta(queue), QueueKeys.paused(queue), QueueKeys.cancelled(queue));
+        commands.del(Namespace.DEFAULT.meta(queue), Namespace.DEFAULT.paused(queue), Namespace.DEFAULT.cancelled(queue));
     }
 
     @Override
