@@ -15,8 +15,8 @@ import java.util.regex.Pattern;
  * into a {@code SCAN} pattern as it is.
  */
 record Namespace(String value) {
-    static final Namespace DEFAULT = new Namespace("baton");
     private static final Pattern VALID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+    static final Namespace DEFAULT = new Namespace(RedisAdapter.Config.DEFAULT_NAMESPACE);
 
     Namespace {
         if (value == null || !VALID.matcher(value).matches()) {
