@@ -165,17 +165,20 @@ public final class RedisAdapter implements AutoCloseable {
     private final Connector client;
     private final Link connection;
     private final Link pipeline;
+    private final ConsumerClaims claims;
     private final BlockingReads blockingReads;
     private final RedisStreamTransport transport;
     private final Duration pingTimeout;
 
     private RedisAdapter(ClientResources resources, Connector client, Link connection, Link pipeline,
-                         BlockingReads blockingReads, RedisStreamTransport transport, Duration pingTimeout) {
+                         BlockingReads blockingReads, ConsumerClaims claims, RedisStreamTransport transport,
+                         Duration pingTimeout) {
         this.resources = resources;
         this.client = client;
         this.connection = connection;
         this.pipeline = pipeline;
         this.blockingReads = blockingReads;
+        this.claims = claims;
         this.transport = transport;
         this.pingTimeout = pingTimeout;
     }
@@ -206,11 +209,13 @@ public final class RedisAdapter implements AutoCloseable {
             pipeline.stateful().setAutoFlushCommands(false);
             LuaScripts scripts = LuaScripts.load(connection.sync());
             BlockingReads blockingReads = new BlockingReads(client);
+            ConsumerClaims claims = new ConsumerClaims(client, connection, scripts, config.keyNamespace());
             RedisStreamTransport transport = new RedisStreamTransport(connection, pipeline, blockingReads, scripts,
-                    new WireMapping(config.payloadLimit()), config, clock);
+                    new WireMapping(config.payloadLimit()), config, clock, claims);
             Duration pingTimeout = config.commandTimeout().compareTo(MAX_PING_TIMEOUT) < 0
                     ? config.commandTimeout() : MAX_PING_TIMEOUT;
-            return new RedisAdapter(resources, client, connection, pipeline, blockingReads, transport, pingTimeout);
+            return new RedisAdapter(resources, client, connection, pipeline, blockingReads, claims, transport,
+                    pingTimeout);
         } catch (RedisException e) {
             client.shutdown();
             resources.shutdown();
@@ -315,6 +320,7 @@ public final class RedisAdapter implements AutoCloseable {
 
     @Override
     public void close() {
+        claims.close();
         blockingReads.close();
         pipeline.close();
         connection.close();

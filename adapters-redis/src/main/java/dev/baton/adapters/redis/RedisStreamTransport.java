@@ -61,10 +61,14 @@ final class RedisStreamTransport
     private final RedisScheduleFires scheduleFires;
     private final QueuePauses pauses;
     private final JobCancels cancels;
+    private final ConsumerClaims claims;
 
-    /** @param pipeline a connection that does not flush automatically, for batches; used only by publishing */
+    /**
+     * @param pipeline a connection that does not flush automatically, for batches; used only by publishing
+     * @param claims   the consumer names this process's workers hold
+     */
     RedisStreamTransport(Link connection, Link pipeline, BlockingReads blockingReads, LuaScripts scripts,
-                         WireMapping wire, RedisAdapter.Config config, Clock clock) {
+                         WireMapping wire, RedisAdapter.Config config, Clock clock, ConsumerClaims claims) {
         Groups groups = new Groups(connection.sync());
         Replies replies = new Replies(config.commandTimeout());
         Deliveries deliveries = new Deliveries(wire);
@@ -85,6 +89,7 @@ final class RedisStreamTransport
         this.directory = new QueueDirectory(connection.sync(), config.keyNamespace());
         this.scheduleFires = new RedisScheduleFires(connection.sync(), scripts, partitions, wire);
         this.pauses = new QueuePauses(connection, config.keyNamespace(), replies);
+        this.claims = claims;
     }
 
     /** The prefix of every key of this transport's. */
@@ -230,6 +235,21 @@ final class RedisStreamTransport
     @Override
     public List<ConsumerName> removeIdleConsumers(QueueName queue, Duration idle) {
         return housekeeping.removeIdleConsumers(queue, idle);
+    }
+
+    @Override
+    public ConsumerName claimConsumer(ConsumerName wanted) {
+        return claims.claim(wanted);
+    }
+
+    @Override
+    public void releaseConsumer(ConsumerName claimed) {
+        claims.release(claimed);
+    }
+
+    @Override
+    public List<ConsumerName> removeStaleConsumers(QueueName queue, ConsumerName name) {
+        return housekeeping.removeStaleConsumers(queue, name, claims.live());
     }
 
     // ---------------------------------------------------------------- QueueAdministration
