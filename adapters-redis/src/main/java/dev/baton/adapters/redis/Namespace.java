@@ -20,7 +20,7 @@ record Namespace(String value) {
 
     Namespace {
         if (value == null || !VALID.matcher(value).matches()) {
-            throw new InvalidValueException("BATON_NAMESPACE '" + value + "' is not usable: a namespace is 1..64 "
+            throw new InvalidValueException("namespace '" + value + "' is not usable: a namespace is 1..64 "
                     + "letters, digits, '.', '_' or '-', starting with a letter or digit (a brace would become the "
                     + "Redis Cluster hash tag of every key, and a colon would make one namespace a prefix of another)");
         }

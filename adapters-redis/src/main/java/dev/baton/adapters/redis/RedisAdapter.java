@@ -99,7 +99,7 @@ public final class RedisAdapter implements AutoCloseable {
                 throw new InvalidValueException("a Redis Cluster has only database 0, but BATON_REDIS_URI '"
                         + masked(uri) + "' names another");
             }
-            new Namespace(namespace); // refuses what cannot prefix a key
+            requireNamespace(namespace);
         }
 
         /** A standalone Redis (no cluster nodes) and the default namespace. */
@@ -118,6 +118,15 @@ public final class RedisAdapter implements AutoCloseable {
             List<String> list = nodes == null || nodes.isBlank() ? List.of()
                     : Arrays.stream(nodes.split(",")).map(String::trim).filter(node -> !node.isEmpty()).toList();
             return new Config(uri, groupSuffix, payloadLimit, commandTimeout, groupStartsAtEnd, list, namespace);
+        }
+
+        /**
+         * {@code namespace} when it can prefix Redis keys.
+         *
+         * @throws InvalidValueException saying why it cannot
+         */
+        public static String requireNamespace(String namespace) {
+            return new Namespace(namespace).value();
         }
 
         /** The same configuration with every key under {@code namespace} ({@code BATON_NAMESPACE}). */

@@ -69,7 +69,7 @@ class NamespaceTest {
         for (String bad : List.of("", "shop:eu", "{shop}", "shop eu", "shop*", "-shop", "x".repeat(65))) {
             assertThatThrownBy(() -> RedisAdapter.Config.of("redis://localhost").withNamespace(bad))
                     .as(bad).isInstanceOf(InvalidValueException.class)
-                    .hasMessageContaining("BATON_NAMESPACE '" + bad + "' is not usable")
+                    .hasMessageContaining("namespace '" + bad + "' is not usable")
                     .hasMessageContaining("a brace would become the Redis Cluster hash tag of every key")
                     .hasMessageContaining("a colon would make one namespace a prefix of another");
         }

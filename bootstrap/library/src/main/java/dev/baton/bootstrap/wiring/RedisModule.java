@@ -23,7 +23,8 @@ public final class RedisModule extends AbstractModule {
     @Singleton
     RedisAdapter redis(BatonConfig config, Clock clock, Closer closer) {
         RedisAdapter.Config redis = RedisAdapter.Config.of(config.redisUri())
-                .withClusterNodes(String.join(",", config.redisClusterNodes()));
+                .withClusterNodes(String.join(",", config.redisClusterNodes()))
+                .withNamespace(config.namespace());
         return closer.register(RedisAdapter.open(redis, clock));
     }
 
