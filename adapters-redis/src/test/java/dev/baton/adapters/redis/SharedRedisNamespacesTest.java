@@ -31,6 +31,7 @@ import org.junit.jupiter.api.Test;
 class SharedRedisNamespacesTest {
     private static final ConsumerName CONSUMER = ConsumerName.of("c");
     private static final Duration BLOCK = Duration.ofMillis(50);
+    private static final String TICK = "tick";
     private static final String RUN = UUID.randomUUID().toString().substring(0, 8);
     private static final Namespace SHOP = new Namespace("shop-" + RUN);
     private static final Namespace BILLING = new Namespace("billing-" + RUN);
@@ -67,6 +68,9 @@ class SharedRedisNamespacesTest {
         shop.deleteQueue(queue);
         billing.deleteQueue(queue);
         unscoped.deleteQueue(queue);
+        // a schedule's watermark outlives its queue's deletion
+        raw.commands().del(RawRedis.bytes(SHOP.key(queue.value(), "schedule:" + TICK)),
+                RawRedis.bytes(BILLING.key(queue.value(), "schedule:" + TICK)));
     }
 
     @Test
@@ -113,7 +117,7 @@ class SharedRedisNamespacesTest {
 
     @Test
     void schedulesAndUniquenessKeysStayInTheirNamespace() {
-        Schedule tick = Schedule.of("tick", "every 1s", queue.value(), "{}");
+        Schedule tick = Schedule.of(TICK, "every 1s", queue.value(), "{}");
         Instant fireTime = Instant.parse("2030-01-01T00:00:00Z");
         assertThat(shop.scheduleFires().fire(tick, fireTime)).isTrue();
         Uniqueness key = Uniqueness.of("invoice-7");
