@@ -27,7 +27,7 @@ class WorkerConsumerNamesTest extends WorkerFixture {
         enqueue("o-1");
 
         await().atMost(WAIT).until(() -> second.counters().completed() == 1);
-        assertThat(ledger.find(JobId.of("o-1")).orElseThrow().consumer()).isEqualTo(HOST.numbered(2));
+        assertThat(ledger.find(queue, JobId.of("o-1")).orElseThrow().consumer()).isEqualTo(HOST.numbered(2));
         assertThat(start(HOST.value(), 1).consumer()).as("the stopped worker's name is free again").isEqualTo(HOST);
     }
 
