@@ -42,48 +42,65 @@ public final class PostgresAdapter implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PostgresAdapter.class);
     private static final Duration CONNECTION_TIMEOUT = Duration.ofSeconds(5);
     private static final int VALIDATION_TIMEOUT_SECONDS = 2;
+    /**
+     * How long opening waits for the first attempt when PostgreSQL need not answer: one that answers is migrated and
+     * ready when opened, one that refuses is known down at once; a migration longer than this goes on meanwhile.
+     */
+    private static final Duration FIRST_WAIT = Duration.ofSeconds(30);
     /** The application name of the sessions that migrate, as pg_stat_activity shows them. */
     private static final String MIGRATIONS_APPLICATION = "baton migrations";
+    private static final String APPLICATION_DATA_SOURCE = "the application's DataSource";
 
     private final Config config;
     private final DataSource pool;
     /** The pool this adapter opened, closed with it; empty on the application's DataSource, which it never closes. */
     private final Optional<HikariDataSource> ownPool;
+    private final Readiness readiness;
     private final Jdbi jdbi;
     private final ExecutionLedger ledger;
     private final JobOutcomes outcomes;
     private final Clock clock;
     private final PostgresJobOutbox jobOutbox;
 
-    private PostgresAdapter(Config config, DataSource pool, Optional<HikariDataSource> ownPool, Clock clock) {
+    private PostgresAdapter(Config config, DataSource pool, Optional<HikariDataSource> ownPool, Clock clock,
+                            Readiness readiness) {
         this.config = config;
         this.pool = pool;
         this.ownPool = ownPool;
         this.clock = clock;
-        this.jdbi = Jdbi.create(pool).installPlugin(new PostgresPlugin());
+        this.readiness = readiness;
+        // no connection before PostgreSQL is ready: the migrations come first, and a server that is down fails fast
+        this.jdbi = Jdbi.create(() -> {
+            readiness.require();
+            return pool.getConnection();
+        }).installPlugin(new PostgresPlugin());
         jdbi.setTransactionHandler(new EffectGuard.Transactions(jdbi.getTransactionHandler()));
         jdbi.getConfig(SqlStatements.class).addCustomizer(EffectGuard.COUNTING);
         this.ledger = ledger(clock);
         this.outcomes = new PostgresJobOutcomes(jdbi, new CompletionTable(config.schema()));
         // listening holds a connection for good: on Baton's own pool, one beside it rather than one of it
-        this.jobOutbox = new PostgresJobOutbox(jdbi, config.schema(), ownPool.isPresent()
-                ? () -> DriverManager.getConnection(config.jdbcUrl()) : pool::getConnection);
+        this.jobOutbox = new PostgresJobOutbox(jdbi, config.schema(), () -> {
+            readiness.require();
+            return ownPool.isPresent() ? DriverManager.getConnection(config.jdbcUrl()) : pool.getConnection();
+        });
     }
 
     /**
-     * Opens the pool (failing fast when PostgreSQL cannot be reached) and, when {@link Config#migrateOnStart()},
-     * migrates the schema.
+     * Opens the pool and, when {@link Config#migrateOnStart()}, migrates the schema. When PostgreSQL does not answer
+     * and {@link Config#requireServerAtOpen()} is false, it returns anyway and connects (and migrates) in the
+     * background (docs/POSTGRES.md#when-postgresql-is-down-at-start): every ledger call fails at once with a
+     * {@link LedgerUnavailableException} until then, and {@link #whyUnreachable()} tells why.
      *
-     * @throws LedgerUnavailableException when PostgreSQL cannot be reached
+     * @throws LedgerUnavailableException when PostgreSQL cannot be reached and {@link Config#requireServerAtOpen()}
      */
     public static PostgresAdapter open(Config config, Clock clock) {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(clock, "clock");
         HikariDataSource pool = createPool(config);
         try {
-            PostgresAdapter adapter = new PostgresAdapter(config, pool, Optional.of(pool), clock);
-            adapter.warnWhenThePoolCannotFill();
-            return adapter.migratedIfAsked();
+            Readiness readiness = readiness(config, migrationSource(config), JdbcUrls.masked(config.jdbcUrl()), true,
+                    clock);
+            return new PostgresAdapter(config, pool, Optional.of(pool), clock, readiness);
         } catch (RuntimeException e) {
             pool.close();
             throw e;
@@ -97,20 +114,42 @@ public final class PostgresAdapter implements AutoCloseable {
      * {@code search_path} and sets its timeouts itself. The config's JDBC URL, pool size and transaction timeout do
      * not apply; the transactions are the data source's default isolation, READ COMMITTED in PostgreSQL. The
      * migrations take one connection of it while they run.
+     * A PostgreSQL that does not answer is waited for as by {@link #open(Config, Clock)}.
      */
     public static PostgresAdapter open(Config config, DataSource dataSource, Clock clock) {
         Objects.requireNonNull(dataSource, "data source");
         Objects.requireNonNull(clock, "clock");
         Config shared = new Config(config.jdbcUrl(), config.schema(), config.poolSize(), config.migrateOnStart(),
-                config.retention(), config.extraMigrationLocations(), Optional.empty());
-        return new PostgresAdapter(shared, dataSource, Optional.empty(), clock).migratedIfAsked();
+                config.retention(), config.extraMigrationLocations(), Optional.empty(), config.requireServerAtOpen());
+        Readiness readiness = readiness(shared, dataSource, APPLICATION_DATA_SOURCE, false, clock);
+        return new PostgresAdapter(shared, dataSource, Optional.empty(), clock, readiness);
     }
 
-    private PostgresAdapter migratedIfAsked() {
-        if (config.migrateOnStart()) {
-            migrate();
-        }
-        return this;
+    /**
+     * Ready once PostgreSQL answers on {@code source} and, when {@link Config#migrateOnStart()}, the schema is
+     * migrated there: now, or in the background.
+     *
+     * @param where       names the server in messages, without a password
+     * @param checkPool   warn when Baton's own pool can never fill on this server
+     */
+    private static Readiness readiness(Config config, DataSource source, String where, boolean checkPool,
+                                       Clock clock) {
+        Runnable prepare = () -> {
+            try (Connection connection = source.getConnection()) {
+                if (checkPool) {
+                    warnWhenThePoolCannotFill(config, connection, where);
+                }
+            } catch (SQLException e) {
+                throw new LedgerUnavailableException("cannot connect to PostgreSQL at " + where + " (BATON_JDBC_URL): "
+                        + JdbcUrls.masked(e.getMessage()), e);
+            }
+            if (config.migrateOnStart()) {
+                migrate(config, source, where);
+            }
+        };
+        String server = "PostgreSQL at " + where;
+        return config.requireServerAtOpen() ? Readiness.now(server, prepare)
+                : Readiness.inBackground(server, prepare, clock, FIRST_WAIT);
     }
 
     private static HikariDataSource createPool(Config config) {
@@ -119,6 +158,9 @@ public final class PostgresAdapter implements AutoCloseable {
         hikari.setJdbcUrl(config.jdbcUrl());
         hikari.setMaximumPoolSize(config.poolSize());
         hikari.setConnectionTimeout(CONNECTION_TIMEOUT.toMillis());
+        if (!config.requireServerAtOpen()) {
+            hikari.setInitializationFailTimeout(-1); // starts empty, and fills once PostgreSQL answers
+        }
         hikari.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
         hikari.addDataSourceProperty("ApplicationName", "baton");
         // the Baton schema first (the ledger and the tables of extra migrations), then the server's usual path
@@ -136,10 +178,10 @@ public final class PostgresAdapter implements AutoCloseable {
     }
 
     /** Warns rather than refusing to start: such a pool still runs jobs on the connections it gets. */
-    private void warnWhenThePoolCannotFill() {
-        try {
-            jdbi.withHandle(ServerConnections::read).refusing(config.poolSize())
-                    .ifPresent(problem -> LOG.warn("{} (at {})", problem, JdbcUrls.masked(config.jdbcUrl())));
+    private static void warnWhenThePoolCannotFill(Config config, Connection connection, String where) {
+        try (Handle handle = Jdbi.open(connection)) {
+            ServerConnections.read(handle).refusing(config.poolSize())
+                    .ifPresent(problem -> LOG.warn("{} (at {})", problem, where));
         } catch (JdbiException e) {
             LOG.debug("could not read max_connections; the pool size was not checked", e);
         }
@@ -221,15 +263,22 @@ public final class PostgresAdapter implements AutoCloseable {
      */
     public void migrate() {
         if (ownPool.isEmpty()) {
-            new Migrations(pool, config.schema(), config.extraMigrationLocations(), "the application's DataSource")
-                    .apply();
-            return;
+            migrate(config, pool, APPLICATION_DATA_SOURCE);
+        } else {
+            migrate(config, migrationSource(config), JdbcUrls.masked(config.jdbcUrl()));
         }
+    }
+
+    private static void migrate(Config config, DataSource source, String where) {
+        new Migrations(source, config.schema(), config.extraMigrationLocations(), where).apply();
+    }
+
+    /** Connections beside Baton's own pool, named so that a start waiting for the migrations' lock names them. */
+    private static DataSource migrationSource(Config config) {
         PGSimpleDataSource dataSource = new PGSimpleDataSource();
         dataSource.setURL(config.jdbcUrl());
-        dataSource.setApplicationName(MIGRATIONS_APPLICATION); // what a start waiting for the lock names
-        new Migrations(dataSource, config.schema(), config.extraMigrationLocations(),
-                JdbcUrls.masked(config.jdbcUrl())).apply();
+        dataSource.setApplicationName(MIGRATIONS_APPLICATION);
+        return dataSource;
     }
 
     /**
@@ -247,15 +296,31 @@ public final class PostgresAdapter implements AutoCloseable {
 
     /** True when a pooled connection answers within a couple of seconds; for health checks. */
     public boolean isReachable() {
+        return whyUnreachable().isEmpty();
+    }
+
+    /**
+     * Why the ledger cannot reach PostgreSQL now, for a health check: not ready yet (since when, and the last
+     * attempt's error: unreachable, or the migrations failed), or no pooled connection that answers within a couple
+     * of seconds. Empty when it answers. Never shows a password.
+     */
+    public Optional<String> whyUnreachable() {
+        Optional<String> notReady = readiness.whyNotReady();
+        if (notReady.isPresent()) {
+            return notReady;
+        }
         try (Connection connection = pool.getConnection()) {
-            return connection.isValid(VALIDATION_TIMEOUT_SECONDS);
+            return connection.isValid(VALIDATION_TIMEOUT_SECONDS) ? Optional.empty()
+                    : Optional.of("a connection to PostgreSQL did not answer within " + VALIDATION_TIMEOUT_SECONDS
+                    + " s");
         } catch (SQLException | RuntimeException e) {
-            return false;
+            return Optional.of("no connection to PostgreSQL: " + JdbcUrls.masked(String.valueOf(e.getMessage())));
         }
     }
 
     @Override
     public void close() {
+        readiness.close();
         jobOutbox.closeListener();
         ownPool.ifPresent(HikariDataSource::close);
     }
@@ -271,9 +336,13 @@ public final class PostgresAdapter implements AutoCloseable {
      *                                 them only when told to ({@code ExecutionLedger.forgetCompletedBefore})
      * @param extraMigrationLocations  migration locations of the handlers' own tables (e.g. {@code classpath:db/shop}),
      *                                 applied after the ledger's into the same schema, each with its own history
+     * @param requireServerAtOpen      true (the default) to fail {@link #open} when PostgreSQL does not answer (or
+     *                                 the migrations fail); false to open anyway, connect and migrate in the
+     *                                 background, and fail every ledger call at once until then
      */
     public record Config(String jdbcUrl, String schema, int poolSize, boolean migrateOnStart, Retention retention,
-                         List<String> extraMigrationLocations, Optional<Duration> transactionTimeout) {
+                         List<String> extraMigrationLocations, Optional<Duration> transactionTimeout,
+                         boolean requireServerAtOpen) {
         public static final String DEFAULT_SCHEMA = "baton";
         public static final int DEFAULT_POOL_SIZE = 10;
         public static final int MAX_POOL_SIZE = 1_000;
@@ -304,6 +373,14 @@ public final class PostgresAdapter implements AutoCloseable {
             }
         }
 
+        /** PostgreSQL must answer at open. */
+        public Config(String jdbcUrl, String schema, int poolSize, boolean migrateOnStart, Retention retention,
+                      List<String> extraMigrationLocations, Optional<Duration> transactionTimeout) {
+            this(jdbcUrl, schema, poolSize, migrateOnStart, retention, extraMigrationLocations, transactionTimeout,
+                    true);
+        }
+
+        /** PostgreSQL must answer at open; each transaction sets its own timeouts. */
         public Config(String jdbcUrl, String schema, int poolSize, boolean migrateOnStart, Retention retention,
                       List<String> extraMigrationLocations) {
             this(jdbcUrl, schema, poolSize, migrateOnStart, retention, extraMigrationLocations, Optional.empty());
@@ -316,22 +393,22 @@ public final class PostgresAdapter implements AutoCloseable {
 
         public Config withSchema(String newSchema) {
             return new Config(jdbcUrl, newSchema, poolSize, migrateOnStart, retention, extraMigrationLocations,
-                    transactionTimeout);
+                    transactionTimeout, requireServerAtOpen);
         }
 
         public Config withPoolSize(int newPoolSize) {
             return new Config(jdbcUrl, schema, newPoolSize, migrateOnStart, retention, extraMigrationLocations,
-                    transactionTimeout);
+                    transactionTimeout, requireServerAtOpen);
         }
 
         public Config withMigrateOnStart(boolean migrate) {
             return new Config(jdbcUrl, schema, poolSize, migrate, retention, extraMigrationLocations,
-                    transactionTimeout);
+                    transactionTimeout, requireServerAtOpen);
         }
 
         public Config withRetention(Retention newRetention) {
             return new Config(jdbcUrl, schema, poolSize, migrateOnStart, newRetention, extraMigrationLocations,
-                    transactionTimeout);
+                    transactionTimeout, requireServerAtOpen);
         }
 
         /**
@@ -341,11 +418,21 @@ public final class PostgresAdapter implements AutoCloseable {
          */
         public Config withTransactionTimeout(Duration timeout) {
             return new Config(jdbcUrl, schema, poolSize, migrateOnStart, retention, extraMigrationLocations,
-                    Optional.of(timeout));
+                    Optional.of(timeout), requireServerAtOpen);
         }
 
         public Config withExtraMigrationLocations(List<String> locations) {
-            return new Config(jdbcUrl, schema, poolSize, migrateOnStart, retention, locations, transactionTimeout);
+            return new Config(jdbcUrl, schema, poolSize, migrateOnStart, retention, locations, transactionTimeout,
+                    requireServerAtOpen);
+        }
+
+        /**
+         * The same configuration, opening even when PostgreSQL does not answer ({@code false}): the adapter connects
+         * and migrates in the background, and every ledger call fails at once until then.
+         */
+        public Config withRequireServerAtOpen(boolean required) {
+            return new Config(jdbcUrl, schema, poolSize, migrateOnStart, retention, extraMigrationLocations,
+                    transactionTimeout, required);
         }
 
         /**
@@ -368,7 +455,8 @@ public final class PostgresAdapter implements AutoCloseable {
         public String toString() {
             return "Config[jdbcUrl=" + JdbcUrls.masked(jdbcUrl) + ", schema=" + schema + ", poolSize=" + poolSize
                     + ", migrateOnStart=" + migrateOnStart + ", retention=" + retention
-                    + ", extraMigrationLocations=" + extraMigrationLocations + "]";
+                    + ", extraMigrationLocations=" + extraMigrationLocations + ", requireServerAtOpen="
+                    + requireServerAtOpen + "]";
         }
     }
 }

@@ -2,11 +2,14 @@ package dev.baton.adapters.redis;
 
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.models.partitions.Partitions;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.protocol.ProtocolVersion;
 import io.lettuce.core.resource.ClientResources;
@@ -26,6 +29,15 @@ sealed interface Connector {
     Link connect();
 
     void shutdown();
+
+    /**
+     * Fails unless the connection just made is ready for the transport: on a cluster, its masters must serve every
+     * hash slot, as they do once the cluster is formed (before, a node answers but owns nothing, and every command
+     * would fail). The topology is read again first when it was not: the one read at the first connect is kept.
+     *
+     * @throws RedisException naming how many slots are served
+     */
+    void requireReady();
 
     /** One server, or the master that the Sentinels of a {@code redis-sentinel://} URI name. */
     static Connector standalone(ClientResources resources, RedisURI uri) {
@@ -61,6 +73,11 @@ sealed interface Connector {
         }
 
         @Override
+        public void requireReady() {
+            // a server that answered is ready
+        }
+
+        @Override
         public void shutdown() {
             client.shutdown();
         }
@@ -70,6 +87,29 @@ sealed interface Connector {
         @Override
         public Link connect() {
             return Link.of(client.connect(ByteArrayCodec.INSTANCE));
+        }
+
+        @Override
+        public void requireReady() {
+            if (servedSlots() < SlotHash.SLOT_COUNT) {
+                client.refreshPartitions();
+            }
+            int served = servedSlots();
+            if (served < SlotHash.SLOT_COUNT) {
+                throw new RedisException("the Redis Cluster is not ready: its nodes serve " + served + " of "
+                        + SlotHash.SLOT_COUNT + " hash slots");
+            }
+        }
+
+        private int servedSlots() {
+            Partitions topology = client.getPartitions();
+            int served = 0;
+            for (int slot = 0; slot < SlotHash.SLOT_COUNT; slot++) {
+                if (topology.getPartitionBySlot(slot) != null) {
+                    served++;
+                }
+            }
+            return served;
         }
 
         @Override

@@ -11,7 +11,6 @@ import dev.baton.application.port.out.TransportMemory;
 import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.PayloadLimit;
 import dev.baton.domain.QueueName;
-import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
@@ -21,9 +20,9 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.ExecutionException;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -51,12 +50,15 @@ public final class RedisAdapter implements AutoCloseable {
      * @param clusterNodes     {@code host:port} of Redis Cluster nodes ({@code BATON_REDIS_CLUSTER_NODES}); when
      *                         given, the adapter is a cluster client seeded by these nodes and the URI's own host,
      *                         and takes the password and TLS from the URI. Empty: a standalone Redis
+     * @param requireServerAtOpen true (the default) to fail {@link #open} when Redis does not answer; false to open
+     *                         anyway and connect in the background, every call failing at once until then
      * @param namespace        the prefix of every key ({@code BATON_NAMESPACE}, default {@code baton}): services
      *                         sharing a Redis under different namespaces never see each other's queues; 1..64
      *                         letters, digits, '.', '_' or '-' (docs/REDIS.md#keys)
      */
     public record Config(String uri, String groupSuffix, PayloadLimit payloadLimit, Duration commandTimeout,
-                         boolean groupStartsAtEnd, List<String> clusterNodes, String namespace) {
+                         boolean groupStartsAtEnd, List<String> clusterNodes, boolean requireServerAtOpen,
+                         String namespace) {
         /** The namespace of every release before namespaces: their keys keep working unchanged. */
         public static final String DEFAULT_NAMESPACE = "baton";
 
@@ -102,10 +104,17 @@ public final class RedisAdapter implements AutoCloseable {
             requireNamespace(namespace);
         }
 
-        /** A standalone Redis (no cluster nodes) and the default namespace. */
+        /** Redis must answer at open; the default namespace. */
+        public Config(String uri, String groupSuffix, PayloadLimit payloadLimit, Duration commandTimeout,
+                      boolean groupStartsAtEnd, List<String> clusterNodes) {
+            this(uri, groupSuffix, payloadLimit, commandTimeout, groupStartsAtEnd, clusterNodes, true,
+                    DEFAULT_NAMESPACE);
+        }
+
+        /** A standalone Redis (no cluster nodes) that must answer at open; the default namespace. */
         public Config(String uri, String groupSuffix, PayloadLimit payloadLimit, Duration commandTimeout,
                       boolean groupStartsAtEnd) {
-            this(uri, groupSuffix, payloadLimit, commandTimeout, groupStartsAtEnd, List.of(), DEFAULT_NAMESPACE);
+            this(uri, groupSuffix, payloadLimit, commandTimeout, groupStartsAtEnd, List.of());
         }
 
         /**
@@ -117,7 +126,17 @@ public final class RedisAdapter implements AutoCloseable {
         public Config withClusterNodes(String nodes) {
             List<String> list = nodes == null || nodes.isBlank() ? List.of()
                     : Arrays.stream(nodes.split(",")).map(String::trim).filter(node -> !node.isEmpty()).toList();
-            return new Config(uri, groupSuffix, payloadLimit, commandTimeout, groupStartsAtEnd, list, namespace);
+            return new Config(uri, groupSuffix, payloadLimit, commandTimeout, groupStartsAtEnd, list,
+                    requireServerAtOpen, namespace);
+        }
+
+        /**
+         * The same configuration, opening even when Redis does not answer ({@code false}): the adapter connects in the
+         * background, and every call fails at once until Redis answers.
+         */
+        public Config withRequireServerAtOpen(boolean required) {
+            return new Config(uri, groupSuffix, payloadLimit, commandTimeout, groupStartsAtEnd, clusterNodes, required,
+                    namespace);
         }
 
         /**
@@ -132,7 +151,7 @@ public final class RedisAdapter implements AutoCloseable {
         /** The same configuration with every key under {@code namespace} ({@code BATON_NAMESPACE}). */
         public Config withNamespace(String namespace) {
             return new Config(uri, groupSuffix, payloadLimit, commandTimeout, groupStartsAtEnd, clusterNodes,
-                    namespace);
+                    requireServerAtOpen, namespace);
         }
 
         boolean cluster() {
@@ -156,7 +175,8 @@ public final class RedisAdapter implements AutoCloseable {
         public String toString() {
             return "Config[uri=" + masked(uri) + ", groupSuffix=" + groupSuffix + ", payloadLimit="
                     + payloadLimit.maxBytes() + ", commandTimeout=" + commandTimeout + ", groupStartsAtEnd="
-                    + groupStartsAtEnd + ", clusterNodes=" + clusterNodes + ", namespace=" + namespace + "]";
+                    + groupStartsAtEnd + ", clusterNodes=" + clusterNodes + ", requireServerAtOpen="
+                    + requireServerAtOpen + ", namespace=" + namespace + "]";
         }
 
         /** Any URI in {@code text} with its password as {@code ****} (Lettuce reads user-info without ':' as one). */
@@ -172,31 +192,28 @@ public final class RedisAdapter implements AutoCloseable {
 
     private final ClientResources resources;
     private final Connector client;
-    private final Link connection;
-    private final Link pipeline;
-    private final ConsumerClaims claims;
-    private final BlockingReads blockingReads;
+    private final FirstConnection connection;
     private final RedisStreamTransport transport;
     private final Duration pingTimeout;
+    private final String server;
 
-    private RedisAdapter(ClientResources resources, Connector client, Link connection, Link pipeline,
-                         BlockingReads blockingReads, ConsumerClaims claims, RedisStreamTransport transport,
-                         Duration pingTimeout) {
+    private RedisAdapter(ClientResources resources, Connector client, FirstConnection connection,
+                         Duration pingTimeout, String server) {
         this.resources = resources;
         this.client = client;
         this.connection = connection;
-        this.pipeline = pipeline;
-        this.blockingReads = blockingReads;
-        this.claims = claims;
-        this.transport = transport;
+        this.transport = new RedisStreamTransport(connection::parts);
         this.pingTimeout = pingTimeout;
+        this.server = server;
     }
 
     /**
      * Connects to Redis (a cluster client when the configuration names cluster nodes) and loads the adapter's
-     * scripts.
+     * scripts. When Redis does not answer and {@link Config#requireServerAtOpen()} is false, it returns anyway (after
+     * the first attempt, or the command timeout if that attempt takes longer) and connects in the background (docs/REDIS.md#when-redis-is-down-at-start): every call fails at once with a
+     * {@link TransportException} until Redis answered, and {@link #whyUnreachable()} tells why.
      *
-     * @throws TransportException when Redis cannot be reached
+     * @throws TransportException when Redis cannot be reached and {@link Config#requireServerAtOpen()}
      */
     public static RedisAdapter open(Config config, Clock clock) {
         Objects.requireNonNull(config, "config");
@@ -211,30 +228,22 @@ public final class RedisAdapter implements AutoCloseable {
         Connector client = config.cluster()
                 ? Connector.cluster(resources, seeds(uri, config.clusterNodes()))
                 : Connector.standalone(resources, uri);
+        WireMapping wire = new WireMapping(config.payloadLimit());
+        Supplier<RedisStreamTransport.Parts> connect = () -> RedisStreamTransport.Parts.connect(client, wire, config,
+                clock);
+        Duration pingTimeout = config.commandTimeout().compareTo(MAX_PING_TIMEOUT) < 0
+                ? config.commandTimeout() : MAX_PING_TIMEOUT;
+        String server = "Redis at " + Config.masked(config.uri());
         try {
-            Link connection = client.connect();
-            // batches go out in one write: this connection flushes only when told to
-            Link pipeline = client.connect();
-            pipeline.stateful().setAutoFlushCommands(false);
-            LuaScripts scripts = LuaScripts.load(connection.sync());
-            BlockingReads blockingReads = new BlockingReads(client);
-            ConsumerClaims claims = new ConsumerClaims(client, connection, scripts, config.keyNamespace());
-            RedisStreamTransport transport = new RedisStreamTransport(connection, pipeline, blockingReads, scripts,
-                    new WireMapping(config.payloadLimit()), config, clock, claims);
-            Duration pingTimeout = config.commandTimeout().compareTo(MAX_PING_TIMEOUT) < 0
-                    ? config.commandTimeout() : MAX_PING_TIMEOUT;
-            return new RedisAdapter(resources, client, connection, pipeline, blockingReads, claims, transport,
-                    pingTimeout);
-        } catch (RedisException e) {
+            FirstConnection connection = config.requireServerAtOpen()
+                    ? FirstConnection.now(server, connect, clock)
+                    // a Redis that answers is connected when open returns, one that refuses is known down at once
+                    : FirstConnection.inBackground(server, connect, clock, config.commandTimeout());
+            return new RedisAdapter(resources, client, connection, pingTimeout, server);
+        } catch (TransportException e) {
             client.shutdown();
             resources.shutdown();
-            Throwable root = e;
-            while (root.getCause() != null) {
-                root = root.getCause();
-            }
-            String reason = root == e ? e.getMessage() : e.getMessage() + " (" + root.getMessage() + ")";
-            throw new TransportException("cannot connect to Redis at " + Config.masked(config.uri()) + ": "
-                    + Config.masked(String.valueOf(reason)), e);
+            throw e;
         }
     }
 
@@ -270,12 +279,12 @@ public final class RedisAdapter implements AutoCloseable {
 
     /** The schedules' watermarks and atomic fires, beside the queues their jobs go to. */
     public ScheduleFires scheduleFires() {
-        return transport.scheduleFires();
+        return transport;
     }
 
     /** When Redis may have lost jobs: the outbox relay publishes the outstanding ones again then. */
     public TransportMemory memory() {
-        return new RedisTransportMemory(connection, transport.namespace());
+        return transport;
     }
 
     /**
@@ -317,21 +326,29 @@ public final class RedisAdapter implements AutoCloseable {
 
     /** True when Redis answers a PING within a short timeout (at most 2 s). */
     public boolean isReachable() {
+        return whyUnreachable().isEmpty();
+    }
+
+    /**
+     * Why Redis does not answer now, for a health check: never connected yet (since when, and the last attempt's
+     * error), or no answer to a PING within a short timeout (at most 2 s). Empty when it answers. Never shows a
+     * password.
+     */
+    public Optional<String> whyUnreachable() {
+        Optional<String> notConnected = connection.whyNotConnected();
+        if (notConnected.isPresent()) {
+            return notConnected;
+        }
         try {
-            return "PONG".equals(connection.async().ping().get(pingTimeout.toMillis(), TimeUnit.MILLISECONDS));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        } catch (ExecutionException | TimeoutException | RedisException e) {
-            return false;
+            return connection.parts().answersPing(pingTimeout) ? Optional.empty()
+                    : Optional.of(server + " did not answer a PING within " + pingTimeout.toMillis() + " ms");
+        } catch (TransportException closed) {
+            return Optional.of(closed.getMessage());
         }
     }
 
     @Override
     public void close() {
-        claims.close();
-        blockingReads.close();
-        pipeline.close();
         connection.close();
         client.shutdown();
         resources.shutdown();

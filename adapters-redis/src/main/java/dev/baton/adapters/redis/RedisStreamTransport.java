@@ -11,6 +11,8 @@ import dev.baton.application.port.out.QueueOverview;
 import dev.baton.application.port.out.QueueMaintenance;
 import dev.baton.application.port.out.Reclaimed;
 import dev.baton.application.port.out.ScheduleFires;
+import dev.baton.application.port.out.TransportException;
+import dev.baton.application.port.out.TransportMemory;
 import dev.baton.application.port.out.TrimOutcome;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.DeadLetter;
@@ -25,7 +27,10 @@ import dev.baton.domain.QueueName;
 import dev.baton.domain.QueueStats;
 import dev.baton.domain.QueueTotals;
 import dev.baton.domain.Retention;
+import dev.baton.domain.Schedule;
+import dev.baton.domain.ScheduleState;
 import dev.baton.domain.StoredDeadLetter;
+import io.lettuce.core.RedisException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -35,6 +40,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 /**
  * The stream transport's ports on Redis Streams; the key layout and wire protocol are described in docs/REDIS.md,
@@ -43,113 +52,172 @@ import java.util.Set;
  *
  * <p>A façade: it checks the ports' arguments (before anything reaches Redis) and hands each operation to the part
  * that does that one job. The parts share the queues' {@link Partitions} and translate failures with {@link Calls}.
+ * They exist once Redis first answered ({@link FirstConnection}); before that, every operation fails at once.
  */
-final class RedisStreamTransport
-        implements JobPublisher, JobLeases, QueueMaintenance, QueueAdministration, QueueOverview {
-    private final Partitions partitions;
-    private final LayoutChanges layoutChanges;
-    private final Publishing publishing;
-    private final Leasing leasing;
-    private final PendingEntries pending;
-    private final EntryMoves moves;
-    private final Statistics statistics;
-    private final Totals totals;
-    private final Housekeeping housekeeping;
-    private final DeadLetters deadLetters;
-    private final JobLookup lookup;
-    private final QueueDirectory directory;
-    private final RedisScheduleFires scheduleFires;
-    private final QueuePauses pauses;
-    private final JobCancels cancels;
-    private final ConsumerClaims claims;
+final class RedisStreamTransport implements JobPublisher, JobLeases, QueueMaintenance, QueueAdministration,
+        QueueOverview, ScheduleFires, TransportMemory {
+    private final Supplier<Parts> parts;
+
+    /** @param parts the parts on Redis's connections; throws {@link TransportException} while there are none */
+    RedisStreamTransport(Supplier<Parts> parts) {
+        this.parts = parts;
+    }
+
+    private Parts parts() {
+        return parts.get();
+    }
 
     /**
-     * @param pipeline a connection that does not flush automatically, for batches; used only by publishing
-     * @param claims   the consumer names this process's workers hold
+     * The parts on one set of connections: one for commands, one that flushes only when told to (for pipelined
+     * batches, used only by publishing), and the blocking readers' own; the scripts loaded there.
      */
-    RedisStreamTransport(Link connection, Link pipeline, BlockingReads blockingReads, LuaScripts scripts,
-                         WireMapping wire, RedisAdapter.Config config, Clock clock, ConsumerClaims claims) {
-        Groups groups = new Groups(connection.sync());
-        Replies replies = new Replies(config.commandTimeout());
-        Deliveries deliveries = new Deliveries(wire);
-        this.partitions = new Partitions(connection.sync(), scripts, groups, config.keyNamespace(),
-                config.groupSuffix(), config.groupStartsAtEnd());
-        this.statistics = new Statistics(connection, partitions, replies);
-        this.totals = new Totals(connection, partitions, replies);
-        this.layoutChanges = new LayoutChanges(connection.sync(), partitions, groups, statistics);
-        this.publishing = new Publishing(pipeline, scripts, partitions, wire, replies, config.commandTimeout());
-        this.cancels = new JobCancels(connection, config.keyNamespace());
-        this.leasing = new Leasing(connection, blockingReads, scripts, partitions, deliveries, replies,
-                config.commandTimeout(), cancels);
-        this.pending = new PendingEntries(connection.sync(), scripts, partitions, deliveries);
-        this.moves = new EntryMoves(scripts, partitions, wire, clock);
-        this.housekeeping = new Housekeeping(connection.sync(), scripts, partitions, groups);
-        this.deadLetters = new DeadLetters(connection.sync(), partitions, moves, wire);
-        this.lookup = new JobLookup(connection.sync(), partitions, groups, deadLetters, wire);
-        this.directory = new QueueDirectory(connection.sync(), config.keyNamespace());
-        this.scheduleFires = new RedisScheduleFires(connection.sync(), scripts, partitions, wire);
-        this.pauses = new QueuePauses(connection, config.keyNamespace(), replies);
-        this.claims = claims;
-    }
+    static final class Parts implements AutoCloseable {
+        private final Link connection;
+        private final Link pipeline;
+        private final BlockingReads blockingReads;
+        private final Partitions partitions;
+        private final LayoutChanges layoutChanges;
+        private final Publishing publishing;
+        private final Leasing leasing;
+        private final PendingEntries pending;
+        private final EntryMoves moves;
+        private final Statistics statistics;
+        private final Totals totals;
+        private final Housekeeping housekeeping;
+        private final DeadLetters deadLetters;
+        private final JobLookup lookup;
+        private final QueueDirectory directory;
+        private final RedisScheduleFires scheduleFires;
+        private final QueuePauses pauses;
+        private final JobCancels cancels;
+        private final RedisTransportMemory memory;
+        private final ConsumerClaims claims;
 
-    /** The prefix of every key of this transport's. */
-    Namespace namespace() {
-        return partitions.namespace();
-    }
+        private Parts(Connector connector, Link connection, Link pipeline, BlockingReads blockingReads,
+                      LuaScripts scripts, WireMapping wire, RedisAdapter.Config config, Clock clock) {
+            this.connection = connection;
+            this.pipeline = pipeline;
+            this.blockingReads = blockingReads;
+            Groups groups = new Groups(connection.sync());
+            Replies replies = new Replies(config.commandTimeout());
+            Deliveries deliveries = new Deliveries(wire);
+            Namespace namespace = config.keyNamespace();
+            this.partitions = new Partitions(connection.sync(), scripts, groups, namespace, config.groupSuffix(),
+                    config.groupStartsAtEnd());
+            this.statistics = new Statistics(connection, partitions, replies);
+            this.totals = new Totals(connection, partitions, replies);
+            this.layoutChanges = new LayoutChanges(connection.sync(), partitions, groups, statistics);
+            this.publishing = new Publishing(pipeline, scripts, partitions, wire, replies, config.commandTimeout());
+            this.cancels = new JobCancels(connection, namespace);
+            this.leasing = new Leasing(connection, blockingReads, scripts, partitions, deliveries, replies,
+                    config.commandTimeout(), cancels);
+            this.pending = new PendingEntries(connection.sync(), scripts, partitions, deliveries);
+            this.moves = new EntryMoves(scripts, partitions, wire, clock);
+            this.housekeeping = new Housekeeping(connection.sync(), scripts, partitions, groups);
+            this.deadLetters = new DeadLetters(connection.sync(), partitions, moves, wire);
+            this.lookup = new JobLookup(connection.sync(), partitions, groups, deadLetters, wire);
+            this.directory = new QueueDirectory(connection.sync(), namespace);
+            this.scheduleFires = new RedisScheduleFires(connection.sync(), scripts, partitions, wire);
+            this.pauses = new QueuePauses(connection, namespace, replies);
+            this.memory = new RedisTransportMemory(connection, namespace);
+            this.claims = new ConsumerClaims(connector, connection, scripts, namespace);
+        }
 
-    /** The schedules' watermarks, kept with the queues' keys (RedisAdapter's own API). */
-    ScheduleFires scheduleFires() {
-        return scheduleFires;
+        /**
+         * Connects (a cluster client's connections follow the cluster's topology) and loads the scripts.
+         *
+         * @throws RedisException when Redis does not answer, refuses the connection (a wrong password), or is a
+         *                        cluster that serves not every hash slot yet
+         */
+        static Parts connect(Connector connector, WireMapping wire, RedisAdapter.Config config, Clock clock) {
+            Link connection = connector.connect();
+            Link pipeline = null;
+            try {
+                connector.requireReady();
+                pipeline = connector.connect();
+                pipeline.stateful().setAutoFlushCommands(false);
+                LuaScripts scripts = LuaScripts.load(connection.sync());
+                return new Parts(connector, connection, pipeline, new BlockingReads(connector), scripts, wire, config,
+                        clock);
+            } catch (RuntimeException e) {
+                // a half-made set is never used: a later attempt makes a whole one
+                connection.close();
+                if (pipeline != null) {
+                    pipeline.close();
+                }
+                throw e;
+            }
+        }
+
+        /** True when Redis answers a PING within {@code timeout}. */
+        boolean answersPing(Duration timeout) {
+            try {
+                return "PONG".equals(connection.async().ping().get(timeout.toMillis(), TimeUnit.MILLISECONDS));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            } catch (ExecutionException | TimeoutException | RedisException e) {
+                return false;
+            }
+        }
+
+        @Override
+        public void close() {
+            claims.close();
+            blockingReads.close();
+            pipeline.close();
+            connection.close();
+        }
     }
 
     // ---------------------------------------------------------------- partitions (RedisAdapter's own API)
 
     /** @throws InvalidValueException when the queue already has another partition count */
     void declarePartitions(QueueName queue, int count) {
-        partitions.declarePartitions(queue, count);
+        parts().partitions.declarePartitions(queue, count);
     }
 
     /** The queue's partition count as recorded in Redis (1 when none is recorded). */
     int partitions(QueueName queue) {
-        return partitions.refreshLayout("read partitions", queue).partitions();
+        return parts().partitions.refreshLayout("read partitions", queue).partitions();
     }
 
     /** @throws InvalidValueException when the queue still holds work */
     void repartition(QueueName queue, int count) {
-        layoutChanges.repartition(queue, count);
+        parts().layoutChanges.repartition(queue, count);
     }
 
     void delete(QueueName queue) {
-        layoutChanges.delete(queue);
+        parts().layoutChanges.delete(queue);
     }
 
     // ---------------------------------------------------------------- JobPublisher
 
     @Override
     public void publish(Job job) {
-        publishing.publishAll(List.of(job));
+        parts().publishing.publishAll(List.of(job));
     }
 
     @Override
     public void publishAll(List<Job> jobs) {
-        publishing.publishAll(jobs);
+        parts().publishing.publishAll(jobs);
     }
 
     @Override
     public void deadLetterUnpublished(DeadLetter letter, String origin) {
-        moves.deadLetterUnpublished(letter, origin);
+        parts().moves.deadLetterUnpublished(letter, origin);
     }
 
     @Override
     public JobId publishUnique(Job job) {
-        return publishing.publishUnique(job);
+        return parts().publishing.publishUnique(job);
     }
 
     // ---------------------------------------------------------------- JobLeases
 
     @Override
     public void declare(QueueName queue) {
-        partitions.declare(queue);
+        parts().partitions.declare(queue);
     }
 
     @Override
@@ -158,58 +226,58 @@ final class RedisStreamTransport
         if (block.isNegative()) {
             throw new IllegalArgumentException("block must not be negative, got " + block);
         }
-        return leasing.lease(queue, consumer, max, block);
+        return parts().leasing.lease(queue, consumer, max, block);
     }
 
     @Override
     public AcknowledgedLease acknowledgeAndLease(QueueName queue, Collection<DeliveryId> ids, ConsumerName consumer,
                                                  int max) {
         requirePositive(max);
-        return leasing.acknowledgeAndLease(queue, ids, consumer, max)
+        return parts().leasing.acknowledgeAndLease(queue, ids, consumer, max)
                 .orElseGet(() -> JobLeases.super.acknowledgeAndLease(queue, ids, consumer, max));
     }
 
     @Override
     public List<Delivery> leaseOwnPending(QueueName queue, ConsumerName consumer, int max) {
         requirePositive(max);
-        return leasing.leaseOwnPending(queue, consumer, max);
+        return parts().leasing.leaseOwnPending(queue, consumer, max);
     }
 
     @Override
     public Set<DeliveryId> extendLeases(QueueName queue, ConsumerName consumer, Collection<DeliveryId> ids) {
-        return pending.extendLeases(queue, consumer, ids);
+        return parts().pending.extendLeases(queue, consumer, ids);
     }
 
     @Override
     public OptionalLong isolate(Delivery.Leased delivery, ConsumerName consumer) {
-        return pending.isolate(delivery, consumer);
+        return parts().pending.isolate(delivery, consumer);
     }
 
     @Override
     public void acknowledge(QueueName queue, Collection<DeliveryId> ids) {
-        pending.acknowledge(queue, ids);
+        parts().pending.acknowledge(queue, ids);
     }
 
     @Override
     public void retryLater(Delivery delivery, Job retried) {
         requireSameQueue(delivery, retried.queue());
-        moves.retryLater(delivery, retried);
+        parts().moves.retryLater(delivery, retried);
     }
 
     @Override
     public void deadLetter(Delivery delivery, DeadLetter letter) {
         requireSameQueue(delivery, letter.queue());
-        moves.deadLetter(delivery, letter);
+        parts().moves.deadLetter(delivery, letter);
     }
 
     @Override
     public Set<QueueName> paused(Collection<QueueName> queues) {
-        return pauses.paused(queues);
+        return parts().pauses.paused(queues);
     }
 
     @Override
     public Set<JobId> cancelled(QueueName queue, Collection<JobId> jobs) {
-        return cancels.cancelled(queue, jobs);
+        return parts().cancels.cancelled(queue, jobs);
     }
 
     // ---------------------------------------------------------------- QueueMaintenance
@@ -217,103 +285,128 @@ final class RedisStreamTransport
     @Override
     public int promoteDue(QueueName queue, Instant now, int max) {
         requirePositive(max);
-        return moves.promoteDue(queue, now, max);
+        return parts().moves.promoteDue(queue, now, max);
     }
 
     @Override
     public Reclaimed reclaimAbandoned(QueueName queue, ConsumerName consumer, Duration minIdle, int max) {
         requirePositive(max);
-        return pending.reclaimAbandoned(queue, consumer, minIdle, max);
+        return parts().pending.reclaimAbandoned(queue, consumer, minIdle, max);
     }
 
     @Override
     public TrimOutcome trim(QueueName queue, Retention retention, Instant now) {
-        cancels.forgetBefore(queue, now.minus(retention.maxAge()));
-        return housekeeping.trim(queue, retention, now);
+        parts().cancels.forgetBefore(queue, now.minus(retention.maxAge()));
+        return parts().housekeeping.trim(queue, retention, now);
     }
 
     @Override
     public List<ConsumerName> removeIdleConsumers(QueueName queue, Duration idle) {
-        return housekeeping.removeIdleConsumers(queue, idle);
+        return parts().housekeeping.removeIdleConsumers(queue, idle);
     }
 
     @Override
     public ConsumerName claimConsumer(ConsumerName wanted) {
-        return claims.claim(wanted);
+        return parts().claims.claim(wanted);
     }
 
     @Override
     public void releaseConsumer(ConsumerName claimed) {
-        claims.release(claimed);
+        parts().claims.release(claimed);
     }
 
     @Override
     public List<ConsumerName> removeStaleConsumers(QueueName queue, ConsumerName name) {
-        return housekeeping.removeStaleConsumers(queue, name, claims.live());
+        Parts parts = parts();
+        return parts.housekeeping.removeStaleConsumers(queue, name, parts.claims.live());
     }
 
     // ---------------------------------------------------------------- QueueAdministration
 
     @Override
     public QueueStats stats(QueueName queue) {
-        return statistics.stats(queue);
+        return parts().statistics.stats(queue);
     }
 
     @Override
     public Map<QueueName, QueueTotals> totals(Collection<QueueName> queues) {
-        return totals.of(queues);
+        return parts().totals.of(queues);
     }
 
     @Override
     public Optional<JobSighting> find(QueueName queue, JobId id) {
-        return lookup.find(queue, id);
+        return parts().lookup.find(queue, id);
     }
 
     @Override
     public List<QueueName> queues() {
-        return directory.queues();
+        return parts().directory.queues();
     }
 
     @Override
     public List<PartitionStats> partitionStats(QueueName queue) {
-        return statistics.partitions(queue);
+        return parts().statistics.partitions(queue);
     }
 
     @Override
     public List<JobSighting.Delayed> delayed(QueueName queue, int limit) {
         requirePositive(limit);
-        return lookup.delayed(queue, limit);
+        return parts().lookup.delayed(queue, limit);
     }
 
     @Override
     public List<StoredDeadLetter> deadLetters(QueueName queue, Optional<DeadLetterId> after, int limit) {
         requirePositive(limit);
-        return deadLetters.list(queue, after, limit);
+        return parts().deadLetters.list(queue, after, limit);
     }
 
     @Override
     public int redrive(QueueName queue, DeadLetterSelection selection) {
-        return deadLetters.redrive(queue, selection);
+        return parts().deadLetters.redrive(queue, selection);
     }
 
     @Override
     public int purgeDeadLetters(QueueName queue, DeadLetterSelection selection) {
-        return deadLetters.purge(queue, selection);
+        return parts().deadLetters.purge(queue, selection);
     }
 
     @Override
     public void pause(QueueName queue) {
-        pauses.pause(queue);
+        parts().pauses.pause(queue);
     }
 
     @Override
     public void resume(QueueName queue) {
-        pauses.resume(queue);
+        parts().pauses.resume(queue);
     }
 
     @Override
     public boolean cancel(QueueName queue, JobId id, Instant at) {
-        return cancels.cancel(queue, id, at);
+        return parts().cancels.cancel(queue, id, at);
+    }
+
+    // ---------------------------------------------------------------- ScheduleFires (RedisAdapter's own API)
+
+    @Override
+    public ScheduleState state(Schedule schedule) {
+        return parts().scheduleFires.state(schedule);
+    }
+
+    @Override
+    public boolean fire(Schedule schedule, Instant fireTime) {
+        return parts().scheduleFires.fire(schedule, fireTime);
+    }
+
+    @Override
+    public void settle(Schedule schedule, Instant through) {
+        parts().scheduleFires.settle(schedule, through);
+    }
+
+    // ---------------------------------------------------------------- TransportMemory
+
+    @Override
+    public String epoch() {
+        return parts().memory.epoch();
     }
 
     private static void requirePositive(int max) {

@@ -44,6 +44,6 @@ class ClusterConfigTest {
                 .hasMessage("a Redis Cluster has only database 0, but BATON_REDIS_URI 'redis://:****@localhost:6379/2'"
                         + " names another");
         assertThat(new RedisAdapter.Config("redis://h:1", "-w", config.payloadLimit(), config.commandTimeout(), true,
-                List.of("h:2"), "baton").cluster()).isTrue();
+                List.of("h:2")).cluster()).isTrue();
     }
 }

@@ -35,6 +35,7 @@ final class OutboxHousekeeping implements AutoCloseable {
      */
     private final CountDownLatch epochRecorded = new CountDownLatch(1);
     private final Thread thread;
+    private final FailureStreak failures = new FailureStreak();
 
     OutboxHousekeeping(JobOutbox outbox, TransportMemory memory, Clock clock, int batchSize, Duration interval,
                        MaintenanceObserver observer) {
@@ -99,7 +100,13 @@ final class OutboxHousekeeping implements AutoCloseable {
                 return; // closed while it looked: the failure is the interruption's
             }
             // it must outlive an outage of PostgreSQL or Redis: the next look tries again
-            LOG.warn("the outbox's housekeeping failed, trying again in {}: {}", interval, e.toString());
+            LOG.atLevel(failures.failed()).log("the outbox's housekeeping failed, trying again every {}: {}", interval,
+                    e.toString());
+            return;
+        }
+        int failed = failures.succeeded();
+        if (failed > 0) {
+            LOG.info("the outbox's housekeeping works again after {} failed looks", failed);
         }
     }
 

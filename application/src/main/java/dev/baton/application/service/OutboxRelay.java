@@ -47,6 +47,9 @@ import org.slf4j.LoggerFactory;
  * While its claims find rows it is marked claiming ({@link JobOutbox#keepClaiming}) and producers' commits do not wake
  * it; it unmarks itself with one last claim before it waits. Woken when producers commit, and every
  * {@link Settings#pollInterval} at the latest (docs/POSTGRES.md#the-wake-up).
+ * A batch the transport did not take (Redis out of reach) is published again, once per poll interval, before anything
+ * new is claimed, while its claim lasts: an outage holds up one batch, not a claim of every row, and the batch goes
+ * out as soon as the transport answers rather than once its claim expired.
  *
  * <p>A job enqueued through the outbox counts as enqueued ({@link JobObserver#jobEnqueued}) when a relay publishes it:
  * a rolled-back producer's row never counts, and the producer's own enqueue call does not count it.
@@ -86,6 +89,9 @@ public final class OutboxRelay implements AutoCloseable {
     private final OutboxHousekeeping housekeeping;
     /** Rows this relay published and has yet to mark: marked in the statement that claims the next batch. */
     private List<Long> unmarked = List.of();
+    /** A batch this relay claimed and the transport did not take: published before anything new is claimed. */
+    private Optional<Claimed> untaken = Optional.empty();
+    private final FailureStreak failures = new FailureStreak();
     /** This relay's name in the outbox's marks of claiming relays ({@link JobOutbox#keepClaiming}). */
     private final String name = "relay-" + UUID.randomUUID();
     /** Until when the relay's mark as claiming lasts, by its clock; null while it is not marked. */
@@ -147,11 +153,21 @@ public final class OutboxRelay implements AutoCloseable {
     /** Claims a batch (marking the one before it published) and publishes it; its mark waits for the next claim. */
     private int relayBatch() {
         Instant now = clock.instant();
-        List<JobOutbox.Entry> claimed = outbox.markPublishedAndClaim(unmarked, now, settings.batchSize(), now,
-                now.plus(settings.claimLease()));
+        Optional<Claimed> again = untaken.filter(batch -> now.isBefore(batch.until()));
+        untaken = Optional.empty();
+        if (again.isPresent()) {
+            publishClaimed(again.get());
+            return again.get().rows().size();
+        }
+        Instant until = now.plus(settings.claimLease());
+        List<JobOutbox.Entry> claimed = outbox.markPublishedAndClaim(unmarked, now, settings.batchSize(), now, until);
         unmarked = List.of();
-        publishClaimed(claimed);
+        publishClaimed(claimed, until);
         return claimed.size();
+    }
+
+    /** Claimed rows to be published, and until when the claim keeps other relays off them. */
+    private record Claimed(List<JobOutbox.Entry.Ready> rows, Instant until) {
     }
 
     /**
@@ -178,15 +194,15 @@ public final class OutboxRelay implements AutoCloseable {
             return 0;
         }
         Instant now = clock.instant();
-        List<JobOutbox.Entry> claimed = outbox.stopClaimingAndClaim(name, unmarked, now, max, now,
-                now.plus(settings.claimLease()));
+        Instant until = now.plus(settings.claimLease());
+        List<JobOutbox.Entry> claimed = outbox.stopClaimingAndClaim(name, unmarked, now, max, now, until);
         unmarked = List.of();
         claimingUntil = null;
-        publishClaimed(claimed);
+        publishClaimed(claimed, until);
         return claimed.size();
     }
 
-    private void publishClaimed(List<JobOutbox.Entry> claimed) {
+    private void publishClaimed(List<JobOutbox.Entry> claimed, Instant until) {
         List<JobOutbox.Entry.Ready> ready = new ArrayList<>();
         for (JobOutbox.Entry entry : claimed) {
             if (entry instanceof JobOutbox.Entry.Malformed malformed) {
@@ -198,11 +214,22 @@ public final class OutboxRelay implements AutoCloseable {
             }
         }
         if (!ready.isEmpty()) {
-            List<JobOutbox.Entry.Ready> published = publish(ready);
-            unmarked = published.stream().map(JobOutbox.Entry.Ready::position).toList();
-            observer.outboxPublished(published.size());
-            published.forEach(row -> jobObserver.jobEnqueued(row.job()));
+            publishClaimed(new Claimed(ready, until));
         }
+    }
+
+    /** @throws TransportException when the transport did not take the batch: it is published again first */
+    private void publishClaimed(Claimed batch) {
+        List<JobOutbox.Entry.Ready> published;
+        try {
+            published = publish(batch.rows());
+        } catch (TransportException e) {
+            untaken = Optional.of(batch);
+            throw e;
+        }
+        unmarked = published.stream().map(JobOutbox.Entry.Ready::position).toList();
+        observer.outboxPublished(published.size());
+        published.forEach(row -> jobObserver.jobEnqueued(row.job()));
     }
 
     /**
@@ -306,11 +333,16 @@ public final class OutboxRelay implements AutoCloseable {
                 } else if (stopClaiming(settings.batchSize()) == 0) {
                     awaitNewRows();
                 }
+                int failed = failures.succeeded();
+                if (failed > 0) {
+                    LOG.info("relaying the outbox works again after {} failures", failed);
+                }
             } catch (InterruptedException e) {
                 break;
             } catch (RuntimeException e) {
                 // the relay must outlive an outage of PostgreSQL or Redis
-                LOG.warn("relaying the outbox failed, retrying in {}: {}", settings.pollInterval(), e.toString());
+                LOG.atLevel(failures.failed()).log("relaying the outbox failed, retrying every {}: {}",
+                        settings.pollInterval(), e.toString());
                 if (awaitClose(settings.pollInterval())) {
                     break;
                 }

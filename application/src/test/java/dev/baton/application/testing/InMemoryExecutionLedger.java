@@ -56,7 +56,10 @@ public final class InMemoryExecutionLedger implements ExecutionLedger, JobOutcom
         this.clock = clock;
     }
 
-    /** Test hook: while {@code down}, every {@code execute} throws {@link LedgerUnavailableException}. */
+    /**
+     * Test hook: while {@code down}, every {@code execute} reports the ledger unavailable, and every lookup and record
+     * of an outcome throws {@link LedgerUnavailableException}.
+     */
     public void setUnavailable(boolean down) {
         unavailable.set(down);
     }
@@ -231,6 +234,7 @@ public final class InMemoryExecutionLedger implements ExecutionLedger, JobOutcom
 
     @Override
     public Optional<Completion> find(QueueName queue, JobId id) {
+        checkAvailable();
         synchronized (lock) {
             return Optional.ofNullable(completions.get(new Key(queue, id.value())));
         }

@@ -1,6 +1,7 @@
 package dev.baton.application.testing;
 
 import dev.baton.application.port.out.JobOutbox;
+import dev.baton.application.port.out.LedgerUnavailableException;
 import dev.baton.domain.Job;
 import dev.baton.domain.OutboxBacklog;
 import java.time.Duration;
@@ -27,6 +28,7 @@ public final class InMemoryJobOutbox implements JobOutbox {
     private final Predicate<Job> ended;
     private long nextPosition = 1;
     private String epoch;
+    private volatile boolean unavailable;
 
     public InMemoryJobOutbox(Predicate<Job> ended) {
         this.ended = Objects.requireNonNull(ended, "ended");
@@ -34,6 +36,17 @@ public final class InMemoryJobOutbox implements JobOutbox {
 
     public InMemoryJobOutbox() {
         this(job -> false);
+    }
+
+    /** Test hook: while {@code down}, every call of the port throws {@link LedgerUnavailableException} at once. */
+    public void setUnavailable(boolean down) {
+        unavailable = down;
+    }
+
+    private void checkAvailable() {
+        if (unavailable) {
+            throw new LedgerUnavailableException("in-memory outbox is down (test hook)", null);
+        }
     }
 
     /** A producer's transaction committed {@code job}; wakes a relay waiting for new rows unless one is claiming. */
@@ -62,6 +75,7 @@ public final class InMemoryJobOutbox implements JobOutbox {
 
     @Override
     public synchronized List<Entry> claim(int max, Instant now, Instant claimedUntil) {
+        checkAvailable();
         List<Entry> claimed = new ArrayList<>();
         for (var row : rows.entrySet()) {
             Row value = row.getValue();
@@ -78,28 +92,33 @@ public final class InMemoryJobOutbox implements JobOutbox {
 
     @Override
     public synchronized void keepClaiming(String relay, Duration lease) {
+        checkAvailable();
         claiming.add(relay);
     }
 
     @Override
     public synchronized List<Entry> stopClaimingAndClaim(String relay, Collection<Long> published, Instant at,
                                                          int max, Instant now, Instant claimedUntil) {
+        checkAvailable();
         claiming.remove(relay);
         return markPublishedAndClaim(published, at, max, now, claimedUntil);
     }
 
     @Override
     public synchronized void markPublished(Collection<Long> positions, Instant at) {
+        checkAvailable();
         positions.forEach(position -> rows.computeIfPresent(position, (p, row) -> row.published(true)));
     }
 
     @Override
     public synchronized void markMalformed(long position, String reason) {
+        checkAvailable();
         rows.computeIfPresent(position, (p, row) -> new Row(row.job, row.bad, reason, false, null));
     }
 
     @Override
     public synchronized int republishAfterLoss(String transportEpoch) {
+        checkAvailable();
         if (Objects.equals(epoch, transportEpoch)) {
             return 0;
         }
@@ -116,6 +135,7 @@ public final class InMemoryJobOutbox implements JobOutbox {
 
     @Override
     public synchronized int forgetEnded(int max) {
+        checkAvailable();
         List<Long> forgotten = rows.entrySet().stream()
                 .filter(row -> row.getValue().published && ended.test(row.getValue().job))
                 .limit(max).map(Map.Entry::getKey).toList();
@@ -125,6 +145,7 @@ public final class InMemoryJobOutbox implements JobOutbox {
 
     @Override
     public synchronized OutboxBacklog backlog(Instant now) {
+        checkAvailable();
         List<Row> waiting = rows.values().stream().filter(row -> !row.published && row.malformed == null).toList();
         Duration oldest = waiting.stream().filter(row -> row.job != null).findFirst()
                 .map(row -> Duration.between(row.job.enqueuedAt(), now)).filter(age -> !age.isNegative())
@@ -135,6 +156,7 @@ public final class InMemoryJobOutbox implements JobOutbox {
 
     @Override
     public synchronized void awaitNewRows(Duration timeout) throws InterruptedException {
+        checkAvailable();
         wait(Math.max(1, timeout.toMillis()));
     }
 

@@ -65,6 +65,7 @@ public final class InMemoryStreamTransport
     private int failingCancelReads;
     /** The consumer names live workers hold ({@link #claimConsumer}). */
     private final Set<ConsumerName> claimed = new HashSet<>();
+    private volatile boolean unreachable;
     private final AtomicLong acknowledgedInFrontOfLeases = new AtomicLong();
     private int largestLease;
     private long leases;
@@ -95,6 +96,14 @@ public final class InMemoryStreamTransport
         failingUnpublishedDeadLetters = count;
     }
 
+    /**
+     * Test hook: while {@code down}, every call of the ports throws {@link TransportException} at once, as the Redis
+     * adapter's calls do while Redis has never answered.
+     */
+    public void setUnreachable(boolean down) {
+        unreachable = down;
+    }
+
     /** Test hook: the next {@code count} calls of {@link #lease} throw {@link TransportException} (server lost). */
     public synchronized void failNextLeases(int count) {
         failingLeases = count;
@@ -108,19 +117,28 @@ public final class InMemoryStreamTransport
         failingCancelReads = count;
     }
 
+    private void checkReachable() {
+        if (unreachable) {
+            throw new TransportException("in-memory transport is unreachable (test hook)");
+        }
+    }
+
     @Override
     public synchronized void declare(QueueName queue) {
+        checkReachable();
         queue(queue);
     }
 
     @Override
     public synchronized void publish(Job job) {
+        checkReachable();
         queue(job.queue()).publish(job, clock.instant());
         notifyAll();
     }
 
     @Override
     public synchronized JobId publishUnique(Job job) {
+        checkReachable();
         Uniqueness unique = Uniqueness.carriedBy(job)
                 .orElseThrow(() -> new InvalidValueException("job " + job.id() + " carries no uniqueness key"));
         JobId holder = queue(job.queue()).publishUnique(job, unique, clock.instant());
@@ -130,11 +148,13 @@ public final class InMemoryStreamTransport
 
     @Override
     public synchronized void publishAll(List<Job> jobs) {
+        checkReachable();
         jobs.forEach(this::publish);
     }
 
     @Override
     public synchronized void deadLetterUnpublished(DeadLetter letter, String origin) {
+        checkReachable();
         if (failingUnpublishedDeadLetters > 0) {
             failingUnpublishedDeadLetters--;
             throw new TransportException("server unreachable (test hook)");
@@ -144,6 +164,7 @@ public final class InMemoryStreamTransport
 
     @Override
     public synchronized Lease lease(QueueName queue, ConsumerName consumer, int max, Duration block) {
+        checkReachable();
         if (failingLeases > 0) {
             failingLeases--;
             throw new TransportException("server unreachable (test hook)");
@@ -178,16 +199,19 @@ public final class InMemoryStreamTransport
 
     @Override
     public synchronized List<Delivery> leaseOwnPending(QueueName queue, ConsumerName consumer, int max) {
+        checkReachable();
         return queue(queue).leaseOwnPending(consumer, max, clock.instant());
     }
 
     @Override
     public synchronized OptionalLong isolate(Delivery.Leased delivery, ConsumerName consumer) {
+        checkReachable();
         return queue(delivery.queue()).isolate(delivery.id(), consumer);
     }
 
     @Override
     public synchronized void acknowledge(QueueName queue, Collection<DeliveryId> ids) {
+        checkReachable();
         queue(queue).acknowledge(ids, clock.instant());
     }
 
@@ -195,6 +219,7 @@ public final class InMemoryStreamTransport
     @Override
     public AcknowledgedLease acknowledgeAndLease(QueueName queue, Collection<DeliveryId> ids, ConsumerName consumer,
                                                  int max) {
+        checkReachable();
         acknowledgedInFrontOfLeases.addAndGet(ids.size());
         return JobLeases.super.acknowledgeAndLease(queue, ids, consumer, max);
     }
@@ -216,21 +241,25 @@ public final class InMemoryStreamTransport
 
     @Override
     public synchronized void retryLater(Delivery delivery, Job retried) {
+        checkReachable();
         queue(delivery.queue()).retryLater(delivery.id(), retried, retried.notBefore().orElse(clock.instant()));
     }
 
     @Override
     public synchronized void deadLetter(Delivery delivery, DeadLetter letter) {
+        checkReachable();
         queue(delivery.queue()).deadLetter(delivery.id(), letter, clock.instant());
     }
 
     @Override
     public synchronized Set<QueueName> paused(Collection<QueueName> names) {
+        checkReachable();
         return names.stream().filter(name -> queue(name).isPaused()).collect(Collectors.toUnmodifiableSet());
     }
 
     @Override
     public synchronized Set<JobId> cancelled(QueueName queue, Collection<JobId> jobs) {
+        checkReachable();
         if (failingCancelReads > 0) {
             failingCancelReads--;
             throw new TransportException("reading the cancels failed (test hook)");
@@ -242,12 +271,14 @@ public final class InMemoryStreamTransport
     @Override
     public synchronized Set<DeliveryId> extendLeases(QueueName queue, ConsumerName consumer,
                                                      Collection<DeliveryId> ids) {
+        checkReachable();
         return queue(queue).extendLeases(consumer, ids, clock.instant());
     }
 
     @Override
     public synchronized Reclaimed reclaimAbandoned(QueueName queue, ConsumerName consumer, Duration minIdle,
                                                    int max) {
+        checkReachable();
         Reclaimed reclaimed = queue(queue).reclaimAbandoned(consumer, minIdle, max, clock.instant());
         if (!reclaimed.deliveries().isEmpty()) {
             leasesAtLastReclaim = leases;
@@ -257,6 +288,7 @@ public final class InMemoryStreamTransport
 
     @Override
     public synchronized int promoteDue(QueueName queue, Instant now, int max) {
+        checkReachable();
         int moved = queue(queue).promoteDue(now, max, clock.instant());
         if (moved > 0) {
             notifyAll();
@@ -271,6 +303,7 @@ public final class InMemoryStreamTransport
 
     @Override
     public synchronized TrimOutcome trim(QueueName queue, Retention retention, Instant now) {
+        checkReachable();
         Instant cutoff = now.minus(retention.maxAge());
         cancels.getOrDefault(queue, new HashMap<>()).values().removeIf(at -> at.isBefore(cutoff));
         return queue(queue).trim(retention, now);
@@ -278,11 +311,13 @@ public final class InMemoryStreamTransport
 
     @Override
     public synchronized List<ConsumerName> removeIdleConsumers(QueueName queue, Duration idle) {
+        checkReachable();
         return queue(queue).removeIdleConsumers(idle, clock.instant());
     }
 
     @Override
     public synchronized ConsumerName claimConsumer(ConsumerName wanted) {
+        checkReachable();
         ConsumerName name = wanted;
         for (int n = 2; claimed.contains(name); n++) {
             name = wanted.numbered(n);
@@ -293,53 +328,63 @@ public final class InMemoryStreamTransport
 
     @Override
     public synchronized void releaseConsumer(ConsumerName name) {
+        checkReachable();
         claimed.remove(name);
     }
 
     @Override
     public synchronized List<ConsumerName> removeStaleConsumers(QueueName queue, ConsumerName name) {
+        checkReachable();
         return queue(queue).removeConsumers(consumer -> consumer.isRunOf(name) && !claimed.contains(consumer));
     }
 
     @Override
     public synchronized QueueStats stats(QueueName queue) {
+        checkReachable();
         return queue(queue).stats(clock.instant());
     }
 
     @Override
     public synchronized Map<QueueName, QueueTotals> totals(Collection<QueueName> queues) {
+        checkReachable();
         return queues.stream().distinct().collect(Collectors.toMap(name -> name, name -> queue(name).totals(),
                 (a, b) -> a, LinkedHashMap::new));
     }
 
     @Override
     public synchronized Optional<JobSighting> find(QueueName queue, JobId id) {
+        checkReachable();
         return queue(queue).find(id, clock.instant());
     }
 
     @Override
     public synchronized List<QueueName> queues() {
+        checkReachable();
         return queues.keySet().stream().sorted(Comparator.comparing(QueueName::value)).toList();
     }
 
     /** Queues in memory have one partition. */
     @Override
     public List<PartitionStats> partitionStats(QueueName queue) {
+        checkReachable();
         return List.of();
     }
 
     @Override
     public synchronized List<JobSighting.Delayed> delayed(QueueName queue, int limit) {
+        checkReachable();
         return queue(queue).delayed(limit);
     }
 
     @Override
     public synchronized List<StoredDeadLetter> deadLetters(QueueName queue, Optional<DeadLetterId> after, int limit) {
+        checkReachable();
         return queue(queue).deadLetters(after, limit);
     }
 
     @Override
     public synchronized int redrive(QueueName queue, DeadLetterSelection selection) {
+        checkReachable();
         int moved = queue(queue).redrive(selection, clock.instant());
         if (moved > 0) {
             notifyAll();
@@ -349,21 +394,25 @@ public final class InMemoryStreamTransport
 
     @Override
     public synchronized int purgeDeadLetters(QueueName queue, DeadLetterSelection selection) {
+        checkReachable();
         return queue(queue).purgeDeadLetters(selection);
     }
 
     @Override
     public synchronized void pause(QueueName queue) {
+        checkReachable();
         queue(queue).paused(true);
     }
 
     @Override
     public synchronized void resume(QueueName queue) {
+        checkReachable();
         queue(queue).paused(false);
     }
 
     @Override
     public synchronized boolean cancel(QueueName queue, JobId id, Instant at) {
+        checkReachable();
         return cancels.computeIfAbsent(queue, name -> new HashMap<>()).putIfAbsent(id, at) == null;
     }
 

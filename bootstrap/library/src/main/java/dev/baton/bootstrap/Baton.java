@@ -358,9 +358,19 @@ public final class Baton implements AutoCloseable {
     /** Whether each dependency (redis, postgres) answers now. */
     public Map<String, Boolean> health() {
         Map<String, Boolean> health = new LinkedHashMap<>();
-        instance(new Key<Set<HealthCheck>>() { })
-                .forEach(check -> health.put(check.name(), check.isUp()));
+        healthProblems().forEach((name, problem) -> health.put(name, problem.isEmpty()));
         return health;
+    }
+
+    /**
+     * Each dependency (redis, postgres) by name: empty when it answers now, else why not (since when, and the last
+     * error; never a password). Opening an instance never waits for them unless {@code BATON_REQUIRE_SERVERS_AT_START}.
+     */
+    public Map<String, Optional<String>> healthProblems() {
+        Map<String, Optional<String>> problems = new LinkedHashMap<>();
+        instance(new Key<Set<HealthCheck>>() { })
+                .forEach(check -> problems.put(check.name(), check.problem()));
+        return problems;
     }
 
     /** Stops workers gracefully, then closes servers and connections, in reverse order of opening. */

@@ -47,11 +47,27 @@ public final class TestCluster implements AutoCloseable {
      * @throws IllegalStateException when the cluster cannot be started, saying why
      */
     public static TestCluster start() {
+        return start(freePorts());
+    }
+
+    /** Six free ports, for a cluster that a test starts later ({@link #start(List)}): nothing listens there yet. */
+    public static List<Integer> freePorts() {
+        List<Integer> ports = new ArrayList<>();
+        while (ports.size() < 6) {
+            int port = freePort();
+            if (!ports.contains(port)) {
+                ports.add(port);
+            }
+        }
+        return ports;
+    }
+
+    /** {@link #start()} on the given six ports. */
+    public static TestCluster start(List<Integer> ports) {
         List<Node> nodes = new ArrayList<>();
         TestCluster cluster = new TestCluster(nodes);
         try {
-            for (int i = 0; i < 6; i++) {
-                int port = freePort();
+            for (int port : ports) {
                 Path dir = Files.createTempDirectory("baton-cluster-" + port + "-");
                 Process process = new ProcessBuilder("redis-server", "--port", Integer.toString(port),
                         "--bind", "127.0.0.1", "--cluster-enabled", "yes",

@@ -42,6 +42,19 @@ public final class ThrowawayRedis implements AutoCloseable {
         return redis;
     }
 
+    /**
+     * A server on a free port that is not running yet: nothing listens there until {@link #startNow()}, so a client
+     * can be opened against a server that is down.
+     */
+    public static ThrowawayRedis notStarted(String... extraArgs) {
+        return new ThrowawayRedis(freePort(), List.of(extraArgs), onPath());
+    }
+
+    /** Starts the server and returns once it accepts connections. */
+    public void startNow() {
+        startProcess();
+    }
+
     public int port() {
         return port;
     }

@@ -2,13 +2,17 @@ package dev.baton.application.service.schedule;
 
 import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.port.out.ScheduleFires;
+import dev.baton.application.service.FailureStreak;
 import dev.baton.domain.FirePlan;
 import dev.baton.domain.Schedule;
+import dev.baton.domain.ScheduleName;
 import dev.baton.domain.ScheduleState;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,6 +32,8 @@ final class SchedulerLoop {
     private final Duration grace;
     private final Clock clock;
     private final JobObserver observer;
+    /** Each schedule's failed passes in a row: one warning while Redis is down, not one per pass. */
+    private final Map<ScheduleName, FailureStreak> failures = new HashMap<>();
 
     SchedulerLoop(ScheduleFires fires, List<Schedule> schedules, Duration grace, Clock clock, JobObserver observer) {
         this.fires = fires;
@@ -35,16 +41,23 @@ final class SchedulerLoop {
         this.grace = grace;
         this.clock = clock;
         this.observer = observer;
+        schedules.forEach(schedule -> failures.put(schedule.name(), new FailureStreak()));
     }
 
     /** One pass; one schedule's failure (a transport error) is logged and leaves the others to run. */
     void runOnce() {
         for (Schedule schedule : schedules) {
+            FailureStreak streak = failures.get(schedule.name());
             try {
                 pass(schedule);
             } catch (RuntimeException e) {
-                LOG.warn("schedule pass failed, retrying at the next pass schedule={}: {}", schedule.name(),
-                        e.toString());
+                LOG.atLevel(streak.failed()).log("schedule pass failed, retrying at the next pass schedule={}: {}",
+                        schedule.name(), e.toString());
+                continue;
+            }
+            int failed = streak.succeeded();
+            if (failed > 0) {
+                LOG.info("schedule passes work again after {} failures schedule={}", failed, schedule.name());
             }
         }
     }

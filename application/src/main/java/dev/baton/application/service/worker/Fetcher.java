@@ -4,6 +4,7 @@ import dev.baton.application.port.out.Delivery;
 import dev.baton.application.port.out.JobLeases;
 import dev.baton.application.port.out.Lease;
 import dev.baton.application.port.out.QueueMaintenance;
+import dev.baton.application.service.FailureStreak;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.QueueName;
 import java.time.Duration;
@@ -20,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * while all are busy), takes in a reclaimed entry when recovery is due, else fills them with new entries leased
  * round-robin over the queues that are not paused, and dispatches what came. It never leases more than it has slots
  * for: one per job the worker runs at once, and while its jobs are short, some for deliveries leased ahead, which it
- * sizes at the start of every turn ({@link LeaseAhead}). A transport failure pauses it, it never ends it.
+ * sizes at the start of every turn ({@link LeaseAhead}). A transport failure pauses it, it never ends it; a ledger
+ * that did not answer a job's transaction stops it leasing until the ledger answers again ({@link LedgerOutage}).
  *
  * <p>While its queues have work, a lease after one that brought entries goes without waiting and carries the
  * acknowledgements that gathered meanwhile in front of it, in the same round trip ({@link Acknowledgements#leaseAfter}):
@@ -48,13 +50,15 @@ final class Fetcher {
     private final LeaseAhead ahead;
     private final Thread thread;
     private final AtomicBoolean leasing = new AtomicBoolean(true);
+    private final LedgerOutage ledger;
+    private final FailureStreak leaseFailures = new FailureStreak();
     /** The last lease brought entries (only the fetcher's thread reads and writes it). */
     private boolean busy;
 
     /** @param block how long one round over the queues may wait for new entries; split over the queues */
     Fetcher(JobLeases leases, QueueMaintenance maintenance, List<QueueName> queues, ConsumerName consumer, Duration block,
             InFlight inFlight, RecoveryLoop recovery, PausedQueues pauses, Dispatcher dispatcher,
-            Acknowledgements<Attempt> acknowledgements, LeaseAhead ahead, ThreadFactory threads) {
+            Acknowledgements<Attempt> acknowledgements, LeaseAhead ahead, LedgerOutage ledger, ThreadFactory threads) {
         this.leases = leases;
         this.maintenance = maintenance;
         this.queues = List.copyOf(queues);
@@ -68,6 +72,7 @@ final class Fetcher {
         this.dispatcher = dispatcher;
         this.acknowledgements = acknowledgements;
         this.ahead = ahead;
+        this.ledger = ledger;
         this.thread = threads.newThread(this::run);
     }
 
@@ -100,6 +105,8 @@ final class Fetcher {
             resumeOldestOwnPending();
             Pause pause = new Pause();
             for (int turn = 0; leasing.get(); turn++) {
+                // jobs leased while the ledger does not answer would only be left pending
+                ledger.awaitAnswer(acknowledgements::sendDirectly, leasing::get);
                 inFlight.leaseAhead(ahead.depth());
                 int wanted = inFlight.takeFreeSlots(acknowledgements::sendDirectly);
                 // after the wait for slots, however long: a lease never acts on pauses older than a check interval
@@ -147,6 +154,10 @@ final class Fetcher {
             inFlight.freeSlots(wanted - leased.size());
             dispatcher.dispatch(leased);
             pause.reset();
+            int failed = leaseFailures.succeeded();
+            if (failed > 0) {
+                LOG.info("leasing works again after {} failed leases consumer={}", failed, consumer);
+            }
         } catch (RuntimeException e) {
             busy = false;
             acknowledgements.sendDirectly();
@@ -155,8 +166,8 @@ final class Fetcher {
                 return false; // a graceful stop interrupted the blocking read: not a failure
             }
             long millis = pause.next();
-            LOG.warn("lease failed, retrying in {} ms consumer={} queue={}: {}", millis, consumer, queue,
-                    e.toString());
+            LOG.atLevel(leaseFailures.failed()).log("lease failed, retrying in {} ms consumer={} queue={}: {}", millis,
+                    consumer, queue, e.toString());
             Thread.sleep(millis);
         }
         return true;
@@ -195,13 +206,19 @@ final class Fetcher {
 
     private void retrying(String what, Runnable action) throws InterruptedException {
         Pause pause = new Pause();
+        FailureStreak failures = new FailureStreak();
         while (leasing.get()) {
             try {
                 action.run();
+                int failed = failures.succeeded();
+                if (failed > 0) {
+                    LOG.info("{} succeeded after {} failures consumer={}", what, failed, consumer);
+                }
                 return;
             } catch (RuntimeException e) {
                 long millis = pause.next();
-                LOG.warn("{} failed, retrying in {} ms consumer={}: {}", what, millis, consumer, e.toString());
+                LOG.atLevel(failures.failed()).log("{} failed, retrying in {} ms consumer={}: {}", what, millis,
+                        consumer, e.toString());
                 Thread.sleep(millis);
             }
         }

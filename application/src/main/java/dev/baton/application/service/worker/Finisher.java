@@ -9,6 +9,7 @@ import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.port.out.JobTracing.AttemptEnd;
 import dev.baton.application.port.out.JobTracing.AttemptTrace;
 import dev.baton.application.port.out.LedgerOutcome;
+import dev.baton.application.port.out.LedgerUnavailableException;
 import dev.baton.domain.AttemptOutcome;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.DeadLetter;
@@ -60,10 +61,11 @@ final class Finisher {
     private final JobObserver observer;
     private final ConsumerName consumer;
     private final Throttle releaseWarnings;
+    private final LedgerOutage ledgerOutage;
 
     Finisher(JobLeases leases, JobOutcomes outcomes, Acknowledgements<Attempt> acknowledgements,
              RetryPolicy retryPolicy, Duration jobTimeout, Clock clock, RandomSource random, JobObserver observer,
-             ConsumerName consumer) {
+             ConsumerName consumer, LedgerOutage ledgerOutage) {
         this.leases = leases;
         this.outcomes = outcomes;
         this.acknowledgements = acknowledgements;
@@ -74,6 +76,7 @@ final class Finisher {
         this.observer = observer;
         this.consumer = consumer;
         this.releaseWarnings = new Throttle(clock, RELEASE_WARNING_INTERVAL);
+        this.ledgerOutage = ledgerOutage;
     }
 
     /** @return the deliveries handed over for acknowledgement, whose slots the acknowledgement frees */
@@ -90,6 +93,7 @@ final class Finisher {
                 attempt.trace().ended(mine ? AttemptEnd.CANCELLED : AttemptEnd.NOT_SETTLED, Optional.empty());
             } else if (attempt.outcome() instanceof LedgerOutcome.Unknown unknownOutcome) {
                 unknown.add(attempt);
+                ledgerOutage.notAnsweredFor(attempt.delivery().job());
                 attempt.trace().ended(AttemptEnd.LEFT_PENDING, Optional.of(unknownOutcome.failure()));
             } else if (attempt.outcome() instanceof LedgerOutcome.EffectFailed failed) {
                 AttemptEnd end = endFailedOrLeavePending(attempt, failed.cause());
@@ -160,6 +164,9 @@ final class Finisher {
     }
 
     void leftPending(HeldDelivery held, Throwable failure) {
+        if (failure instanceof LedgerUnavailableException && held.delivery() instanceof Delivery.Leased leased) {
+            ledgerOutage.notAnsweredFor(leased.job());
+        }
         LOG.warn("could not finish delivery, left pending for redelivery consumer={} {}", consumer, held, failure);
     }
 

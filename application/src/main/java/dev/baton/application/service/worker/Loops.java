@@ -1,5 +1,6 @@
 package dev.baton.application.service.worker;
 
+import dev.baton.application.service.FailureStreak;
 import dev.baton.domain.ConsumerName;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,7 +15,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs a worker's background loops at fixed delays, each pass guarded: a loop never dies of one failure. The deadline
  * sweep has a thread of its own; the other loops share two, so that a slow reclaim or trim never delays the lease
- * extension of running jobs.
+ * extension of running jobs. A loop's failures in a row (a server that is down) log one warning, and one line when it
+ * works again ({@link FailureStreak}).
  */
 final class Loops {
     private static final Logger LOG = LoggerFactory.getLogger(Loops.class);
@@ -32,7 +34,11 @@ final class Loops {
     }
 
     private record Planned(String name, BackgroundLoop loop, ScheduledExecutorService on, Duration initialDelay,
-                           Duration interval, boolean endsWithLeasing) {
+                           Duration interval, boolean endsWithLeasing, FailureStreak failures) {
+        Planned(String name, BackgroundLoop loop, ScheduledExecutorService on, Duration initialDelay,
+                Duration interval, boolean endsWithLeasing) {
+            this(name, loop, on, initialDelay, interval, endsWithLeasing, new FailureStreak());
+        }
     }
 
     /** The deadline sweep, on its own thread; runs until shutdown. */
@@ -78,8 +84,13 @@ final class Loops {
             plan.loop().runOnce();
         } catch (RuntimeException e) {
             // a scheduled task that throws is never run again: this loop must outlive any failure
-            LOG.warn("{} failed, retrying in {} consumer={}: {}", plan.name(), plan.interval(), consumer,
-                    e.toString());
+            LOG.atLevel(plan.failures().failed()).log("{} failed, retrying every {} consumer={}: {}", plan.name(),
+                    plan.interval(), consumer, e.toString());
+            return;
+        }
+        int failed = plan.failures().succeeded();
+        if (failed > 0) {
+            LOG.info("{} works again after {} failed passes consumer={}", plan.name(), failed, consumer);
         }
     }
 }

@@ -74,7 +74,8 @@ public final class WorkerService implements RunWorkerUseCase {
         Acknowledgements<Attempt> acknowledgements = new Acknowledgements<>(leases,
                 new AcknowledgedAttempts(inFlight, counting, consumer), threads.ofJobKind("ack"));
         Cancels cancels = new Cancels(leases, inFlight, settings.cancelGrace(), consumer);
-        Processor processor = processor(command, consumer, acknowledgements, inFlight, counting);
+        LedgerOutage ledgerOutage = new LedgerOutage(ledger, consumer);
+        Processor processor = processor(command, consumer, acknowledgements, inFlight, counting, ledgerOutage);
         ExecutorService jobs = threads.jobs(command.concurrency());
         LeaseAhead ahead = LeaseAhead.forWorker(command.concurrency(), settings.batchCommit());
         Dispatcher dispatcher = new Dispatcher(inFlight, cancels,
@@ -86,7 +87,8 @@ public final class WorkerService implements RunWorkerUseCase {
         RecoveryLoop recovery = new RecoveryLoop(maintenance, command.queues(), consumer, settings.lease(), inFlight,
                 dispatcher, pauses, counting);
         Fetcher fetcher = new Fetcher(leases, maintenance, command.queues(), consumer, settings.block(),
-                inFlight, recovery, pauses, dispatcher, acknowledgements, ahead, threads.ofJobKind("fetch"));
+                inFlight, recovery, pauses, dispatcher, acknowledgements, ahead, ledgerOutage,
+                threads.ofJobKind("fetch"));
         Loops loops = new Loops(consumer, threads)
                 .sweepingDeadlines(new DeadlineLoop(inFlight), DeadlineLoop.interval(settings.jobTimeout()))
                 .whileLeasing("promotion", new PromotionLoop(maintenance, command.queues(), clock), Duration.ZERO,
@@ -117,7 +119,9 @@ public final class WorkerService implements RunWorkerUseCase {
         InFlight inFlight = new InFlight(command.concurrency());
         Acknowledgements<Attempt> acknowledgements = Acknowledgements.onCallingThread(leases,
                 new AcknowledgedAttempts(inFlight, counting, command.consumer()));
-        Processor processor = processor(command, command.consumer(), acknowledgements, inFlight, counting);
+        // the caller leases: nothing waits for the ledger to answer
+        Processor processor = processor(command, command.consumer(), acknowledgements, inFlight, counting,
+                new LedgerOutage(ledger, command.consumer()));
         Dispatcher dispatcher = new Dispatcher(inFlight, new Cancels(leases, inFlight, settings.cancelGrace(),
                 command.consumer()), settings.batchCommit(), 1, Runnable::run, processor::process, LeaseAhead.none());
         command.queues().forEach(leases::declare);
@@ -128,9 +132,9 @@ public final class WorkerService implements RunWorkerUseCase {
 
     /** Triage, execution and finishing of a delivery: the path every delivery takes, threaded or inline. */
     private Processor processor(Command command, ConsumerName consumer, Acknowledgements<Attempt> acknowledgements,
-                                InFlight inFlight, CountingObserver counting) {
+                                InFlight inFlight, CountingObserver counting, LedgerOutage ledgerOutage) {
         Finisher finisher = new Finisher(leases, outcomes, acknowledgements, settings.retryPolicy(),
-                settings.jobTimeout(), clock, random, counting, consumer);
+                settings.jobTimeout(), clock, random, counting, consumer, ledgerOutage);
         return new Processor(new Triage(settings.deliveryLimit(), ledger, handlers, command.handler(),
                 settings.noHandlerPolicy(), clock),
                 new AttemptExecutor(ledger, consumer, settings.jobTimeout(), clock, counting, tracing),

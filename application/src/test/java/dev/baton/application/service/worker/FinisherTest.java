@@ -56,7 +56,7 @@ class FinisherTest {
             new WorkerThreads(JobThreads.PLATFORM, 1, "test").platform("ack"));
     private final Finisher finisher = new Finisher(transport, ledger, acknowledgements,
             new RetryPolicy(2, new Backoff.Fixed(Duration.ofSeconds(5)), Jitter.NONE, Set.of()), JOB_TIMEOUT, clock,
-            () -> 0.5, counting, worker);
+            () -> 0.5, counting, worker, new LedgerOutage(ledger, worker));
 
     @AfterEach
     void closeAcknowledgements() throws InterruptedException {

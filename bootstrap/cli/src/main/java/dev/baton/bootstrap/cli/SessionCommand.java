@@ -4,7 +4,9 @@ import dev.baton.bootstrap.Baton;
 import dev.baton.bootstrap.BatonBuilder;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.config.Secrets;
+import dev.baton.bootstrap.config.Setting;
 import dev.baton.domain.QueueName;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -29,7 +31,10 @@ abstract class SessionCommand implements Callable<Integer> {
 
     final BatonConfig config() {
         if (config == null) {
-            config = SettingFlags.load(spec, terminal, defaultOverrides());
+            // a command fails at once, with the server's error, rather than waiting for a server that is down
+            Map<String, String> defaults = new HashMap<>(Map.of(Setting.REQUIRE_SERVERS_AT_START.flagName(), "on"));
+            defaults.putAll(defaultOverrides());
+            config = SettingFlags.load(spec, terminal, defaults);
         }
         return config;
     }

@@ -4,11 +4,12 @@ import dev.baton.bootstrap.wiring.HealthCheck;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
- * {@code /health/live}, {@code /health/ready} (503 unless every dependency answers) and {@code /metrics} (Prometheus
- * text): open to all, whatever the login.
+ * {@code /health/live}, {@code /health/ready} (503 unless every dependency answers, with why each one that does not is
+ * down) and {@code /metrics} (Prometheus text): open to all, whatever the login.
  */
 public final class HealthEndpoints implements Routes.Group {
     private final Set<HealthCheck> checks;
@@ -24,15 +25,19 @@ public final class HealthEndpoints implements Routes.Group {
         routes.get("/health/live", request -> request.respond(200, "text/plain", "live\n"));
         routes.get("/health/ready", request -> {
             Map<String, String> status = new LinkedHashMap<>();
-            boolean up = true;
+            Map<String, String> reasons = new LinkedHashMap<>();
             for (HealthCheck check : checks) {
-                boolean checkUp = check.isUp();
-                status.put(check.name(), checkUp ? "up" : "down");
-                up &= checkUp;
+                Optional<String> problem = check.problem();
+                status.put(check.name(), problem.isEmpty() ? "up" : "down");
+                problem.ifPresent(reason -> reasons.put(check.name(), reason));
             }
+            boolean up = reasons.isEmpty();
             Map<String, Object> body = new LinkedHashMap<>();
             body.put("status", up ? "up" : "down");
             body.put("checks", status);
+            if (!up) {
+                body.put("reasons", reasons);
+            }
             request.respond(up ? 200 : 503, body);
         });
         routes.get("/metrics", request -> request.respond(200, "text/plain; version=0.0.4; charset=utf-8",

@@ -28,7 +28,8 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
                           JobThreads jobThreads,
                           Optional<AdminAddress> adminAddress, AdminUsers adminUsers,
                           Optional<Path> plugins, List<String> migrations, boolean relay,
-                          boolean enqueueThroughOutbox, String namespace, Optional<ConsumerName> consumer) {
+                          boolean enqueueThroughOutbox, boolean requireServersAtStart, String namespace,
+                          Optional<ConsumerName> consumer) {
 
     public BatonConfig {
         Objects.requireNonNull(redisUri, "redis uri");
@@ -73,7 +74,8 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
                 poolSize,
                 batchCommit,
                 jobThreads, adminAddress, adminUsers,
-                plugins, migrations, relay, enqueueThroughOutbox, namespace, consumer);
+                plugins, migrations, relay, enqueueThroughOutbox, requireServersAtStart, namespace,
+                consumer);
     }
 
     public BatonConfig withRedisUri(String uri) {
@@ -82,7 +84,8 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
                 poolSize,
                 batchCommit,
                 jobThreads, adminAddress, adminUsers,
-                plugins, migrations, relay, enqueueThroughOutbox, namespace, consumer);
+                plugins, migrations, relay, enqueueThroughOutbox, requireServersAtStart, namespace,
+                consumer);
     }
 
     public BatonConfig withJdbcUrl(String url) {
@@ -91,7 +94,8 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
                 poolSize,
                 batchCommit,
                 jobThreads, adminAddress, adminUsers,
-                plugins, migrations, relay, enqueueThroughOutbox, namespace, consumer);
+                plugins, migrations, relay, enqueueThroughOutbox, requireServersAtStart, namespace,
+                consumer);
     }
 
     /** Adds migration locations of handlers' own tables, applied after the ledger's migrations. */
@@ -103,7 +107,8 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
                 poolSize,
                 batchCommit,
                 jobThreads, adminAddress, adminUsers,
-                plugins, all, relay, enqueueThroughOutbox, namespace, consumer);
+                plugins, all, relay, enqueueThroughOutbox, requireServersAtStart, namespace,
+                consumer);
     }
 
     /**
@@ -166,6 +171,7 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
         shown.put(Setting.MIGRATIONS.flagName(), String.join(",", migrations));
         shown.put(Setting.RELAY.flagName(), relay ? "on" : "off");
         shown.put(Setting.ENQUEUE_THROUGH_OUTBOX.flagName(), enqueueThroughOutbox ? "on" : "off");
+        shown.put(Setting.REQUIRE_SERVERS_AT_START.flagName(), requireServersAtStart ? "on" : "off");
         return shown;
     }
 }

@@ -187,6 +187,14 @@ public abstract class CodeSettings<B extends CodeSettings<B>> {
         return set(Setting.ENQUEUE_THROUGH_OUTBOX, "enqueueThroughOutbox(" + on + ")", on);
     }
 
+    /**
+     * Whether Redis and PostgreSQL must answer when Baton opens them ({@code BATON_REQUIRE_SERVERS_AT_START}); off,
+     * Baton opens anyway, connects in the background and its health says why a server is down meanwhile.
+     */
+    public B requireServersAtStart(boolean on) {
+        return set(Setting.REQUIRE_SERVERS_AT_START, "requireServersAtStart(" + on + ")", on);
+    }
+
     /** The admin HTTP server's {@code host:port} (port 0 picks a free one) or {@code off} ({@code BATON_ADMIN_ADDRESS}). */
     public B adminAddress(String address) {
         return set(Setting.ADMIN_ADDRESS, "adminAddress(" + quoted(address) + ")", address);
@@ -239,6 +247,7 @@ public abstract class CodeSettings<B extends CodeSettings<B>> {
                 migrations,
                 value(Setting.RELAY, base.relay(), Function.identity()),
                 value(Setting.ENQUEUE_THROUGH_OUTBOX, base.enqueueThroughOutbox(), Function.identity()),
+                value(Setting.REQUIRE_SERVERS_AT_START, base.requireServersAtStart(), Function.identity()),
                 value(Setting.NAMESPACE, base.namespace(), ConfigLoader::namespace),
                 value(Setting.CONSUMER, base.consumer(), ConfigLoader::consumer));
     }

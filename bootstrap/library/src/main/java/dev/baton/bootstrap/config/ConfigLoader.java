@@ -102,6 +102,7 @@ public final class ConfigLoader {
                 get(Setting.MIGRATIONS, text -> locations(list(text))),
                 get(Setting.RELAY, ConfigLoader::onOff),
                 get(Setting.ENQUEUE_THROUGH_OUTBOX, ConfigLoader::onOff),
+                get(Setting.REQUIRE_SERVERS_AT_START, ConfigLoader::onOff),
                 get(Setting.NAMESPACE, ConfigLoader::namespace),
                 get(Setting.CONSUMER, ConfigLoader::consumer));
     }

@@ -50,7 +50,9 @@ public enum Setting {
             + "(then run baton relay)"),
     ENQUEUE_THROUGH_OUTBOX("off", false, "every Java enqueue writes the outbox in a short transaction of its own, "
             + "for the relay to publish: on (nothing committed is lost when Redis loses data), or off (straight to "
-            + "Redis)");
+            + "Redis)"),
+    REQUIRE_SERVERS_AT_START("off", false, "on: Redis and PostgreSQL must answer when Baton opens them, or it fails "
+            + "(the CLI's default); off: it opens anyway, connects in the background and reports them down meanwhile");
 
     private final String defaultValue;
     private final boolean secretBearing;

@@ -1,21 +1,39 @@
 package dev.baton.bootstrap.wiring;
 
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
-/** One dependency that {@code /health/ready} checks (Redis, PostgreSQL). */
-public record HealthCheck(String name, BooleanSupplier reachable) {
+/**
+ * One dependency that {@code /health/ready} checks (Redis, PostgreSQL): up, or down with the reason its adapter gives
+ * (since when it has not answered, and its last error), never with a password.
+ */
+public record HealthCheck(String name, Supplier<Optional<String>> whyDown) {
     public HealthCheck {
         Objects.requireNonNull(name, "name");
-        Objects.requireNonNull(reachable, "reachable");
+        Objects.requireNonNull(whyDown, "why down");
     }
 
-    /** False also when the check itself throws: a broken dependency must not break the health endpoint. */
-    public boolean isUp() {
+    /** A check that answers up or down, without a reason. */
+    public HealthCheck(String name, BooleanSupplier reachable) {
+        this(name, () -> reachable.getAsBoolean() ? Optional.empty() : Optional.of("does not answer"));
+    }
+
+    /**
+     * Why the dependency is down now; empty when it is up. A check that throws (an adapter that could not be opened)
+     * is down with what it threw: a broken dependency must not break the health endpoint.
+     */
+    public Optional<String> problem() {
         try {
-            return reachable.getAsBoolean();
+            return whyDown.get();
         } catch (RuntimeException e) {
-            return false;
+            Throwable failure = e.getCause() != null ? e.getCause() : e; // what the injector wrapped
+            return Optional.of(String.valueOf(failure.getMessage()));
         }
+    }
+
+    public boolean isUp() {
+        return problem().isEmpty();
     }
 }

@@ -81,7 +81,8 @@ public final class PostgresModule extends AbstractModule {
         PostgresAdapter.Config adapterConfig = new PostgresAdapter.Config(config.jdbcUrl(), config.schema(),
                 config.poolSize(), true, config.retention(), locations(moduleMigrations, config))
                 // a job's transaction lives no longer than its attempt: set once per connection, not per job
-                .withTransactionTimeout(config.jobTimeout());
+                .withTransactionTimeout(config.jobTimeout())
+                .withRequireServerAtOpen(config.requireServersAtStart());
         return closer.register(applicationDataSource
                 .map(dataSource -> PostgresAdapter.open(adapterConfig, dataSource, clock))
                 .orElseGet(() -> PostgresAdapter.open(adapterConfig, clock)));
@@ -147,6 +148,6 @@ public final class PostgresModule extends AbstractModule {
 
     @ProvidesIntoSet
     HealthCheck postgresHealth(Provider<PostgresAdapter> postgres) {
-        return new HealthCheck("postgres", () -> postgres.get().isReachable());
+        return new HealthCheck("postgres", () -> postgres.get().whyUnreachable());
     }
 }

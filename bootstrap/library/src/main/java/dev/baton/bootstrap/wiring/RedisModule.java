@@ -24,6 +24,7 @@ public final class RedisModule extends AbstractModule {
     RedisAdapter redis(BatonConfig config, Clock clock, Closer closer) {
         RedisAdapter.Config redis = RedisAdapter.Config.of(config.redisUri())
                 .withClusterNodes(String.join(",", config.redisClusterNodes()))
+                .withRequireServerAtOpen(config.requireServersAtStart())
                 .withNamespace(config.namespace());
         return closer.register(RedisAdapter.open(redis, clock));
     }
@@ -72,6 +73,6 @@ public final class RedisModule extends AbstractModule {
 
     @ProvidesIntoSet
     HealthCheck redisHealth(Provider<RedisAdapter> redis) {
-        return new HealthCheck("redis", () -> redis.get().isReachable());
+        return new HealthCheck("redis", () -> redis.get().whyUnreachable());
     }
 }

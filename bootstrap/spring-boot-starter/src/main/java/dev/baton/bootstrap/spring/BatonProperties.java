@@ -76,6 +76,11 @@ public class BatonProperties {
     /** Every Java enqueue writes the outbox in a short transaction of Baton's own, for the relay to publish. */
     private Boolean enqueueThroughOutbox;
     /**
+     * Whether Redis and PostgreSQL must answer when Baton opens them, failing the context otherwise (default false:
+     * the application starts, Baton connects in the background and its health indicator says why it is down).
+     */
+    private Boolean requireServersAtStart;
+    /**
      * Periodic jobs, one per element in a schedules file's format: "name | schedule | queue | payload", fired while
      * the context runs a worker.
      */
@@ -340,5 +345,13 @@ public class BatonProperties {
 
     public void setEnqueueThroughOutbox(Boolean enqueueThroughOutbox) {
         this.enqueueThroughOutbox = enqueueThroughOutbox;
+    }
+
+    public Boolean getRequireServersAtStart() {
+        return requireServersAtStart;
+    }
+
+    public void setRequireServersAtStart(Boolean requireServersAtStart) {
+        this.requireServersAtStart = requireServersAtStart;
     }
 }

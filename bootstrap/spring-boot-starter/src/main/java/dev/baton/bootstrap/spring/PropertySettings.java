@@ -70,6 +70,7 @@ final class PropertySettings extends CodeSettings<PropertySettings> {
         set(properties.getBatchCommit(), settings::batchCommit);
         set(properties.getJobThreads(), settings::jobThreads);
         set(properties.getEnqueueThroughOutbox(), settings::enqueueThroughOutbox);
+        set(properties.getRequireServersAtStart(), settings::requireServersAtStart);
         BatonConfig base = BatonConfig.defaults();
         if (properties.getBackoffInitial() != null || properties.getBackoffMax() != null) {
             Backoff.Exponential defaults = (Backoff.Exponential) base.retryPolicy().backoff();
