@@ -4,6 +4,7 @@ import static dev.baton.adapters.redis.Calls.call;
 import static dev.baton.adapters.redis.RedisValues.info;
 import static dev.baton.adapters.redis.RedisValues.number;
 import static dev.baton.adapters.redis.RedisValues.text;
+import static dev.baton.adapters.redis.Utf8.bytes;
 
 import dev.baton.adapters.redis.LuaScripts.Script;
 import dev.baton.application.port.out.DeliveryId;
@@ -23,12 +24,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Keeps a queue's keys from growing without bound: trims acknowledged history past the retention (never work a
- * group still needs, see {@link TrimBound}) and removes consumers that have been idle, holding nothing, too long.
+ * group still needs, see {@link TrimBound}) and removes consumers that hold nothing and have been idle too long, or
+ * that earlier runs of a starting worker left.
  */
 final class Housekeeping {
+    private static final byte[] ALL = bytes("all");
+    private static final byte[] NAMED = bytes("named");
+    private static final long ANY_IDLE = -1;
     private final RedisClusterCommands<byte[], byte[]> redis;
     private final LuaScripts scripts;
     private final Partitions partitions;
@@ -85,25 +91,50 @@ final class Housekeeping {
     }
 
     List<ConsumerName> removeIdleConsumers(QueueName queue, Duration idle) {
-        QueueLayout layout = partitions.layout("remove idle consumers", queue);
-        return call("remove idle consumers", queue, () -> {
+        return removeEmptyConsumers("remove idle consumers", queue, idle.toMillis(), keys -> List.of(ALL));
+    }
+
+    /**
+     * Removes the runs of {@code name} ({@link ConsumerName#isRunOf}) that own nothing and that no live worker holds,
+     * whatever their idle time.
+     */
+    List<ConsumerName> removeStaleConsumers(QueueName queue, ConsumerName name, Set<ConsumerName> live) {
+        return removeEmptyConsumers("remove stale consumers", queue, ANY_IDLE, keys -> {
+            List<byte[]> named = new ArrayList<>(List.of(NAMED));
+            consumersOf(keys).stream().filter(consumer -> consumer.isRunOf(name) && !live.contains(consumer))
+                    .forEach(consumer -> named.add(bytes(consumer.value())));
+            return named;
+        });
+    }
+
+    /** @param which the script's consumers to consider, per partition: {@link #ALL}, or {@link #NAMED} and names */
+    private List<ConsumerName> removeEmptyConsumers(String operation, QueueName queue, long idleMillis,
+                                                    Function<QueueKeys, List<byte[]>> which) {
+        QueueLayout layout = partitions.layout(operation, queue);
+        return call(operation, queue, () -> {
             Set<String> removed = new LinkedHashSet<>();
             Set<String> remaining = new LinkedHashSet<>();
             for (QueueKeys keys : layout.all()) {
                 if (groups.read(keys).isEmpty()) {
                     continue;
                 }
-                List<Object> names = scripts.run(Script.REMOVE_IDLE_CONSUMERS, ScriptOutputType.MULTI,
-                        new byte[][] {keys.stream()}, keys.group(), number(idle.toMillis()));
+                List<byte[]> args = new ArrayList<>(List.of(keys.group(), number(idleMillis)));
+                args.addAll(which.apply(keys));
+                List<Object> names = scripts.run(Script.REMOVE_EMPTY_CONSUMERS, ScriptOutputType.MULTI,
+                        new byte[][] {keys.stream()}, args.toArray(byte[][]::new));
                 names.forEach(name -> removed.add(text(name)));
                 if (layout.partitions() > 1) {
-                    redis.xinfoConsumers(keys.stream(), keys.group()).forEach(c -> remaining.add(text(info(c)
-                            .get("name"))));
+                    consumersOf(keys).forEach(consumer -> remaining.add(consumer.value()));
                 }
             }
             // a consumer still holding entries in some partition is kept there: it is not gone
             removed.removeAll(remaining);
             return removed.stream().map(ConsumerName::of).toList();
         });
+    }
+
+    private List<ConsumerName> consumersOf(QueueKeys keys) {
+        return redis.xinfoConsumers(keys.stream(), keys.group()).stream()
+                .map(consumer -> ConsumerName.of(text(info(consumer).get("name")))).toList();
     }
 }

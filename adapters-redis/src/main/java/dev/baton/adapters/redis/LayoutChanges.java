@@ -62,9 +62,9 @@ final class LayoutChanges {
                 redis.del(keys.all());
             }
             if (count == 1) {
-                redis.del(QueueKeys.meta(queue));
+                redis.del(partitions.namespace().meta(queue));
             } else {
-                redis.hset(QueueKeys.meta(queue), bytes("partitions"), number(count));
+                redis.hset(partitions.namespace().meta(queue), bytes("partitions"), number(count));
             }
             return null;
         });
@@ -94,7 +94,8 @@ final class LayoutChanges {
                 redis.del(keys.all());
                 deleteUniqueLocks(keys);
             });
-            return redis.del(QueueKeys.meta(queue), QueueKeys.paused(queue), QueueKeys.cancelled(queue));
+            Namespace namespace = partitions.namespace();
+            return redis.del(namespace.meta(queue), namespace.paused(queue), namespace.cancelled(queue));
         });
         partitions.forget(queue);
     }

@@ -87,7 +87,7 @@ final class Leasing {
     private Lease leaseOne(QueueKeys keys, ConsumerName consumer, int max, Duration block) {
         BlockingReads.Reader reader = blockingReads.forCurrentThread(keys.partition());
         Supplier<List<Delivery>> read = blockingRead(reader, keys, consumer, max, block);
-        RedisFuture<Long> anyCancels = reader.link().async().exists(QueueKeys.cancelled(keys.queue()));
+        RedisFuture<Long> anyCancels = reader.link().async().exists(keys.namespace().cancelled(keys.queue()));
         List<Delivery> leased = read.get();
         return evenIfStopping(() -> {
             long cancelsThere = replies.get(anyCancels); // its reply follows the read's on the same connection

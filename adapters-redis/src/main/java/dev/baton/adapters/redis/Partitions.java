@@ -31,6 +31,7 @@ final class Partitions {
     private final RedisClusterCommands<byte[], byte[]> redis;
     private final LuaScripts scripts;
     private final Groups groups;
+    private final Namespace namespace;
     private final String groupSuffix;
     private final boolean groupStartsAtEnd;
     private final Set<QueueName> declared = ConcurrentHashMap.newKeySet();
@@ -38,13 +39,19 @@ final class Partitions {
     private final Map<QueueName, Integer> partitionCounts = new ConcurrentHashMap<>();
     private final Map<QueueName, Integer> declaredCounts = new ConcurrentHashMap<>();
 
-    Partitions(RedisClusterCommands<byte[], byte[]> redis, LuaScripts scripts, Groups groups, String groupSuffix,
-               boolean groupStartsAtEnd) {
+    Partitions(RedisClusterCommands<byte[], byte[]> redis, LuaScripts scripts, Groups groups, Namespace namespace,
+               String groupSuffix, boolean groupStartsAtEnd) {
         this.redis = redis;
         this.scripts = scripts;
         this.groups = groups;
+        this.namespace = namespace;
         this.groupSuffix = groupSuffix;
         this.groupStartsAtEnd = groupStartsAtEnd;
+    }
+
+    /** The namespace of every key this adapter uses. */
+    Namespace namespace() {
+        return namespace;
     }
 
     static void requireValidCount(int partitions) {
@@ -61,9 +68,9 @@ final class Partitions {
      */
     void declarePartitions(QueueName queue, int partitions) {
         requireValidCount(partitions);
-        QueueKeys unpartitioned = QueueKeys.of(queue, groupSuffix, 0, 1);
+        QueueKeys unpartitioned = QueueKeys.of(namespace, queue, groupSuffix, 0, 1);
         Long recorded = call("declare partitions", queue, () -> scripts.run(Script.DECLARE_PARTITIONS,
-                ScriptOutputType.INTEGER, new byte[][] {QueueKeys.meta(queue), unpartitioned.stream(),
+                ScriptOutputType.INTEGER, new byte[][] {namespace.meta(queue), unpartitioned.stream(),
                         unpartitioned.delayed(), unpartitioned.dead()}, number(partitions)));
         if (recorded != partitions) {
             throw mismatch(queue, recorded.intValue(), partitions);
@@ -95,16 +102,16 @@ final class Partitions {
     /** The queue's layout; its partition count is read from Redis on first use (failing as {@code operation}). */
     QueueLayout layout(String operation, QueueName queue) {
         Integer known = partitionCounts.get(queue);
-        return known != null ? new QueueLayout(queue, groupSuffix, known) : refreshLayout(operation, queue);
+        return known != null ? new QueueLayout(namespace, queue, groupSuffix, known) : refreshLayout(operation, queue);
     }
 
     /** Reads the partition count from Redis; a count different from the one this process declared is an error. */
     QueueLayout refreshLayout(String operation, QueueName queue) {
-        byte[] recorded = call(operation, queue, () -> redis.hget(QueueKeys.meta(queue), bytes("partitions")));
+        byte[] recorded = call(operation, queue, () -> redis.hget(namespace.meta(queue), bytes("partitions")));
         int partitions = recorded == null ? 1 : Integer.parseInt(ascii(recorded));
         requireDeclaredCount(queue, partitions);
         partitionCounts.put(queue, partitions);
-        return new QueueLayout(queue, groupSuffix, partitions);
+        return new QueueLayout(namespace, queue, groupSuffix, partitions);
     }
 
     /** Creates the group of every partition, where missing (see {@link RedisAdapter.Config#groupStartsAtEnd}). */

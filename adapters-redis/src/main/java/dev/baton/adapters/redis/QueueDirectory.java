@@ -12,17 +12,21 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The queues Redis holds, found by their streams' keys ({@code baton:{q}:stream}, {@code baton:{q:p}:stream} for
- * partition {@code p}): a {@code SCAN}, a page of keys per command (over every node of a cluster), for operators.
+ * The queues Redis holds in one namespace, found by their streams' keys ({@code <namespace>:{q}:stream},
+ * {@code <namespace>:{q:p}:stream} for partition {@code p}): a {@code SCAN}, a page of keys per command (over every
+ * node of a cluster), for operators. Other namespaces' queues are not listed.
  */
 final class QueueDirectory {
-    private static final Pattern STREAM_KEY = Pattern.compile("baton:\\{([A-Za-z0-9._-]+)(?::\\d+)?}:stream");
     private static final int PAGE = 1000;
 
     private final RedisClusterCommands<byte[], byte[]> redis;
+    private final Namespace namespace;
+    private final Pattern streamKey;
 
-    QueueDirectory(RedisClusterCommands<byte[], byte[]> redis) {
+    QueueDirectory(RedisClusterCommands<byte[], byte[]> redis, Namespace namespace) {
         this.redis = redis;
+        this.namespace = namespace;
+        this.streamKey = namespace.streamKey();
     }
 
     List<QueueName> queues() {
@@ -31,12 +35,12 @@ final class QueueDirectory {
 
     private List<QueueName> scan() {
         Set<String> names = new TreeSet<>();
-        ScanArgs args = ScanArgs.Builder.matches("baton:{*}:stream").limit(PAGE);
+        ScanArgs args = ScanArgs.Builder.matches(namespace.streamPattern()).limit(PAGE);
         ScanCursor cursor = ScanCursor.INITIAL;
         do {
             KeyScanCursor<byte[]> page = redis.scan(cursor, args);
             for (byte[] key : page.getKeys()) {
-                Matcher matcher = STREAM_KEY.matcher(Utf8.escaped(key));
+                Matcher matcher = streamKey.matcher(Utf8.escaped(key));
                 if (matcher.matches()) {
                     names.add(matcher.group(1));
                 }

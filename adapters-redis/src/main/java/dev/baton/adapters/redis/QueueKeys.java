@@ -4,37 +4,26 @@ import dev.baton.domain.QueueName;
 import dev.baton.domain.ScheduleName;
 
 /**
- * The Redis keys of one partition of a queue. All share one hash tag, so every script touches a single slot: {@code
- * {queue}} when the queue has one partition (the layout of unpartitioned queues), {@code {queue:p}} for partition
- * {@code p} of several.
+ * The Redis keys of one partition of a queue, in its {@link Namespace}. All share one hash tag, so every script
+ * touches a single slot: {@code {queue}} when the queue has one partition (the layout of unpartitioned queues),
+ * {@code {queue:p}} for partition {@code p} of several; the namespace stays outside the braces.
  */
-record QueueKeys(QueueName queue, String groupName, int partition, int partitions) {
+record QueueKeys(Namespace namespace, QueueName queue, String groupName, int partition, int partitions) {
 
-    static QueueKeys of(QueueName queue, String groupSuffix, int partition, int partitions) {
-        return new QueueKeys(queue, queue.value() + groupSuffix, partition, partitions);
-    }
-
-    /** The hash holding the queue's metadata (its partition count); absent means one partition. */
-    static byte[] meta(QueueName queue) {
-        return Utf8.bytes("baton:{" + queue.value() + "}:meta");
-    }
-
-    /** The key whose presence pauses the queue (all its partitions): in the slot of {@link #meta}. */
-    static byte[] paused(QueueName queue) {
-        return Utf8.bytes("baton:{" + queue.value() + "}:paused");
-    }
-
-    /** The sorted set of cancelled job ids, scored by the cancel's time: in the slot of {@link #meta}. */
-    static byte[] cancelled(QueueName queue) {
-        return Utf8.bytes("baton:{" + queue.value() + "}:cancelled");
+    static QueueKeys of(Namespace namespace, QueueName queue, String groupSuffix, int partition, int partitions) {
+        return new QueueKeys(namespace, queue, queue.value() + groupSuffix, partition, partitions);
     }
 
     private String tag() {
         return partitions == 1 ? queue.value() : queue.value() + ":" + partition;
     }
 
+    private byte[] key(String name) {
+        return Utf8.bytes(namespace.key(tag(), name));
+    }
+
     String streamKey() {
-        return "baton:{" + tag() + "}:stream";
+        return namespace.key(tag(), "stream");
     }
 
     byte[] stream() {
@@ -42,11 +31,11 @@ record QueueKeys(QueueName queue, String groupName, int partition, int partition
     }
 
     byte[] delayed() {
-        return Utf8.bytes("baton:{" + tag() + "}:delayed");
+        return key("delayed");
     }
 
     byte[] dead() {
-        return Utf8.bytes("baton:{" + tag() + "}:dead");
+        return key("dead");
     }
 
     /**
@@ -54,17 +43,17 @@ record QueueKeys(QueueName queue, String groupName, int partition, int partition
      * written again only when the transport lost it (the execution ledger said the job is dead).
      */
     byte[] deadJobs() {
-        return Utf8.bytes("baton:{" + tag() + "}:dead-jobs");
+        return key("dead-jobs");
     }
 
     /** The hash of entry ids to their isolated deliveries: the suspects that ran alone and have not finished. */
     byte[] isolated() {
-        return Utf8.bytes("baton:{" + tag() + "}:isolated");
+        return key("isolated");
     }
 
     /** The state of a schedule whose jobs go to this partition (see {@code RedisScheduleFires}). */
     byte[] schedule(ScheduleName name) {
-        return Utf8.bytes("baton:{" + tag() + "}:schedule:" + name.value());
+        return key("schedule:" + name.value());
     }
 
     /** The lock of a uniqueness key: holds the id of the job that holds the key. */
@@ -73,12 +62,12 @@ record QueueKeys(QueueName queue, String groupName, int partition, int partition
     }
 
     String uniqueLockPrefix() {
-        return "baton:{" + tag() + "}:unique:";
+        return namespace.key(tag(), "unique:");
     }
 
     /** The hash of the stream entries that hold uniqueness keys: entry id to [lock key, job id, period ms]. */
     byte[] uniqueEntries() {
-        return Utf8.bytes("baton:{" + tag() + "}:unique-entries");
+        return key("unique-entries");
     }
 
     /**
@@ -87,7 +76,7 @@ record QueueKeys(QueueName queue, String groupName, int partition, int partition
      * it.
      */
     byte[] totals() {
-        return Utf8.bytes("baton:{" + tag() + "}:totals");
+        return key("totals");
     }
 
     /** Every key of this partition (all in its slot): what deleting the partition removes. */

@@ -19,7 +19,7 @@ import java.util.zip.CRC32;
  * uniqueness key (so that one partition's lock guards the key for the whole queue), else its job id.
  * Delivery and dead-letter ids are {@code <partition>/<entry id>}, or the bare entry id with one partition.
  */
-record QueueLayout(QueueName queue, String groupSuffix, int partitions) {
+record QueueLayout(Namespace namespace, QueueName queue, String groupSuffix, int partitions) {
     /** The header that routes jobs: equal keys, same partition, so they are delivered in the order enqueued. */
     static final String PARTITION_KEY = "partition_key";
 
@@ -28,7 +28,7 @@ record QueueLayout(QueueName queue, String groupSuffix, int partitions) {
     }
 
     QueueKeys partition(int partition) {
-        return QueueKeys.of(queue, groupSuffix, partition, partitions);
+        return QueueKeys.of(namespace, queue, groupSuffix, partition, partitions);
     }
 
     QueueKeys route(Job job) {

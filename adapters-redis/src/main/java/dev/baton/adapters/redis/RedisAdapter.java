@@ -52,9 +52,16 @@ public final class RedisAdapter implements AutoCloseable {
      *                         and takes the password and TLS from the URI. Empty: a standalone Redis
      * @param requireServerAtOpen true (the default) to fail {@link #open} when Redis does not answer; false to open
      *                         anyway and connect in the background, every call failing at once until then
+     * @param namespace        the prefix of every key ({@code BATON_NAMESPACE}, default {@code baton}): services
+     *                         sharing a Redis under different namespaces never see each other's queues; 1..64
+     *                         letters, digits, '.', '_' or '-' (docs/REDIS.md#keys)
      */
     public record Config(String uri, String groupSuffix, PayloadLimit payloadLimit, Duration commandTimeout,
-                         boolean groupStartsAtEnd, List<String> clusterNodes, boolean requireServerAtOpen) {
+                         boolean groupStartsAtEnd, List<String> clusterNodes, boolean requireServerAtOpen,
+                         String namespace) {
+        /** The namespace of every release before namespaces: their keys keep working unchanged. */
+        public static final String DEFAULT_NAMESPACE = "baton";
+
         private static final Pattern USER_INFO = Pattern.compile("([A-Za-z][A-Za-z0-9+.-]*://)([^@/?#]*)@");
         private static final Pattern HOST_PORT = Pattern.compile("([^\\s:/@]+|\\[[0-9A-Fa-f:.]+]):(\\d{1,5})");
 
@@ -94,15 +101,17 @@ public final class RedisAdapter implements AutoCloseable {
                 throw new InvalidValueException("a Redis Cluster has only database 0, but BATON_REDIS_URI '"
                         + masked(uri) + "' names another");
             }
+            requireNamespace(namespace);
         }
 
-        /** Redis must answer at open. */
+        /** Redis must answer at open; the default namespace. */
         public Config(String uri, String groupSuffix, PayloadLimit payloadLimit, Duration commandTimeout,
                       boolean groupStartsAtEnd, List<String> clusterNodes) {
-            this(uri, groupSuffix, payloadLimit, commandTimeout, groupStartsAtEnd, clusterNodes, true);
+            this(uri, groupSuffix, payloadLimit, commandTimeout, groupStartsAtEnd, clusterNodes, true,
+                    DEFAULT_NAMESPACE);
         }
 
-        /** A standalone Redis (no cluster nodes) that must answer at open. */
+        /** A standalone Redis (no cluster nodes) that must answer at open; the default namespace. */
         public Config(String uri, String groupSuffix, PayloadLimit payloadLimit, Duration commandTimeout,
                       boolean groupStartsAtEnd) {
             this(uri, groupSuffix, payloadLimit, commandTimeout, groupStartsAtEnd, List.of());
@@ -118,7 +127,7 @@ public final class RedisAdapter implements AutoCloseable {
             List<String> list = nodes == null || nodes.isBlank() ? List.of()
                     : Arrays.stream(nodes.split(",")).map(String::trim).filter(node -> !node.isEmpty()).toList();
             return new Config(uri, groupSuffix, payloadLimit, commandTimeout, groupStartsAtEnd, list,
-                    requireServerAtOpen);
+                    requireServerAtOpen, namespace);
         }
 
         /**
@@ -126,14 +135,37 @@ public final class RedisAdapter implements AutoCloseable {
          * background, and every call fails at once until Redis answers.
          */
         public Config withRequireServerAtOpen(boolean required) {
-            return new Config(uri, groupSuffix, payloadLimit, commandTimeout, groupStartsAtEnd, clusterNodes, required);
+            return new Config(uri, groupSuffix, payloadLimit, commandTimeout, groupStartsAtEnd, clusterNodes, required,
+                    namespace);
+        }
+
+        /**
+         * {@code namespace} when it can prefix Redis keys.
+         *
+         * @throws InvalidValueException saying why it cannot
+         */
+        public static String requireNamespace(String namespace) {
+            return new Namespace(namespace).value();
+        }
+
+        /** The same configuration with every key under {@code namespace} ({@code BATON_NAMESPACE}). */
+        public Config withNamespace(String namespace) {
+            return new Config(uri, groupSuffix, payloadLimit, commandTimeout, groupStartsAtEnd, clusterNodes,
+                    requireServerAtOpen, namespace);
         }
 
         boolean cluster() {
             return !clusterNodes.isEmpty();
         }
 
-        /** Defaults: groups {@code <queue>-workers} from the stream's start, 1 MiB payloads, 10 s commands. */
+        Namespace keyNamespace() {
+            return new Namespace(namespace);
+        }
+
+        /**
+         * Defaults: keys under {@code baton:}, groups {@code <queue>-workers} from the stream's start, 1 MiB payloads,
+         * 10 s commands.
+         */
         public static Config of(String uri) {
             return new Config(uri, "-workers", PayloadLimit.DEFAULT, Duration.ofSeconds(10), false);
         }
@@ -144,7 +176,7 @@ public final class RedisAdapter implements AutoCloseable {
             return "Config[uri=" + masked(uri) + ", groupSuffix=" + groupSuffix + ", payloadLimit="
                     + payloadLimit.maxBytes() + ", commandTimeout=" + commandTimeout + ", groupStartsAtEnd="
                     + groupStartsAtEnd + ", clusterNodes=" + clusterNodes + ", requireServerAtOpen="
-                    + requireServerAtOpen + "]";
+                    + requireServerAtOpen + ", namespace=" + namespace + "]";
         }
 
         /** Any URI in {@code text} with its password as {@code ****} (Lettuce reads user-info without ':' as one). */

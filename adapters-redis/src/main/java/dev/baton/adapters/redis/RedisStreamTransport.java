@@ -91,22 +91,24 @@ final class RedisStreamTransport implements JobPublisher, JobLeases, QueueMainte
         private final QueuePauses pauses;
         private final JobCancels cancels;
         private final RedisTransportMemory memory;
+        private final ConsumerClaims claims;
 
-        private Parts(Link connection, Link pipeline, BlockingReads blockingReads, LuaScripts scripts,
-                      WireMapping wire, RedisAdapter.Config config, Clock clock) {
+        private Parts(Connector connector, Link connection, Link pipeline, BlockingReads blockingReads,
+                      LuaScripts scripts, WireMapping wire, RedisAdapter.Config config, Clock clock) {
             this.connection = connection;
             this.pipeline = pipeline;
             this.blockingReads = blockingReads;
             Groups groups = new Groups(connection.sync());
             Replies replies = new Replies(config.commandTimeout());
             Deliveries deliveries = new Deliveries(wire);
-            this.partitions = new Partitions(connection.sync(), scripts, groups, config.groupSuffix(),
+            Namespace namespace = config.keyNamespace();
+            this.partitions = new Partitions(connection.sync(), scripts, groups, namespace, config.groupSuffix(),
                     config.groupStartsAtEnd());
             this.statistics = new Statistics(connection, partitions, replies);
             this.totals = new Totals(connection, partitions, replies);
             this.layoutChanges = new LayoutChanges(connection.sync(), partitions, groups, statistics);
             this.publishing = new Publishing(pipeline, scripts, partitions, wire, replies, config.commandTimeout());
-            this.cancels = new JobCancels(connection);
+            this.cancels = new JobCancels(connection, namespace);
             this.leasing = new Leasing(connection, blockingReads, scripts, partitions, deliveries, replies,
                     config.commandTimeout(), cancels);
             this.pending = new PendingEntries(connection.sync(), scripts, partitions, deliveries);
@@ -114,10 +116,11 @@ final class RedisStreamTransport implements JobPublisher, JobLeases, QueueMainte
             this.housekeeping = new Housekeeping(connection.sync(), scripts, partitions, groups);
             this.deadLetters = new DeadLetters(connection.sync(), partitions, moves, wire);
             this.lookup = new JobLookup(connection.sync(), partitions, groups, deadLetters, wire);
-            this.directory = new QueueDirectory(connection.sync());
+            this.directory = new QueueDirectory(connection.sync(), namespace);
             this.scheduleFires = new RedisScheduleFires(connection.sync(), scripts, partitions, wire);
-            this.pauses = new QueuePauses(connection, replies);
-            this.memory = new RedisTransportMemory(connection);
+            this.pauses = new QueuePauses(connection, namespace, replies);
+            this.memory = new RedisTransportMemory(connection, namespace);
+            this.claims = new ConsumerClaims(connector, connection, scripts, namespace);
         }
 
         /**
@@ -134,7 +137,8 @@ final class RedisStreamTransport implements JobPublisher, JobLeases, QueueMainte
                 pipeline = connector.connect();
                 pipeline.stateful().setAutoFlushCommands(false);
                 LuaScripts scripts = LuaScripts.load(connection.sync());
-                return new Parts(connection, pipeline, new BlockingReads(connector), scripts, wire, config, clock);
+                return new Parts(connector, connection, pipeline, new BlockingReads(connector), scripts, wire, config,
+                        clock);
             } catch (RuntimeException e) {
                 // a half-made set is never used: a later attempt makes a whole one
                 connection.close();
@@ -159,6 +163,7 @@ final class RedisStreamTransport implements JobPublisher, JobLeases, QueueMainte
 
         @Override
         public void close() {
+            claims.close();
             blockingReads.close();
             pipeline.close();
             connection.close();
@@ -298,6 +303,22 @@ final class RedisStreamTransport implements JobPublisher, JobLeases, QueueMainte
     @Override
     public List<ConsumerName> removeIdleConsumers(QueueName queue, Duration idle) {
         return parts().housekeeping.removeIdleConsumers(queue, idle);
+    }
+
+    @Override
+    public ConsumerName claimConsumer(ConsumerName wanted) {
+        return parts().claims.claim(wanted);
+    }
+
+    @Override
+    public void releaseConsumer(ConsumerName claimed) {
+        parts().claims.release(claimed);
+    }
+
+    @Override
+    public List<ConsumerName> removeStaleConsumers(QueueName queue, ConsumerName name) {
+        Parts parts = parts();
+        return parts.housekeeping.removeStaleConsumers(queue, name, parts.claims.live());
     }
 
     // ---------------------------------------------------------------- QueueAdministration

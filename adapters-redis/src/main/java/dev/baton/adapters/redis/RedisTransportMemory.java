@@ -12,22 +12,24 @@ import java.util.regex.Pattern;
  * its data changes the epoch too: the relay then publishes outstanding jobs once more, which the ledger acknowledges.
  */
 final class RedisTransportMemory implements TransportMemory {
-    static final byte[] MARKER = "baton:memory".getBytes(StandardCharsets.UTF_8);
     private static final Pattern RUN_ID = Pattern.compile("run_id:([0-9a-f]+)");
 
     private final Link connection;
+    /** {@code <namespace>:memory}: each namespace's relay keeps an epoch of its own. */
+    private final byte[] marker;
 
-    RedisTransportMemory(Link connection) {
+    RedisTransportMemory(Link connection, Namespace namespace) {
         this.connection = connection;
+        this.marker = namespace.global("memory");
     }
 
     @Override
     public String epoch() {
         return Calls.call("reading Redis's run id and memory marker", () -> {
-            connection.sync().setnx(MARKER, UUID.randomUUID().toString().getBytes(StandardCharsets.UTF_8));
-            String marker = new String(connection.sync().get(MARKER), StandardCharsets.UTF_8);
+            connection.sync().setnx(marker, UUID.randomUUID().toString().getBytes(StandardCharsets.UTF_8));
+            String kept = new String(connection.sync().get(marker), StandardCharsets.UTF_8);
             Matcher runId = RUN_ID.matcher(connection.sync().info("server"));
-            return (runId.find() ? runId.group(1) : "unknown") + "/" + marker;
+            return (runId.find() ? runId.group(1) : "unknown") + "/" + kept;
         });
     }
 }

@@ -57,7 +57,7 @@ final class Statistics {
                     async.xinfoGroups(keys.stream()), async.xinfoConsumers(keys.stream(), keys.group()),
                     async.xpending(keys.stream(), keys.group(), Range.unbounded(),
                             Limit.from(PENDING_SAMPLE)), async.hvals(keys.isolated()))).toList();
-            RedisFuture<Long> paused = async.exists(QueueKeys.paused(queue));
+            RedisFuture<Long> paused = async.exists(layout.namespace().paused(queue));
             long length = 0;
             long delayed = 0;
             long dead = 0;

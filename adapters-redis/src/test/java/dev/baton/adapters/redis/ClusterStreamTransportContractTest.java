@@ -6,8 +6,12 @@ import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
-/** The transport contracts on a partitioned queue of a Redis Cluster (three masters, three replicas). */
+/**
+ * The transport contracts on a partitioned queue of a Redis Cluster (three masters, three replicas), its keys under a
+ * namespace of their own: the namespace stays outside the hash tags, so every script still touches one slot.
+ */
 class ClusterStreamTransportContractTest extends PartitionedContract {
+    private static final Namespace NAMESPACE = new Namespace("cluster-contract");
     private static RedisAdapter adapter;
     private static RawKeys raw;
 
@@ -15,7 +19,8 @@ class ClusterStreamTransportContractTest extends PartitionedContract {
     static void connect() {
         TestCluster cluster = TestCluster.shared();
         adapter = RedisAdapter.open(new RedisAdapter.Config(cluster.uri(), "-workers", PAYLOAD_LIMIT,
-                Duration.ofSeconds(10), false).withClusterNodes(cluster.clusterNodes()), Clock.systemUTC());
+                Duration.ofSeconds(10), false).withClusterNodes(cluster.clusterNodes()).withNamespace(NAMESPACE.value()),
+                Clock.systemUTC());
         raw = RawKeys.cluster(cluster.clusterNodes());
     }
 
@@ -33,5 +38,10 @@ class ClusterStreamTransportContractTest extends PartitionedContract {
     @Override
     RawKeys raw() {
         return raw;
+    }
+
+    @Override
+    Namespace namespace() {
+        return NAMESPACE;
     }
 }

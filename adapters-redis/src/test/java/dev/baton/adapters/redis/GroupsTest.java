@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 /** What a group still needs, read against a real Redis while its workers go on acknowledging. */
 class GroupsTest {
     private final QueueName queue = QueueName.of("groups-" + UUID.randomUUID());
-    private final QueueKeys keys = QueueKeys.of(queue, "-workers", 0, 1);
+    private final QueueKeys keys = QueueKeys.of(Namespace.DEFAULT, queue, "-workers", 0, 1);
     private final RawRedis raw = new RawRedis(TestRedis.uri());
     private final Groups groups = new Groups(raw.commands());
 

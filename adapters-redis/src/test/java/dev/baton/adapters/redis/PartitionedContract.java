@@ -17,6 +17,11 @@ abstract class PartitionedContract extends RedisContracts {
 
     abstract RawKeys raw();
 
+    /** The namespace of the adapter's keys. */
+    Namespace namespace() {
+        return Namespace.DEFAULT;
+    }
+
     @Override
     public void prepare(QueueName queue) {
         adapter().declarePartitions(queue, PARTITIONS);
@@ -24,7 +29,7 @@ abstract class PartitionedContract extends RedisContracts {
 
     @Override
     public void forget(QueueName queue) {
-        raw().forget(queue, PARTITIONS);
+        raw().forget(namespace(), queue, PARTITIONS);
     }
 
     @Override
@@ -34,13 +39,14 @@ abstract class PartitionedContract extends RedisContracts {
 
     @Override
     public void appendRaw(QueueName queue, Map<String, String> fields) {
-        QueueKeys keys = RawKeys.keys(queue, QueueLayout.partitionOf(KEY, PARTITIONS), PARTITIONS);
+        QueueKeys keys = RawKeys.keys(namespace(), queue, QueueLayout.partitionOf(KEY, PARTITIONS), PARTITIONS);
         raw().commands().xadd(keys.stream(), (Object[]) fieldsAndValues(fields));
     }
 
     @Override
     public void deleteFromStream(QueueName queue, DeliveryId id) {
-        QueueLayout.Located located = new QueueLayout(queue, "-workers", PARTITIONS).locate(id.value()).orElseThrow();
+        QueueLayout.Located located = new QueueLayout(namespace(), queue, "-workers", PARTITIONS)
+                .locate(id.value()).orElseThrow();
         raw().commands().xdel(located.keys().stream(), located.entryId());
     }
 }

@@ -260,7 +260,7 @@ abstract class PartitionedQueueScenarios {
         assertThatThrownBy(() -> adapter().repartition(unpartitioned, 2))
                 .isInstanceOf(InvalidValueException.class)
                 .hasMessageContaining("still holds work (undelivered entries in partitions [0], 0 pending");
-        assertThat(raw().commands().exists(QueueKeys.meta(unpartitioned))).isZero();
+        assertThat(raw().commands().exists(Namespace.DEFAULT.meta(unpartitioned))).isZero();
     }
 
     @Test
@@ -283,7 +283,7 @@ abstract class PartitionedQueueScenarios {
             assertThat(raw().commands().exists(keys.stream(), keys.delayed(), keys.dead(), keys.deadJobs(),
                     keys.isolated(), keys.totals())).isZero();
         }
-        assertThat(raw().commands().exists(QueueKeys.meta(queue), QueueKeys.cancelled(queue))).isZero();
+        assertThat(raw().commands().exists(Namespace.DEFAULT.meta(queue), Namespace.DEFAULT.cancelled(queue))).isZero();
         assertThat(adapter().partitions(queue)).isEqualTo(1);
         adapter().declarePartitions(queue, 2);
         assertThat(adapter().partitions(queue)).isEqualTo(2);

@@ -46,20 +46,28 @@ final class RawKeys implements AutoCloseable {
 
     /** Partition {@code p}'s keys of a queue with {@code partitions} partitions. */
     static QueueKeys keys(QueueName queue, int partition, int partitions) {
-        return QueueKeys.of(queue, "-workers", partition, partitions);
+        return keys(Namespace.DEFAULT, queue, partition, partitions);
+    }
+
+    static QueueKeys keys(Namespace namespace, QueueName queue, int partition, int partitions) {
+        return QueueKeys.of(namespace, queue, "-workers", partition, partitions);
     }
 
     /** Deletes every key of the queue (all partitions, its metadata, its pause and its cancels). */
     void forget(QueueName queue, int partitions) {
+        forget(Namespace.DEFAULT, queue, partitions);
+    }
+
+    void forget(Namespace namespace, QueueName queue, int partitions) {
         for (int p = 0; p < partitions; p++) {
-            QueueKeys partition = keys(queue, p, partitions);
+            QueueKeys partition = keys(namespace, queue, p, partitions);
             // one DEL per partition: on a cluster, a command may only touch keys of one slot
             commands.del(partition.all());
             for (byte[] lock : commands.keys(partition.uniqueLockPrefix() + "*")) {
                 commands.del(lock);
             }
         }
-        commands.del(QueueKeys.meta(queue), QueueKeys.paused(queue), QueueKeys.cancelled(queue));
+        commands.del(namespace.meta(queue), namespace.paused(queue), namespace.cancelled(queue));
     }
 
     @Override

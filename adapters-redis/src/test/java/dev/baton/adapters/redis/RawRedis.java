@@ -67,8 +67,8 @@ final class RawRedis implements AutoCloseable {
 
     /** Deletes every key of the queue. */
     void forget(QueueName queue) {
-        commands().del(stream(queue), delayed(queue), dead(queue), deadJobs(queue), QueueKeys.paused(queue),
-                QueueKeys.cancelled(queue));
+        commands().del(stream(queue), delayed(queue), dead(queue), deadJobs(queue), Namespace.DEFAULT.paused(queue),
+                Namespace.DEFAULT.cancelled(queue));
     }
 
     @Override

@@ -34,6 +34,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 
 /**
  * One queue of the in-memory transport, as Redis keeps it: a stream of entries, one consumer group with a
@@ -302,15 +303,15 @@ final class InMemoryQueue {
     }
 
     List<ConsumerName> removeIdleConsumers(Duration idle, Instant now) {
-        List<ConsumerName> removed = new ArrayList<>();
-        consumers.entrySet().removeIf(consumer -> {
-            boolean remove = Duration.between(consumer.getValue(), now).compareTo(idle) > 0
-                    && ownedBy(consumer.getKey()) == 0;
-            if (remove) {
-                removed.add(ConsumerName.of(consumer.getKey()));
-            }
-            return remove;
-        });
+        return removeConsumers(consumer -> Duration.between(consumers.get(consumer.value()), now).compareTo(idle) > 0);
+    }
+
+    /** Removes the consumers {@code chosen} picks that own no pending entries (removing the others would drop them). */
+    List<ConsumerName> removeConsumers(Predicate<ConsumerName> chosen) {
+        List<ConsumerName> removed = consumers.keySet().stream().map(ConsumerName::of)
+                .filter(consumer -> chosen.test(consumer) && ownedBy(consumer.value()) == 0)
+                .sorted(Comparator.comparing(ConsumerName::value)).toList();
+        removed.forEach(consumer -> consumers.remove(consumer.value()));
         return removed;
     }
 

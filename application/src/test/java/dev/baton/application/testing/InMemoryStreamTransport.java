@@ -34,6 +34,7 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -62,6 +63,8 @@ public final class InMemoryStreamTransport
     /** Each queue's cancelled job ids, with the time of their cancel. */
     private final Map<QueueName, Map<JobId, Instant>> cancels = new HashMap<>();
     private int failingCancelReads;
+    /** The consumer names live workers hold ({@link #claimConsumer}). */
+    private final Set<ConsumerName> claimed = new HashSet<>();
     private volatile boolean unreachable;
     private final AtomicLong acknowledgedInFrontOfLeases = new AtomicLong();
     private int largestLease;
@@ -310,6 +313,29 @@ public final class InMemoryStreamTransport
     public synchronized List<ConsumerName> removeIdleConsumers(QueueName queue, Duration idle) {
         checkReachable();
         return queue(queue).removeIdleConsumers(idle, clock.instant());
+    }
+
+    @Override
+    public synchronized ConsumerName claimConsumer(ConsumerName wanted) {
+        checkReachable();
+        ConsumerName name = wanted;
+        for (int n = 2; claimed.contains(name); n++) {
+            name = wanted.numbered(n);
+        }
+        claimed.add(name);
+        return name;
+    }
+
+    @Override
+    public synchronized void releaseConsumer(ConsumerName name) {
+        checkReachable();
+        claimed.remove(name);
+    }
+
+    @Override
+    public synchronized List<ConsumerName> removeStaleConsumers(QueueName queue, ConsumerName name) {
+        checkReachable();
+        return queue(queue).removeConsumers(consumer -> consumer.isRunOf(name) && !claimed.contains(consumer));
     }
 
     @Override

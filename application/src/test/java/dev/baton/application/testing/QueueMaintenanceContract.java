@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -29,12 +30,18 @@ public abstract class QueueMaintenanceContract extends TransportFixture {
     private static final Instant FAR_FUTURE = Instant.parse("2999-01-01T00:00:00Z");
 
     private ExecutorService executor;
+    private final List<ConsumerName> claimed = new ArrayList<>();
 
     @AfterEach
     void stopExecutor() {
         if (executor != null) {
             executor.shutdownNow();
         }
+    }
+
+    @AfterEach
+    void releaseClaims() {
+        claimed.forEach(maintenance()::releaseConsumer);
     }
 
     // ---- reclaiming -------------------------------------------------------------------------------------------
@@ -184,5 +191,68 @@ public abstract class QueueMaintenanceContract extends TransportFixture {
         assertThat(administration().stats(queue).consumers()).extracting(ConsumerStats::name)
                 .containsExactly(bob.value());
         assertThat(administration().stats(queue).pending()).isEqualTo(1);
+    }
+
+    // ---- consumer names ---------------------------------------------------------------------------------------
+
+    @Test
+    void aHeldNameIsNumberedForTheNextWorkerUntilReleased() {
+        ConsumerName host = hostName();
+
+        assertThat(claim(host)).isEqualTo(host);
+        assertThat(claim(host)).isEqualTo(host.numbered(2));
+        assertThat(claim(host)).isEqualTo(host.numbered(3));
+        maintenance().releaseConsumer(host);
+        maintenance().releaseConsumer(host.numbered(3));
+
+        assertThat(claim(host)).isEqualTo(host);
+        assertThat(claim(host)).isEqualTo(host.numbered(3));
+        assertThat(claim(host.numbered(2))).isEqualTo(ConsumerName.of(host + "-2-2"));
+    }
+
+    @Test
+    void removeStaleConsumersRemovesEarlierRunsOfTheNameThatOwnNothing() {
+        ConsumerName host = hostName();
+        ConsumerName oldPid = ConsumerName.of(host + "-48213");
+        ConsumerName holding = ConsumerName.of(host + "-48214");
+        ConsumerName numbered = host.numbered(3);
+        ConsumerName otherName = ConsumerName.of(host + "-eu");
+        assertThat(claim(host)).isEqualTo(host);
+        assertThat(claim(host)).isEqualTo(host.numbered(2));
+        publish("held");
+        List<Delivery> held = leases().lease(queue, holding, 1, SHORT_BLOCK).deliveries();
+        for (ConsumerName empty : List.of(host, host.numbered(2), numbered, oldPid, otherName, alice)) {
+            publish("done-by-" + empty);
+            leases().acknowledge(queue, ids(leases().lease(queue, empty, 1, SHORT_BLOCK).deliveries()));
+        }
+
+        List<ConsumerName> removed = maintenance().removeStaleConsumers(queue, host);
+
+        assertThat(removed).containsExactlyInAnyOrder(oldPid, numbered);
+        assertThat(consumerNames()).containsExactlyInAnyOrder(host.value(), host.numbered(2).value(),
+                holding.value(), otherName.value(), alice.value());
+        assertThat(administration().stats(queue).pending()).isEqualTo(1);
+
+        leases().acknowledge(queue, ids(held));
+        maintenance().releaseConsumer(host.numbered(2));
+
+        assertThat(maintenance().removeStaleConsumers(queue, host))
+                .containsExactlyInAnyOrder(holding, host.numbered(2));
+        assertThat(consumerNames()).containsExactlyInAnyOrder(host.value(), otherName.value(), alice.value());
+    }
+
+    private ConsumerName claim(ConsumerName wanted) {
+        ConsumerName name = maintenance().claimConsumer(wanted);
+        claimed.add(name);
+        return name;
+    }
+
+    /** A stable name no other test holds (claims are the transport's, not the queue's). */
+    private static ConsumerName hostName() {
+        return ConsumerName.of("host." + UUID.randomUUID().toString().substring(0, 8));
+    }
+
+    private List<String> consumerNames() {
+        return administration().stats(queue).consumers().stream().map(ConsumerStats::name).toList();
     }
 }

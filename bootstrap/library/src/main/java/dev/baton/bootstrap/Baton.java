@@ -213,7 +213,7 @@ public final class Baton implements AutoCloseable {
      */
     public RunningWorker start(String... queues) {
         List<QueueName> names = Arrays.stream(queues).map(QueueName::of).toList();
-        return start(new RunWorkerUseCase.Command(names, defaultConsumer(), config.concurrency(), Optional.empty()));
+        return start(new RunWorkerUseCase.Command(names, consumer(), config.concurrency(), Optional.empty()));
     }
 
     /**
@@ -380,7 +380,18 @@ public final class Baton implements AutoCloseable {
         closer.close();
     }
 
-    /** {@code <host>-<pid>}: stable across restarts on one host, distinct between processes. */
+    /**
+     * The consumer name of this process's workers: {@code BATON_CONSUMER}, else {@link #defaultConsumer()}. A worker
+     * under a name a live worker holds runs as {@code <name>-2}, {@code <name>-3}, … ({@link RunningWorker#consumer()}).
+     */
+    public ConsumerName consumer() {
+        return config.consumer().orElseGet(Baton::defaultConsumer);
+    }
+
+    /**
+     * The pod's name in Kubernetes ({@code HOSTNAME}, which Kubernetes sets to it) or the host name: stable across
+     * restarts, so a restarted worker resumes its own pending entries.
+     */
     public static ConsumerName defaultConsumer() {
         return HostConsumer.name();
     }

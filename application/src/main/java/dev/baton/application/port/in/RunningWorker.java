@@ -1,5 +1,6 @@
 package dev.baton.application.port.in;
 
+import dev.baton.domain.ConsumerName;
 import dev.baton.domain.QueueName;
 import java.time.Duration;
 import java.util.Set;
@@ -16,6 +17,12 @@ public interface RunningWorker extends AutoCloseable {
     int stop(Duration grace);
 
     boolean isRunning();
+
+    /**
+     * The consumer name it runs under: the one its command asked for, or, while a live worker held that one, the
+     * first numbered one free ({@code <name>-2}, {@code <name>-3}, …).
+     */
+    ConsumerName consumer();
 
     /**
      * Blocks while the worker runs: returns once a {@link #stop} (from any thread) has finished, acknowledgements

@@ -9,10 +9,35 @@ import java.util.List;
 
 /**
  * What a worker's background loops keep in order: due retries promoted, abandoned entries taken over (a starting
- * consumer's own among them), history trimmed and idle consumers removed. Every operation is safe when many workers run it at once. Implementations
- * translate their client's exceptions into {@link TransportException}.
+ * consumer's own among them), history trimmed and idle consumers removed; and a starting worker's consumer name,
+ * claimed for as long as it runs, with what earlier runs under that name left behind. Every operation is safe when
+ * many workers run it at once. Implementations translate their client's exceptions into {@link TransportException}.
  */
 public interface QueueMaintenance {
+
+    /**
+     * Claims a consumer name for a worker that starts now: {@code wanted} when no live worker holds it, else the
+     * first of {@code wanted-2}, {@code wanted-3}, … that none holds. Two live workers never share a name: the second
+     * would take the first one's pending entries for its own. The claim lasts until {@link #releaseConsumer}, or
+     * until the process that holds it ends (a crashed worker's name is free again for its restart).
+     *
+     * @return the name claimed
+     */
+    ConsumerName claimConsumer(ConsumerName wanted);
+
+    /** Gives back a name {@link #claimConsumer} returned: the worker under it stopped. Nothing when none is held. */
+    void releaseConsumer(ConsumerName claimed);
+
+    /**
+     * Removes from the queue's group the consumers that earlier runs under the stable name {@code name} left behind:
+     * {@code name} itself and {@code name-<digits>} (suffixed claims, and the {@code <host>-<pid>} names of earlier
+     * releases), unless a live worker holds the name or the consumer owns pending entries. A consumer that owns
+     * entries is never removed, because that would drop them: they are reclaimed as any silent consumer's, and the
+     * consumer goes at a later start.
+     *
+     * @return the consumers removed
+     */
+    List<ConsumerName> removeStaleConsumers(QueueName queue, ConsumerName name);
 
     /**
      * Moves up to {@code max} delayed jobs due at {@code now} into the stream. Safe when many workers promote at

@@ -15,12 +15,13 @@ import org.slf4j.LoggerFactory;
 /**
  * One started worker's lifecycle: it starts leasing, then its loops; it stops leasing first, gives running jobs the
  * grace period (their leases still extended), abandons the rest to other consumers, sends the acknowledgements of what
- * finished, and only then ends its loops.
+ * finished, and only then ends its loops and gives back its consumer name.
  */
 final class Worker implements RunningWorker {
     private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
     private static final Duration ABANDON_WAIT = Duration.ofSeconds(5);
 
+    private final ConsumerClaim claim;
     private final ConsumerName consumer;
     private final Fetcher fetcher;
     private final PausedQueues pauses;
@@ -34,9 +35,10 @@ final class Worker implements RunningWorker {
     private volatile boolean stopping;
     private Integer abandoned;
 
-    Worker(ConsumerName consumer, Fetcher fetcher, PausedQueues pauses, ExecutorService jobs, InFlight inFlight,
+    Worker(ConsumerClaim claim, Fetcher fetcher, PausedQueues pauses, ExecutorService jobs, InFlight inFlight,
            Acknowledgements<Attempt> acknowledgements, Loops loops, CountingObserver counting, Duration defaultGrace) {
-        this.consumer = consumer;
+        this.claim = claim;
+        this.consumer = claim.name();
         this.fetcher = fetcher;
         this.pauses = pauses;
         this.jobs = jobs;
@@ -85,10 +87,16 @@ final class Worker implements RunningWorker {
         }
         loops.shutdownNow();
         inFlight.clear();
+        claim.release();
         abandoned = left;
         stopped.countDown();
         LOG.info("worker stopped consumer={} abandoned={} completed={}", consumer, left, counters().completed());
         return left;
+    }
+
+    @Override
+    public ConsumerName consumer() {
+        return consumer;
     }
 
     @Override

@@ -65,7 +65,8 @@ public final class WorkerService implements RunWorkerUseCase {
 
     @Override
     public RunningWorker start(Command command) {
-        ConsumerName consumer = command.consumer();
+        ConsumerClaim claim = ConsumerClaim.claim(maintenance, command.consumer(), command.queues());
+        ConsumerName consumer = claim.name();
         WorkerThreads threads = new WorkerThreads(settings.jobThreads(), settings.batchCommit(), "baton-" + consumer);
         CountingObserver counting = new CountingObserver(jobObserver, maintenanceObserver);
         InFlight inFlight = new InFlight(command.concurrency());
@@ -74,7 +75,7 @@ public final class WorkerService implements RunWorkerUseCase {
                 new AcknowledgedAttempts(inFlight, counting, consumer), threads.ofJobKind("ack"));
         Cancels cancels = new Cancels(leases, inFlight, settings.cancelGrace(), consumer);
         LedgerOutage ledgerOutage = new LedgerOutage(ledger, consumer);
-        Processor processor = processor(command, acknowledgements, inFlight, counting, ledgerOutage);
+        Processor processor = processor(command, consumer, acknowledgements, inFlight, counting, ledgerOutage);
         ExecutorService jobs = threads.jobs(command.concurrency());
         LeaseAhead ahead = LeaseAhead.forWorker(command.concurrency(), settings.batchCommit());
         Dispatcher dispatcher = new Dispatcher(inFlight, cancels,
@@ -100,7 +101,7 @@ public final class WorkerService implements RunWorkerUseCase {
                                 settings.retention(), settings.consumerIdleRemoval(), clock, counting),
                         settings.trimInterval(), settings.trimInterval());
 
-        Worker worker = new Worker(consumer, fetcher, pauses, jobs, inFlight, acknowledgements, loops, counting,
+        Worker worker = new Worker(claim, fetcher, pauses, jobs, inFlight, acknowledgements, loops, counting,
                 settings.grace());
         worker.start();
         LOG.info("worker started consumer={} queues={} concurrency={} threads={} lease={} jobTimeout={}"
@@ -119,7 +120,7 @@ public final class WorkerService implements RunWorkerUseCase {
         Acknowledgements<Attempt> acknowledgements = Acknowledgements.onCallingThread(leases,
                 new AcknowledgedAttempts(inFlight, counting, command.consumer()));
         // the caller leases: nothing waits for the ledger to answer
-        Processor processor = processor(command, acknowledgements, inFlight, counting,
+        Processor processor = processor(command, command.consumer(), acknowledgements, inFlight, counting,
                 new LedgerOutage(ledger, command.consumer()));
         Dispatcher dispatcher = new Dispatcher(inFlight, new Cancels(leases, inFlight, settings.cancelGrace(),
                 command.consumer()), settings.batchCommit(), 1, Runnable::run, processor::process, LeaseAhead.none());
@@ -130,9 +131,8 @@ public final class WorkerService implements RunWorkerUseCase {
     }
 
     /** Triage, execution and finishing of a delivery: the path every delivery takes, threaded or inline. */
-    private Processor processor(Command command, Acknowledgements<Attempt> acknowledgements,
+    private Processor processor(Command command, ConsumerName consumer, Acknowledgements<Attempt> acknowledgements,
                                 InFlight inFlight, CountingObserver counting, LedgerOutage ledgerOutage) {
-        ConsumerName consumer = command.consumer();
         Finisher finisher = new Finisher(leases, outcomes, acknowledgements, settings.retryPolicy(),
                 settings.jobTimeout(), clock, random, counting, consumer, ledgerOutage);
         return new Processor(new Triage(settings.deliveryLimit(), ledger, handlers, command.handler(),

@@ -7,7 +7,6 @@ import dev.baton.bootstrap.BatonBuilder;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.demo.DemoHandlersModule;
 import dev.baton.bootstrap.wiring.HandlersModule;
-import dev.baton.domain.ConsumerName;
 import dev.baton.domain.QueueName;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -50,8 +49,10 @@ final class WorkerCommand extends SessionCommand {
     @Option(names = "--concurrency", paramLabel = "N", description = "jobs run at once (BATON_CONCURRENCY, default 8)")
     String concurrency;
 
+    /** Read as the setting BATON_CONSUMER ({@link SettingFlags}): {@link Baton#consumer()}. */
     @Option(names = "--consumer", paramLabel = "NAME",
-            description = "the worker's consumer name; keep it stable across restarts (default <host>-<pid>)")
+            description = "the worker's consumer name (BATON_CONSUMER; default the pod's name in Kubernetes, or the "
+                    + "host name); a name a live worker holds is taken as NAME-2, NAME-3, ...")
     String consumer;
 
     @Option(names = "--classpath", paramLabel = "JARS", split = ":",
@@ -76,7 +77,6 @@ final class WorkerCommand extends SessionCommand {
     public Integer call() {
         BatonConfig config = config();
         List<QueueName> names = queues(queues);
-        ConsumerName consumerName = consumer == null ? Baton.defaultConsumer() : ConsumerName.of(consumer);
         BatonBuilder builder = batonBuilder().handlerClassLoader(pluginLoader(config.plugins(), classpath))
                 .module(new DemoHandlersModule(crashOnPoison))
                 .shutdownHook(false); // this command's own hook stops gracefully, then exits 0
@@ -93,12 +93,12 @@ final class WorkerCommand extends SessionCommand {
             Runtime.getRuntime().addShutdownHook(hook);
             baton.startAdmin().ifPresent(address -> terminal.err().println("admin http on " + address.getHostString()
                     + ":" + address.getPort()));
-            RunningWorker worker = baton.start(new RunWorkerUseCase.Command(names, consumerName,
+            RunningWorker worker = baton.start(new RunWorkerUseCase.Command(names, baton.consumer(),
                     config.concurrency(), Optional.ofNullable(handler)));
             started.set(worker);
-            LOG.info("worker started consumer={} queues={} concurrency={} mode={} config={}", consumerName, names,
+            LOG.info("worker started consumer={} queues={} concurrency={} mode={} config={}", worker.consumer(), names,
                     config.concurrency(), config.mode().label(), config.describe());
-            terminal.err().println("worker " + consumerName + " consuming " + names
+            terminal.err().println("worker " + worker.consumer() + " consuming " + names
                     + (baton.schedules().isEmpty() ? "" : ", firing " + baton.schedules().size() + " schedule(s)")
                     + "; Ctrl-C or SIGTERM stops it");
             if (awaitStopOrFailure(worker, stopRequested)) {

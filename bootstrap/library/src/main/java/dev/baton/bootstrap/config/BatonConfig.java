@@ -2,6 +2,7 @@ package dev.baton.bootstrap.config;
 
 import dev.baton.application.service.JobThreads;
 import dev.baton.domain.Backoff;
+import dev.baton.domain.ConsumerName;
 import dev.baton.domain.DeliveryLimit;
 import dev.baton.domain.QueueName;
 import dev.baton.domain.Retention;
@@ -27,7 +28,8 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
                           JobThreads jobThreads,
                           Optional<AdminAddress> adminAddress, AdminUsers adminUsers,
                           Optional<Path> plugins, List<String> migrations, boolean relay,
-                          boolean enqueueThroughOutbox, boolean requireServersAtStart) {
+                          boolean enqueueThroughOutbox, boolean requireServersAtStart, String namespace,
+                          Optional<ConsumerName> consumer) {
 
     public BatonConfig {
         Objects.requireNonNull(redisUri, "redis uri");
@@ -50,6 +52,8 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
         Objects.requireNonNull(adminUsers, "admin users");
         Objects.requireNonNull(plugins, "plugins");
         migrations = List.copyOf(migrations);
+        Objects.requireNonNull(namespace, "namespace");
+        Objects.requireNonNull(consumer, "consumer");
     }
 
     /** The defaults alone (no environment, file or flags). */
@@ -70,7 +74,8 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
                 poolSize,
                 batchCommit,
                 jobThreads, adminAddress, adminUsers,
-                plugins, migrations, relay, enqueueThroughOutbox, requireServersAtStart);
+                plugins, migrations, relay, enqueueThroughOutbox, requireServersAtStart, namespace,
+                consumer);
     }
 
     public BatonConfig withRedisUri(String uri) {
@@ -79,7 +84,8 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
                 poolSize,
                 batchCommit,
                 jobThreads, adminAddress, adminUsers,
-                plugins, migrations, relay, enqueueThroughOutbox, requireServersAtStart);
+                plugins, migrations, relay, enqueueThroughOutbox, requireServersAtStart, namespace,
+                consumer);
     }
 
     public BatonConfig withJdbcUrl(String url) {
@@ -88,7 +94,8 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
                 poolSize,
                 batchCommit,
                 jobThreads, adminAddress, adminUsers,
-                plugins, migrations, relay, enqueueThroughOutbox, requireServersAtStart);
+                plugins, migrations, relay, enqueueThroughOutbox, requireServersAtStart, namespace,
+                consumer);
     }
 
     /** Adds migration locations of handlers' own tables, applied after the ledger's migrations. */
@@ -100,7 +107,8 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
                 poolSize,
                 batchCommit,
                 jobThreads, adminAddress, adminUsers,
-                plugins, all, relay, enqueueThroughOutbox, requireServersAtStart);
+                plugins, all, relay, enqueueThroughOutbox, requireServersAtStart, namespace,
+                consumer);
     }
 
     /**
@@ -131,6 +139,7 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
         Map<String, String> shown = new LinkedHashMap<>();
         shown.put(Setting.REDIS_URI.flagName(), Secrets.mask(redisUri));
         shown.put(Setting.REDIS_CLUSTER_NODES.flagName(), String.join(",", redisClusterNodes));
+        shown.put(Setting.NAMESPACE.flagName(), namespace);
         shown.put(Setting.JDBC_URL.flagName(), Secrets.mask(jdbcUrl));
         shown.put(Setting.SCHEMA.flagName(), schema);
         shown.put(Setting.MODE.flagName(), mode.label());
@@ -146,6 +155,7 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
         shown.put(Setting.JOB_TIMEOUT.flagName(), Durations.format(jobTimeout));
         shown.put(Setting.RETENTION.flagName(), Durations.format(retention.maxAge()));
         shown.put(Setting.CONCURRENCY.flagName(), Integer.toString(concurrency));
+        shown.put(Setting.CONSUMER.flagName(), consumer.map(ConsumerName::value).orElse(""));
         shown.put(Setting.GRACE.flagName(), Durations.format(grace));
         shown.put(Setting.CANCEL_GRACE.flagName(), Durations.format(cancelGrace));
         shown.put(Setting.NO_HANDLER_GRACE.flagName(), Durations.format(noHandlerGrace));

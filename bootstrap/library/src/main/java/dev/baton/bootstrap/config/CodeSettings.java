@@ -66,6 +66,16 @@ public abstract class CodeSettings<B extends CodeSettings<B>> {
                 String.join(",", nodes));
     }
 
+    /** The prefix of every Redis key of Baton's ({@code BATON_NAMESPACE}, default {@code baton}). */
+    public B namespace(String namespace) {
+        return set(Setting.NAMESPACE, "namespace(" + quoted(namespace) + ")", namespace);
+    }
+
+    /** The workers' consumer name ({@code BATON_CONSUMER}); unset, the pod's name in Kubernetes or the host name. */
+    public B consumer(String name) {
+        return set(Setting.CONSUMER, "consumer(" + quoted(name) + ")", name);
+    }
+
     /** The PostgreSQL schema of the ledger and of the handlers' tables ({@code BATON_SCHEMA}). */
     public B schema(String schema) {
         return set(Setting.SCHEMA, "schema(" + quoted(schema) + ")", schema);
@@ -237,7 +247,9 @@ public abstract class CodeSettings<B extends CodeSettings<B>> {
                 migrations,
                 value(Setting.RELAY, base.relay(), Function.identity()),
                 value(Setting.ENQUEUE_THROUGH_OUTBOX, base.enqueueThroughOutbox(), Function.identity()),
-                value(Setting.REQUIRE_SERVERS_AT_START, base.requireServersAtStart(), Function.identity()));
+                value(Setting.REQUIRE_SERVERS_AT_START, base.requireServersAtStart(), Function.identity()),
+                value(Setting.NAMESPACE, base.namespace(), ConfigLoader::namespace),
+                value(Setting.CONSUMER, base.consumer(), ConfigLoader::consumer));
     }
 
     private AdminUsers adminUsers(AdminUsers base) {

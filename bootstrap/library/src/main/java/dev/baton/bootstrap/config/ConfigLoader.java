@@ -1,9 +1,11 @@
 package dev.baton.bootstrap.config;
 
+import dev.baton.adapters.redis.RedisAdapter;
 import dev.baton.application.service.JobThreads;
 import dev.baton.application.service.worker.WorkerSettings;
 import dev.baton.domain.Backoff;
 import dev.baton.domain.BatonException;
+import dev.baton.domain.ConsumerName;
 import dev.baton.domain.DeliveryLimit;
 import dev.baton.domain.Jitter;
 import dev.baton.domain.QueueName;
@@ -100,7 +102,9 @@ public final class ConfigLoader {
                 get(Setting.MIGRATIONS, text -> locations(list(text))),
                 get(Setting.RELAY, ConfigLoader::onOff),
                 get(Setting.ENQUEUE_THROUGH_OUTBOX, ConfigLoader::onOff),
-                get(Setting.REQUIRE_SERVERS_AT_START, ConfigLoader::onOff));
+                get(Setting.REQUIRE_SERVERS_AT_START, ConfigLoader::onOff),
+                get(Setting.NAMESPACE, ConfigLoader::namespace),
+                get(Setting.CONSUMER, ConfigLoader::consumer));
     }
 
     private <T> T get(Setting setting, Function<String, T> parser) {
@@ -239,6 +243,16 @@ public final class ConfigLoader {
             }
         }
         return nodes;
+    }
+
+    /** The Redis adapter's rule: its keys are {@code <namespace>:{queue}:...}. */
+    static String namespace(String text) {
+        return RedisAdapter.Config.requireNamespace(text);
+    }
+
+    /** Empty: the default name, the pod's or the host's. */
+    static Optional<ConsumerName> consumer(String text) {
+        return text.isEmpty() ? Optional.empty() : Optional.of(ConsumerName.of(text));
     }
 
     static String jdbcUrl(String text) {

@@ -11,6 +11,8 @@ public enum Setting {
             + "auth, redis-sentinel://host:port,host:port#master for Sentinel"),
     REDIS_CLUSTER_NODES("", false, "comma-separated host:port of Redis Cluster nodes (with the REDIS_URI host as "
             + "seeds); empty = a single Redis"),
+    NAMESPACE("baton", false, "the prefix of every Redis key of Baton's: services sharing a Redis under different "
+            + "namespaces never see each other's queues (1..64 letters, digits, '.', '_', '-')"),
     JDBC_URL("jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres", true,
             "PostgreSQL JDBC URL of the execution ledger (password=... is masked in all output)"),
     SCHEMA("baton", false, "PostgreSQL schema of the ledger (and of the demo tables)"),
@@ -25,6 +27,8 @@ public enum Setting {
     JOB_TIMEOUT("5m", false, "an attempt running longer is interrupted and retried"),
     RETENTION("1d", false, "how long acknowledged stream history and ledger completions are kept"),
     CONCURRENCY("8", false, "jobs a worker runs at once"),
+    CONSUMER("", false, "the worker's consumer name; empty = the pod's name in Kubernetes (HOSTNAME) or the host name. "
+            + "A worker under a name a live worker holds runs as <name>-2, <name>-3, ..."),
     GRACE("30s", false, "on shutdown, how long running jobs may finish before they are abandoned to other workers"),
     CANCEL_GRACE("10s", false, "how long a cancelled running job's handler may go on (it sees context.cancelled()) "
             + "before it is interrupted"),

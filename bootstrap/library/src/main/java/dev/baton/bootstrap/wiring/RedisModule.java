@@ -24,7 +24,8 @@ public final class RedisModule extends AbstractModule {
     RedisAdapter redis(BatonConfig config, Clock clock, Closer closer) {
         RedisAdapter.Config redis = RedisAdapter.Config.of(config.redisUri())
                 .withClusterNodes(String.join(",", config.redisClusterNodes()))
-                .withRequireServerAtOpen(config.requireServersAtStart());
+                .withRequireServerAtOpen(config.requireServersAtStart())
+                .withNamespace(config.namespace());
         return closer.register(RedisAdapter.open(redis, clock));
     }
 

@@ -20,6 +20,11 @@ public class BatonProperties {
     private String redisUri;
     /** Redis Cluster nodes (host:port), seeding a cluster client with the Redis URI's host. */
     private List<String> redisClusterNodes = new ArrayList<>();
+    /**
+     * The prefix of every Redis key of Baton's (default baton): services sharing a Redis under different namespaces
+     * never see each other's queues.
+     */
+    private String namespace;
     /** PostgreSQL JDBC URL of the ledger, used only when the application has no DataSource bean. */
     private String jdbcUrl;
     /** PostgreSQL schema of the ledger's tables and of Baton's migration history (default baton). */
@@ -32,6 +37,11 @@ public class BatonProperties {
     private List<String> queues = new ArrayList<>();
     /** Jobs a worker runs at once (default 8). */
     private Integer concurrency;
+    /**
+     * The worker's consumer name; unset, the pod's name in Kubernetes (HOSTNAME) or the host name. A worker under a
+     * name a live worker holds runs as name-2, name-3, ...
+     */
+    private String consumer;
     /** Attempts in all, the first included, before a failing job is dead-lettered (default 5). */
     private Integer maxAttempts;
     /** Delay before the first retry; doubles per retry up to backoff-max (default 1s). */
@@ -153,6 +163,14 @@ public class BatonProperties {
         this.redisClusterNodes = redisClusterNodes;
     }
 
+    public String getNamespace() {
+        return namespace;
+    }
+
+    public void setNamespace(String namespace) {
+        this.namespace = namespace;
+    }
+
     public String getJdbcUrl() {
         return jdbcUrl;
     }
@@ -199,6 +217,14 @@ public class BatonProperties {
 
     public void setConcurrency(Integer concurrency) {
         this.concurrency = concurrency;
+    }
+
+    public String getConsumer() {
+        return consumer;
+    }
+
+    public void setConsumer(String consumer) {
+        this.consumer = consumer;
     }
 
     public Integer getMaxAttempts() {

@@ -44,7 +44,7 @@ final class BatonWorkers implements SmartLifecycle {
     @Override
     public synchronized void start() {
         if (worker.isEmpty() && !queues.isEmpty()) {
-            worker = Optional.of(baton.start(new RunWorkerUseCase.Command(queues, Baton.defaultConsumer(),
+            worker = Optional.of(baton.start(new RunWorkerUseCase.Command(queues, baton.consumer(),
                     baton.config().concurrency(), handler)));
         }
     }

@@ -50,11 +50,13 @@ final class PropertySettings extends CodeSettings<PropertySettings> {
         PropertySettings settings = new PropertySettings();
         set(properties.getRedisUri(), settings::redis);
         listed(properties.getRedisClusterNodes(), nodes -> settings.redisClusterNodes(nodes.toArray(String[]::new)));
+        set(properties.getNamespace(), settings::namespace);
         set(properties.getSchema(), settings::schema);
         set(properties.getMode(), settings::mode);
         listed(properties.getMigrations(), locations -> settings.migrations(locations.toArray(String[]::new)));
         listed(properties.getQueues(), queues -> settings.queues(queues.toArray(String[]::new)));
         set(properties.getConcurrency(), settings::concurrency);
+        set(properties.getConsumer(), settings::consumer);
         set(properties.getMaxAttempts(), settings::maxAttempts);
         set(properties.getLease(), settings::lease);
         set(properties.getIdleThreshold(), settings::idleThreshold);
