@@ -104,7 +104,7 @@ class BatonLifecycleTest {
     }
 
     private BatonBuilder builder() {
-        return Baton.builder().adapters(adapters);
+        return Baton.builder().adapters(adapters.ports());
     }
 
     private interface Blocking {
