@@ -4,7 +4,8 @@
 #
 #   docs/benchmarks/outcome-search.sh 'postgresql://postgres@127.0.0.1:5432/test' [rows]
 #
-# Works in a throwaway schema of its own (dropped at the end); pg_trgm is installed into public if it is not there.
+# Works in a throwaway schema of its own (dropped at the end). The trigram index needs pg_trgm, which the migration
+# never installs: this script installs it into public if the database has it nowhere (and leaves it there).
 set -euo pipefail
 url=${1:?usage: outcome-search.sh POSTGRES_URL [rows]}
 rows=${2:-1000000}
@@ -14,6 +15,7 @@ schema="bench_search_$$"
 psql_in_schema() { PGOPTIONS="-c search_path=$schema,public" psql "$url" -X -q -v ON_ERROR_STOP=1 "$@"; }
 
 psql "$url" -X -q -v ON_ERROR_STOP=1 -c "CREATE SCHEMA $schema"
+psql "$url" -X -q -v ON_ERROR_STOP=1 -c "CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public"
 trap 'psql "$url" -X -q -c "DROP SCHEMA $schema CASCADE"' EXIT
 psql_in_schema -f "$migrations/V1__job_completions.sql" -f "$migrations/V2__job_outcomes.sql"
 

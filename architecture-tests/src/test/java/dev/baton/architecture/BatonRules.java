@@ -94,11 +94,6 @@ final class BatonRules {
             .as("Spring, an optional dependency, is used only in dev.baton.bootstrap.spring, which nothing else uses:"
                     + " a service without Spring never loads a Spring type");
 
-    static final ArchRule FLYWAY_ONLY_IN_POSTGRES_ADAPTER = noClasses().that().resideOutsideOfPackage(POSTGRES_ADAPTER)
-            .and().resideInAPackage("dev.baton..")
-            .should().dependOnClassesThat().resideInAnyPackage("org.flywaydb..")
-            .as("Flyway is used only in the Postgres adapter");
-
     /**
      * The library wires itself by hand: a host application gets no second dependency-injection container. Guice (with
      * the injection annotations) wires the CLI's world, which picocli parses: both stay in the CLI's packages.
@@ -225,7 +220,7 @@ final class BatonRules {
 
     static List<ArchRule> all() {
         return List.of(MODULE_LAYERING, DOMAIN_IS_PURE_JAVA, APPLICATION_DEPENDS_ON_DOMAIN_AND_SLF4J_ONLY,
-                LETTUCE_ONLY_IN_REDIS_ADAPTER, JDBI_AND_JDBC_ONLY_IN_POSTGRES_ADAPTER, FLYWAY_ONLY_IN_POSTGRES_ADAPTER,
+                LETTUCE_ONLY_IN_REDIS_ADAPTER, JDBI_AND_JDBC_ONLY_IN_POSTGRES_ADAPTER,
                 SPRING_ONLY_IN_ITS_PACKAGE, GUICE_AND_PICOCLI_ONLY_IN_THE_CLI, NO_GUAVA, OPENTELEMETRY_ONLY_IN_TRACING,
                 PORTS_IN_AND_OUT_INDEPENDENT, PORTS_OUT_AND_IN_INDEPENDENT,
                 NO_PACKAGE_CYCLES, NO_CLOCK_READS_IN_CORE, NO_CONSOLE_OUTSIDE_CLI, ONE_PUBLIC_ENTRY_POINT_PER_ADAPTER,

@@ -31,7 +31,6 @@ import dev.baton.application.service.worker.archfixture.WorkerUsingTheAdministra
 import dev.baton.bootstrap.archfixture.MetricsUsingOpenTelemetry;
 import dev.baton.domain.archfixture.DomainUsingApplication;
 import dev.baton.domain.archfixture.DomainUsingSlf4j;
-import dev.baton.domain.archfixture.DomainUsingFlyway;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -68,11 +67,6 @@ class RulesBiteTest {
     @Test
     void jdbiConfinementBites() {
         assertViolated(BatonRules.JDBI_AND_JDBC_ONLY_IN_POSTGRES_ADAPTER, RedisAdapterUsingJdbi.class);
-    }
-
-    @Test
-    void flywayConfinementBites() {
-        assertViolated(BatonRules.FLYWAY_ONLY_IN_POSTGRES_ADAPTER, DomainUsingFlyway.class);
     }
 
     @Test

@@ -9,5 +9,10 @@ public enum DeadLetterReason {
     /** The stream entry is not a valid job (missing fields, bad attempt, oversized payload, bad UTF-8, ...). */
     MALFORMED,
     /** Delivered more often than the delivery limit without ever finishing, e.g. because it crashes its worker. */
-    POISON
+    POISON,
+    /**
+     * No worker that leased it had its handler (its type's, or for an untyped job its queue's) within the grace of
+     * {@link NoHandlerPolicy}: nothing ran.
+     */
+    NO_HANDLER
 }

@@ -3,6 +3,7 @@ package dev.baton.domain;
 import static dev.baton.domain.InvalidValueException.notNull;
 import static dev.baton.domain.InvalidValueException.require;
 
+import java.time.DateTimeException;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
@@ -25,6 +26,11 @@ public record Job(JobId id, QueueName queue, Optional<String> type, String paylo
                   Optional<Instant> notBefore, Optional<JobError> lastError, Map<String, String> headers) {
     /** The header that counts a job's snoozes ({@link #snoozedUntil}). */
     public static final String SNOOZES = "snoozes";
+    /**
+     * The header that records since when (epoch milliseconds) the job has waited for a worker with its handler
+     * ({@link NoHandlerPolicy}); a job that ran has stopped waiting, and loses it.
+     */
+    public static final String NO_HANDLER_SINCE = "no_handler_since";
 
     public Job {
         notNull(id, "job id");
@@ -68,7 +74,7 @@ public record Job(JobId id, QueueName queue, Optional<String> type, String paylo
     /** The job as it waits for its next attempt: one more attempt counted, the error kept, due at {@code dueAt}. */
     public Job retriedAfter(JobError error, Instant dueAt) {
         return new Job(id, queue, type, payload, attempt + 1, enqueuedAt, Optional.of(dueAt), Optional.of(error),
-                headers);
+                headersWithout(NO_HANDLER_SINCE));
     }
 
     /**
@@ -76,7 +82,7 @@ public record Job(JobId id, QueueName queue, Optional<String> type, String paylo
      * previous attempt kept, one more snooze counted in the {@value #SNOOZES} header, due at {@code dueAt}.
      */
     public Job snoozedUntil(Instant dueAt) {
-        Map<String, String> counted = new HashMap<>(headers);
+        Map<String, String> counted = headersWithout(NO_HANDLER_SINCE);
         counted.put(SNOOZES, Integer.toString(snoozes() + 1));
         return new Job(id, queue, type, payload, attempt, enqueuedAt, Optional.of(dueAt), lastError, counted);
     }
@@ -88,6 +94,39 @@ public record Job(JobId id, QueueName queue, Optional<String> type, String paylo
         } catch (NumberFormatException e) {
             return 0;
         }
+    }
+
+    /**
+     * The job as it waits for a worker that has its handler: the same attempt (nothing ran), waiting since
+     * {@code since} (the {@value #NO_HANDLER_SINCE} header), due at {@code dueAt}.
+     */
+    public Job waitingForHandler(Instant since, Instant dueAt) {
+        Map<String, String> marked = new HashMap<>(headers);
+        marked.put(NO_HANDLER_SINCE, Long.toString(since.toEpochMilli()));
+        return new Job(id, queue, type, payload, attempt, enqueuedAt, Optional.of(dueAt), lastError, marked);
+    }
+
+    /** The same job without the {@value #NO_HANDLER_SINCE} header: a replay of it waits for a handler afresh. */
+    public Job withoutHandlerWait() {
+        return headers.containsKey(NO_HANDLER_SINCE) ? withHeaders(headersWithout(NO_HANDLER_SINCE)) : this;
+    }
+
+    /**
+     * Since when the job has waited for a handler: the {@value #NO_HANDLER_SINCE} header, empty without (or with a
+     * bad) one.
+     */
+    public Optional<Instant> noHandlerSince() {
+        try {
+            return Optional.ofNullable(headers.get(NO_HANDLER_SINCE)).map(Long::parseLong).map(Instant::ofEpochMilli);
+        } catch (NumberFormatException | DateTimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    private Map<String, String> headersWithout(String name) {
+        Map<String, String> kept = new HashMap<>(headers);
+        kept.remove(name);
+        return kept;
     }
 
     /** The job as a redrive from the dead letters puts it back: attempts start again, no delay, no error. */

@@ -57,6 +57,17 @@ class JobTest {
     }
 
     @Test
+    void aJobThatRanHasStoppedWaitingForAHandler() {
+        Job waiting = job.withHeaders(Map.of("trace", "t-1")).waitingForHandler(ENQUEUED, ENQUEUED.plusSeconds(1));
+
+        assertThat(waiting.noHandlerSince()).contains(ENQUEUED);
+        assertThat(waiting.attempt()).isEqualTo(job.attempt());
+        assertThat(waiting.retriedAfter(ERROR, ENQUEUED.plusSeconds(5)).headers()).containsOnlyKeys("trace");
+        assertThat(waiting.snoozedUntil(ENQUEUED.plusSeconds(5)).headers()).containsOnlyKeys("trace", Job.SNOOZES);
+        assertThat(waiting.withoutHandlerWait().noHandlerSince()).isEmpty();
+    }
+
+    @Test
     void aRedrivenJobStartsOverButKeepsItsIdentity() {
         Job tired = job.withType("invoice").withHeaders(Map.of("trace", "t-1"))
                 .retriedAfter(ERROR, ENQUEUED.plusSeconds(1)).retriedAfter(ERROR, ENQUEUED.plusSeconds(3));

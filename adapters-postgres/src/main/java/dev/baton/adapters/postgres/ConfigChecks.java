@@ -41,14 +41,14 @@ final class ConfigChecks {
             if (location == null || location.isBlank()) {
                 throw new InvalidValueException("an extra migration location is blank");
             }
-            if (location.equals(Migrations.LEDGER_LOCATION)) {
+            if (location.equals(MigrationLocation.LEDGER_NAME)) {
                 throw new InvalidValueException("the ledger's own migrations are applied already, not as an "
                         + "extra location: " + location);
             }
-            String clash = byHistoryTable.put(Migrations.historyTable(location), location);
+            String clash = byHistoryTable.put(MigrationLocation.historyTable(location), location);
             if (clash != null) {
                 throw new InvalidValueException("extra migration locations '" + clash + "' and '" + location
-                        + "' would share the history table " + Migrations.historyTable(location)
+                        + "' would share the history table " + MigrationLocation.historyTable(location)
                         + "; rename one of them");
             }
         }

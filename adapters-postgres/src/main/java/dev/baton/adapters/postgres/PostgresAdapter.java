@@ -34,8 +34,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Baton's PostgreSQL adapter: the {@link ExecutionLedger} over a HikariCP pool, and the Flyway migrations of its
- * schema. Handlers reach the ledger's transaction with {@code context.unwrap(org.jdbi.v3.core.Handle.class)} or
+ * Baton's PostgreSQL adapter: the {@link ExecutionLedger} over a HikariCP pool, and the migrations of its schema.
+ * Handlers reach the ledger's transaction with {@code context.unwrap(org.jdbi.v3.core.Handle.class)} or
  * {@code context.unwrap(java.sql.Connection.class)}; unqualified table names resolve in the Baton schema first.
  */
 public final class PostgresAdapter implements AutoCloseable {
@@ -96,7 +96,7 @@ public final class PostgresAdapter implements AutoCloseable {
      * application's, so nothing is set on their sessions: each job's transaction puts the schema first on its
      * {@code search_path} and sets its timeouts itself. The config's JDBC URL, pool size and transaction timeout do
      * not apply; the transactions are the data source's default isolation, READ COMMITTED in PostgreSQL. The
-     * migrations hold three connections at once (their advisory lock and Flyway's two): a smaller pool waits forever.
+     * migrations take one connection of it while they run.
      */
     public static PostgresAdapter open(Config config, DataSource dataSource, Clock clock) {
         Objects.requireNonNull(dataSource, "data source");
@@ -216,8 +216,8 @@ public final class PostgresAdapter implements AutoCloseable {
     /**
      * Applies the ledger's migrations, then those of every extra location, each with its own history table. Safe to
      * run from several workers at once (an advisory lock serializes them) and to repeat (applied versions are
-     * skipped). Migrations run on connections of their own, outside the pool (on the application's DataSource, on
-     * connections from it).
+     * skipped). Migrations run on a connection of their own, outside the pool (on the application's DataSource, on
+     * one from it).
      */
     public void migrate() {
         if (ownPool.isEmpty()) {
@@ -269,7 +269,7 @@ public final class PostgresAdapter implements AutoCloseable {
      * @param migrateOnStart           apply the migrations when the adapter opens
      * @param retention                how long completions must be kept ({@link #requireCovers}); the ledger forgets
      *                                 them only when told to ({@code ExecutionLedger.forgetCompletedBefore})
-     * @param extraMigrationLocations  Flyway locations of the handlers' own tables (e.g. {@code classpath:db/shop}),
+     * @param extraMigrationLocations  migration locations of the handlers' own tables (e.g. {@code classpath:db/shop}),
      *                                 applied after the ledger's into the same schema, each with its own history
      */
     public record Config(String jdbcUrl, String schema, int poolSize, boolean migrateOnStart, Retention retention,

@@ -61,16 +61,16 @@ class MigrationsTest {
             assertThat(tables(EMPTY)).isEmpty();
 
             adapter.migrate();
-            List<String> ledgerHistory = history(EMPTY, Migrations.LEDGER_HISTORY_TABLE);
+            List<String> ledgerHistory = history(EMPTY, MigrationLocation.LEDGER_HISTORY_TABLE);
             List<String> demoHistory = history(EMPTY, DEMO_HISTORY);
             adapter.migrate();
 
             assertThat(tables(EMPTY)).containsExactlyInAnyOrder("job_outcomes", "job_outbox", "job_outbox_epoch", "job_outbox_claiming",
                     "demo_shipments",
-                    Migrations.LEDGER_HISTORY_TABLE, DEMO_HISTORY);
+                    MigrationLocation.LEDGER_HISTORY_TABLE, DEMO_HISTORY);
             assertThat(appliedVersions(ledgerHistory)).containsExactly("1", "2", "4", "5", "6", "7", "8", "9", "10");
             assertThat(appliedVersions(demoHistory)).containsExactly("1");
-            assertThat(history(EMPTY, Migrations.LEDGER_HISTORY_TABLE)).isEqualTo(ledgerHistory);
+            assertThat(history(EMPTY, MigrationLocation.LEDGER_HISTORY_TABLE)).isEqualTo(ledgerHistory);
             assertThat(history(EMPTY, DEMO_HISTORY)).isEqualTo(demoHistory);
         }
     }
@@ -100,10 +100,10 @@ class MigrationsTest {
             executor.shutdownNow();
         }
 
-        assertThat(appliedVersions(history(RACED, Migrations.LEDGER_HISTORY_TABLE)))
+        assertThat(appliedVersions(history(RACED, MigrationLocation.LEDGER_HISTORY_TABLE)))
                 .containsExactly("1", "2", "4", "5", "6", "7", "8", "9", "10");
         assertThat(appliedVersions(history(RACED, DEMO_HISTORY))).containsExactly("1");
-        assertThat(history(RACED, Migrations.LEDGER_HISTORY_TABLE)).allMatch(row -> row.endsWith(":true"));
+        assertThat(history(RACED, MigrationLocation.LEDGER_HISTORY_TABLE)).allMatch(row -> row.endsWith(":true"));
     }
 
     /** A worker frozen mid-migration keeps the lock: a start that has nothing to migrate must not wait for it. */
@@ -143,7 +143,7 @@ class MigrationsTest {
         }
 
         migrations.apply(); // the holder is gone: the lock is free
-        assertThat(tables(HELD_PENDING)).contains("job_outcomes", Migrations.LEDGER_HISTORY_TABLE);
+        assertThat(tables(HELD_PENDING)).contains("job_outcomes", MigrationLocation.LEDGER_HISTORY_TABLE);
     }
 
     /** Closing a pooled connection keeps its session, and would keep the lock for every later migration to wait on. */
@@ -151,14 +151,14 @@ class MigrationsTest {
     void migratingOnTheApplicationsPoolReleasesTheLock() throws SQLException {
         HikariConfig hikari = new HikariConfig();
         hikari.setJdbcUrl(ON_APPLICATION_POOL.jdbcUrl());
-        hikari.setMaximumPoolSize(3); // the lock's connection and Flyway's two: each session stays open
+        hikari.setMaximumPoolSize(1); // a run takes one connection, whose session stays open in the pool
         try (HikariDataSource pool = new HikariDataSource(hikari)) {
             new Migrations(pool, ON_APPLICATION_POOL.name(), List.of(), "test").apply();
 
             assertThat(tables(ON_APPLICATION_POOL)).contains("job_outcomes");
             int locksHeld = ON_APPLICATION_POOL.jdbi().withHandle(handle -> handle.createQuery("SELECT count(*) FROM"
                     + " pg_locks WHERE locktype = 'advisory' AND classid = :space AND objid = :key::oid")
-                    .bind("space", Migrations.LOCK_SPACE).bind("key", Integer.toUnsignedLong(
+                    .bind("space", MigrationLock.LOCK_SPACE).bind("key", Integer.toUnsignedLong(
                             ON_APPLICATION_POOL.name().hashCode())).mapTo(int.class).one());
             assertThat(locksHeld).isZero();
         }
@@ -187,8 +187,8 @@ class MigrationsTest {
     @Test
     void upgradingALedgerOfTheFirstVersionKeepsEveryCompletionAsCompleted() {
         Flyway.configure().dataSource(FROM_V1.jdbcUrl(), null, null).schemas(FROM_V1.name())
-                .defaultSchema(FROM_V1.name()).table(Migrations.LEDGER_HISTORY_TABLE)
-                .locations(Migrations.LEDGER_LOCATION).target("1").load().migrate();
+                .defaultSchema(FROM_V1.name()).table(MigrationLocation.LEDGER_HISTORY_TABLE)
+                .locations(MigrationLocation.LEDGER_NAME).target("1").load().migrate();
         FROM_V1.jdbi().useHandle(handle -> handle.execute("INSERT INTO " + FROM_V1.name() + ".job_completions"
                 + " (job_id, queue, type, attempt, consumer, message_id, result, completed_at) VALUES"
                 + " ('old-1', 'orders', NULL, 1, 'w1', '1-0', 'shipped', '2026-01-01T00:00:00Z'),"
@@ -207,20 +207,20 @@ class MigrationsTest {
 
     @Test
     void everyExtraLocationKeepsItsOwnHistoryTable() {
-        assertThat(Migrations.historyTable("classpath:db/shipping")).isEqualTo("baton_schema_history_db_shipping");
-        assertThat(Migrations.historyTable("filesystem:/opt/app/sql/")).isEqualTo("baton_schema_history_opt_app_sql");
+        assertThat(MigrationLocation.historyTable("classpath:db/shipping")).isEqualTo("baton_schema_history_db_shipping");
+        assertThat(MigrationLocation.historyTable("filesystem:/opt/app/sql/")).isEqualTo("baton_schema_history_opt_app_sql");
         String longA = "classpath:com/example/a/very/long/package/name/for/the/shipping/handlers/migrations/a";
         String longB = "classpath:com/example/a/very/long/package/name/for/the/shipping/handlers/migrations/b";
-        assertThat(Migrations.historyTable(longA)).hasSizeLessThanOrEqualTo(63)
-                .isNotEqualTo(Migrations.historyTable(longB))
-                .isEqualTo(Migrations.historyTable(longA));
+        assertThat(MigrationLocation.historyTable(longA)).hasSizeLessThanOrEqualTo(63)
+                .isNotEqualTo(MigrationLocation.historyTable(longB))
+                .isEqualTo(MigrationLocation.historyTable(longA));
     }
 
     /** A session of its own holding the schema's migration lock, as a worker that froze mid-migration would. */
-    private static Connection lockHolder(TestSchema schema, String applicationName) throws SQLException {
+    static Connection lockHolder(TestSchema schema, String applicationName) throws SQLException {
         Connection holder = DriverManager.getConnection(schema.jdbcUrl() + "&ApplicationName=" + applicationName);
         try (PreparedStatement lock = holder.prepareStatement("SELECT pg_advisory_lock(?, ?)")) {
-            lock.setInt(1, Migrations.LOCK_SPACE);
+            lock.setInt(1, MigrationLock.LOCK_SPACE);
             lock.setInt(2, schema.name().hashCode());
             lock.execute();
         }

@@ -117,7 +117,7 @@ class PostgresAdapterTest {
         String schema = SCHEMA.name() + "_app";
         HikariConfig hikari = new HikariConfig();
         hikari.setJdbcUrl(SCHEMA.config().jdbcUrl());
-        hikari.setMaximumPoolSize(3); // the migrations hold three at once: their advisory lock and Flyway's two
+        hikari.setMaximumPoolSize(1); // the migrations take one connection while they run
         try (HikariDataSource application = new HikariDataSource(hikari)) {
             PostgresAdapter adapter = PostgresAdapter.open(SCHEMA.config().withSchema(schema)
                     .withTransactionTimeout(Duration.ofMinutes(1)), application, Clock.systemUTC());

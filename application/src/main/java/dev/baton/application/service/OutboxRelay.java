@@ -1,5 +1,6 @@
 package dev.baton.application.service;
 
+import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.port.out.JobOutbox;
 import dev.baton.application.port.out.JobOutcomes;
 import dev.baton.application.port.out.JobPublisher;
@@ -46,6 +47,9 @@ import org.slf4j.LoggerFactory;
  * While its claims find rows it is marked claiming ({@link JobOutbox#keepClaiming}) and producers' commits do not wake
  * it; it unmarks itself with one last claim before it waits. Woken when producers commit, and every
  * {@link Settings#pollInterval} at the latest (docs/POSTGRES.md#the-wake-up).
+ *
+ * <p>A job enqueued through the outbox counts as enqueued ({@link JobObserver#jobEnqueued}) when a relay publishes it:
+ * a rolled-back producer's row never counts, and the producer's own enqueue call does not count it.
  */
 public final class OutboxRelay implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(OutboxRelay.class);
@@ -75,6 +79,7 @@ public final class OutboxRelay implements AutoCloseable {
     private final Clock clock;
     private final Settings settings;
     private final MaintenanceObserver observer;
+    private final JobObserver jobObserver;
     private final AtomicBoolean started = new AtomicBoolean();
     private final CountDownLatch closed = new CountDownLatch(1);
     private final Thread thread;
@@ -93,8 +98,13 @@ public final class OutboxRelay implements AutoCloseable {
      */
     private volatile boolean waitingUnclaimed;
 
+    /**
+     * @param observer    hears what the relay publishes in all ({@link MaintenanceObserver#outboxPublished})
+     * @param jobObserver hears each job it publishes as enqueued, tagged by its queue
+     */
     public OutboxRelay(JobOutbox outbox, JobPublisher publisher, JobOutcomes outcomes, TransportMemory memory,
-                       PayloadLimit payloadLimit, Clock clock, Settings settings, MaintenanceObserver observer) {
+                       PayloadLimit payloadLimit, Clock clock, Settings settings, MaintenanceObserver observer,
+                       JobObserver jobObserver) {
         this.outbox = Objects.requireNonNull(outbox, "outbox");
         this.publisher = Objects.requireNonNull(publisher, "publisher");
         this.outcomes = Objects.requireNonNull(outcomes, "outcomes");
@@ -102,10 +112,16 @@ public final class OutboxRelay implements AutoCloseable {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.observer = Objects.requireNonNull(observer, "observer");
+        this.jobObserver = Objects.requireNonNull(jobObserver, "job observer");
         this.thread = new Thread(this::relayUntilClosed, "baton-outbox-relay");
         thread.setDaemon(true);
         this.housekeeping = new OutboxHousekeeping(outbox, Objects.requireNonNull(memory, "memory"), clock,
                 settings.batchSize(), settings.pollInterval(), observer);
+    }
+
+    public OutboxRelay(JobOutbox outbox, JobPublisher publisher, JobOutcomes outcomes, TransportMemory memory,
+                       PayloadLimit payloadLimit, Clock clock, Settings settings, MaintenanceObserver observer) {
+        this(outbox, publisher, outcomes, memory, payloadLimit, clock, settings, observer, JobObserver.NONE);
     }
 
     public OutboxRelay(JobOutbox outbox, JobPublisher publisher, JobOutcomes outcomes, TransportMemory memory,
@@ -171,21 +187,21 @@ public final class OutboxRelay implements AutoCloseable {
     }
 
     private void publishClaimed(List<JobOutbox.Entry> claimed) {
-        List<Job> jobs = new ArrayList<>();
-        List<Long> positions = new ArrayList<>();
+        List<JobOutbox.Entry.Ready> ready = new ArrayList<>();
         for (JobOutbox.Entry entry : claimed) {
             if (entry instanceof JobOutbox.Entry.Malformed malformed) {
                 refuse(malformed.position(), letterOf(malformed), malformed.reason());
-            } else if (entry instanceof JobOutbox.Entry.Ready ready && !payloadLimit.admits(ready.job().payload())) {
-                refuse(ready.position(), ready.job(), "payload over the limit of " + payloadLimit.maxBytes() + " bytes");
-            } else if (entry instanceof JobOutbox.Entry.Ready ready) {
-                jobs.add(ready.job());
-                positions.add(ready.position());
+            } else if (entry instanceof JobOutbox.Entry.Ready row && !payloadLimit.admits(row.job().payload())) {
+                refuse(row.position(), row.job(), "payload over the limit of " + payloadLimit.maxBytes() + " bytes");
+            } else if (entry instanceof JobOutbox.Entry.Ready row) {
+                ready.add(row);
             }
         }
-        if (!jobs.isEmpty()) {
-            unmarked = publish(jobs, positions);
-            observer.outboxPublished(unmarked.size());
+        if (!ready.isEmpty()) {
+            List<JobOutbox.Entry.Ready> published = publish(ready);
+            unmarked = published.stream().map(JobOutbox.Entry.Ready::position).toList();
+            observer.outboxPublished(published.size());
+            published.forEach(row -> jobObserver.jobEnqueued(row.job()));
         }
     }
 
@@ -194,22 +210,22 @@ public final class OutboxRelay implements AutoCloseable {
      * by one instead: the refused ones are marked MALFORMED, the others go out, so one bad row never holds up its
      * batch.
      *
-     * @return the positions of the jobs it published, to be marked published
+     * @return the rows it published, to be marked published
      */
-    private List<Long> publish(List<Job> jobs, List<Long> positions) {
+    private List<JobOutbox.Entry.Ready> publish(List<JobOutbox.Entry.Ready> rows) {
         try {
-            publisher.publishAll(jobs);
-            return positions;
+            publisher.publishAll(rows.stream().map(JobOutbox.Entry.Ready::job).toList());
+            return rows;
         } catch (InvalidValueException refused) {
             LOG.debug("the transport refused a job of the batch, publishing one by one: {}", refused.getMessage());
         }
-        List<Long> published = new ArrayList<>();
-        for (int i = 0; i < jobs.size(); i++) {
+        List<JobOutbox.Entry.Ready> published = new ArrayList<>();
+        for (JobOutbox.Entry.Ready row : rows) {
             try {
-                publisher.publish(jobs.get(i));
-                published.add(positions.get(i));
+                publisher.publish(row.job());
+                published.add(row);
             } catch (InvalidValueException refused) {
-                refuse(positions.get(i), jobs.get(i), refused.getMessage());
+                refuse(row.position(), row.job(), refused.getMessage());
             }
         }
         return published;

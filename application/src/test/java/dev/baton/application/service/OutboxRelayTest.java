@@ -1,8 +1,10 @@
 package dev.baton.application.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
+import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.port.out.JobOutbox;
 import dev.baton.application.port.out.JobPublisher;
 import dev.baton.application.port.out.TransportException;
@@ -28,6 +30,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -48,7 +51,21 @@ class OutboxRelayTest {
     private final AtomicInteger looks = new AtomicInteger();
     private final OutboxRelay relay = new OutboxRelay(outbox, transport, ledger, epoch::get,
             PayloadLimit.DEFAULT, clock,
-            new OutboxRelay.Settings(10, Duration.ofSeconds(30), Duration.ofSeconds(1)), observer);
+            new OutboxRelay.Settings(10, Duration.ofSeconds(30), Duration.ofSeconds(1)), observer, observer);
+
+    @Test
+    void eachJobTheRelayPublishesIsHeardAsEnqueuedOnceOnItsQueue() {
+        Job email = Job.create(JobId.of("e-1"), QueueName.of("emails"), "{}", clock.instant());
+        outbox.add(job("p-1"));
+        outbox.add(email);
+        outbox.addMalformed("no queue!", Map.of("job_id", "p-3", "payload", "{}"), "queue name is invalid");
+
+        relay.runOnce();
+        relay.runOnce();
+
+        assertThat(observer.enqueued).extracting(Job::id, Job::queue)
+                .containsExactlyInAnyOrder(tuple(JobId.of("p-1"), ORDERS), tuple(email.id(), email.queue()));
+    }
 
     @Test
     void theObserverHearsHowManyJobsTheRelayPublished() {
@@ -501,9 +518,15 @@ class OutboxRelayTest {
         }
     }
 
-    private static final class CountingObserver implements MaintenanceObserver {
+    private static final class CountingObserver implements MaintenanceObserver, JobObserver {
         final AtomicInteger published = new AtomicInteger();
         final AtomicInteger republished = new AtomicInteger();
+        final List<Job> enqueued = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void jobEnqueued(Job job) {
+            enqueued.add(job);
+        }
 
         @Override
         public void outboxPublished(int count) {

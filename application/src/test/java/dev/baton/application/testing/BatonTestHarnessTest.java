@@ -8,6 +8,7 @@ import dev.baton.domain.DeadLetter;
 import dev.baton.domain.DeadLetterReason;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
+import dev.baton.domain.NoHandlerPolicy;
 import dev.baton.domain.QueueName;
 import java.io.IOException;
 import java.io.InputStream;
@@ -144,8 +145,11 @@ class BatonTestHarnessTest {
 
         assertThat(calls).hasValue(0);
         assertThat(drained.deadLettered()).extracting(DeadLetter::reason)
-                .containsExactly(DeadLetterReason.MALFORMED, DeadLetterReason.NON_RETRYABLE);
-        assertThat(drained.deadLettered().get(1).lastError().message()).isEqualTo("no handler named refund");
+                .containsExactly(DeadLetterReason.MALFORMED, DeadLetterReason.NO_HANDLER);
+        assertThat(drained.deadLettered().get(1).lastError().message()).isEqualTo("no handler named refund on this"
+                + " worker (its handlers: orders); waited 15m for a worker that has one");
+        assertThat(harness.clock().instant()).as("the drain followed the job's waits through the grace")
+                .isEqualTo(BatonTestHarness.START.plus(NoHandlerPolicy.DEFAULT.grace()));
         assertThat(harness.transport().stats(imports).pending()).isZero();
         assertThat(harness.transport().stats(ORDERS).pending()).isZero();
     }

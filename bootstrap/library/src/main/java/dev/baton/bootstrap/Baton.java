@@ -195,7 +195,10 @@ public final class Baton implements AutoCloseable {
         return use(CancelJobUseCase.class).cancel(new CancelJobUseCase.Command(queue, id));
     }
 
-    /** Starts a worker on {@code queues}, each run by the handler of the same name, with the configured concurrency. */
+    /**
+     * Starts a worker on {@code queues} with the configured concurrency: a typed job runs under the handler of its
+     * type, an untyped one under the handler named like its queue (docs/HANDLERS.md#registering-a-handler).
+     */
     public RunningWorker start(String... queues) {
         List<QueueName> names = Arrays.stream(queues).map(QueueName::of).toList();
         return start(new RunWorkerUseCase.Command(names, defaultConsumer(), config.concurrency(), Optional.empty()));
@@ -204,8 +207,8 @@ public final class Baton implements AutoCloseable {
     /**
      * Starts a worker; {@link #close()} (or the shutdown hook) stops it within the configured grace period.
      *
-     * @throws ConfigException when a queue has no handler of its name (and the command names none), or the named
-     *                         handler does not exist: such a worker would dead-letter every job
+     * @throws ConfigException when no handler is registered, or the handler the command names does not exist: such a
+     *                         worker could run no job
      */
     public RunningWorker start(RunWorkerUseCase.Command command) {
         HandlerRegistry.requireHandlers(handlers(), command.queues(), command.handler());

@@ -107,7 +107,7 @@ public final class BatonBuilder extends CodeSettings<BatonBuilder> {
     }
 
     /**
-     * Adds Flyway locations of a handler library's own tables (e.g. {@code classpath:db/shop}), applied whenever the
+     * Adds migration locations of a handler library's own tables (e.g. {@code classpath:db/shop}), applied whenever the
      * ledger opens, after the ledger's migrations and before {@code BATON_MIGRATIONS}. Unlike the setting
      * {@link #migrations}, each call adds to the earlier ones: the code that registers handlers brings their tables.
      */

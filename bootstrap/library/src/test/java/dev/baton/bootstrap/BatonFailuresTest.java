@@ -30,7 +30,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.slf4j.LoggerFactory;
 
-/** A job that fails for good is seen: logged at WARN with its trace, kept with the letter, heard by a listener. */
+/**
+ * A job that fails for good is seen: one WARN line, its trace at DEBUG and kept with the letter, heard by a listener.
+ */
 class BatonFailuresTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
 
@@ -38,10 +40,13 @@ class BatonFailuresTest {
     private final Logger finisherLog = (Logger) LoggerFactory.getLogger(
             "dev.baton.application.service.worker.Finisher");
     private final Logger listenerLog = (Logger) LoggerFactory.getLogger(DeadLetterListener.class);
+    private Level finisherLevel;
 
     @BeforeEach
     void captureLogs() {
         log.start();
+        finisherLevel = finisherLog.getLevel();
+        finisherLog.setLevel(Level.DEBUG);
         finisherLog.addAppender(log);
         listenerLog.addAppender(log);
     }
@@ -49,6 +54,7 @@ class BatonFailuresTest {
     @AfterEach
     void releaseLogs() {
         finisherLog.detachAppender(log);
+        finisherLog.setLevel(finisherLevel);
         listenerLog.detachAppender(log);
     }
 
@@ -62,7 +68,7 @@ class BatonFailuresTest {
         try (Baton baton = wiring.apply(Baton.builder().config(BatonScenarioTest.threeQuickAttempts("failures"))
                         .handler(queue.value(), context -> {
                             if (context.job().id().value().startsWith("broken")) {
-                                throw new IllegalStateException("always broken");
+                                throw new IllegalStateException("always broken\nDetail: a second line");
                             }
                             return Optional.empty();
                         })
@@ -81,7 +87,7 @@ class BatonFailuresTest {
                 assertThat(letter.reason()).isEqualTo(DeadLetterReason.EXHAUSTED);
                 assertThat(letter.attempts()).isEqualTo(3);
                 assertThat(letter.trace()).map(ErrorTrace::text).hasValueSatisfying(trace -> assertThat(trace)
-                        .startsWith("java.lang.IllegalStateException: always broken\n\tat ")
+                        .startsWith("java.lang.IllegalStateException: always broken\nDetail: a second line\n\tat ")
                         .contains(BatonFailuresTest.class.getName()));
             });
             // the ledger's record comes first, with where Redis holds the job: its dead letter
@@ -93,12 +99,18 @@ class BatonFailuresTest {
             assertThat(((Map<?, ?>) json.get("job")).containsKey("attempt")).isFalse();
         }
         List<ILoggingEvent> warnings = log.list.stream().filter(event -> event.getLevel() == Level.WARN).toList();
+        // one line: no stack trace, no second line of the message (an operator greps and alerts on it)
         assertThat(warnings).filteredOn(event -> event.getFormattedMessage().startsWith("job dead-lettered"))
                 .singleElement().satisfies(event -> {
-                    assertThat(event.getFormattedMessage()).contains("reason=EXHAUSTED", "queue=" + queue,
-                            "job=broken-1", "attempts=3", "always broken");
-                    assertThat(event.getThrowableProxy().getClassName()).isEqualTo("java.lang.IllegalStateException");
+                    assertThat(event.getFormattedMessage()).isEqualTo("job dead-lettered reason=EXHAUSTED queue="
+                            + queue + " job=broken-1 attempts=3 error=java.lang.IllegalStateException: always"
+                            + " broken …");
+                    assertThat(event.getThrowableProxy()).as("the stack trace goes to DEBUG").isNull();
                 });
+        assertThat(log.list).filteredOn(event -> event.getLevel() == Level.DEBUG
+                        && event.getFormattedMessage().startsWith("the dead-lettered job's stack trace"))
+                .singleElement().satisfies(event -> assertThat(event.getThrowableProxy().getClassName())
+                        .isEqualTo("java.lang.IllegalStateException"));
         assertThat(warnings).filteredOn(event -> event.getFormattedMessage().startsWith("onDeadLetter listener"))
                 .singleElement().satisfies(event ->
                         assertThat(event.getThrowableProxy().getMessage()).isEqualTo("a listener with a bug"));

@@ -128,7 +128,7 @@ class BatonSettingsTest {
                 "Baton.builder().backoff(10m, 1m): must not be below the initial backoff (10m)");
         assertRefused(b -> b.schema("Shop"), "Baton.builder().schema('Shop'): expected a lower-case SQL identifier");
         assertRefused(b -> b.redis("http://cache"), "Baton.builder().redis('http://cache'): expected redis://");
-        assertRefused(b -> b.migrations("db/shop"), "Baton.builder().migrations(db/shop): expected Flyway locations");
+        assertRefused(b -> b.migrations("db/shop"), "Baton.builder().migrations(db/shop): expected migration locations");
         assertRefused(b -> b.redisClusterNodes("cache-1"),
                 "Baton.builder().redisClusterNodes(cache-1): expected comma-separated host:port");
         assertRefused(b -> b.adminAddress("nowhere"), "Baton.builder().adminAddress('nowhere'): expected host:port");

@@ -6,23 +6,23 @@ CREATE INDEX job_outcomes_search_idx
 CREATE INDEX job_outcomes_state_search_idx
     ON job_outcomes (queue, state, (COALESCE(completed_at, state_changed_at)) DESC, (job_id COLLATE "C") DESC);
 
--- Error-text search (ILIKE '%text%') through trigrams, where the pg_trgm extension (PostgreSQL's contrib) is or can be
--- installed: it is trusted, so a user who may create objects in the public schema may install it. It goes to public,
--- shared by every Baton schema of the database, never into a schema of its own that dropping would take it with. Without
--- it the search still works, reading the queue's rows through the indexes above.
+-- Error-text search (ILIKE '%text%') through trigrams, where the pg_trgm extension is installed in the database, in
+-- whatever schema (the operator class is qualified with it). Baton never installs an extension: that writes outside
+-- its schema. Without pg_trgm the search reads the queue's rows through the indexes above, and the notice says how to
+-- add the index (docs/POSTGRES.md#error-text-search).
 DO $$
 DECLARE
     trgm_schema text;
 BEGIN
-    BEGIN
-        CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public;
-    EXCEPTION WHEN insufficient_privilege OR undefined_file OR invalid_schema_name OR feature_not_supported
-        OR unique_violation THEN
-        RAISE NOTICE 'pg_trgm is not available (%): error-text search reads the queue''s rows', SQLERRM;
-    END;
-    SELECT extnamespace::regnamespace::text INTO trgm_schema FROM pg_extension WHERE extname = 'pg_trgm';
+    SELECT n.nspname INTO trgm_schema
+        FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm';
     IF trgm_schema IS NOT NULL THEN
         EXECUTE format('CREATE INDEX job_outcomes_error_trgm_idx ON job_outcomes USING gin (error_message %I.gin_trgm_ops)',
                        trgm_schema);
+    ELSE
+        RAISE NOTICE 'pg_trgm is not installed: error-text search reads the queue''s rows. For a trigram index, '
+            'install it (CREATE EXTENSION pg_trgm SCHEMA <s>), then CREATE INDEX job_outcomes_error_trgm_idx ON '
+            '%.job_outcomes USING gin (error_message <s>.gin_trgm_ops) (docs/POSTGRES.md#error-text-search)',
+            quote_ident(current_schema());
     END IF;
 END $$;

@@ -17,7 +17,11 @@ public interface JobObserver {
     JobObserver NONE = new JobObserver() {
     };
 
-    /** A job was published (due now or later). */
+    /**
+     * A job reached its queue (due now or later): published by a producer, relayed from the outbox (never when its
+     * producer's transaction rolled back), or fired by a schedule. Heard once per job, in the process that put it
+     * there; a job an outbox relay publishes again (a relay failed to mark it, or Redis lost data) is heard again.
+     */
     default void jobEnqueued(Job job) {
     }
 

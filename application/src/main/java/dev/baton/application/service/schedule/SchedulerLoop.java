@@ -1,5 +1,6 @@
 package dev.baton.application.service.schedule;
 
+import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.port.out.ScheduleFires;
 import dev.baton.domain.FirePlan;
 import dev.baton.domain.Schedule;
@@ -14,7 +15,8 @@ import org.slf4j.LoggerFactory;
 /**
  * One scheduler's pass over its schedules: for each, the fire times due since the recorded watermark are fired (or
  * skipped, as its catch-up policy says). A schedule seen for the first time starts now: it fires nothing from before
- * it existed. Many schedulers may pass at once: {@link ScheduleFires#fire} enqueues each fire time once.
+ * it existed. Many schedulers may pass at once: {@link ScheduleFires#fire} enqueues each fire time once, and the
+ * scheduler whose fire enqueued it tells the observer.
  */
 final class SchedulerLoop {
     /** Fires per schedule and pass: a long catch-up goes on in the next pass, never blocking the other schedules. */
@@ -25,12 +27,14 @@ final class SchedulerLoop {
     private final List<Schedule> schedules;
     private final Duration grace;
     private final Clock clock;
+    private final JobObserver observer;
 
-    SchedulerLoop(ScheduleFires fires, List<Schedule> schedules, Duration grace, Clock clock) {
+    SchedulerLoop(ScheduleFires fires, List<Schedule> schedules, Duration grace, Clock clock, JobObserver observer) {
         this.fires = fires;
         this.schedules = List.copyOf(schedules);
         this.grace = grace;
         this.clock = clock;
+        this.observer = observer;
     }
 
     /** One pass; one schedule's failure (a transport error) is logged and leaves the others to run. */
@@ -57,6 +61,7 @@ final class SchedulerLoop {
         FirePlan plan = schedule.plan(state.settledThrough().get(), now, grace, MAX_FIRES_PER_PASS);
         for (Instant fireTime : plan.fire()) {
             if (fires.fire(schedule, fireTime)) {
+                observer.jobEnqueued(schedule.jobAt(fireTime));
                 LOG.debug("fired schedule={} fireTime={} job={}", schedule.name(), fireTime,
                         schedule.jobId(fireTime));
             }

@@ -1,6 +1,7 @@
 package dev.baton.application.service.schedule;
 
 import dev.baton.application.port.in.RunSchedulerUseCase;
+import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.port.out.ScheduleFires;
 import java.time.Clock;
 import java.util.concurrent.Executors;
@@ -18,15 +19,18 @@ public final class SchedulerService implements RunSchedulerUseCase {
 
     private final ScheduleFires fires;
     private final Clock clock;
+    private final JobObserver observer;
 
-    public SchedulerService(ScheduleFires fires, Clock clock) {
+    /** @param observer hears each job a fire enqueued ({@link JobObserver#jobEnqueued}) */
+    public SchedulerService(ScheduleFires fires, Clock clock, JobObserver observer) {
         this.fires = fires;
         this.clock = clock;
+        this.observer = observer;
     }
 
     @Override
     public RunningScheduler start(Command command) {
-        SchedulerLoop loop = new SchedulerLoop(fires, command.schedules(), command.grace(), clock);
+        SchedulerLoop loop = new SchedulerLoop(fires, command.schedules(), command.grace(), clock, observer);
         ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread scheduler = new Thread(runnable, "baton-scheduler");
             scheduler.setDaemon(true);

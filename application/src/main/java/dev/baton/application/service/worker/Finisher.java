@@ -34,10 +34,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Ends a delivery once: what the ledger recorded is acknowledged (after the commit, never before), a snooze waits
- * in the delayed set with its attempt unspent, a failure is retried or dead-lettered by the retry policy, an unknown
- * outcome is left pending, so that its redelivery asks the ledger again. A cancelled job (the ledger says so, or the
- * cancel cut its attempt short) is acknowledged without a retry, and so is a delivery the triage found cancelled. A delivery whose lease was lost, or that was
- * abandoned at stop, is not ended here. Every attempt's trace hears how it was settled.
+ * in the delayed set with its attempt unspent, and so does a job that no handler of this worker takes (released for
+ * a worker that has one; one WARN per type and minute), a failure is retried or dead-lettered by the retry policy,
+ * an unknown outcome is left pending, so that its redelivery asks the ledger again. A cancelled job (the ledger says
+ * so, or the cancel cut its attempt short) is acknowledged without a retry, and so is a delivery the triage found
+ * cancelled. A delivery whose lease was lost, or that was abandoned at stop, is not ended here. Every attempt's trace
+ * hears how it was settled.
  *
  * <p>A dead letter is recorded in the ledger first ({@link JobOutcomes}), then moved in the transport; when the ledger
  * says the job ended otherwise (completed, purged, or dead before), that ending wins: the delivery is acknowledged,
@@ -45,6 +47,8 @@ import org.slf4j.LoggerFactory;
  */
 final class Finisher {
     private static final Logger LOG = LoggerFactory.getLogger(Finisher.class);
+    /** At most one WARN per job type (or untyped queue) and minute for jobs that wait for a handler. */
+    private static final Duration RELEASE_WARNING_INTERVAL = Duration.ofMinutes(1);
 
     private final JobLeases leases;
     private final JobOutcomes outcomes;
@@ -55,6 +59,7 @@ final class Finisher {
     private final RandomSource random;
     private final JobObserver observer;
     private final ConsumerName consumer;
+    private final Throttle releaseWarnings;
 
     Finisher(JobLeases leases, JobOutcomes outcomes, Acknowledgements<Attempt> acknowledgements,
              RetryPolicy retryPolicy, Duration jobTimeout, Clock clock, RandomSource random, JobObserver observer,
@@ -68,6 +73,7 @@ final class Finisher {
         this.random = random;
         this.observer = observer;
         this.consumer = consumer;
+        this.releaseWarnings = new Throttle(clock, RELEASE_WARNING_INTERVAL);
     }
 
     /** @return the deliveries handed over for acknowledgement, whose slots the acknowledgement frees */
@@ -125,14 +131,32 @@ final class Finisher {
             if (refused.held().beginFinish()) {
                 LOG.warn("entry dead-lettered reason={} {} job={} deliveries={} problem={}",
                         refused.letter().reason(), refused.held(), refused.letter().jobId().orElse("(none)"),
-                        refused.held().delivery().deliveryCount(), refused.letter().lastError().message());
+                        refused.held().delivery().deliveryCount(), OneLine.of(refused.letter().lastError().message()));
                 deadLetter(refused.held().delivery(), refused.letter());
             }
         } else {
-            Triage.Failed failed = (Triage.Failed) settled;
-            fail(failed.held(), failed.delivery(), failed.error(), Optional.empty(), AttemptTrace.NONE);
+            release((Triage.Released) settled);
         }
         return List.of();
+    }
+
+    /** Waits in the delayed set like a snooze, for a worker that has the job's handler: nothing ran, nothing spent. */
+    private void release(Triage.Released released) {
+        if (!released.held().beginFinish()) {
+            return;
+        }
+        Job job = released.delivery().job();
+        Instant at = released.waiting().notBefore().orElseThrow();
+        leases.retryLater(released.delivery(), released.waiting());
+        String waitingSince = released.waiting().noHandlerSince().map(Instant::toString).orElse("?");
+        if (releaseWarnings.admits(job.type().map(type -> "type " + type).orElse("queue " + job.queue()))) {
+            LOG.warn("job waits for a worker with its handler: {}; released until {} queue={} job={} waiting since {}"
+                    + " (at most one such line per type and minute)", OneLine.of(released.problem()), at,
+                    job.queue(), job.id(), waitingSince);
+        } else {
+            LOG.debug("job waits for a worker with its handler, released until {} queue={} job={} type={}", at,
+                    job.queue(), job.id(), job.type().orElse("(none)"));
+        }
     }
 
     void leftPending(HeldDelivery held, Throwable failure) {
@@ -147,7 +171,7 @@ final class Finisher {
             }
             JobError error = attempt.held().isPastDeadline() ? new AttemptOutcome.TimedOut(jobTimeout).asError()
                     : JobError.of(failure, !(failure instanceof NonRetryableException));
-            return fail(attempt.held(), attempt.delivery(), error, Optional.of(failure), attempt.trace());
+            return fail(attempt.held(), attempt.delivery(), error, failure, attempt.trace());
         } catch (RuntimeException e) {
             leftPending(attempt.held(), e);
             return AttemptEnd.LEFT_PENDING;
@@ -171,10 +195,10 @@ final class Finisher {
     }
 
     /**
-     * @param cause what the handler threw, if anything: a dead letter keeps its trace and the log shows it
+     * @param cause what the handler threw (or what cut it short): a dead letter keeps its trace
      * @param trace the failed attempt's: a retry carries its headers
      */
-    private AttemptEnd fail(HeldDelivery held, Delivery.Leased delivery, JobError error, Optional<Throwable> cause,
+    private AttemptEnd fail(HeldDelivery held, Delivery.Leased delivery, JobError error, Throwable cause,
                             AttemptTrace trace) {
         if (!held.beginFinish()) {
             return AttemptEnd.NOT_SETTLED;
@@ -184,7 +208,8 @@ final class Finisher {
         Instant now = clock.instant();
         RetryDecision decision = retryPolicy.decide(job, error, now, random);
         if (decision instanceof RetryDecision.RetryAt retry) {
-            leases.retryLater(delivery, job.retriedAfter(error, retry.at()).withHeaders(retryHeaders(job, trace)));
+            Job retried = job.retriedAfter(error, retry.at());
+            leases.retryLater(delivery, retried.withHeaders(retryHeaders(retried, trace)));
             observer.jobRetried(job, retry.at());
             LOG.debug("job failed, retry at {} queue={} job={} attempt={} error={}", retry.at(), job.queue(),
                     job.id(), job.currentAttempt(), error.type());
@@ -192,10 +217,12 @@ final class Finisher {
         }
         DeadLetterReason reason = ((RetryDecision.DeadLetterNow) decision).reason();
         DeadLetter letter = DeadLetter.of(job, reason, error, job.currentAttempt(), now);
-        deadLetter(delivery, cause.map(ErrorTrace::of).map(letter::withTrace).orElse(letter));
-        // a final failure is what an operator must see: WARN, with the stack trace (retries stay at DEBUG)
+        deadLetter(delivery, letter.withTrace(ErrorTrace.of(cause)));
+        // a final failure is what an operator must see: one WARN line (retries stay at DEBUG); the stack trace is in
+        // the ledger and the dead letter, and at DEBUG
         LOG.warn("job dead-lettered reason={} queue={} job={} attempts={} error={}: {}", reason, job.queue(),
-                job.id(), letter.attempts(), error.type(), error.message(), cause.orElse(null));
+                job.id(), letter.attempts(), error.type(), OneLine.of(error.message()));
+        LOG.debug("the dead-lettered job's stack trace queue={} job={}", job.queue(), job.id(), cause);
         return AttemptEnd.DEAD_LETTERED;
     }
 

@@ -8,18 +8,26 @@ import dev.baton.domain.Completion;
 import dev.baton.domain.DeadLetter;
 import dev.baton.domain.DeadLetterReason;
 import dev.baton.domain.DeliveryLimit;
+import dev.baton.domain.HumanDuration;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobError;
 import dev.baton.domain.JobId;
+import dev.baton.domain.NoHandlerDecision;
+import dev.baton.domain.NoHandlerPolicy;
 import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Decides what becomes of a delivery before anything runs: an operator's cancel is acknowledged, poison and malformed
- * entries go to the dead letters, a job without a handler fails for good, the rest run under their handler. Poison is a suspect (see {@link Isolation})
+ * entries go to the dead letters, a job that no handler of this worker takes waits for a worker that has one (and is
+ * dead-lettered as NO_HANDLER once the {@link NoHandlerPolicy}'s grace has passed), the rest run under their handler.
+ * Poison is a suspect (see {@link Isolation})
  * whose isolated deliveries, alone in their worker, reached the delivery limit without finishing: a job that merely
  * shared a worker that died never counts one. A suspect that committed before its worker died is acknowledged
  * without running.
@@ -29,15 +37,17 @@ final class Triage {
     private final ExecutionLedger ledger;
     private final JobHandlers handlers;
     private final Optional<String> defaultHandler;
+    private final NoHandlerPolicy noHandlerPolicy;
     private final Clock clock;
 
     /** @param defaultHandler the handler of untyped jobs; when empty, the handler named like the queue */
     Triage(DeliveryLimit deliveryLimit, ExecutionLedger ledger, JobHandlers handlers, Optional<String> defaultHandler,
-           Clock clock) {
+           NoHandlerPolicy noHandlerPolicy, Clock clock) {
         this.deliveryLimit = deliveryLimit;
         this.ledger = ledger;
         this.handlers = handlers;
         this.defaultHandler = defaultHandler;
+        this.noHandlerPolicy = noHandlerPolicy;
         this.clock = clock;
     }
 
@@ -61,12 +71,18 @@ final class Triage {
     record Cancelled(HeldDelivery held, Delivery.Leased delivery) implements Settled {
     }
 
-    /** Goes to the dead letters as it is, without an attempt: poison or malformed ({@code letter}'s reason). */
+    /**
+     * Goes to the dead letters as it is, without an attempt: poison, malformed, or without a handler past the grace
+     * ({@code letter}'s reason).
+     */
     record Refused(HeldDelivery held, DeadLetter letter) implements Settled {
     }
 
-    /** Fails for good, without running: no handler can take it. */
-    record Failed(HeldDelivery held, Delivery.Leased delivery, JobError error) implements Settled {
+    /**
+     * No handler of this worker takes it: it waits in the delayed set as {@code waiting} (no attempt spent) for a
+     * worker that has one. {@code problem} names the handler it needs and those this worker has.
+     */
+    record Released(HeldDelivery held, Delivery.Leased delivery, Job waiting, String problem) implements Settled {
     }
 
     /** @param cancelled the jobs an operator cancelled, among those of the delivery's batch */
@@ -93,10 +109,26 @@ final class Triage {
         List<String> candidates = handlerNames(leased.job());
         Optional<JobHandler> handler = candidates.stream().map(handlers::find).flatMap(Optional::stream).findFirst();
         if (handler.isEmpty()) {
-            return new Failed(held, leased, JobError.permanent("no-handler", "no handler named "
-                    + String.join(" or ", candidates)));
+            return withoutHandler(held, leased, candidates);
         }
         return new Run(held, leased, handler.get());
+    }
+
+    private Settled withoutHandler(HeldDelivery held, Delivery.Leased leased, List<String> candidates) {
+        String problem = "no handler named " + String.join(" or ", candidates) + " on this worker ("
+                + (handlers.names().isEmpty() ? "it has none" : "its handlers: "
+                + String.join(", ", new TreeSet<>(handlers.names()))) + ")";
+        Instant now = clock.instant();
+        NoHandlerDecision decision = noHandlerPolicy.decide(leased.job(), now);
+        if (decision instanceof NoHandlerDecision.Release release) {
+            return new Released(held, leased, release.waiting(), problem);
+        }
+        NoHandlerDecision.DeadLetterNow dead = (NoHandlerDecision.DeadLetterNow) decision;
+        JobError error = JobError.permanent("no-handler", problem + "; waited "
+                + HumanDuration.format(dead.waited().truncatedTo(ChronoUnit.SECONDS)) + " for a worker that has one");
+        // nothing ran: the attempts are those made before, on workers that had a handler
+        return new Refused(held, DeadLetter.of(dead.job(), DeadLetterReason.NO_HANDLER, error, dead.job().attempt(),
+                now));
     }
 
     private Verdict poison(HeldDelivery held, Delivery.Leased suspect) {

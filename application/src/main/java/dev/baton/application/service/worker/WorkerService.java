@@ -131,7 +131,8 @@ public final class WorkerService implements RunWorkerUseCase {
         ConsumerName consumer = command.consumer();
         Finisher finisher = new Finisher(leases, outcomes, acknowledgements, settings.retryPolicy(),
                 settings.jobTimeout(), clock, random, counting, consumer);
-        return new Processor(new Triage(settings.deliveryLimit(), ledger, handlers, command.handler(), clock),
+        return new Processor(new Triage(settings.deliveryLimit(), ledger, handlers, command.handler(),
+                settings.noHandlerPolicy(), clock),
                 new AttemptExecutor(ledger, consumer, settings.jobTimeout(), clock, counting, tracing),
                 finisher, new Isolation(inFlight, leases, consumer, counting), inFlight, consumer);
     }

@@ -3,6 +3,7 @@ package dev.baton.application.service.worker;
 import dev.baton.application.service.JobThreads;
 import dev.baton.domain.DeliveryLimit;
 import dev.baton.domain.InvalidValueException;
+import dev.baton.domain.NoHandlerPolicy;
 import dev.baton.domain.Retention;
 import dev.baton.domain.RetryPolicy;
 import java.time.Duration;
@@ -37,12 +38,14 @@ import java.util.Objects;
  *                            honour fails at once
  * @param cancelGrace         how long a running job's handler may go on after the worker saw its cancel
  *                            ({@code JobContext.cancelled()} turns true within a second) before it is interrupted
+ * @param noHandlerGrace      how long a job that no handler of the worker takes waits for a worker that has one
+ *                            before it is dead-lettered as NO_HANDLER ({@link NoHandlerPolicy})
  */
 public record WorkerSettings(Duration lease, DeliveryLimit deliveryLimit, RetryPolicy retryPolicy, Duration jobTimeout,
                              Duration block, Duration promoteInterval, Duration extendInterval,
                              Duration recoveryInterval, Duration trimInterval, Retention retention,
                              Duration consumerIdleRemoval, Duration grace, int batchCommit,
-                             JobThreads jobThreads, Duration cancelGrace) {
+                             JobThreads jobThreads, Duration cancelGrace, Duration noHandlerGrace) {
     /** The most jobs one ledger transaction may hold. */
     public static final int MAX_BATCH_COMMIT = 1_000;
     /**
@@ -54,7 +57,8 @@ public record WorkerSettings(Duration lease, DeliveryLimit deliveryLimit, RetryP
     public static final WorkerSettings DEFAULTS = new WorkerSettings(Duration.ofSeconds(30), DeliveryLimit.DEFAULT,
             RetryPolicy.DEFAULT, Duration.ofSeconds(60), Duration.ofSeconds(1), Duration.ofMillis(250),
             Duration.ofSeconds(10), Duration.ofSeconds(15), Duration.ofMinutes(1), Retention.DEFAULT,
-            Duration.ofHours(1), Duration.ofSeconds(30), 1, JobThreads.AUTO, Duration.ofSeconds(10));
+            Duration.ofHours(1), Duration.ofSeconds(30), 1, JobThreads.AUTO, Duration.ofSeconds(10),
+            NoHandlerPolicy.DEFAULT.grace());
 
     public WorkerSettings {
         Objects.requireNonNull(deliveryLimit, "delivery limit");
@@ -76,6 +80,7 @@ public record WorkerSettings(Duration lease, DeliveryLimit deliveryLimit, RetryP
         if (cancelGrace.isNegative()) {
             throw new InvalidValueException("cancel grace must not be negative, got " + cancelGrace);
         }
+        new NoHandlerPolicy(noHandlerGrace); // refused here if negative
         if (batchCommit < 1 || batchCommit > MAX_BATCH_COMMIT) {
             throw new InvalidValueException("batch commit must be 1.." + MAX_BATCH_COMMIT + ", got " + batchCommit);
         }
@@ -144,6 +149,16 @@ public record WorkerSettings(Duration lease, DeliveryLimit deliveryLimit, RetryP
         return toBuilder().cancelGrace(newGrace).build();
     }
 
+    /** The same settings with a new grace for jobs that no handler of the worker takes. */
+    public WorkerSettings withNoHandlerGrace(Duration newGrace) {
+        return toBuilder().noHandlerGrace(newGrace).build();
+    }
+
+    /** What becomes of a job that no handler of the worker takes. */
+    public NoHandlerPolicy noHandlerPolicy() {
+        return new NoHandlerPolicy(noHandlerGrace);
+    }
+
     public WorkerSettings withBatchCommit(int jobs) {
         return toBuilder().batchCommit(jobs).build();
     }
@@ -198,6 +213,7 @@ public record WorkerSettings(Duration lease, DeliveryLimit deliveryLimit, RetryP
         private int batchCommit;
         private Duration cancelGrace;
         private JobThreads jobThreads;
+        private Duration noHandlerGrace;
 
         private Builder(WorkerSettings from) {
             lease = from.lease;
@@ -215,6 +231,7 @@ public record WorkerSettings(Duration lease, DeliveryLimit deliveryLimit, RetryP
             batchCommit = from.batchCommit;
             cancelGrace = from.cancelGrace;
             jobThreads = from.jobThreads;
+            noHandlerGrace = from.noHandlerGrace;
         }
 
         /** Only the lease itself: unlike {@link WorkerSettings#withLease}, the intervals stay as they are. */
@@ -283,6 +300,11 @@ public record WorkerSettings(Duration lease, DeliveryLimit deliveryLimit, RetryP
             return this;
         }
 
+        public Builder noHandlerGrace(Duration value) {
+            noHandlerGrace = value;
+            return this;
+        }
+
         public Builder batchCommit(int value) {
             batchCommit = value;
             return this;
@@ -296,7 +318,7 @@ public record WorkerSettings(Duration lease, DeliveryLimit deliveryLimit, RetryP
         public WorkerSettings build() {
             return new WorkerSettings(lease, deliveryLimit, retryPolicy, jobTimeout, block, promoteInterval,
                     extendInterval, recoveryInterval, trimInterval, retention, consumerIdleRemoval, grace,
-                    batchCommit, jobThreads, cancelGrace);
+                    batchCommit, jobThreads, cancelGrace, noHandlerGrace);
         }
     }
 }

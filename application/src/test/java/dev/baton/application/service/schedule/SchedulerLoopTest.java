@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.application.port.in.ListSchedulesUseCase;
 import dev.baton.application.port.out.Delivery;
+import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.port.out.ScheduleFires;
 import dev.baton.application.port.out.TransportException;
 import dev.baton.application.testing.InMemoryScheduleFires;
@@ -19,6 +20,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -32,9 +34,17 @@ class SchedulerLoopTest {
     private final InMemoryStreamTransport transport = new InMemoryStreamTransport(clock);
     private final ScheduleFires fires = new InMemoryScheduleFires(transport);
     private final Schedule tick = Schedule.of("tick", "every 1s", "metrics", "{}");
+    /** What the schedulers told their observer they enqueued. */
+    private final List<Job> enqueued = new CopyOnWriteArrayList<>();
+    private final JobObserver observer = new JobObserver() {
+        @Override
+        public void jobEnqueued(Job job) {
+            enqueued.add(job);
+        }
+    };
 
     private SchedulerLoop scheduler(Schedule... schedules) {
-        return new SchedulerLoop(fires, List.of(schedules), GRACE, clock);
+        return new SchedulerLoop(fires, List.of(schedules), GRACE, clock, observer);
     }
 
     private List<Instant> firedTimes() {
@@ -76,6 +86,8 @@ class SchedulerLoopTest {
         }
 
         assertThat(firedTimes()).isEqualTo(seconds(1, 7));
+        assertThat(enqueued).as("each fire counted by the scheduler that enqueued it").extracting(Job::id)
+                .containsExactlyElementsOf(seconds(1, 7).stream().map(tick::jobId).toList());
     }
 
     @Test
@@ -172,7 +184,7 @@ class SchedulerLoopTest {
                 fires.settle(schedule, through);
             }
         };
-        SchedulerLoop scheduler = new SchedulerLoop(failingForOne, List.of(broken, tick), GRACE, clock);
+        SchedulerLoop scheduler = new SchedulerLoop(failingForOne, List.of(broken, tick), GRACE, clock, observer);
         scheduler.runOnce();
         clock.advance(Duration.ofSeconds(1));
 

@@ -138,7 +138,7 @@ class FinisherTest {
     }
 
     @Test
-    void settledDeliveriesAreDeadLetteredFailedOrAcknowledgedWithoutRunning() {
+    void settledDeliveriesAreDeadLetteredReleasedOrAcknowledgedWithoutRunning() {
         HeldDelivery poison = leaseAndHold("poison");
         HeldDelivery orphan = leaseAndHold("orphan");
         HeldDelivery done = leaseAndHold("done");
@@ -147,13 +147,17 @@ class FinisherTest {
         finisher.settle(new Triage.Refused(poison, DeadLetter.of(((Delivery.Leased) poison.delivery()).job(),
                 DeadLetterReason.POISON, JobError.permanent("poison", "too often"), 6,
                 clock.instant())));
-        finisher.settle(new Triage.Failed(orphan, (Delivery.Leased) orphan.delivery(),
-                JobError.permanent("no-handler", "no handler named x")));
+        Job waiting = ((Delivery.Leased) orphan.delivery()).job().waitingForHandler(clock.instant(),
+                clock.instant().plusSeconds(1));
+        finisher.settle(new Triage.Released(orphan, (Delivery.Leased) orphan.delivery(), waiting,
+                "no handler named x"));
         assertThat(finisher.settle(new Triage.Completed(done, doneDelivery, completion(doneDelivery.job()))))
                 .containsExactly(done);
 
         assertThat(transport.deadLetters(QUEUE, Optional.empty(), 10)).extracting(stored -> stored.letter().reason())
-                .containsExactly(DeadLetterReason.POISON, DeadLetterReason.NON_RETRYABLE);
+                .containsExactly(DeadLetterReason.POISON);
+        assertThat(transport.find(QUEUE, JobId.of("orphan"))).as("released, not run, not lost")
+                .contains(new JobSighting.Delayed(waiting, clock.instant().plusSeconds(1)));
         assertThat(transport.deadLetters(QUEUE, Optional.empty(), 10)).allSatisfy(stored ->
                 assertThat(stored.letter().trace()).as("nothing was thrown").isEmpty());
         await().atMost(WAIT).until(() -> transport.stats(QUEUE).pending() == 0

@@ -14,6 +14,8 @@ import dev.baton.domain.DeadLetterReason;
 import dev.baton.domain.DeliveryLimit;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
+import dev.baton.domain.NoHandlerPolicy;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -21,6 +23,8 @@ import org.junit.jupiter.api.Test;
 
 class TriageTest {
     private static final DeliveryLimit LIMIT = new DeliveryLimit(2);
+    private static final Duration GRACE = Duration.ofMinutes(15);
+    private static final NoHandlerPolicy POLICY = new NoHandlerPolicy(GRACE);
 
     private final MutableClock clock = MutableClock.at(Deliveries.NOW);
     private final InMemoryExecutionLedger ledger = new InMemoryExecutionLedger(clock);
@@ -35,18 +39,46 @@ class TriageTest {
         Triage triage = triage(Optional.empty());
 
         assertThat(run(triage.of(held(job("typed").withType("email"), 1), Set.of()))).isSameAs(email);
-        Triage.Failed refund = (Triage.Failed) triage.of(held(job("refund").withType("refund"), 1), Set.of());
-        assertThat(refund.error().retryable()).isFalse();
-        assertThat(refund.error().message()).isEqualTo("no handler named refund");
+        Triage.Released refund = (Triage.Released) triage.of(held(job("refund").withType("refund"), 1), Set.of());
+        assertThat(refund.problem()).isEqualTo("no handler named refund on this worker (its handlers: email,"
+                + " fallback, orders)");
+    }
+
+    @Test
+    void aJobWithoutAHandlerWaitsForOneWithoutSpendingAnAttempt() {
+        Job refund = job("refund").withType("refund");
+
+        Triage.Released released = (Triage.Released) triage(Optional.empty()).of(held(refund, 1), Set.of());
+
+        assertThat(released.waiting().attempt()).isEqualTo(refund.attempt());
+        assertThat(released.waiting().noHandlerSince()).contains(clock.instant());
+        assertThat(released.waiting().notBefore()).contains(clock.instant().plus(NoHandlerPolicy.FIRST_WAIT));
+    }
+
+    @Test
+    void aJobThatWaitedTheGraceForAHandlerIsDeadLetteredNamingWhatItNeeds() {
+        Job waited = job("refund").withType("refund").waitingForHandler(clock.instant(), clock.instant());
+        clock.advance(GRACE);
+
+        Triage.Refused refused = (Triage.Refused) triage(Optional.empty()).of(held(waited, 1), Set.of());
+
+        assertThat(refused.letter().reason()).isEqualTo(DeadLetterReason.NO_HANDLER);
+        assertThat(refused.letter().attempts()).as("nothing ran").isZero();
+        assertThat(refused.letter().lastError().retryable()).isFalse();
+        assertThat(refused.letter().lastError().message()).isEqualTo("no handler named refund on this worker (its"
+                + " handlers: email, fallback, orders); waited 15m for a worker that has one");
+        assertThat(refused.letter().job()).hasValueSatisfying(job ->
+                assertThat(job.noHandlerSince()).as("a replay waits afresh").isEmpty());
     }
 
     @Test
     void anUntypedJobRunsUnderTheWorkersHandlerElseTheQueues() {
         assertThat(run(triage(Optional.of("fallback")).of(held(job("untyped"), 1), Set.of()))).isSameAs(fallback);
         assertThat(run(triage(Optional.empty()).of(held(job("untyped"), 1), Set.of()))).isSameAs(orders);
-        Triage.Failed none = (Triage.Failed) new Triage(LIMIT, ledger, JobHandlers.of(Map.of()),
-                Optional.of("fallback"), clock).of(held(job("untyped"), 1), Set.of());
-        assertThat(none.error().message()).isEqualTo("no handler named fallback or orders");
+        Triage.Released none = (Triage.Released) new Triage(LIMIT, ledger, JobHandlers.of(Map.of("email", email)),
+                Optional.of("fallback"), POLICY, clock).of(held(job("untyped"), 1), Set.of());
+        assertThat(none.problem()).isEqualTo("no handler named fallback or orders on this worker (its handlers:"
+                + " email)");
     }
 
     @Test
@@ -58,7 +90,7 @@ class TriageTest {
         assertThat(verdict).isInstanceOfSatisfying(Triage.Cancelled.class, cancelled ->
                 assertThat(cancelled.held()).isSameAs(held));
         assertThat(triage(Optional.empty()).of(held, Set.of(JobId.of("other"))))
-                .isInstanceOf(Triage.Failed.class);
+                .isInstanceOf(Triage.Released.class);
     }
 
     @Test
@@ -108,7 +140,7 @@ class TriageTest {
     }
 
     private Triage triage(Optional<String> defaultHandler) {
-        return new Triage(LIMIT, ledger, handlers, defaultHandler, clock);
+        return new Triage(LIMIT, ledger, handlers, defaultHandler, POLICY, clock);
     }
 
     private static JobHandler run(Triage.Verdict verdict) {

@@ -156,6 +156,10 @@ abstract class WorkerFixture {
         return letters.get().get(0);
     }
 
+    boolean isDelayed(String id) {
+        return transport.find(queue, JobId.of(id)).filter(JobSighting.Delayed.class::isInstance).isPresent();
+    }
+
     Duration pendingIdle(String id) {
         return transport.find(queue, JobId.of(id))
                 .map(sighting -> ((JobSighting.Pending) sighting).idle())

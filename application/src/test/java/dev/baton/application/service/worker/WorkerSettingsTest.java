@@ -62,6 +62,8 @@ class WorkerSettingsTest {
                 .isInstanceOf(InvalidValueException.class).hasMessageContaining("job timeout");
         assertThatThrownBy(() -> WorkerSettings.DEFAULTS.withGrace(Duration.ofSeconds(-1)))
                 .isInstanceOf(InvalidValueException.class);
+        assertThatThrownBy(() -> WorkerSettings.DEFAULTS.withNoHandlerGrace(Duration.ofSeconds(-1)))
+                .isInstanceOf(InvalidValueException.class).hasMessageContaining("no-handler grace");
         assertThatThrownBy(() -> WorkerSettings.DEFAULTS.withIntervals(Duration.ofSeconds(1),
                 Duration.ofSeconds(1), Duration.ofSeconds(20), Duration.ofSeconds(1)))
                 .isInstanceOf(InvalidValueException.class).hasMessageContaining("half the lease");
@@ -85,13 +87,14 @@ class WorkerSettingsTest {
                 .withHousekeeping(Duration.ofMinutes(2), new Retention(Duration.ofHours(2)), Duration.ofHours(3))
                 .withGrace(Duration.ofSeconds(3))
                 .withCancelGrace(Duration.ofSeconds(4))
+                .withNoHandlerGrace(Duration.ofMinutes(6))
                 .withIntervals(Duration.ofMillis(500), Duration.ofMillis(100), Duration.ofSeconds(5),
                         Duration.ofSeconds(7));
 
         assertThat(changed).isEqualTo(new WorkerSettings(d.lease(), new DeliveryLimit(7), policy, d.jobTimeout(),
                 Duration.ofMillis(500), Duration.ofMillis(100), Duration.ofSeconds(5), Duration.ofSeconds(7),
                 Duration.ofMinutes(2), new Retention(Duration.ofHours(2)), Duration.ofHours(3), Duration.ofSeconds(3),
-                d.batchCommit(), d.jobThreads(), Duration.ofSeconds(4)));
+                d.batchCommit(), d.jobThreads(), Duration.ofSeconds(4), Duration.ofMinutes(6)));
     }
 
     @Test

@@ -12,6 +12,7 @@ import dev.baton.domain.QueueName;
 import dev.baton.domain.StoredDeadLetter;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -55,7 +56,8 @@ final class DlqCommand implements Runnable {
         try {
             return DeadLetterReason.valueOf(text.toUpperCase(Locale.ROOT).replace('-', '_'));
         } catch (IllegalArgumentException e) {
-            throw new UsageException("unknown reason '" + text + "'; reasons: exhausted, non_retryable, malformed, poison");
+            throw new UsageException("unknown reason '" + text + "'; reasons: " + String.join(", ",
+                    Arrays.stream(DeadLetterReason.values()).map(r -> r.name().toLowerCase(Locale.ROOT)).toList()));
         }
     }
 
@@ -67,7 +69,8 @@ final class DlqCommand implements Runnable {
         @Option(names = "--all", description = "every dead letter of the queue")
         boolean all;
 
-        @Option(names = "--reason", paramLabel = "REASON", description = "exhausted, non_retryable, malformed or poison")
+        @Option(names = "--reason", paramLabel = "REASON",
+                description = "exhausted, non_retryable, malformed, poison or no_handler")
         String reason;
 
         DeadLetterSelection toSelection() {

@@ -10,7 +10,7 @@ import java.util.List;
  * registers them: the tables' migrations ship in the {@code baton} CLI jar, not in the library.
  */
 public final class DemoHandlers {
-    /** Flyway location of the demo tables, added to the ledger's migrations. */
+    /** Migration location of the demo tables, added to the ledger's migrations. */
     public static final String MIGRATIONS = "classpath:db/demo";
 
     private DemoHandlers() {

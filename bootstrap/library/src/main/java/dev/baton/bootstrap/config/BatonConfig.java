@@ -22,7 +22,8 @@ import java.util.Optional;
 public record BatonConfig(String redisUri, List<String> redisClusterNodes, String jdbcUrl, String schema, Mode mode,
                           List<QueueName> queues, Duration lease, Duration idleThreshold, DeliveryLimit deliveryLimit,
                           RetryPolicy retryPolicy, Duration jobTimeout, Retention retention, int concurrency,
-                          Duration grace, Duration cancelGrace, int poolSize, int batchCommit,
+                          Duration grace, Duration cancelGrace, Duration noHandlerGrace, int poolSize,
+                          int batchCommit,
                           JobThreads jobThreads,
                           Optional<AdminAddress> adminAddress, AdminUsers adminUsers,
                           Optional<Path> plugins, List<String> migrations, boolean relay,
@@ -43,6 +44,7 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
         Objects.requireNonNull(retention, "retention");
         Objects.requireNonNull(grace, "grace");
         Objects.requireNonNull(cancelGrace, "cancel grace");
+        Objects.requireNonNull(noHandlerGrace, "no-handler grace");
         Objects.requireNonNull(jobThreads, "job threads");
         Objects.requireNonNull(adminAddress, "admin address");
         Objects.requireNonNull(adminUsers, "admin users");
@@ -64,7 +66,8 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
 
     public BatonConfig withSchema(String newSchema) {
         return new BatonConfig(redisUri, redisClusterNodes, jdbcUrl, newSchema, mode, queues, lease, idleThreshold,
-                deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, cancelGrace, poolSize,
+                deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, cancelGrace, noHandlerGrace,
+                poolSize,
                 batchCommit,
                 jobThreads, adminAddress, adminUsers,
                 plugins, migrations, relay, enqueueThroughOutbox);
@@ -72,7 +75,8 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
 
     public BatonConfig withRedisUri(String uri) {
         return new BatonConfig(uri, redisClusterNodes, jdbcUrl, schema, mode, queues, lease, idleThreshold,
-                deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, cancelGrace, poolSize,
+                deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, cancelGrace, noHandlerGrace,
+                poolSize,
                 batchCommit,
                 jobThreads, adminAddress, adminUsers,
                 plugins, migrations, relay, enqueueThroughOutbox);
@@ -80,18 +84,20 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
 
     public BatonConfig withJdbcUrl(String url) {
         return new BatonConfig(redisUri, redisClusterNodes, url, schema, mode, queues, lease, idleThreshold,
-                deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, cancelGrace, poolSize,
+                deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, cancelGrace, noHandlerGrace,
+                poolSize,
                 batchCommit,
                 jobThreads, adminAddress, adminUsers,
                 plugins, migrations, relay, enqueueThroughOutbox);
     }
 
-    /** Adds Flyway locations of handlers' own tables, applied after the ledger's migrations. */
+    /** Adds migration locations of handlers' own tables, applied after the ledger's migrations. */
     public BatonConfig withMigrations(List<String> locations) {
         List<String> all = new ArrayList<>(migrations);
         all.addAll(locations);
         return new BatonConfig(redisUri, redisClusterNodes, jdbcUrl, schema, mode, queues, lease, idleThreshold,
-                deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, cancelGrace, poolSize,
+                deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, cancelGrace, noHandlerGrace,
+                poolSize,
                 batchCommit,
                 jobThreads, adminAddress, adminUsers,
                 plugins, all, relay, enqueueThroughOutbox);
@@ -142,6 +148,7 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
         shown.put(Setting.CONCURRENCY.flagName(), Integer.toString(concurrency));
         shown.put(Setting.GRACE.flagName(), Durations.format(grace));
         shown.put(Setting.CANCEL_GRACE.flagName(), Durations.format(cancelGrace));
+        shown.put(Setting.NO_HANDLER_GRACE.flagName(), Durations.format(noHandlerGrace));
         shown.put(Setting.POOL_SIZE.flagName(), Integer.toString(poolSize));
         shown.put(Setting.BATCH_COMMIT.flagName(), Integer.toString(batchCommit));
         shown.put(Setting.JOB_THREADS.flagName(), jobThreads.label());

@@ -71,7 +71,7 @@ public abstract class CodeSettings<B extends CodeSettings<B>> {
         return set(Setting.SCHEMA, "schema(" + quoted(schema) + ")", schema);
     }
 
-    /** Flyway locations of the handlers' own tables, applied after the ledger's (e.g. {@code classpath:db/shop}). */
+    /** Migration locations of the handlers' own tables, applied after the ledger's (e.g. {@code classpath:db/shop}). */
     public B migrations(String... locations) {
         return set(Setting.MIGRATIONS, "migrations(" + String.join(", ", locations) + ")", List.of(locations));
     }
@@ -139,6 +139,14 @@ public abstract class CodeSettings<B extends CodeSettings<B>> {
      */
     public B cancelGrace(Duration grace) {
         return duration(Setting.CANCEL_GRACE, "cancelGrace", grace);
+    }
+
+    /**
+     * How long a job that no handler of the worker takes waits for a worker that has one before it is dead-lettered
+     * NO_HANDLER ({@code BATON_NO_HANDLER_GRACE}).
+     */
+    public B noHandlerGrace(Duration grace) {
+        return duration(Setting.NO_HANDLER_GRACE, "noHandlerGrace", grace);
     }
 
     /** PostgreSQL connections of Baton's own pool ({@code BATON_POOL_SIZE}); unset, it follows the concurrency. */
@@ -210,6 +218,7 @@ public abstract class CodeSettings<B extends CodeSettings<B>> {
                 concurrency,
                 value(Setting.GRACE, base.grace(), Function.identity()),
                 value(Setting.CANCEL_GRACE, base.cancelGrace(), Function.identity()),
+                value(Setting.NO_HANDLER_GRACE, base.noHandlerGrace(), Function.identity()),
                 value(Setting.POOL_SIZE, autoPool ? ConfigLoader.autoPoolSize(concurrency, batchCommit)
                         : base.poolSize(), ConfigLoader::poolSize),
                 batchCommit,

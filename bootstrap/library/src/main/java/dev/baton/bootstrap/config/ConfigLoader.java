@@ -88,6 +88,7 @@ public final class ConfigLoader {
                 concurrency,
                 get(Setting.GRACE, ConfigLoader::duration),
                 get(Setting.CANCEL_GRACE, ConfigLoader::duration),
+                get(Setting.NO_HANDLER_GRACE, ConfigLoader::duration),
                 get(Setting.POOL_SIZE, text -> text.equalsIgnoreCase("auto") ? autoPoolSize(concurrency, batchCommit)
                         : poolSize(wholeNumber(text))),
                 batchCommit,
@@ -286,7 +287,7 @@ public final class ConfigLoader {
     static List<String> locations(List<String> locations) {
         for (String location : locations) {
             if (!location.startsWith("classpath:") && !location.startsWith("filesystem:")) {
-                throw new IllegalArgumentException("expected Flyway locations like filesystem:/opt/app/sql or "
+                throw new IllegalArgumentException("expected migration locations like filesystem:/opt/app/sql or "
                         + "classpath:db/shop");
             }
         }

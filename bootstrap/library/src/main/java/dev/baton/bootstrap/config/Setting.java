@@ -28,6 +28,8 @@ public enum Setting {
     GRACE("30s", false, "on shutdown, how long running jobs may finish before they are abandoned to other workers"),
     CANCEL_GRACE("10s", false, "how long a cancelled running job's handler may go on (it sees context.cancelled()) "
             + "before it is interrupted"),
+    NO_HANDLER_GRACE("15m", false, "how long a job that no handler of the worker takes (its type's, or its queue's) "
+            + "waits for a worker that has one, no attempt spent, before it is dead-lettered NO_HANDLER; 0s = at once"),
     POOL_SIZE("auto", false, "PostgreSQL connections; auto = concurrency + 2 (each running job holds one)"),
     BATCH_COMMIT("1", false, "jobs committed per ledger transaction, a savepoint each (1 = one job per transaction)"),
     JOB_THREADS("auto", false, "what runs the jobs: platform threads, virtual threads (Java 21+), or auto = virtual "
@@ -38,7 +40,7 @@ public enum Setting {
     ADMIN_OPERATOR_PASSWORD(true, "turns on HTTP Basic authentication of the admin server; the password of the user "
             + "operator, who may also replay, purge, pause and resume (never shown)"),
     PLUGINS("", false, "a folder whose jars are searched for handlers (NamedJobHandler services)"),
-    MIGRATIONS("", false, "comma-separated Flyway locations of your handlers' tables (filesystem:/path or "
+    MIGRATIONS("", false, "comma-separated migration locations of your handlers' tables (filesystem:/path or "
             + "classpath:db/x), applied after the ledger's"),
     RELAY("on", false, "every worker relays the outbox (jobs enqueued in PostgreSQL transactions) to Redis: on, or off "
             + "(then run baton relay)"),

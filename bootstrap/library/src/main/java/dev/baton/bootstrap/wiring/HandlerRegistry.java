@@ -22,23 +22,19 @@ public final class HandlerRegistry {
     }
 
     /**
-     * Refuses a worker that would dead-letter every job of a queue for want of a handler: {@code handler}, when
-     * given, must exist; otherwise each queue needs a handler of its own name. Checked before a worker starts, by the
-     * CLI and the embedding API alike.
+     * Refuses a worker that could run no job: one without any handler, or one told to run untyped jobs under a
+     * {@code handler} that does not exist. A queue needs no handler of its own name: a worker runs every job whose
+     * type it has a handler for, whatever the queue (docs/HANDLERS.md#registering-a-handler). Checked before a worker
+     * starts, by the CLI, the embedding API and the Spring starter alike.
      */
     public static void requireHandlers(JobHandlers handlers, List<QueueName> queues, Optional<String> handler) {
-        String known = String.join(", ", new TreeSet<>(handlers.names()));
-        if (handler.isPresent()) {
-            if (handlers.find(handler.get()).isEmpty()) {
-                throw new ConfigException("unknown handler '" + handler.get() + "'; known handlers: " + known);
-            }
-            return;
+        if (handler.isPresent() && handlers.find(handler.get()).isEmpty()) {
+            throw new ConfigException("unknown handler '" + handler.get() + "'; known handlers: "
+                    + String.join(", ", new TreeSet<>(handlers.names())));
         }
-        for (QueueName queue : queues) {
-            if (handlers.find(queue.value()).isEmpty()) {
-                throw new ConfigException("no handler is named like queue '" + queue + "': register one by that"
-                        + " name, or name the handler to run (--handler NAME) (known handlers: " + known + ")");
-            }
+        if (handlers.names().isEmpty()) {
+            throw new ConfigException("no handler is registered, so a worker on " + queues + " could run no job:"
+                    + " register one named like its jobs' type (or, for untyped jobs, like the queue)");
         }
     }
 

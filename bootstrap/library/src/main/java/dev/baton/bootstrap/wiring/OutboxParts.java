@@ -1,6 +1,7 @@
 package dev.baton.bootstrap.wiring;
 
 import dev.baton.adapters.postgres.PostgresAdapter;
+import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.port.out.JobTracing;
 import dev.baton.application.service.EnqueueService;
 import dev.baton.application.service.InspectOutboxService;
@@ -24,12 +25,14 @@ final class OutboxParts {
     OutboxParts(PostgresParts postgres, RedisParts redis, Clock clock, Closer closer, Observers observers,
                 Supplier<JobTracing> tracing) {
         this.postgres = postgres;
+        // its jobs count as enqueued when the relay publishes them, as every outbox row's do, not here
         this.enqueue = new Lazy<>(() -> new EnqueueService(postgres.adapter().outboxPublisher(), clock,
-                PayloadLimit.DEFAULT, observers.jobs(), tracing.get()));
+                PayloadLimit.DEFAULT, JobObserver.NONE, tracing.get()));
         // one per instance, started on first use and stopped with the instance, however many workers it runs
         this.relay = new Lazy<>(() -> closer.register(new OutboxRelay(postgres.adapter().jobOutbox(),
                 redis.transport().publisher(), postgres.ledger().outcomes(), redis.adapter().memory(),
-                PayloadLimit.DEFAULT, clock, OutboxRelay.Settings.DEFAULTS, observers.maintenance())).start());
+                PayloadLimit.DEFAULT, clock, OutboxRelay.Settings.DEFAULTS, observers.maintenance(), observers.jobs()))
+                .start());
         this.inspect = new Lazy<>(() -> new InspectOutboxService(postgres.adapter().jobOutbox(), clock));
         this.gauges = new Lazy<>(() -> new OutboxGauges(inspect.get(), observers.meters().registry(),
                 Components.GAUGE_REFRESH));

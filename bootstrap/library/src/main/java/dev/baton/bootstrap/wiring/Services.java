@@ -63,7 +63,8 @@ final class Services {
         this.cancels = new Lazy<>(() -> new CancelService(ledger.get().outcomes(), transport.get().administration(),
                 clock));
         this.trim = new Lazy<>(() -> new TrimService(transport.get().maintenance(), config.retention(), clock));
-        this.scheduler = new Lazy<>(() -> new SchedulerService(transport.get().scheduleFires(), clock));
+        this.scheduler = new Lazy<>(() -> new SchedulerService(transport.get().scheduleFires(), clock,
+                observers.jobs()));
         this.schedules = new Lazy<>(() -> new ScheduleQueryService(transport.get().scheduleFires(), clock));
         // one per instance, started on first use and stopped with it, whatever the number of workers it runs
         this.janitor = new Lazy<>(() -> closer.register(new CompletionJanitor(ledger.get().executions(),
@@ -79,6 +80,7 @@ final class Services {
                 .withHousekeeping(WorkerSettings.DEFAULTS.trimInterval(), config.retention(), config.idleThreshold())
                 .withGrace(config.grace())
                 .withCancelGrace(config.cancelGrace())
+                .withNoHandlerGrace(config.noHandlerGrace())
                 .withBatchCommit(config.batchCommit())
                 .withJobThreads(config.jobThreads());
     }

@@ -13,7 +13,7 @@ public final class ShopApplication implements AutoCloseable {
                 .redis(redisUri)                       // else BATON_REDIS_URI's default, redis://127.0.0.1:6379
                 .postgres(jdbcUrl)                     // the ledger, in the application's own database
                 .schema(schema)                        // the ledger's tables and the shop's, side by side
-                .migrations("classpath:db/shop")       // the shop's own tables (Flyway), after the ledger's
+                .migrations("classpath:db/shop")       // the shop's own tables (V1__….sql), after the ledger's
                 .concurrency(4)                        // every BATON_* setting has its call; the builder's win
                 .maxAttempts(3)
                 .handler(new ShipOrderHandler())       // or list it in META-INF/services, or use ShopHandlers

@@ -15,7 +15,7 @@ public final class ShopHandlers {
                 .handlers(List.of(new ShipOrderHandler()))
                 // any JobHandler (a lambda too) under a name of your choice
                 .handler("shop-audit", context -> Optional.of("audited " + context.job().id()))
-                // the tables they write (Flyway), applied after the ledger's whenever it opens
+                // the tables they write (migrations), applied after the ledger's whenever it opens
                 .handlerMigrations("classpath:db/shop");
     }
 }

@@ -27,8 +27,8 @@ import org.springframework.context.annotation.Configuration;
  * the application's {@code DataSource} and {@code MeterRegistry}, its handler beans registered, a worker on
  * {@code baton.worker.queues} started with the context (firing {@code baton.schedules}) and stopped gracefully when
  * it closes, a {@link TransactionalOutbox} that enqueues in the
- * application's transactions, and a health indicator when the actuator is there. Baton's Flyway migrations stay in Baton's schema with their own history
- * tables, and run only when the ledger opens: the application's own Flyway is left as it is.
+ * application's transactions, and a health indicator when the actuator is there. Baton's migrations stay in Baton's schema with their own history
+ * tables, and run only when the ledger opens: the application's own Flyway, if it has one, is left as it is.
  */
 @AutoConfiguration(afterName = {
         "org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration",

@@ -26,7 +26,7 @@ public class BatonProperties {
     private String schema;
     /** exactly-once (PostgreSQL ledger, the default) or at-least-once (no ledger: handlers must be idempotent). */
     private Mode mode;
-    /** Flyway locations of the handlers' own tables, applied in Baton's schema after the ledger's migrations. */
+    /** Migration locations of the handlers' own tables, applied in Baton's schema after the ledger's migrations. */
     private List<String> migrations = new ArrayList<>();
     /** Queues that Baton's queue gauges report (the workers' queues are added to them). */
     private List<String> queues = new ArrayList<>();
@@ -52,6 +52,11 @@ public class BatonProperties {
     private Duration grace;
     /** How long a cancelled running job's handler may go on before it is interrupted (default 10s). */
     private Duration cancelGrace;
+    /**
+     * How long a job that no handler of the worker takes waits for a worker that has one before it is dead-lettered
+     * NO_HANDLER (default 15m).
+     */
+    private Duration noHandlerGrace;
     /** Connections of Baton's own pool, used only with baton.jdbc-url (default concurrency + 2). */
     private Integer poolSize;
     /** Jobs committed per ledger transaction, a savepoint each (default 1). */
@@ -269,6 +274,14 @@ public class BatonProperties {
 
     public void setCancelGrace(Duration cancelGrace) {
         this.cancelGrace = cancelGrace;
+    }
+
+    public Duration getNoHandlerGrace() {
+        return noHandlerGrace;
+    }
+
+    public void setNoHandlerGrace(Duration noHandlerGrace) {
+        this.noHandlerGrace = noHandlerGrace;
     }
 
     public Integer getPoolSize() {

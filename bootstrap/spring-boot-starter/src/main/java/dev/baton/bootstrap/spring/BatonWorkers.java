@@ -27,8 +27,9 @@ final class BatonWorkers implements SmartLifecycle {
     }
 
     /**
-     * @throws dev.baton.bootstrap.config.ConfigException when a queue has no handler bean of its name (and
-     *                                                    {@code baton.worker.handler} names none): the context fails
+     * @throws dev.baton.bootstrap.config.ConfigException when there is no handler bean, or
+     *                                                    {@code baton.worker.handler} names none of them: the context
+     *                                                    fails
      */
     @Override
     public synchronized void start() {

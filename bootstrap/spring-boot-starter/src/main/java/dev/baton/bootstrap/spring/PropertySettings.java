@@ -63,6 +63,7 @@ final class PropertySettings extends CodeSettings<PropertySettings> {
         set(properties.getRetention(), settings::retention);
         set(properties.getGrace(), settings::grace);
         set(properties.getCancelGrace(), settings::cancelGrace);
+        set(properties.getNoHandlerGrace(), settings::noHandlerGrace);
         set(properties.getPoolSize(), settings::poolSize);
         set(properties.getBatchCommit(), settings::batchCommit);
         set(properties.getJobThreads(), settings::jobThreads);

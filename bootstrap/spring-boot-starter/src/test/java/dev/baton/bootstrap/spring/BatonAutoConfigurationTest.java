@@ -49,7 +49,7 @@ class BatonAutoConfigurationTest {
         runner.withPropertyValues("baton.redis-uri=redis://cache.internal:6380", "baton.schema=jobs",
                 "baton.queues=emails,reports", "baton.concurrency=3", "baton.max-attempts=7",
                 "baton.backoff-initial=2s", "baton.job-timeout=2m", "baton.lease=45s", "baton.grace=5s",
-                "baton.delivery-limit=9", "baton.job-threads=platform").run(context -> {
+                "baton.delivery-limit=9", "baton.job-threads=platform", "baton.no-handler-grace=2m").run(context -> {
             BatonConfig config = context.getBean(Baton.class).config();
 
             assertThat(config.redisUri()).isEqualTo("redis://cache.internal:6380");
@@ -69,6 +69,7 @@ class BatonAutoConfigurationTest {
             assertThat(config.grace()).isEqualTo(Duration.ofSeconds(5));
             assertThat(config.deliveryLimit().maxDeliveries()).isEqualTo(9);
             assertThat(config.jobThreads()).isEqualTo(JobThreads.PLATFORM);
+            assertThat(config.noHandlerGrace()).isEqualTo(Duration.ofMinutes(2));
         });
     }
 
@@ -169,15 +170,14 @@ class BatonAutoConfigurationTest {
     }
 
     @Test
-    void aWorkerQueueWithoutAHandlerFailsTheStartUnlessWorkersAreOff() {
-        runner.withPropertyValues("baton.worker.queues=emails").run(context -> assertThat(context).getFailure()
-                .rootCause().isInstanceOf(ConfigException.class)
-                .hasMessageStartingWith("no handler is named like queue 'emails'"));
-        runner.withPropertyValues("baton.worker.queues=emails", "baton.worker.enabled=false").run(context -> {
+    void aWorkerWhoseHandlerIsUnknownFailsTheStartUnlessWorkersAreOff() {
+        runner.withPropertyValues("baton.worker.queues=emails", "baton.worker.handler=welcome").run(context ->
+                assertThat(context).getFailure().rootCause().isInstanceOf(ConfigException.class)
+                        .hasMessageStartingWith("unknown handler 'welcome'"));
+        runner.withPropertyValues("baton.worker.queues=emails", "baton.worker.handler=welcome",
+                "baton.worker.enabled=false").run(context -> {
             assertThat(context).hasNotFailed().hasSingleBean(Baton.class).doesNotHaveBean(BatonWorkers.class);
         });
-        runner.withPropertyValues("baton.worker.queues=emails", "baton.worker.handler=welcome").run(context ->
-                assertThat(context).getFailure().rootCause().hasMessageStartingWith("unknown handler 'welcome'"));
     }
 
     @Test

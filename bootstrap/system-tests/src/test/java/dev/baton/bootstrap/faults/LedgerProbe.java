@@ -22,7 +22,7 @@ import java.util.TreeMap;
  * whichever the schema has, and reports no dead outcome from the older one.
  */
 final class LedgerProbe {
-    /** The ledger's table of terminal outcomes (adapters-postgres' Flyway migrations). */
+    /** The ledger's table of terminal outcomes (adapters-postgres' migrations). */
     static final String OUTCOMES = "job_outcomes";
     /** The ledger's completion table before {@value #OUTCOMES} replaced it. */
     static final String COMPLETIONS = "job_completions";

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Fault 7: entries no Baton producer would write, appended raw (XADD) among real jobs: each is dead-lettered with
- * its data (MALFORMED, or NON_RETRYABLE for a job of a type nobody handles) and the workers keep going.
+ * its data (MALFORMED, or NO_HANDLER for a job of a type nobody handles) and the workers keep going.
  */
 @Tag("faults")
 class MalformedInputIT {
@@ -57,11 +57,12 @@ class MalformedInputIT {
     /**
      * A job whose type no handler serves must not run under the worker's default handler ({@code --handler}, which
      * serves jobs <em>without</em> a type): a {@code refund} sent to an {@code orders} worker would ship an order.
-     * It must be dead-lettered as NON_RETRYABLE with its data, and nothing committed.
+     * With no grace to wait for a worker that has its handler, it must be dead-lettered as NO_HANDLER with its data,
+     * and nothing committed.
      */
     @Test
     void aJobOfAnUnknownTypeIsDeadLetteredNotRunByTheDefaultHandler() {
-        try (Scenario scenario = Scenario.onSharedServers("unknown-type", Map.of())) {
+        try (Scenario scenario = Scenario.onSharedServers("unknown-type", Map.of("BATON_NO_HANDLER_GRACE", "0s"))) {
             WorkerFleet fleet = scenario.startWorkers(1);
             scenario.probe().appendRaw(Map.of(bytes("job_id"), bytes("raw-unknown-type"), bytes("payload"),
                     bytes(ORDER), bytes("type"), bytes("no-such-handler")));
@@ -72,7 +73,7 @@ class MalformedInputIT {
 
             assertThat(scenario.ledger().isCompleted("raw-unknown-type")).as("run by the default handler").isFalse();
             assertThat(letter(scenario.probe().deadLetters(), "job_id", "raw-unknown-type"))
-                    .containsEntry(DeadLetterFields.REASON, "NON_RETRYABLE")
+                    .containsEntry(DeadLetterFields.REASON, "NO_HANDLER")
                     .containsEntry("type", "no-such-handler")
                     .containsEntry("payload", ORDER);
         }

@@ -60,6 +60,13 @@ class EmbeddingTest {
         assertThat(names).noneMatch(name -> CLI_ONLY_JARS.stream().anyMatch(name::startsWith));
     }
 
+    /** Flyway on a Spring Boot application's class path switches on Boot's Flyway: Baton migrates without it. */
+    @Test
+    void batonBringsNoFlyway() throws IOException {
+        assertThat(runtimeClasspath()).extracting(jar -> jar.getFileName().toString())
+                .noneMatch(name -> name.startsWith("flyway-"));
+    }
+
     @Test
     void noDependencyInjectionContainerNorGuavaReachesTheService() throws IOException {
         assertThat(runtimeClasspath()).extracting(jar -> jar.getFileName().toString())

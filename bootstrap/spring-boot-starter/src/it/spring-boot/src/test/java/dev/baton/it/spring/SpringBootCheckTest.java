@@ -128,7 +128,6 @@ class SpringBootCheckTest {
                 .trim().split(":")).map(jar -> Path.of(jar).getFileName().toString()).toList();
 
         assertThat(jars).anyMatch(jar -> jar.startsWith("lettuce-core-6.6."))
-                .anyMatch(jar -> jar.startsWith("flyway-core-11."))
                 .anyMatch(jar -> jar.startsWith("HikariCP-6."))
                 .anyMatch(jar -> jar.startsWith("jackson-databind-2.19."))
                 .anyMatch(jar -> jar.startsWith("micrometer-core-1.15."));
