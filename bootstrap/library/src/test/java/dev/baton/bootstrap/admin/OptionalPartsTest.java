@@ -33,7 +33,8 @@ class OptionalPartsTest {
         @Test
         void jobsAreCountedOnAPlainRegistry() throws Exception {
             try (URLClassLoader host = HostClasspath.without(PROMETHEUS_JARS); Host baton = new Host(host)) {
-                assertThatThrownBy(() -> host.loadClass(PROMETHEUS_REGISTRY)).isInstanceOf(ClassNotFoundException.class);
+                assertThatThrownBy(() -> host.loadClass(PROMETHEUS_REGISTRY))
+                        .isInstanceOf(ClassNotFoundException.class);
 
                 assertThat(baton.report()).containsEntry("registry",
                         "io.micrometer.core.instrument.simple.SimpleMeterRegistry").containsEntry("completed", 1.0);
