@@ -40,7 +40,8 @@ class ArchitectureTest {
         Stream.of("dev.baton.domain", "dev.baton.application.port.in", "dev.baton.application.port.out",
                         "dev.baton.application.service", "dev.baton.application.service.worker",
                         "dev.baton.adapters.redis", "dev.baton.adapters.postgres",
-                        "dev.baton.bootstrap", "dev.baton.bootstrap.spring")
+                        "dev.baton.bootstrap", "dev.baton.bootstrap.wiring", "dev.baton.bootstrap.spring",
+                        "dev.baton.bootstrap.cli", "dev.baton.bootstrap.demo", "dev.baton.bootstrap.bench")
                 .forEach(pkg -> assertThat(production.stream().map(JavaClass::getPackageName).distinct())
                         .as("classes imported from %s", pkg)
                         .anyMatch(name -> name.startsWith(pkg)));

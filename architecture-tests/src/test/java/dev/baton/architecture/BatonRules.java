@@ -38,6 +38,7 @@ final class BatonRules {
     static final String POSTGRES_ADAPTER = "dev.baton.adapters.postgres..";
     static final String BOOTSTRAP = "dev.baton.bootstrap..";
     static final String CLI = "dev.baton.bootstrap.cli..";
+    static final String BENCH = "dev.baton.bootstrap.bench..";
     static final String WORKER = "dev.baton.application.service.worker..";
     /** Demo handlers are user code: like users' handlers, they write through the ledger's Jdbi handle. */
     static final String DEMO_HANDLERS = "dev.baton.bootstrap.demo..";
@@ -103,10 +104,20 @@ final class BatonRules {
                     + " application has: a class naming one elsewhere fails to load where only the other is (and the"
                     + " demo handlers, user code of the CLI's)");
 
-    static final ArchRule GUICE_AND_PICOCLI_ONLY_IN_BOOTSTRAP = noClasses().that().resideOutsideOfPackage(BOOTSTRAP)
+    /**
+     * The library wires itself by hand: a host application gets no second dependency-injection container. Guice (with
+     * the injection annotations) wires the CLI's world, which picocli parses: both stay in the CLI's packages.
+     */
+    static final ArchRule GUICE_AND_PICOCLI_ONLY_IN_THE_CLI = noClasses()
+            .that().resideOutsideOfPackages(CLI, DEMO_HANDLERS, BENCH)
             .and().resideInAPackage("dev.baton..")
-            .should().dependOnClassesThat().resideInAnyPackage("com.google.inject..", "picocli..")
-            .as("Guice and picocli are used only in bootstrap");
+            .should().dependOnClassesThat().resideInAnyPackage("com.google.inject..", "jakarta.inject..",
+                    "javax.inject..", "org.aopalliance..", "picocli..")
+            .as("Guice and picocli are used only in the CLI (dev.baton.bootstrap.cli, .demo, .bench)");
+
+    static final ArchRule NO_GUAVA = noClasses().that().resideInAPackage("dev.baton..")
+            .should().dependOnClassesThat().resideInAPackage("com.google.common..")
+            .as("Guava is used nowhere: not even the CLI, whose Guice brings it, names it");
 
     /**
      * OpenTelemetry is an optional dependency: a class that names it outside the tracing package could fail to load
@@ -220,7 +231,7 @@ final class BatonRules {
     static List<ArchRule> all() {
         return List.of(MODULE_LAYERING, DOMAIN_IS_PURE_JAVA, APPLICATION_DEPENDS_ON_DOMAIN_AND_SLF4J_ONLY,
                 LETTUCE_ONLY_IN_REDIS_ADAPTER, JDBI_AND_JDBC_ONLY_IN_POSTGRES_ADAPTER,
-                SPRING_ONLY_IN_ITS_PACKAGE, JACKSON_ONLY_IN_JSON, GUICE_AND_PICOCLI_ONLY_IN_BOOTSTRAP,
+                SPRING_ONLY_IN_ITS_PACKAGE, JACKSON_ONLY_IN_JSON, GUICE_AND_PICOCLI_ONLY_IN_THE_CLI, NO_GUAVA,
                 OPENTELEMETRY_ONLY_IN_TRACING,
                 PORTS_IN_AND_OUT_INDEPENDENT, PORTS_OUT_AND_IN_INDEPENDENT,
                 NO_PACKAGE_CYCLES, NO_CLOCK_READS_IN_CORE, NO_CONSOLE_OUTSIDE_CLI, ONE_PUBLIC_ENTRY_POINT_PER_ADAPTER,

@@ -15,6 +15,9 @@ import dev.baton.application.archfixture.ApplicationUsingGuice;
 import dev.baton.application.archfixture.ApplicationUsingLettuce;
 import dev.baton.bootstrap.archfixture.AdminUsingJackson;
 import dev.baton.bootstrap.archfixture.BootstrapUsingSpring;
+import dev.baton.bootstrap.archfixture.LibraryUsingInjectAnnotations;
+import dev.baton.bootstrap.cli.archfixture.CliUsingGuava;
+import dev.baton.bootstrap.wiring.archfixture.WiringUsingGuice;
 import dev.baton.application.archfixture.cycle.a.CycleA;
 import dev.baton.application.archfixture.cycle.b.CycleB;
 import dev.baton.application.port.in.archfixture.InboundPortUsingOutboundPort;
@@ -78,8 +81,15 @@ class RulesBiteTest {
     }
 
     @Test
-    void guiceConfinementBites() {
-        assertViolated(BatonRules.GUICE_AND_PICOCLI_ONLY_IN_BOOTSTRAP, ApplicationUsingGuice.class);
+    void guiceConfinementBitesInTheCoreAndInTheLibrary() {
+        assertViolated(BatonRules.GUICE_AND_PICOCLI_ONLY_IN_THE_CLI, ApplicationUsingGuice.class);
+        assertViolated(BatonRules.GUICE_AND_PICOCLI_ONLY_IN_THE_CLI, WiringUsingGuice.class);
+        assertViolated(BatonRules.GUICE_AND_PICOCLI_ONLY_IN_THE_CLI, LibraryUsingInjectAnnotations.class);
+    }
+
+    @Test
+    void guavaRuleBitesEvenInTheCli() {
+        assertViolated(BatonRules.NO_GUAVA, CliUsingGuava.class);
     }
 
     @Test

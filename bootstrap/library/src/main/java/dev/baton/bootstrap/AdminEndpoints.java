@@ -1,7 +1,5 @@
 package dev.baton.bootstrap;
 
-import com.google.inject.Injector;
-import com.google.inject.Key;
 import dev.baton.application.port.in.CountCompletionsUseCase;
 import dev.baton.application.port.in.InspectQueueUseCase;
 import dev.baton.application.port.in.ListDeadLettersUseCase;
@@ -24,13 +22,10 @@ import dev.baton.bootstrap.admin.QueueEndpoints;
 import dev.baton.bootstrap.admin.Routes;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.metrics.KnownQueues;
-import dev.baton.bootstrap.wiring.Closer;
-import dev.baton.bootstrap.wiring.HealthCheck;
+import dev.baton.bootstrap.wiring.Components;
 import dev.baton.domain.OutboxBacklog;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Supplier;
 
 /** The admin server's endpoint groups, from one Baton instance's use cases. */
@@ -40,28 +35,24 @@ final class AdminEndpoints {
 
     /**
      * Health and metrics, queues, jobs, dead letters, pause and resume, and the dashboard's pages and events (whose
-     * sampler {@code closer} stops).
+     * sampler the instance's closer stops).
      */
-    static List<Routes.Group> all(Injector injector, Closer closer, BatonConfig config,
+    static List<Routes.Group> all(Components components, BatonConfig config,
                                   Supplier<Optional<OutboxBacklog>> outbox) {
-        KnownQueues known = get(injector, KnownQueues.class);
-        QueueEndpoints queues = new QueueEndpoints(get(injector, InspectQueueUseCase.class),
-                get(injector, CountCompletionsUseCase.class), get(injector, ListDelayedJobsUseCase.class),
-                get(injector, ListPartitionsUseCase.class), get(injector, ListQueuesUseCase.class), known, outbox);
-        return List.of(new HealthEndpoints(Injections.get(injector, new Key<Set<HealthCheck>>() { }),
-                        get(injector, PrometheusMeterRegistry.class)),
+        KnownQueues known = components.queues();
+        QueueEndpoints queues = new QueueEndpoints(components.use(InspectQueueUseCase.class),
+                components.use(CountCompletionsUseCase.class), components.use(ListDelayedJobsUseCase.class),
+                components.use(ListPartitionsUseCase.class), components.use(ListQueuesUseCase.class), known, outbox);
+        return List.of(new HealthEndpoints(components.healthChecks(), components.meters()),
                 queues,
-                new JobEndpoints(get(injector, LocateJobUseCase.class), get(injector, SearchOutcomesUseCase.class),
-                        queues),
-                new DeadLetterEndpoints(get(injector, ListDeadLettersUseCase.class),
-                        get(injector, RedriveDeadLettersUseCase.class), get(injector, PurgeDeadLettersUseCase.class),
-                        queues),
-                new PauseEndpoint(get(injector, PauseQueueUseCase.class), get(injector, ResumeQueueUseCase.class)),
-                closer.register(new Dashboard(get(injector, ReadQueueTotalsUseCase.class), known::all,
+                new JobEndpoints(components.use(LocateJobUseCase.class),
+                        components.use(SearchOutcomesUseCase.class), queues),
+                new DeadLetterEndpoints(components.use(ListDeadLettersUseCase.class),
+                        components.use(RedriveDeadLettersUseCase.class),
+                        components.use(PurgeDeadLettersUseCase.class), queues),
+                new PauseEndpoint(components.use(PauseQueueUseCase.class),
+                        components.use(ResumeQueueUseCase.class)),
+                components.closer().register(new Dashboard(components.use(ReadQueueTotalsUseCase.class), known::all,
                         config::redact)));
-    }
-
-    private static <T> T get(Injector injector, Class<T> type) {
-        return Injections.get(injector, Key.get(type));
     }
 }

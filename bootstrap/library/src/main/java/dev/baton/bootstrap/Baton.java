@@ -1,7 +1,5 @@
 package dev.baton.bootstrap;
 
-import com.google.inject.Injector;
-import com.google.inject.Key;
 import dev.baton.adapters.postgres.PostgresAdapter;
 import dev.baton.application.handler.JobHandlers;
 import dev.baton.application.port.in.EnqueueJobUseCase;
@@ -16,22 +14,15 @@ import dev.baton.application.port.in.PauseQueueUseCase;
 import dev.baton.application.port.in.ResumeQueueUseCase;
 import dev.baton.application.port.in.RunWorkerUseCase;
 import dev.baton.application.port.in.RunningWorker;
-import dev.baton.application.service.CompletionJanitor;
 import dev.baton.application.service.EnqueueService;
-import dev.baton.application.service.OutboxRelay;
 import dev.baton.bootstrap.admin.AdminServer;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.config.ConfigException;
 import dev.baton.bootstrap.config.Setting;
 import dev.baton.bootstrap.jobs.JobType;
-import dev.baton.bootstrap.metrics.KnownQueues;
-import dev.baton.bootstrap.metrics.OutboxGauges;
-import dev.baton.bootstrap.metrics.QueueGauges;
-import dev.baton.bootstrap.wiring.Closer;
-import dev.baton.bootstrap.wiring.HandlersModule;
+import dev.baton.bootstrap.wiring.Components;
+import dev.baton.bootstrap.wiring.HandlerRegistry;
 import dev.baton.bootstrap.wiring.HealthCheck;
-import dev.baton.bootstrap.wiring.Migrator;
-import dev.baton.bootstrap.wiring.PostgresModule;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
@@ -46,7 +37,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -71,8 +61,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * that returns without {@code close()} still has what committed acknowledged.
  */
 public final class Baton implements AutoCloseable {
-    private final Injector injector;
-    private final Closer closer;
+    private final Components components;
     private final BatonConfig config;
     private final boolean closeAtShutdown;
     private final List<RunningWorker> workers = new CopyOnWriteArrayList<>();
@@ -81,9 +70,8 @@ public final class Baton implements AutoCloseable {
     private final AtomicBoolean gaugesStarted = new AtomicBoolean();
     private RunSchedulerUseCase.RunningScheduler scheduler; // guarded by this
 
-    Baton(Injector injector, BatonConfig config, boolean closeAtShutdown, List<Schedule> schedules) {
-        this.injector = injector;
-        this.closer = injector.getInstance(Closer.class);
+    Baton(Components components, BatonConfig config, boolean closeAtShutdown, List<Schedule> schedules) {
+        this.components = components;
         this.config = config;
         this.closeAtShutdown = closeAtShutdown;
         this.schedules = List.copyOf(schedules);
@@ -171,13 +159,13 @@ public final class Baton implements AutoCloseable {
      */
     private EnqueueService enqueuer(Route route) {
         if (route == Route.DIRECT) {
-            return instance(EnqueueService.class);
+            return components.enqueue();
         }
-        requireOutbox();
+        EnqueueService throughOutbox = components.outboxEnqueue();
         if (config.relay()) {
             relay();
         }
-        return instance(PostgresModule.THROUGH_OUTBOX);
+        return throughOutbox;
     }
 
     /**
@@ -223,15 +211,15 @@ public final class Baton implements AutoCloseable {
      *                         worker could run no job
      */
     public RunningWorker start(RunWorkerUseCase.Command command) {
-        HandlersModule.requireHandlers(handlers(), command.queues(), command.handler());
-        instance(KnownQueues.class).add(command.queues());
+        HandlerRegistry.requireHandlers(handlers(), command.queues(), command.handler());
+        components.queues().add(command.queues());
         RunningWorker worker = use(RunWorkerUseCase.class).start(command);
-        instance(CompletionJanitor.class); // started with the first worker, one for all of them
-        if (config.relay() && hasOutbox()) {
+        components.startJanitor(); // started with the first worker, one for all of them
+        if (config.relay() && components.hasOutbox()) {
             relay();
         }
         Duration grace = config.grace();
-        closer.register(() -> worker.stop(grace));
+        components.closer().register(() -> worker.stop(grace));
         workers.add(worker);
         startScheduler();
         if (closeAtShutdown) {
@@ -251,7 +239,7 @@ public final class Baton implements AutoCloseable {
      */
     public synchronized void startScheduler() {
         if (scheduler == null && !schedules.isEmpty()) {
-            scheduler = closer.register(use(RunSchedulerUseCase.class)
+            scheduler = components.closer().register(use(RunSchedulerUseCase.class)
                     .start(RunSchedulerUseCase.Command.of(schedules)));
         }
     }
@@ -263,8 +251,7 @@ public final class Baton implements AutoCloseable {
      * @throws ConfigException without a PostgreSQL ledger (at-least-once mode), which is where the outbox lives
      */
     public void relay() {
-        requireOutbox();
-        instance(OutboxRelay.class);
+        components.startRelay();
     }
 
     /**
@@ -274,20 +261,7 @@ public final class Baton implements AutoCloseable {
      * @throws ConfigException without a PostgreSQL ledger (at-least-once mode)
      */
     public PostgresAdapter.Outbox outbox() {
-        requireOutbox();
-        return instance(PostgresAdapter.class).outbox();
-    }
-
-    private void requireOutbox() {
-        if (!hasOutbox()) {
-            throw new ConfigException("the outbox lives in the ledger's PostgreSQL schema: it needs "
-                    + Setting.MODE.envName() + "=exactly-once");
-        }
-    }
-
-    /** False in at-least-once mode, and on adapters (in-memory ones, for tests) that bring no outbox. */
-    private boolean hasOutbox() {
-        return injector.getExistingBinding(Key.get(OutboxRelay.class)) != null;
+        return components.transactionalOutbox();
     }
 
     /** Blocks until every worker started so far has stopped: by {@link #close()}, the shutdown hook, or by itself. */
@@ -302,27 +276,26 @@ public final class Baton implements AutoCloseable {
         return shutdownHook.hook();
     }
 
-    /** Any inbound port (use case) of the application, e.g. {@code use(InspectQueueUseCase.class)}. */
-    public <T> T use(Class<T> useCase) {
-        return instance(useCase);
-    }
-
-    private <T> T instance(Class<T> type) {
-        return instance(Key.get(type));
-    }
-
-    private <T> T instance(Key<T> key) {
-        return Injections.get(injector, key);
+    /**
+     * Any inbound port (use case) of the application, e.g. {@code use(InspectQueueUseCase.class)}; also the ports
+     * and adapters Baton runs on ({@code RedisAdapter}, {@code JobLeases}, ...), its {@code WorkerSettings} and its
+     * {@code MeterRegistry}, for tools that go below the use cases.
+     *
+     * @throws IllegalArgumentException for any other type, naming the types it answers
+     * @throws ConfigException          for a part this instance does not have (the outbox's, without a ledger)
+     */
+    public <T> T use(Class<T> type) {
+        return components.use(type);
     }
 
     /** The handlers this instance knows, by name. */
     public JobHandlers handlers() {
-        return instance(JobHandlers.class);
+        return components.handlers();
     }
 
     /** Brings the ledger's schema up to date (opening the ledger, on first use, does it too). */
     public void migrate() {
-        instance(Migrator.class).migrate();
+        components.migrate();
     }
 
     /**
@@ -332,8 +305,8 @@ public final class Baton implements AutoCloseable {
      */
     public Optional<InetSocketAddress> startAdmin() {
         startGauges();
-        return config.adminAddress().map(address -> closer.register(AdminServer.start(address, config,
-                AdminEndpoints.all(injector, closer, config, this::outboxBacklog))).address());
+        return config.adminAddress().map(address -> components.closer().register(AdminServer.start(address, config,
+                AdminEndpoints.all(components, config, this::outboxBacklog))).address());
     }
 
     /**
@@ -343,16 +316,16 @@ public final class Baton implements AutoCloseable {
      */
     public void startGauges() {
         if (gaugesStarted.compareAndSet(false, true)) {
-            closer.register(instance(QueueGauges.class));
-            if (hasOutbox()) {
-                closer.register(instance(OutboxGauges.class));
+            components.closer().register(components.queueGauges());
+            if (components.hasOutbox()) {
+                components.closer().register(components.outboxGauges());
             }
         }
     }
 
     /** The outbox's rows waiting, the oldest one's age and the malformed rows; empty without a PostgreSQL ledger. */
     public Optional<OutboxBacklog> outboxBacklog() {
-        return hasOutbox() ? Optional.of(use(InspectOutboxUseCase.class).inspect()) : Optional.empty();
+        return components.hasOutbox() ? Optional.of(use(InspectOutboxUseCase.class).inspect()) : Optional.empty();
     }
 
     /** Whether each dependency (redis, postgres) answers now. */
@@ -368,8 +341,7 @@ public final class Baton implements AutoCloseable {
      */
     public Map<String, Optional<String>> healthProblems() {
         Map<String, Optional<String>> problems = new LinkedHashMap<>();
-        instance(new Key<Set<HealthCheck>>() { })
-                .forEach(check -> problems.put(check.name(), check.problem()));
+        components.healthChecks().forEach(check -> problems.put(check.name(), check.problem()));
         return problems;
     }
 
@@ -377,7 +349,7 @@ public final class Baton implements AutoCloseable {
     @Override
     public void close() {
         shutdownHook.remove();
-        closer.close();
+        components.closer().close();
     }
 
     /**

@@ -1,10 +1,9 @@
 package dev.baton.bootstrap;
 
-import com.google.inject.Guice;
-import com.google.inject.Module;
 import dev.baton.application.handler.JobHandler;
 import dev.baton.application.handler.NamedJobHandler;
 import dev.baton.application.port.out.JobObserver;
+import dev.baton.application.port.out.JobTracing;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.config.CodeSettings;
 import dev.baton.bootstrap.config.ConfigException;
@@ -12,10 +11,8 @@ import dev.baton.bootstrap.config.Secrets;
 import dev.baton.bootstrap.jobs.JobType;
 import dev.baton.bootstrap.jobs.TypedJobHandler;
 import dev.baton.bootstrap.tracing.OpenTelemetryTracing;
-import dev.baton.bootstrap.wiring.BatonModules;
-import dev.baton.bootstrap.wiring.HandlersModule;
-import dev.baton.bootstrap.wiring.Migrator;
-import dev.baton.bootstrap.wiring.PostgresModule;
+import dev.baton.bootstrap.wiring.Adapters;
+import dev.baton.bootstrap.wiring.Components;
 import dev.baton.domain.DeadLetter;
 import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.Schedule;
@@ -24,6 +21,7 @@ import io.opentelemetry.api.OpenTelemetry;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +32,7 @@ import javax.sql.DataSource;
 
 /**
  * Builds a {@link Baton}: starts from the defaults (or {@link #config}, e.g. {@code BatonConfig.fromEnvironment()})
- * and Redis + PostgreSQL; handlers come from {@link #handler}, Guice {@link #module}s and {@code ServiceLoader}.
+ * and Redis + PostgreSQL; handlers come from {@link #handler}, {@link #handlers} and {@code ServiceLoader}.
  * Every setting of the environment can be given here too ({@link CodeSettings}): such a value beats the base
  * configuration, whatever the order of the calls, and is checked by the environment's rule at {@link #build()}.
  */
@@ -42,8 +40,13 @@ public final class BatonBuilder extends CodeSettings<BatonBuilder> {
     private static final String ENVIRONMENT_JDBC_URL = "BATON_JDBC_URL";
     private BatonConfig config = BatonConfig.defaults();
     private final Map<String, JobHandler> handlers = new LinkedHashMap<>();
-    private final List<Module> modules = new ArrayList<>();
-    private Optional<Module> adapters = Optional.empty();
+    private final List<NamedJobHandler> namedHandlers = new ArrayList<>();
+    private final List<String> handlerMigrations = new ArrayList<>();
+    private final List<JobObserver> observers = new ArrayList<>();
+    private Optional<MeterRegistry> meterRegistry = Optional.empty();
+    private Optional<JobTracing> tracing = Optional.empty();
+    private Optional<DataSource> dataSource = Optional.empty();
+    private Optional<Adapters> adapters = Optional.empty();
     private ClassLoader handlerLoader = Baton.class.getClassLoader();
     private Clock clock = Clock.systemUTC();
     private Optional<String> jdbcUrl = Optional.empty();
@@ -75,8 +78,8 @@ public final class BatonBuilder extends CodeSettings<BatonBuilder> {
      * Baton#close()} leaves it open. The JDBC URL and the pool size no longer apply.
      */
     public BatonBuilder dataSource(DataSource dataSource) {
-        Objects.requireNonNull(dataSource, "data source");
-        return module(binder -> PostgresModule.useDataSource(binder, dataSource));
+        this.dataSource = Optional.of(Objects.requireNonNull(dataSource, "data source"));
+        return this;
     }
 
     public BatonBuilder handler(String name, JobHandler handler) {
@@ -93,26 +96,40 @@ public final class BatonBuilder extends CodeSettings<BatonBuilder> {
         return handler(type.name(), type.handledBy(handler));
     }
 
+    /**
+     * Runs jobs with each of {@code namedHandlers}, under its name: a handler library's handlers in one call. A name
+     * given twice (here, to {@link #handler}, or by a plugin) is a {@link ConfigException} when the handlers are
+     * first needed.
+     */
+    public BatonBuilder handlers(Collection<? extends NamedJobHandler> namedHandlers) {
+        namedHandlers.forEach(handler -> this.namedHandlers.add(Objects.requireNonNull(handler, "handler")));
+        return this;
+    }
+
+    /**
+     * Adds migration locations of a handler library's own tables (e.g. {@code classpath:db/shop}), applied whenever the
+     * ledger opens, after the ledger's migrations and before {@code BATON_MIGRATIONS}. Unlike the setting
+     * {@link #migrations}, each call adds to the earlier ones: the code that registers handlers brings their tables.
+     */
+    public BatonBuilder handlerMigrations(String... locations) {
+        for (String location : locations) {
+            handlerMigrations.add(Objects.requireNonNull(location, "location"));
+        }
+        return this;
+    }
+
     /** Where {@code ServiceLoader} looks for {@link NamedJobHandler}s (plugin jars). */
     public BatonBuilder handlerClassLoader(ClassLoader loader) {
         this.handlerLoader = Objects.requireNonNull(loader, "loader");
         return this;
     }
 
-    /** Extra Guice modules, e.g. handlers registered with {@code Multibinder<NamedJobHandler>}. */
-    public BatonBuilder module(Module module) {
-        modules.add(Objects.requireNonNull(module, "module"));
-        return this;
-    }
-
     /**
-     * Replaces the Redis and PostgreSQL modules with {@code module}, which must bind the transport's ports
-     * ({@code JobPublisher}, {@code JobLeases}, {@code QueueMaintenance}, {@code QueueAdministration},
-     * {@code QueueOverview}, {@code ScheduleFires}), {@code ExecutionLedger}, {@code JobOutcomes} and {@code Migrator} (tests bind
-     * in-memory adapters this way).
+     * Runs on {@code adapters} instead of Redis and PostgreSQL: the transport's ports, the ledger's and their health
+     * checks, given whole (tests give the in-memory adapters this way). There is no outbox on them.
      */
-    public BatonBuilder adapters(Module module) {
-        this.adapters = Optional.of(module);
+    public BatonBuilder adapters(Adapters adapters) {
+        this.adapters = Optional.of(Objects.requireNonNull(adapters, "adapters"));
         return this;
     }
 
@@ -122,12 +139,17 @@ public final class BatonBuilder extends CodeSettings<BatonBuilder> {
      * leases, vanished entries, trims): one object can watch both without being added twice.
      */
     public BatonBuilder observer(JobObserver observer) {
-        return module(BatonModules.observer(observer));
+        observers.add(Objects.requireNonNull(observer, "observer"));
+        return this;
     }
 
-    /** Baton's meters on the application's {@code registry}; the admin server's {@code /metrics} shows none. */
+    /**
+     * Baton's meters on the application's {@code registry} instead of Baton's own; the admin server's {@code /metrics}
+     * then answers 404, naming the application's registry as the place to scrape.
+     */
     public BatonBuilder meterRegistry(MeterRegistry registry) {
-        return module(BatonModules.meterRegistry(registry));
+        this.meterRegistry = Optional.of(Objects.requireNonNull(registry, "meter registry"));
+        return this;
     }
 
     /**
@@ -141,7 +163,8 @@ public final class BatonBuilder extends CodeSettings<BatonBuilder> {
 
     /** Traces jobs through {@code openTelemetry} instead of {@code GlobalOpenTelemetry} (docs/OPERATIONS.md). */
     public BatonBuilder openTelemetry(OpenTelemetry openTelemetry) {
-        return module(BatonModules.tracing(OpenTelemetryTracing.of(openTelemetry)));
+        this.tracing = Optional.of(OpenTelemetryTracing.of(Objects.requireNonNull(openTelemetry, "openTelemetry")));
+        return this;
     }
 
     /**
@@ -188,16 +211,8 @@ public final class BatonBuilder extends CodeSettings<BatonBuilder> {
                     + "//host:port/database?user=...), got '" + Secrets.mask(config.jdbcUrl()) + "'");
         }
         List<Schedule> read = schedules.all();
-        return new Baton(Guice.createInjector(modules(config)), config, shutdownHook, read);
-    }
-
-    private List<Module> modules(BatonConfig config) {
-        List<Module> all = new ArrayList<>(BatonModules.core(config, clock));
-        all.add(adapters.orElseGet(() -> BatonModules.adapters(config)));
-        all.add(new HandlersModule(handlerLoader));
-        Map<String, JobHandler> named = Map.copyOf(handlers);
-        all.add(binder -> named.forEach((name, handler) -> HandlersModule.bind(binder, name, handler)));
-        all.addAll(modules);
-        return all;
+        Components components = new Components(config, new Components.Given(clock, handlers, namedHandlers,
+                handlerLoader, observers, meterRegistry, tracing, dataSource, handlerMigrations, adapters));
+        return new Baton(components, config, shutdownHook, read);
     }
 }

@@ -106,7 +106,7 @@ class BatonLifecycleTest {
     }
 
     private BatonBuilder builder() {
-        return Baton.builder().adapters(adapters);
+        return Baton.builder().adapters(adapters.ports());
     }
 
     private interface Blocking {

@@ -41,7 +41,8 @@ class BatonScenarioTest {
 
     /** Also the wirings of {@link BatonFailuresTest}. */
     static Stream<Arguments> wirings() {
-        Function<BatonBuilder, BatonBuilder> inMemory = builder -> builder.adapters(new InMemoryAdapters(Clock.systemUTC()));
+        Function<BatonBuilder, BatonBuilder> inMemory =
+                builder -> builder.adapters(new InMemoryAdapters(Clock.systemUTC()).ports());
         Function<BatonBuilder, BatonBuilder> real = builder -> builder
                 .redis(TestEndpoints.redisUri()).postgres(TestEndpoints.jdbcUrl());
         return Stream.of(Arguments.of("in-memory", inMemory), Arguments.of("redis+postgres", real));

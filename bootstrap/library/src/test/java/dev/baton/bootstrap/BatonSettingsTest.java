@@ -146,6 +146,6 @@ class BatonSettingsTest {
     }
 
     private BatonBuilder builder() {
-        return Baton.builder().adapters(adapters);
+        return Baton.builder().adapters(adapters.ports());
     }
 }

@@ -19,7 +19,7 @@ class CompletionJanitorWiringTest {
         long before = janitorThreads();
         try (Baton baton = Baton.builder()
                 .config(ConfigLoader.load(Map.of("BATON_ADMIN_ADDRESS", "off"), Optional.empty(), Map.of()))
-                .adapters(new InMemoryAdapters(Clock.systemUTC()))
+                .adapters(new InMemoryAdapters(Clock.systemUTC()).ports())
                 .handler("mail", context -> Optional.empty())
                 .handler("invoices", context -> Optional.empty())
                 .build()) {

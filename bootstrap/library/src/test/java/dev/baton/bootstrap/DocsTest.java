@@ -46,7 +46,7 @@ class DocsTest {
     void theHandlerGuideShowsTheTestedExamplesVerbatim() throws IOException {
         String handlers = Files.readString(DOCS.resolve("HANDLERS.md"));
 
-        for (String example : List.of("ShipOrderHandler.java", "ShopModule.java", "OrderProducer.java",
+        for (String example : List.of("ShipOrderHandler.java", "ShopHandlers.java", "OrderProducer.java",
                 "ShopApplication.java", "ShippingJobs.java", "ReceiptHandler.java", "ReceiptHandlerTest.java",
                 "ShopSchedules.java", "PickupHandler.java", "PickupHandlerTest.java",
                 "OrderOutbox.java", "DigestJobs.java")) {

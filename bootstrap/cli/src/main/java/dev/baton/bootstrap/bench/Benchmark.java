@@ -13,7 +13,7 @@ import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.config.Mode;
 import dev.baton.bootstrap.demo.NoopHandler;
 import dev.baton.bootstrap.demo.OrdersHandler;
-import dev.baton.bootstrap.demo.DemoHandlersModule;
+import dev.baton.bootstrap.demo.DemoHandlers;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.QueueName;
@@ -119,8 +119,7 @@ public final class Benchmark {
             progress.progress("outbox-enqueue", 1, 1);
         }
         CurrentRecorder timing = new CurrentRecorder();
-        Baton baton = Baton.builder().config(benchConfig).module(new DemoHandlersModule(false)).observer(timing)
-                .build();
+        Baton baton = DemoHandlers.register(Baton.builder().config(benchConfig), false).observer(timing).build();
         // closed before the clean-up; one that could not be built created nothing to clean
         try (baton) {
             return measure(baton, timing, outbox);

@@ -1,7 +1,11 @@
 package dev.baton.bootstrap.cli;
 
+import com.google.inject.ConfigurationException;
+import com.google.inject.Guice;
+import com.google.inject.Injector;
 import dev.baton.bootstrap.config.ConfigException;
 import dev.baton.domain.InvalidValueException;
+import jakarta.inject.Inject;
 import java.io.PrintWriter;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -30,6 +34,7 @@ final class BatonCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    @Inject
     BatonCommand(Terminal terminal) {
         this.terminal = terminal;
     }
@@ -42,7 +47,8 @@ final class BatonCommand implements Callable<Integer> {
     }
 
     static CommandLine commandLine(Terminal terminal) {
-        CommandLine commandLine = new CommandLine(new BatonCommand(terminal), new Factory(terminal));
+        Injector injector = Guice.createInjector(new CliModule(terminal));
+        CommandLine commandLine = new CommandLine(injector.getInstance(BatonCommand.class), new Factory(injector));
         commandLine.setUsageHelpWidth(USAGE_WIDTH);
         addSettingFlags(commandLine);
         commandLine.setOut(new PrintWriter(terminal.out(), true));
@@ -76,14 +82,16 @@ final class BatonCommand implements Callable<Integer> {
         subcommands.values().forEach(BatonCommand::addSettingFlags);
     }
 
-    /** Hands the terminal to every command that asks for it in its constructor. */
-    private record Factory(Terminal terminal) implements CommandLine.IFactory {
+    /**
+     * Creates the commands and their mixins through Guice, each with what its constructor asks for; what Guice cannot
+     * make (picocli's own collections of option values), picocli makes itself.
+     */
+    private record Factory(Injector injector) implements CommandLine.IFactory {
         @Override
         public <K> K create(Class<K> type) throws Exception {
             try {
-                var constructor = type.getDeclaredConstructor(Terminal.class);
-                return constructor.newInstance(terminal);
-            } catch (NoSuchMethodException e) {
+                return injector.getInstance(type);
+            } catch (ConfigurationException notInjectable) {
                 return CommandLine.defaultFactory().create(type);
             }
         }

@@ -5,6 +5,7 @@ import dev.baton.bootstrap.bench.Benchmark;
 import dev.baton.bootstrap.config.ConfigLoader;
 import dev.baton.bootstrap.Route;
 import dev.baton.bootstrap.json.Json;
+import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
@@ -68,6 +69,7 @@ final class BenchCommand extends SessionCommand {
     @Option(names = "--json", description = "print one JSON object instead of a table")
     boolean json;
 
+    @Inject
     BenchCommand(Terminal terminal) {
         super(terminal);
     }

@@ -4,6 +4,7 @@ import dev.baton.application.port.in.CancelJobUseCase.Answer;
 import dev.baton.bootstrap.Baton;
 import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
+import jakarta.inject.Inject;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -21,6 +22,7 @@ final class CancelCommand extends SessionCommand {
     @Option(names = "--queue", required = true, paramLabel = "QUEUE", description = "the job's queue")
     String queue;
 
+    @Inject
     CancelCommand(Terminal terminal) {
         super(terminal);
     }

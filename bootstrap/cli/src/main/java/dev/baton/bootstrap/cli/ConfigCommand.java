@@ -1,6 +1,7 @@
 package dev.baton.bootstrap.cli;
 
 import dev.baton.bootstrap.config.Setting;
+import jakarta.inject.Inject;
 import java.util.Map;
 import picocli.CommandLine.Command;
 
@@ -8,6 +9,7 @@ import picocli.CommandLine.Command;
 @Command(name = "config", mixinStandardHelpOptions = true,
         description = "Prints every setting's effective value (passwords masked) after env, file and flags.")
 final class ConfigCommand extends SessionCommand {
+    @Inject
     ConfigCommand(Terminal terminal) {
         super(terminal);
     }

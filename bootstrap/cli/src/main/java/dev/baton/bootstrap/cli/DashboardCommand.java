@@ -2,6 +2,7 @@ package dev.baton.bootstrap.cli;
 
 import dev.baton.bootstrap.Baton;
 import dev.baton.bootstrap.config.Setting;
+import jakarta.inject.Inject;
 import java.net.InetSocketAddress;
 import picocli.CommandLine.Command;
 
@@ -11,6 +12,7 @@ import picocli.CommandLine.Command;
                 + "configured Redis and PostgreSQL, without running workers, until SIGTERM or Ctrl-C.",
                 "Set BATON_ADMIN_VIEWER_PASSWORD and BATON_ADMIN_OPERATOR_PASSWORD to log in (docs/OPERATIONS.md)."})
 final class DashboardCommand extends SessionCommand {
+    @Inject
     DashboardCommand(Terminal terminal) {
         super(terminal);
     }

@@ -12,13 +12,14 @@ import dev.baton.bootstrap.demo.DemoOrders;
 import dev.baton.bootstrap.demo.OrdersHandler;
 import dev.baton.bootstrap.local.LocalPostgres;
 import dev.baton.bootstrap.local.LocalRedis;
-import dev.baton.bootstrap.demo.DemoHandlersModule;
+import dev.baton.bootstrap.demo.DemoHandlers;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.DeadLetterReason;
 import dev.baton.domain.DeadLetterSelection;
 import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
 import dev.baton.domain.StoredDeadLetter;
+import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -49,6 +50,7 @@ final class DevCommand extends SessionCommand {
             description = "give up when the orders are not all settled by then (5m)")
     String timeout;
 
+    @Inject
     DevCommand(Terminal terminal) {
         super(terminal);
     }
@@ -77,7 +79,7 @@ final class DevCommand extends SessionCommand {
             terminal.err().println("  redis      " + redis.uri() + "  (" + redis.origin() + ")");
             terminal.err().println("  postgres   " + postgres.jdbcUrl() + "  (" + postgres.origin() + ")");
             BatonConfig config = config().withRedisUri(redis.uri()).withJdbcUrl(postgres.jdbcUrl());
-            try (Baton baton = Baton.builder().config(config).module(new DemoHandlersModule(false)).build()) {
+            try (Baton baton = DemoHandlers.register(Baton.builder().config(config), false).build()) {
                 return run(baton, config, limit);
             }
         }

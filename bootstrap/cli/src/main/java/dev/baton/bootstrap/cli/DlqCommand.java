@@ -10,6 +10,7 @@ import dev.baton.domain.DeadLetterReason;
 import dev.baton.domain.DeadLetterSelection;
 import dev.baton.domain.QueueName;
 import dev.baton.domain.StoredDeadLetter;
+import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -27,6 +28,7 @@ final class DlqCommand implements Runnable {
     private static final int PAGE = 1000;
     private final Terminal terminal;
 
+    @Inject
     DlqCommand(Terminal terminal) {
         this.terminal = terminal;
     }
@@ -93,6 +95,7 @@ final class DlqCommand implements Runnable {
         @Option(names = "--json", description = "print JSON")
         boolean json;
 
+        @Inject
         ListLetters(Terminal terminal) {
             super(terminal);
         }
@@ -137,6 +140,7 @@ final class DlqCommand implements Runnable {
         @Option(names = "--json", description = "print JSON (the default for show)")
         boolean json;
 
+        @Inject
         Show(Terminal terminal) {
             super(terminal);
         }
@@ -164,6 +168,7 @@ final class DlqCommand implements Runnable {
         @ArgGroup(exclusive = true, multiplicity = "1")
         Selection selection;
 
+        @Inject
         Replay(Terminal terminal) {
             super(terminal);
         }
@@ -188,6 +193,7 @@ final class DlqCommand implements Runnable {
         @ArgGroup(exclusive = true, multiplicity = "1")
         Selection selection;
 
+        @Inject
         Purge(Terminal terminal) {
             super(terminal);
         }

@@ -11,6 +11,7 @@ import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
 import dev.baton.domain.Uniqueness;
+import jakarta.inject.Inject;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -85,6 +86,7 @@ final class EnqueueCommand extends SessionCommand {
         String uniqueFor;
     }
 
+    @Inject
     EnqueueCommand(Terminal terminal) {
         super(terminal);
     }

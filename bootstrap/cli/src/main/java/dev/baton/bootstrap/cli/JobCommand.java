@@ -12,6 +12,7 @@ import dev.baton.domain.JobId;
 import dev.baton.domain.JobOutcome;
 import dev.baton.domain.JobSighting;
 import dev.baton.domain.QueueName;
+import jakarta.inject.Inject;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import picocli.CommandLine.Command;
@@ -35,6 +36,7 @@ final class JobCommand extends SessionCommand {
     @Option(names = "--json", description = "print JSON")
     boolean json;
 
+    @Inject
     JobCommand(Terminal terminal) {
         super(terminal);
     }

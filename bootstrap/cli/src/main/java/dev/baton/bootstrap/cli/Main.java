@@ -18,8 +18,8 @@ public final class Main {
         if (args.length > 0 && "dev".equals(args[0]) && System.getenv(LOG_LEVEL) == null) {
             System.setProperty(LOG_LEVEL, "ERROR");
         }
-        // Guice's class generation (for method interception, which Baton has none of) calls sun.misc.Unsafe, and Java
-        // 24+ warns about that on stderr, the CLI's error channel: reflection does as well for Baton's bindings
+        // Guice's class generation (for method interception, which the CLI has none of) calls sun.misc.Unsafe, and Java
+        // 24+ warns about that on stderr, the CLI's error channel: reflection does as well for the commands' bindings
         if (System.getProperty(GUICE_BYTECODE_GEN) == null) {
             System.setProperty(GUICE_BYTECODE_GEN, "DISABLED");
         }

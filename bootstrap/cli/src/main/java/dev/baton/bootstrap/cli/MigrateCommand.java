@@ -1,12 +1,14 @@
 package dev.baton.bootstrap.cli;
 
 import dev.baton.bootstrap.Baton;
+import jakarta.inject.Inject;
 import picocli.CommandLine.Command;
 
 /** {@code baton migrate}: creates or updates the ledger's tables (workers also migrate when they start). */
 @Command(name = "migrate", mixinStandardHelpOptions = true,
         description = "Creates or updates the ledger's tables in BATON_SCHEMA (any command opening the ledger does).")
 final class MigrateCommand extends SessionCommand {
+    @Inject
     MigrateCommand(Terminal terminal) {
         super(terminal);
     }

@@ -3,6 +3,7 @@ package dev.baton.bootstrap.cli;
 import dev.baton.adapters.redis.RedisAdapter;
 import dev.baton.bootstrap.Baton;
 import dev.baton.domain.QueueName;
+import jakarta.inject.Inject;
 import java.util.function.BiConsumer;
 import java.util.function.ToIntFunction;
 import picocli.CommandLine.Command;
@@ -57,6 +58,7 @@ final class QueueCommand implements Runnable {
         @Option(names = "--partitions", required = true, paramLabel = "P", description = "1..1024")
         int partitions;
 
+        @Inject
         Declare(Terminal terminal) {
             super(terminal);
         }
@@ -77,6 +79,7 @@ final class QueueCommand implements Runnable {
         @Parameters(index = "0", paramLabel = "QUEUE")
         String queue;
 
+        @Inject
         Show(Terminal terminal) {
             super(terminal);
         }
@@ -96,6 +99,7 @@ final class QueueCommand implements Runnable {
         @Parameters(index = "0", paramLabel = "QUEUE")
         String queue;
 
+        @Inject
         Pause(Terminal terminal) {
             super(terminal);
         }
@@ -113,6 +117,7 @@ final class QueueCommand implements Runnable {
         @Parameters(index = "0", paramLabel = "QUEUE")
         String queue;
 
+        @Inject
         Resume(Terminal terminal) {
             super(terminal);
         }
@@ -134,6 +139,7 @@ final class QueueCommand implements Runnable {
         @Option(names = "--partitions", required = true, paramLabel = "P", description = "1..1024")
         int partitions;
 
+        @Inject
         Repartition(Terminal terminal) {
             super(terminal);
         }

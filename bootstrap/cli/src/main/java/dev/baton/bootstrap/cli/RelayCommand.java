@@ -1,6 +1,7 @@
 package dev.baton.bootstrap.cli;
 
 import dev.baton.bootstrap.Baton;
+import jakarta.inject.Inject;
 import picocli.CommandLine.Command;
 
 /** {@code baton relay}: relays the outbox to Redis and nothing else, until SIGTERM or Ctrl-C. */
@@ -9,6 +10,7 @@ import picocli.CommandLine.Command;
                 + "until SIGTERM or Ctrl-C. Every worker relays too, unless BATON_RELAY=off; any number of relays "
                 + "run side by side."})
 final class RelayCommand extends SessionCommand {
+    @Inject
     RelayCommand(Terminal terminal) {
         super(terminal);
     }

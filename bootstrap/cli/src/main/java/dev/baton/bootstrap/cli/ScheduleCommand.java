@@ -3,6 +3,7 @@ package dev.baton.bootstrap.cli;
 import dev.baton.application.port.in.ListSchedulesUseCase;
 import dev.baton.application.port.in.ListSchedulesUseCase.ScheduleView;
 import dev.baton.bootstrap.Baton;
+import jakarta.inject.Inject;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -31,6 +32,7 @@ final class ScheduleCommand implements Runnable {
         @Option(names = "--next", paramLabel = "N", defaultValue = "3", description = "next fire times shown (1..100)")
         int next;
 
+        @Inject
         ListCommand(Terminal terminal) {
             super(terminal);
         }

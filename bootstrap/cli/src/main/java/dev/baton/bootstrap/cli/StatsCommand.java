@@ -9,6 +9,7 @@ import dev.baton.domain.ConsumerStats;
 import dev.baton.domain.OutboxBacklog;
 import dev.baton.domain.QueueName;
 import dev.baton.domain.QueueStats;
+import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -38,6 +39,7 @@ final class StatsCommand extends SessionCommand {
     @Option(names = "--interval", paramLabel = "DURATION", defaultValue = "2s", description = "refresh interval (2s)")
     String interval;
 
+    @Inject
     StatsCommand(Terminal terminal) {
         super(terminal);
     }

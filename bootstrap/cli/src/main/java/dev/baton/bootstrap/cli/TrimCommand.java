@@ -4,6 +4,7 @@ import dev.baton.application.port.in.TrimQueueUseCase;
 import dev.baton.bootstrap.Baton;
 import dev.baton.bootstrap.config.Durations;
 import dev.baton.domain.QueueName;
+import jakarta.inject.Inject;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -16,6 +17,7 @@ final class TrimCommand extends SessionCommand {
     @Option(names = "--queue", required = true, paramLabel = "QUEUE")
     String queue;
 
+    @Inject
     TrimCommand(Terminal terminal) {
         super(terminal);
     }

@@ -5,9 +5,10 @@ import dev.baton.application.port.in.RunningWorker;
 import dev.baton.bootstrap.Baton;
 import dev.baton.bootstrap.BatonBuilder;
 import dev.baton.bootstrap.config.BatonConfig;
-import dev.baton.bootstrap.demo.DemoHandlersModule;
-import dev.baton.bootstrap.wiring.HandlersModule;
+import dev.baton.bootstrap.demo.DemoHandlers;
+import dev.baton.bootstrap.wiring.HandlerRegistry;
 import dev.baton.domain.QueueName;
+import jakarta.inject.Inject;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.MalformedURLException;
@@ -69,6 +70,7 @@ final class WorkerCommand extends SessionCommand {
     @Mixin
     SchedulesOption schedules;
 
+    @Inject
     WorkerCommand(Terminal terminal) {
         super(terminal);
     }
@@ -77,14 +79,14 @@ final class WorkerCommand extends SessionCommand {
     public Integer call() {
         BatonConfig config = config();
         List<QueueName> names = queues(queues);
-        BatonBuilder builder = batonBuilder().handlerClassLoader(pluginLoader(config.plugins(), classpath))
-                .module(new DemoHandlersModule(crashOnPoison))
+        BatonBuilder builder = DemoHandlers.register(batonBuilder(), crashOnPoison)
+                .handlerClassLoader(pluginLoader(config.plugins(), classpath))
                 .shutdownHook(false); // this command's own hook stops gracefully, then exits 0
         schedules.file(terminal).ifPresent(builder::schedulesFile);
         Baton baton = builder.build(); // a bad schedules line fails here, before anything starts: exit 2
         Thread hook = null;
         try {
-            HandlersModule.requireHandlers(baton.handlers(), names, Optional.ofNullable(handler));
+            HandlerRegistry.requireHandlers(baton.handlers(), names, Optional.ofNullable(handler));
             partitions.declare(baton, names);
             // registered before anything starts, so that a SIGTERM during start-up is a graceful stop too
             AtomicReference<RunningWorker> started = new AtomicReference<>();

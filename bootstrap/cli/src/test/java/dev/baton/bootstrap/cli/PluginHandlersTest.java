@@ -3,9 +3,7 @@ package dev.baton.bootstrap.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.google.inject.multibindings.Multibinder;
 import dev.baton.application.handler.JobHandlers;
-import dev.baton.application.handler.NamedJobHandler;
 import dev.baton.bootstrap.Baton;
 import dev.baton.bootstrap.config.ConfigException;
 import dev.baton.bootstrap.demo.NoopHandler;
@@ -57,8 +55,7 @@ class PluginHandlersTest {
     @Test
     void twoHandlersOfOneNameAreAConfigurationError() {
         try (Baton baton = Baton.builder().handler("noop", context -> Optional.empty())
-                .module(binder -> Multibinder.newSetBinder(binder, NamedJobHandler.class).addBinding()
-                        .toInstance(new NoopHandler())).build()) {
+                .handlers(List.of(new NoopHandler())).build()) {
             assertThatThrownBy(baton::handlers).isInstanceOf(ConfigException.class)
                     .hasMessageContaining("two handlers are named 'noop'");
         }

@@ -15,7 +15,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The demo handlers' tables come with their module: an embedding service that does not install it never gets them. */
+/** The demo handlers' tables come with them: an embedding service that does not register them never gets the tables. */
 class DemoMigrationsTest {
     private final String jdbcUrl = TestEndpoints.jdbcUrl();
     private final String schema = TestEndpoints.unique("demo_migrations");
@@ -39,9 +39,8 @@ class DemoMigrationsTest {
     }
 
     @Test
-    void theDemoHandlersModuleBringsItsTablesWithItsOwnHistory() throws SQLException {
-        try (Baton baton = Baton.builder().postgres(jdbcUrl).schema(schema).module(new DemoHandlersModule(false))
-                .build()) {
+    void theDemoHandlersBringTheirTablesWithTheirOwnHistory() throws SQLException {
+        try (Baton baton = DemoHandlers.register(Baton.builder().postgres(jdbcUrl).schema(schema), false).build()) {
             baton.migrate();
         }
 

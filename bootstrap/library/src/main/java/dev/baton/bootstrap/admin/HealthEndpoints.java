@@ -1,23 +1,25 @@
 package dev.baton.bootstrap.admin;
 
+import dev.baton.bootstrap.metrics.Meters;
 import dev.baton.bootstrap.wiring.HealthCheck;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
 /**
  * {@code /health/live}, {@code /health/ready} (503 unless every dependency answers, with why each one that does not is
- * down) and {@code /metrics} (Prometheus text): open to all, whatever the login.
+ * down) and {@code /metrics} (Prometheus text; 404 with the reason in one line when Baton's meters have none, see
+ * {@link Meters}): open to all, whatever the login.
  */
 public final class HealthEndpoints implements Routes.Group {
-    private final Set<HealthCheck> checks;
-    private final PrometheusMeterRegistry registry;
+    private final List<HealthCheck> checks;
+    private final Meters meters;
 
-    public HealthEndpoints(Set<HealthCheck> checks, PrometheusMeterRegistry registry) {
-        this.checks = checks;
-        this.registry = registry;
+    public HealthEndpoints(List<HealthCheck> checks, Meters meters) {
+        this.checks = List.copyOf(checks);
+        this.meters = meters;
     }
 
     @Override
@@ -40,7 +42,13 @@ public final class HealthEndpoints implements Routes.Group {
             }
             request.respond(up ? 200 : 503, body);
         });
-        routes.get("/metrics", request -> request.respond(200, "text/plain; version=0.0.4; charset=utf-8",
-                registry.scrape()));
+        routes.get("/metrics", request -> {
+            Optional<String> text = meters.prometheusText();
+            if (text.isPresent()) {
+                request.respond(200, "text/plain; version=0.0.4; charset=utf-8", text.get());
+            } else {
+                request.respond(404, "text/plain; charset=utf-8", meters.whyNoText() + "\n");
+            }
+        });
     }
 }

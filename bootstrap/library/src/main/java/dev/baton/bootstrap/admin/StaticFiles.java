@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpExchange;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -14,10 +15,17 @@ import java.util.regex.Pattern;
  * chart library). Names are checked against a strict pattern (letters, digits, {@code .-_/}, no {@code ..} and no
  * empty segment), so no request reaches any other resource; unknown extensions and names are 404. Pages are
  * revalidated on every load ({@code no-cache}); WebJar files carry their version in the path and are cached a day.
+ * The chart's WebJar is an optional dependency: without it, the overview's chart area says so.
  */
 final class StaticFiles implements Routes.Handler {
     static final String ROOT = "dev/baton/bootstrap/dashboard/";
     private static final String WEBJARS = "META-INF/resources/webjars/";
+    /** The chart library the overview loads, from its WebJar ({@code org.webjars.npm:uplot}). */
+    static final String CHART_LIBRARY = WEBJARS + "uplot/1.6.30/dist/uPlot.iife.min.js";
+    private static final String OVERVIEW = ROOT + "index.html";
+    private static final String CHART_AREA = "<div id=\"chart\"></div>";
+    static final String NO_CHART_LIBRARY = "No chart: its library, the WebJar org.webjars.npm:uplot, is not on"
+            + " Baton's classpath. Add it to see the throughput.";
     private static final Pattern SAFE = Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9_.-]*(/[A-Za-z0-9_-][A-Za-z0-9_.-]*)*");
     private static final Map<String, String> TYPES = Map.of(
             "html", "text/html; charset=utf-8",
@@ -28,9 +36,11 @@ final class StaticFiles implements Routes.Handler {
             "ico", "image/x-icon");
 
     private final ClassLoader loader;
+    private final boolean chartLibrary;
 
     StaticFiles(ClassLoader loader) {
         this.loader = loader;
+        this.chartLibrary = loader.getResource(CHART_LIBRARY) != null;
     }
 
     @Override
@@ -39,6 +49,9 @@ final class StaticFiles implements Routes.Handler {
         byte[] body = resource.isEmpty() ? null : read(resource.get().name());
         if (body == null) {
             throw AdminHttpException.notFound("no such page: " + request.path());
+        }
+        if (!chartLibrary && resource.get().name().equals(OVERVIEW)) {
+            body = withoutChart(body);
         }
         HttpExchange exchange = request.exchange();
         exchange.getResponseHeaders().set("Content-Type", resource.get().contentType());
@@ -75,6 +88,13 @@ final class StaticFiles implements Routes.Handler {
         }
         String extension = name.substring(name.lastIndexOf('.') + 1);
         return Optional.ofNullable(TYPES.get(extension)).map(type -> new Resource(name, type, cache));
+    }
+
+    /** The overview with the chart area saying why it stays empty (its script skips the chart without uPlot). */
+    private static byte[] withoutChart(byte[] overview) {
+        String page = new String(overview, StandardCharsets.UTF_8);
+        return page.replace(CHART_AREA, "<div id=\"chart\" class=\"message\">" + NO_CHART_LIBRARY + "</div>")
+                .getBytes(StandardCharsets.UTF_8);
     }
 
     private static boolean safe(String relative) {

@@ -1,6 +1,7 @@
 package dev.baton.bootstrap.tracing;
 
 import dev.baton.application.port.out.JobTracing;
+import dev.baton.bootstrap.config.Classpath;
 
 /**
  * Where Baton's tracing comes from when the builder names no OpenTelemetry: {@code GlobalOpenTelemetry} when the
@@ -15,15 +16,6 @@ public final class Tracings {
 
     /** Traces through {@code GlobalOpenTelemetry} when its API is on the classpath; {@link JobTracing#NONE} if not. */
     public static JobTracing fromClasspath() {
-        return apiPresent() ? OpenTelemetryTracing.global() : JobTracing.NONE;
-    }
-
-    private static boolean apiPresent() {
-        try {
-            Class.forName(API_PROBE, false, Tracings.class.getClassLoader());
-            return true;
-        } catch (ClassNotFoundException | LinkageError e) {
-            return false;
-        }
+        return Classpath.has(API_PROBE) ? OpenTelemetryTracing.global() : JobTracing.NONE;
     }
 }

@@ -32,7 +32,8 @@
 
   const palette = {completed: '#1f8a4c', retried: '#b7791f', dead: '#c53030'};
   const chartBox = document.getElementById('chart');
-  const plot = new uPlot({
+  // without its library (an optional WebJar) there is no chart: the server says so in the chart area
+  const plot = typeof uPlot !== 'function' ? null : new uPlot({
     width: Math.max(chartBox.clientWidth, 600), height: 260,
     scales: {x: {time: true}, y: {range: (u, min, max) => [0, Math.max(1, max * 1.1)]}},
     axes: [{space: 90, incrs: [1, 5, 10, 15, 30, 60, 120, 300],
@@ -41,9 +42,12 @@
       label: name, stroke, width: 2, points: {show: false}, value: (u, v) => v === null ? '–' : v.toFixed(2)
     })))
   }, [[], [], [], []], chartBox);
-  window.addEventListener('resize', () => plot.setSize({width: Math.max(chartBox.clientWidth, 600), height: 260}));
+  if (plot) {
+    window.addEventListener('resize', () => plot.setSize({width: Math.max(chartBox.clientWidth, 600), height: 260}));
+  }
 
   function redraw() {
+    if (!plot) return;
     const queue = document.getElementById('chart-queue').value;
     const columns = [[], [], [], []];
     for (const sample of samples) {

@@ -172,7 +172,7 @@ class AdminAccessTest {
         env.put("BATON_ADMIN_VIEWER_PASSWORD", viewerPassword);
         env.put("BATON_ADMIN_OPERATOR_PASSWORD", operatorPassword);
         return Baton.builder().config(ConfigLoader.load(env, Optional.empty(), Map.of()))
-                .adapters(new InMemoryAdapters(Clock.systemUTC()))
+                .adapters(new InMemoryAdapters(Clock.systemUTC()).ports())
                 .handler("mail", context -> Optional.empty())
                 .build();
     }

@@ -4,7 +4,6 @@ import dev.baton.application.port.in.InspectQueueUseCase;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.google.inject.multibindings.Multibinder;
 import dev.baton.application.handler.SnoozeException;
 import dev.baton.application.port.in.RunningWorker;
 import dev.baton.bootstrap.Baton;
@@ -13,6 +12,7 @@ import dev.baton.bootstrap.testing.InMemoryAdapters;
 import dev.baton.bootstrap.wiring.HealthCheck;
 import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -41,9 +41,7 @@ class AdminServerTest {
         try (Baton baton = Baton.builder()
                 .config(ConfigLoader.load(Map.of("BATON_ADMIN_ADDRESS", "127.0.0.1:0", "BATON_QUEUES", "reports"),
                         Optional.empty(), Map.of()))
-                .adapters(new InMemoryAdapters(Clock.systemUTC()))
-                .module(binder -> Multibinder.newSetBinder(binder, HealthCheck.class).addBinding()
-                        .toInstance(new HealthCheck("database", databaseUp::get)))
+                .adapters(new InMemoryAdapters(Clock.systemUTC()).ports(new HealthCheck("database", databaseUp::get)))
                 .handler("mail", context -> Optional.empty())
                 .build()) {
             InetSocketAddress address = baton.startAdmin().orElseThrow();
@@ -76,7 +74,7 @@ class AdminServerTest {
         try (Baton baton = Baton.builder()
                 .config(ConfigLoader.load(Map.of("BATON_ADMIN_ADDRESS", "127.0.0.1:0",
                         "BATON_ADMIN_OPERATOR_PASSWORD", OPERATOR_PASSWORD), Optional.empty(), Map.of()))
-                .adapters(new InMemoryAdapters(Clock.systemUTC()))
+                .adapters(new InMemoryAdapters(Clock.systemUTC()).ports())
                 .handler("mail", context -> {
                     if (context.job().snoozes() == 0) {
                         throw new SnoozeException(Duration.ofMillis(10));
@@ -117,7 +115,7 @@ class AdminServerTest {
             throws Exception {
         try (Baton baton = Baton.builder()
                 .config(ConfigLoader.load(Map.of("BATON_ADMIN_ADDRESS", "0.0.0.0:0"), Optional.empty(), Map.of()))
-                .adapters(new InMemoryAdapters(Clock.systemUTC()))
+                .adapters(new InMemoryAdapters(Clock.systemUTC()).ports())
                 .handler("mail", context -> Optional.empty())
                 .build()) {
             InetSocketAddress address = baton.startAdmin().orElseThrow();
@@ -133,7 +131,7 @@ class AdminServerTest {
         }
         try (Baton baton = Baton.builder()
                 .config(ConfigLoader.load(Map.of("BATON_ADMIN_ADDRESS", "127.0.0.1:0"), Optional.empty(), Map.of()))
-                .adapters(new InMemoryAdapters(Clock.systemUTC()))
+                .adapters(new InMemoryAdapters(Clock.systemUTC()).ports())
                 .handler("mail", context -> Optional.empty())
                 .build()) {
             InetSocketAddress address = baton.startAdmin().orElseThrow();
@@ -144,6 +142,24 @@ class AdminServerTest {
             assertThat(refused.body()).contains("no operator is configured");
             assertThat(get(address, "/api/queues").statusCode()).isEqualTo(200);
             assertThat(paused(baton)).as("nothing paused").isFalse();
+        }
+    }
+
+    @Test
+    void withTheApplicationsRegistryTheMetricsGoThereAndMetricsAnswer404SayingSo() throws Exception {
+        SimpleMeterRegistry applications = new SimpleMeterRegistry();
+        try (Baton baton = Baton.builder()
+                .config(ConfigLoader.load(Map.of("BATON_ADMIN_ADDRESS", "127.0.0.1:0"), Optional.empty(), Map.of()))
+                .adapters(new InMemoryAdapters(Clock.systemUTC()).ports())
+                .meterRegistry(applications)
+                .build()) {
+            InetSocketAddress address = baton.startAdmin().orElseThrow();
+            baton.enqueue(QueueName.of("mail"), JobId.of("m-1"), "hello");
+
+            assertThat(applications.get("baton.jobs.enqueued").counter().count()).isEqualTo(1.0);
+            HttpResponse<String> metrics = get(address, "/metrics");
+            assertThat(metrics.statusCode()).isEqualTo(404);
+            assertThat(metrics.body()).contains("application's registry").hasLineCount(1);
         }
     }
 

@@ -39,7 +39,7 @@ class DashboardHttpTest {
         baton = Baton.builder()
                 .config(ConfigLoader.load(Map.of("BATON_ADMIN_ADDRESS", "127.0.0.1:0", "BATON_QUEUES", "mail"),
                         Optional.empty(), Map.of()))
-                .adapters(new InMemoryAdapters(Clock.systemUTC()))
+                .adapters(new InMemoryAdapters(Clock.systemUTC()).ports())
                 .handler("mail", context -> Optional.empty())
                 .build();
         address = baton.startAdmin().orElseThrow();

@@ -60,8 +60,8 @@ class HandlerExamplesTest {
     }
 
     @Test
-    void handlersAreFoundByServiceLoaderAndInGuiceModules() {
-        try (Baton baton = Baton.builder().module(new ShopModule()).build()) {
+    void handlersAreFoundByServiceLoaderAndInAHandlerLibrary() {
+        try (Baton baton = ShopHandlers.register(Baton.builder()).build()) {
             assertThat(baton.handlers().names()).contains("shop-orders", "shop-audit");
         }
     }

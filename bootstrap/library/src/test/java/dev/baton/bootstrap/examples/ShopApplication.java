@@ -16,7 +16,7 @@ public final class ShopApplication implements AutoCloseable {
                 .migrations("classpath:db/shop")       // the shop's own tables (V1__….sql), after the ledger's
                 .concurrency(4)                        // every BATON_* setting has its call; the builder's win
                 .maxAttempts(3)
-                .handler(new ShipOrderHandler())       // or list it in META-INF/services, or bind it in a Guice module
+                .handler(new ShipOrderHandler())       // or list it in META-INF/services, or use ShopHandlers
                 .build();
         this.producer = new OrderProducer(baton);
     }

@@ -15,8 +15,8 @@ class ShopSchedulesTest {
     @Test
     void theShopsSchedulesFireAtTheirNextTimes() {
         MutableClock clock = MutableClock.at(Instant.parse("2026-12-01T12:00:03Z"));
-        try (Baton baton = ShopSchedules.declare(Baton.builder().clock(clock).adapters(new InMemoryAdapters(clock)))
-                .build()) {
+        try (Baton baton = ShopSchedules.declare(Baton.builder().clock(clock)
+                .adapters(new InMemoryAdapters(clock).ports())).build()) {
             List<ListSchedulesUseCase.ScheduleView> views = baton.use(ListSchedulesUseCase.class)
                     .list(new ListSchedulesUseCase.Command(baton.schedules(), 2));
 

@@ -1,41 +1,34 @@
 package dev.baton.bootstrap.testing;
 
-import com.google.inject.AbstractModule;
-import dev.baton.application.port.out.ExecutionLedger;
-import dev.baton.application.port.out.JobOutcomes;
-import dev.baton.application.port.out.JobLeases;
-import dev.baton.application.port.out.JobPublisher;
-import dev.baton.application.port.out.QueueAdministration;
-import dev.baton.application.port.out.QueueOverview;
-import dev.baton.application.port.out.QueueMaintenance;
-import dev.baton.application.port.out.ScheduleFires;
 import dev.baton.application.testing.InMemoryExecutionLedger;
 import dev.baton.application.testing.InMemoryScheduleFires;
 import dev.baton.application.testing.InMemoryStreamTransport;
-import dev.baton.bootstrap.wiring.Migrator;
+import dev.baton.bootstrap.wiring.Adapters;
+import dev.baton.bootstrap.wiring.HealthCheck;
+import dev.baton.bootstrap.wiring.Ledger;
+import dev.baton.bootstrap.wiring.Transport;
 import java.time.Clock;
+import java.util.List;
 
-/** The in-memory adapters as a Guice module: swap it for the Redis and PostgreSQL modules with {@code adapters(…)}. */
-public final class InMemoryAdapters extends AbstractModule {
-    private final InMemoryStreamTransport transport;
+/** The in-memory adapters, to run Baton on instead of Redis and PostgreSQL: {@code builder.adapters(...)}. */
+public final class InMemoryAdapters {
     private final InMemoryExecutionLedger ledger;
+    private final Transport transport;
 
     public InMemoryAdapters(Clock clock) {
-        this.transport = new InMemoryStreamTransport(clock);
+        InMemoryStreamTransport streams = new InMemoryStreamTransport(clock);
         this.ledger = new InMemoryExecutionLedger(clock);
+        this.transport = new Transport(streams, streams, streams, streams, streams, new InMemoryScheduleFires(streams));
     }
 
-    @Override
-    protected void configure() {
-        bind(JobPublisher.class).toInstance(transport);
-        bind(JobLeases.class).toInstance(transport);
-        bind(QueueMaintenance.class).toInstance(transport);
-        bind(QueueAdministration.class).toInstance(transport);
-        bind(QueueOverview.class).toInstance(transport);
-        bind(ScheduleFires.class).toInstance(new InMemoryScheduleFires(transport));
-        bind(ExecutionLedger.class).toInstance(ledger);
-        bind(JobOutcomes.class).toInstance(ledger);
-        bind(Migrator.class).toInstance(() -> { });
+    /** The ports, for {@code Baton.builder().adapters(...)}. */
+    public Adapters ports() {
+        return new Adapters(transport, new Ledger(ledger, ledger, () -> { }));
+    }
+
+    /** The ports, with {@code check} behind {@code /health/ready}. */
+    public Adapters ports(HealthCheck check) {
+        return new Adapters(transport, new Ledger(ledger, ledger, () -> { }), List.of(check));
     }
 
     public InMemoryExecutionLedger ledger() {

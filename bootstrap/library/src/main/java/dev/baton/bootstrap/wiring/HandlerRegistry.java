@@ -1,11 +1,5 @@
 package dev.baton.bootstrap.wiring;
 
-import com.google.inject.AbstractModule;
-import com.google.inject.Binder;
-import com.google.inject.Provides;
-import com.google.inject.Singleton;
-import com.google.inject.multibindings.MapBinder;
-import com.google.inject.multibindings.Multibinder;
 import dev.baton.application.handler.JobHandler;
 import dev.baton.application.handler.JobHandlers;
 import dev.baton.application.handler.NamedJobHandler;
@@ -16,24 +10,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceLoader;
-import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Collects the handlers a worker can run, from three places: {@code MapBinder<String, JobHandler>} entries and
- * {@code Multibinder<NamedJobHandler>} entries of other modules, and {@link ServiceLoader} over {@code loader}
- * (plugin jars). A name given twice is a configuration error.
+ * Collects the handlers a worker can run, from three places: those given by name ({@code handler(name, ...)}), the
+ * named handlers given as a collection ({@code handlers(...)}), and {@link ServiceLoader} over a class loader (plugin
+ * jars). A name given twice is a configuration error.
  */
-public final class HandlersModule extends AbstractModule {
-    private final ClassLoader loader;
-
-    public HandlersModule(ClassLoader loader) {
-        this.loader = loader;
-    }
-
-    /** Registers {@code handler} under {@code name} from any module. */
-    public static void bind(Binder binder, String name, JobHandler handler) {
-        MapBinder.newMapBinder(binder, String.class, JobHandler.class).addBinding(name).toInstance(handler);
+public final class HandlerRegistry {
+    private HandlerRegistry() {
     }
 
     /**
@@ -53,15 +38,12 @@ public final class HandlersModule extends AbstractModule {
         }
     }
 
-    @Override
-    protected void configure() {
-        MapBinder.newMapBinder(binder(), String.class, JobHandler.class);
-        Multibinder.newSetBinder(binder(), NamedJobHandler.class);
-    }
-
-    @Provides
-    @Singleton
-    JobHandlers handlers(Map<String, JobHandler> byName, Set<NamedJobHandler> named) {
+    /**
+     * Every handler, by name.
+     *
+     * @throws ConfigException when two handlers of different classes share a name
+     */
+    static JobHandlers collect(Map<String, JobHandler> byName, List<NamedJobHandler> named, ClassLoader loader) {
         Map<String, JobHandler> all = new HashMap<>(byName);
         named.forEach(handler -> add(all, handler.name(), handler));
         ServiceLoader.load(NamedJobHandler.class, loader).forEach(handler -> add(all, handler.name(), handler));

@@ -1,0 +1,58 @@
+package dev.baton.bootstrap.wiring;
+
+import dev.baton.adapters.postgres.PostgresAdapter;
+import dev.baton.bootstrap.config.BatonConfig;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import javax.sql.DataSource;
+
+/**
+ * The execution ledger in PostgreSQL (exactly-once effects), with the outbox in its schema. Opening it migrates the
+ * schema, so that any command works on a fresh one: the ledger's tables, then those of the handler libraries
+ * ({@code BatonBuilder.handlerMigrations}: an embedding service that adds none never gets the demo's tables), then
+ * {@code BATON_MIGRATIONS}. On the application's {@code DataSource}, the ledger and the migrations use its
+ * connections and Baton opens no pool of its own.
+ */
+final class PostgresParts {
+    private final Lazy<PostgresAdapter> adapter;
+    private final Lazy<Ledger> ledger;
+
+    PostgresParts(BatonConfig config, Clock clock, Closer closer, List<String> handlerMigrations,
+                  Optional<DataSource> applicationDataSource) {
+        this.adapter = new Lazy<>(() -> {
+            PostgresAdapter.Config adapterConfig = new PostgresAdapter.Config(config.jdbcUrl(), config.schema(),
+                    config.poolSize(), true, config.retention(), locations(handlerMigrations, config))
+                    // a job's transaction lives no longer than its attempt: set once per connection, not per job
+                    .withTransactionTimeout(config.jobTimeout())
+                    .withRequireServerAtOpen(config.requireServersAtStart());
+            return closer.register(applicationDataSource
+                    .map(dataSource -> PostgresAdapter.open(adapterConfig, dataSource, clock))
+                    .orElseGet(() -> PostgresAdapter.open(adapterConfig, clock)));
+        });
+        this.ledger = new Lazy<>(() -> {
+            PostgresAdapter postgres = adapter.get();
+            return new Ledger(postgres.ledger(), postgres.outcomes(), postgres::migrate);
+        });
+    }
+
+    private static List<String> locations(List<String> handlerMigrations, BatonConfig config) {
+        List<String> locations = new ArrayList<>(new LinkedHashSet<>(handlerMigrations));
+        locations.addAll(config.migrations());
+        return locations;
+    }
+
+    PostgresAdapter adapter() {
+        return adapter.get();
+    }
+
+    Ledger ledger() {
+        return ledger.get();
+    }
+
+    HealthCheck health() {
+        return new HealthCheck("postgres", () -> adapter().whyUnreachable());
+    }
+}
