@@ -83,7 +83,8 @@ class TypedRoutingTest {
             RunningWorker worker = old.start(queue.value());
             old.enqueue(ShippingJobs.SHIP_PARCEL, queue, JobId.of("parcel-3"), new ShipParcel("3", 300, false));
 
-            await().atMost(WAIT).until(() -> worker.counters().deadLettered() == 1);
+            // the worker counts a dead letter before its observers hear it: wait for the listener too
+            await().atMost(WAIT).until(() -> worker.counters().deadLettered() == 1 && !letters.isEmpty());
 
             assertThat(letters).singleElement().satisfies(letter -> {
                 assertThat(letter.reason()).isEqualTo(DeadLetterReason.NO_HANDLER);

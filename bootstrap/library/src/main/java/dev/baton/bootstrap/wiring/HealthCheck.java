@@ -28,8 +28,7 @@ public record HealthCheck(String name, Supplier<Optional<String>> whyDown) {
         try {
             return whyDown.get();
         } catch (RuntimeException e) {
-            Throwable failure = e.getCause() != null ? e.getCause() : e; // what the injector wrapped
-            return Optional.of(String.valueOf(failure.getMessage()));
+            return Optional.of(String.valueOf(e.getMessage()));
         }
     }
 
