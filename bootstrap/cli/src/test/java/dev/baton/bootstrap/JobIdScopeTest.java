@@ -24,7 +24,7 @@ import dev.baton.domain.JobId;
 import dev.baton.domain.PartitionStats;
 import dev.baton.domain.QueueName;
 import dev.baton.domain.Uniqueness;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -167,7 +167,7 @@ class JobIdScopeTest {
                     .extracting(ILoggingEvent::getFormattedMessage).asString().contains(
                             "job id collision: job order-1001 of queue " + orders + " (type send-mail) was not run",
                             "duplicate of job order-1001 of queue " + orders + " (type ship-order)");
-            assertThat(baton.use(PrometheusMeterRegistry.class).get("baton.jobs.id.collisions")
+            assertThat(baton.use(MeterRegistry.class).get("baton.jobs.id.collisions")
                     .tag("queue", orders.value()).counter().count()).isEqualTo(1.0);
             worker.stop(Duration.ofSeconds(5));
         } finally {
