@@ -40,14 +40,14 @@ final class FirstConnection implements AutoCloseable {
     }
 
     private final String server;
-    private final Supplier<RedisStreamTransport.Parts> connect;
+    private final Supplier<TransportParts> connect;
     private final Clock clock;
     private final ScheduledExecutorService attempts;
-    private volatile RedisStreamTransport.Parts parts;
+    private volatile TransportParts parts;
     private volatile Outage outage;
     private boolean closed; // guarded by this
 
-    private FirstConnection(String server, Supplier<RedisStreamTransport.Parts> connect, Clock clock,
+    private FirstConnection(String server, Supplier<TransportParts> connect, Clock clock,
                             ScheduledExecutorService attempts) {
         this.server = server;
         this.connect = connect;
@@ -62,7 +62,7 @@ final class FirstConnection implements AutoCloseable {
      * @param server names the server in messages, its password masked: {@code Redis at redis://host:port}
      * @throws TransportException when Redis does not answer
      */
-    static FirstConnection now(String server, Supplier<RedisStreamTransport.Parts> connect, Clock clock) {
+    static FirstConnection now(String server, Supplier<TransportParts> connect, Clock clock) {
         FirstConnection connection = new FirstConnection(server, connect, clock, null);
         try {
             connection.parts = connect.get();
@@ -77,7 +77,7 @@ final class FirstConnection implements AutoCloseable {
      * Connects in the background, and waits up to {@code firstWait} for the first attempt: an adapter opened on a
      * Redis that answers is connected when it is returned.
      */
-    static FirstConnection inBackground(String server, Supplier<RedisStreamTransport.Parts> connect, Clock clock,
+    static FirstConnection inBackground(String server, Supplier<TransportParts> connect, Clock clock,
                                         Duration firstWait) {
         ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread attempt = new Thread(runnable, "baton-redis-connect");
@@ -97,8 +97,8 @@ final class FirstConnection implements AutoCloseable {
     }
 
     /** @throws TransportException at once while Redis has never answered */
-    RedisStreamTransport.Parts parts() {
-        RedisStreamTransport.Parts connected = parts;
+    TransportParts parts() {
+        TransportParts connected = parts;
         if (connected != null) {
             return connected;
         }
@@ -116,7 +116,7 @@ final class FirstConnection implements AutoCloseable {
     }
 
     private void attempt() {
-        RedisStreamTransport.Parts made;
+        TransportParts made;
         try {
             made = connect.get();
         } catch (RuntimeException e) {
@@ -173,7 +173,7 @@ final class FirstConnection implements AutoCloseable {
     /** Stops connecting, and closes the connections if they were made. */
     @Override
     public void close() {
-        RedisStreamTransport.Parts made;
+        TransportParts made;
         synchronized (this) {
             closed = true;
             made = parts;

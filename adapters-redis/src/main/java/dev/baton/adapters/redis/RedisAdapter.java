@@ -229,7 +229,7 @@ public final class RedisAdapter implements AutoCloseable {
                 ? Connector.cluster(resources, seeds(uri, config.clusterNodes()))
                 : Connector.standalone(resources, uri);
         WireMapping wire = new WireMapping(config.payloadLimit());
-        Supplier<RedisStreamTransport.Parts> connect = () -> RedisStreamTransport.Parts.connect(client, wire, config,
+        Supplier<TransportParts> connect = () -> TransportParts.connect(client, wire, config,
                 clock);
         Duration pingTimeout = config.commandTimeout().compareTo(MAX_PING_TIMEOUT) < 0
                 ? config.commandTimeout() : MAX_PING_TIMEOUT;

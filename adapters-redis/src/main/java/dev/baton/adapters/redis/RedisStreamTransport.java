@@ -30,8 +30,6 @@ import dev.baton.domain.Retention;
 import dev.baton.domain.Schedule;
 import dev.baton.domain.ScheduleState;
 import dev.baton.domain.StoredDeadLetter;
-import io.lettuce.core.RedisException;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
@@ -40,9 +38,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 /**
@@ -52,122 +47,20 @@ import java.util.function.Supplier;
  *
  * <p>A façade: it checks the ports' arguments (before anything reaches Redis) and hands each operation to the part
  * that does that one job. The parts share the queues' {@link Partitions} and translate failures with {@link Calls}.
- * They exist once Redis first answered ({@link FirstConnection}); before that, every operation fails at once.
+ * They ({@link TransportParts}) exist once Redis first answered ({@link FirstConnection}); before that, every
+ * operation fails at once.
  */
 final class RedisStreamTransport implements JobPublisher, JobLeases, QueueMaintenance, QueueAdministration,
         QueueOverview, ScheduleFires, TransportMemory {
-    private final Supplier<Parts> parts;
+    private final Supplier<TransportParts> parts;
 
     /** @param parts the parts on Redis's connections; throws {@link TransportException} while there are none */
-    RedisStreamTransport(Supplier<Parts> parts) {
+    RedisStreamTransport(Supplier<TransportParts> parts) {
         this.parts = parts;
     }
 
-    private Parts parts() {
+    private TransportParts parts() {
         return parts.get();
-    }
-
-    /**
-     * The parts on one set of connections: one for commands, one that flushes only when told to (for pipelined
-     * batches, used only by publishing), and the blocking readers' own; the scripts loaded there.
-     */
-    static final class Parts implements AutoCloseable {
-        private final Link connection;
-        private final Link pipeline;
-        private final BlockingReads blockingReads;
-        private final Partitions partitions;
-        private final LayoutChanges layoutChanges;
-        private final Publishing publishing;
-        private final Leasing leasing;
-        private final PendingEntries pending;
-        private final EntryMoves moves;
-        private final Statistics statistics;
-        private final Totals totals;
-        private final Housekeeping housekeeping;
-        private final DeadLetters deadLetters;
-        private final JobLookup lookup;
-        private final QueueDirectory directory;
-        private final RedisScheduleFires scheduleFires;
-        private final QueuePauses pauses;
-        private final JobCancels cancels;
-        private final RedisTransportMemory memory;
-        private final ConsumerClaims claims;
-
-        private Parts(Connector connector, Link connection, Link pipeline, BlockingReads blockingReads,
-                      LuaScripts scripts, WireMapping wire, RedisAdapter.Config config, Clock clock) {
-            this.connection = connection;
-            this.pipeline = pipeline;
-            this.blockingReads = blockingReads;
-            Groups groups = new Groups(connection.sync());
-            Replies replies = new Replies(config.commandTimeout());
-            Deliveries deliveries = new Deliveries(wire);
-            Namespace namespace = config.keyNamespace();
-            this.partitions = new Partitions(connection.sync(), scripts, groups, namespace, config.groupSuffix(),
-                    config.groupStartsAtEnd());
-            this.statistics = new Statistics(connection, partitions, replies);
-            this.totals = new Totals(connection, partitions, replies);
-            this.layoutChanges = new LayoutChanges(connection.sync(), partitions, groups, statistics);
-            this.publishing = new Publishing(pipeline, scripts, partitions, wire, replies, config.commandTimeout());
-            this.cancels = new JobCancels(connection, namespace);
-            this.leasing = new Leasing(connection, blockingReads, scripts, partitions, deliveries, replies,
-                    config.commandTimeout(), cancels);
-            this.pending = new PendingEntries(connection.sync(), scripts, partitions, deliveries);
-            this.moves = new EntryMoves(scripts, partitions, wire, clock);
-            this.housekeeping = new Housekeeping(connection.sync(), scripts, partitions, groups);
-            this.deadLetters = new DeadLetters(connection.sync(), partitions, moves, wire);
-            this.lookup = new JobLookup(connection.sync(), partitions, groups, deadLetters, wire);
-            this.directory = new QueueDirectory(connection.sync(), namespace);
-            this.scheduleFires = new RedisScheduleFires(connection.sync(), scripts, partitions, wire);
-            this.pauses = new QueuePauses(connection, namespace, replies);
-            this.memory = new RedisTransportMemory(connection, namespace);
-            this.claims = new ConsumerClaims(connector, connection, scripts, namespace);
-        }
-
-        /**
-         * Connects (a cluster client's connections follow the cluster's topology) and loads the scripts.
-         *
-         * @throws RedisException when Redis does not answer, refuses the connection (a wrong password), or is a
-         *                        cluster that serves not every hash slot yet
-         */
-        static Parts connect(Connector connector, WireMapping wire, RedisAdapter.Config config, Clock clock) {
-            Link connection = connector.connect();
-            Link pipeline = null;
-            try {
-                connector.requireReady();
-                pipeline = connector.connect();
-                pipeline.stateful().setAutoFlushCommands(false);
-                LuaScripts scripts = LuaScripts.load(connection.sync());
-                return new Parts(connector, connection, pipeline, new BlockingReads(connector), scripts, wire, config,
-                        clock);
-            } catch (RuntimeException e) {
-                // a half-made set is never used: a later attempt makes a whole one
-                connection.close();
-                if (pipeline != null) {
-                    pipeline.close();
-                }
-                throw e;
-            }
-        }
-
-        /** True when Redis answers a PING within {@code timeout}. */
-        boolean answersPing(Duration timeout) {
-            try {
-                return "PONG".equals(connection.async().ping().get(timeout.toMillis(), TimeUnit.MILLISECONDS));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            } catch (ExecutionException | TimeoutException | RedisException e) {
-                return false;
-            }
-        }
-
-        @Override
-        public void close() {
-            claims.close();
-            blockingReads.close();
-            pipeline.close();
-            connection.close();
-        }
     }
 
     // ---------------------------------------------------------------- partitions (RedisAdapter's own API)
@@ -317,7 +210,7 @@ final class RedisStreamTransport implements JobPublisher, JobLeases, QueueMainte
 
     @Override
     public List<ConsumerName> removeStaleConsumers(QueueName queue, ConsumerName name) {
-        Parts parts = parts();
+        TransportParts parts = parts();
         return parts.housekeeping.removeStaleConsumers(queue, name, parts.claims.live());
     }
 
