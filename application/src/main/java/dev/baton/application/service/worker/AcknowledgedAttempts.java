@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
  * Hears how acknowledgements went: a job counts as completed (or as a duplicate, or cancelled) only once acknowledged,
  * and the worker stops holding it either way (its slot was freed when it was handed over).
  */
-final class AcknowledgedAttempts implements Acknowledgements.Listener<Attempt> {
+final class AcknowledgedAttempts implements Acknowledgements.Listener<RunOutcome> {
     private static final Logger LOG = LoggerFactory.getLogger(AcknowledgedAttempts.class);
 
     private final InFlight inFlight;
@@ -28,8 +28,8 @@ final class AcknowledgedAttempts implements Acknowledgements.Listener<Attempt> {
     }
 
     @Override
-    public void acknowledged(List<Attempt> finished) {
-        for (Attempt one : finished) {
+    public void acknowledged(List<RunOutcome> finished) {
+        for (RunOutcome one : finished) {
             Job job = one.delivery().job();
             if (one.outcome() instanceof LedgerOutcome.Committed) {
                 observer.jobCompleted(job, one.took());
@@ -66,14 +66,14 @@ final class AcknowledgedAttempts implements Acknowledgements.Listener<Attempt> {
     }
 
     @Override
-    public void notAcknowledged(List<Attempt> finished, RuntimeException failure) {
+    public void notAcknowledged(List<RunOutcome> finished, RuntimeException failure) {
         // committed, so a redelivery finds the completion (exactly-once) or runs again (at-least-once)
         LOG.warn("could not acknowledge, left pending for redelivery consumer={} count={} first delivery={}: {}",
                 consumer, finished.size(), finished.get(0).id(), failure.toString());
         forget(finished);
     }
 
-    private void forget(List<Attempt> finished) {
-        inFlight.forget(finished.stream().map(Attempt::held).toList());
+    private void forget(List<RunOutcome> finished) {
+        inFlight.forget(finished.stream().map(RunOutcome::held).toList());
     }
 }

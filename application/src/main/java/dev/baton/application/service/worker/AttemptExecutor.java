@@ -43,7 +43,7 @@ final class AttemptExecutor {
     }
 
     /** @return one attempt per run, in order */
-    List<Attempt> execute(List<Triage.Run> batch) {
+    List<RunOutcome> execute(List<Triage.Run> batch) {
         Instant started = clock.instant();
         Instant deadline = started.plus(jobTimeout);
         List<ExecutionLedger.Step> steps = new ArrayList<>(batch.size());
@@ -71,10 +71,10 @@ final class AttemptExecutor {
             batch.forEach(run -> run.held().clearDeadline());
         }
         Duration took = Duration.between(started, clock.instant());
-        List<Attempt> attempts = new ArrayList<>(batch.size());
+        List<RunOutcome> attempts = new ArrayList<>(batch.size());
         for (int i = 0; i < batch.size(); i++) {
             Triage.Run run = batch.get(i);
-            attempts.add(new Attempt(run.held(), run.delivery(), outcomes.get(i), took, traces.get(i)));
+            attempts.add(new RunOutcome(run.held(), run.delivery(), outcomes.get(i), took, traces.get(i)));
         }
         return attempts;
     }

@@ -46,7 +46,7 @@ final class Fetcher {
     private final RecoveryLoop recovery;
     private final PausedQueues pauses;
     private final Dispatcher dispatcher;
-    private final Acknowledgements<Attempt> acknowledgements;
+    private final Acknowledgements<RunOutcome> acknowledgements;
     private final LeaseAhead ahead;
     private final Thread thread;
     private final AtomicBoolean leasing = new AtomicBoolean(true);
@@ -58,7 +58,7 @@ final class Fetcher {
     /** @param block how long one round over the queues may wait for new entries; split over the queues */
     Fetcher(JobLeases leases, QueueMaintenance maintenance, List<QueueName> queues, ConsumerName consumer, Duration block,
             InFlight inFlight, RecoveryLoop recovery, PausedQueues pauses, Dispatcher dispatcher,
-            Acknowledgements<Attempt> acknowledgements, LeaseAhead ahead, LedgerOutage ledger, ThreadFactory threads) {
+            Acknowledgements<RunOutcome> acknowledgements, LeaseAhead ahead, LedgerOutage ledger, ThreadFactory threads) {
         this.leases = leases;
         this.maintenance = maintenance;
         this.queues = List.copyOf(queues);
@@ -103,7 +103,7 @@ final class Fetcher {
             // a pause outlives workers: a worker restarted while its queue is paused must not run a job of it
             retrying("read paused queues", pauses::refresh);
             resumeOldestOwnPending();
-            Pause pause = new Pause();
+            FailureBackoff backoff = new FailureBackoff();
             for (int turn = 0; leasing.get(); turn++) {
                 // jobs leased while the ledger does not answer would only be left pending
                 ledger.awaitAnswer(acknowledgements::sendDirectly, leasing::get);
@@ -124,7 +124,7 @@ final class Fetcher {
                         acknowledgements.sendDirectly();
                         pauses.awaitNextCheck();
                     }
-                } else if (!lease(queue, wanted, pause)) {
+                } else if (!lease(queue, wanted, backoff)) {
                     break;
                 }
             }
@@ -136,7 +136,7 @@ final class Fetcher {
     }
 
     /** @return false when a stop interrupted the lease */
-    private boolean lease(QueueName queue, int wanted, Pause pause) throws InterruptedException {
+    private boolean lease(QueueName queue, int wanted, FailureBackoff backoff) throws InterruptedException {
         try {
             Lease leased = Lease.empty();
             if (busy) { // the last lease brought entries: this one likely does too, without waiting
@@ -153,7 +153,7 @@ final class Fetcher {
             }
             inFlight.freeSlots(wanted - leased.size());
             dispatcher.dispatch(leased);
-            pause.reset();
+            backoff.reset();
             int failed = leaseFailures.succeeded();
             if (failed > 0) {
                 LOG.info("leasing works again after {} failed leases consumer={}", failed, consumer);
@@ -165,7 +165,7 @@ final class Fetcher {
             if (!leasing.get()) {
                 return false; // a graceful stop interrupted the blocking read: not a failure
             }
-            long millis = pause.next();
+            long millis = backoff.next();
             LOG.atLevel(leaseFailures.failed()).log("lease failed, retrying in {} ms consumer={} queue={}: {}", millis,
                     consumer, queue, e.toString());
             Thread.sleep(millis);
@@ -205,7 +205,7 @@ final class Fetcher {
     }
 
     private void retrying(String what, Runnable action) throws InterruptedException {
-        Pause pause = new Pause();
+        FailureBackoff backoff = new FailureBackoff();
         FailureStreak failures = new FailureStreak();
         while (leasing.get()) {
             try {
@@ -216,7 +216,7 @@ final class Fetcher {
                 }
                 return;
             } catch (RuntimeException e) {
-                long millis = pause.next();
+                long millis = backoff.next();
                 LOG.atLevel(failures.failed()).log("{} failed, retrying in {} ms consumer={}: {}", what, millis,
                         consumer, e.toString());
                 Thread.sleep(millis);

@@ -53,7 +53,7 @@ final class Finisher {
 
     private final JobLeases leases;
     private final JobOutcomes outcomes;
-    private final Acknowledgements<Attempt> acknowledgements;
+    private final Acknowledgements<RunOutcome> acknowledgements;
     private final RetryPolicy retryPolicy;
     private final Duration jobTimeout;
     private final Clock clock;
@@ -63,7 +63,7 @@ final class Finisher {
     private final Throttle releaseWarnings;
     private final LedgerOutage ledgerOutage;
 
-    Finisher(JobLeases leases, JobOutcomes outcomes, Acknowledgements<Attempt> acknowledgements,
+    Finisher(JobLeases leases, JobOutcomes outcomes, Acknowledgements<RunOutcome> acknowledgements,
              RetryPolicy retryPolicy, Duration jobTimeout, Clock clock, RandomSource random, JobObserver observer,
              ConsumerName consumer, LedgerOutage ledgerOutage) {
         this.leases = leases;
@@ -80,10 +80,10 @@ final class Finisher {
     }
 
     /** @return the deliveries handed over for acknowledgement, whose slots the acknowledgement frees */
-    List<HeldDelivery> finish(List<Attempt> attempts) {
-        List<Attempt> recorded = new ArrayList<>(attempts.size());
-        List<Attempt> unknown = new ArrayList<>();
-        for (Attempt attempt : attempts) {
+    List<HeldDelivery> finish(List<RunOutcome> attempts) {
+        List<RunOutcome> recorded = new ArrayList<>(attempts.size());
+        List<RunOutcome> unknown = new ArrayList<>();
+        for (RunOutcome attempt : attempts) {
             if (attempt.cancelled()) {
                 // checked first: a cancelled attempt's failure is the cancel's doing, not the job's
                 boolean mine = attempt.held().beginFinish();
@@ -111,24 +111,24 @@ final class Finisher {
             }
         }
         if (!unknown.isEmpty()) {
-            Attempt first = unknown.get(0);
+            RunOutcome first = unknown.get(0);
             LOG.warn("ledger unavailable, jobs left pending for redelivery consumer={} count={} first job={}: {}",
                     consumer, unknown.size(), first.delivery().job().id(),
                     ((LedgerOutcome.Unknown) first.outcome()).failure().toString());
         }
         acknowledgements.acknowledge(recorded);
-        return recorded.stream().map(Attempt::held).toList();
+        return recorded.stream().map(RunOutcome::held).toList();
     }
 
     /** @return the delivery, when it was handed over for acknowledgement */
     List<HeldDelivery> settle(Triage.Settled settled) {
         if (settled instanceof Triage.Completed completed) {
-            return finish(List.of(new Attempt(completed.held(), completed.delivery(),
+            return finish(List.of(new RunOutcome(completed.held(), completed.delivery(),
                     new LedgerOutcome.AlreadyCompleted(completed.completion()), Duration.ZERO)));
         }
         if (settled instanceof Triage.Cancelled cancelled) {
             Job job = cancelled.delivery().job();
-            return finish(List.of(new Attempt(cancelled.held(), cancelled.delivery(), new LedgerOutcome.AlreadyCancelled(
+            return finish(List.of(new RunOutcome(cancelled.held(), cancelled.delivery(), new LedgerOutcome.AlreadyCancelled(
                     new JobOutcome.Cancelled(job.id().value(), job.queue(), clock.instant())), Duration.ZERO)));
         }
         if (settled instanceof Triage.Refused refused) {
@@ -171,7 +171,7 @@ final class Finisher {
     }
 
     /** An attempt that committed nothing: the handler's snooze, else a failure (timed out when past its deadline). */
-    private AttemptEnd endFailedOrLeavePending(Attempt attempt, Throwable failure) {
+    private AttemptEnd endFailedOrLeavePending(RunOutcome attempt, Throwable failure) {
         try {
             if (failure instanceof SnoozeException snooze) {
                 return snooze(attempt.held(), attempt.delivery(), snooze, attempt.trace());
@@ -243,7 +243,7 @@ final class Finisher {
         return headers;
     }
 
-    private void endAsRecordedOrLeavePending(Attempt attempt, JobOutcome recorded) {
+    private void endAsRecordedOrLeavePending(RunOutcome attempt, JobOutcome recorded) {
         if (!attempt.held().beginFinish()) {
             return;
         }

@@ -11,7 +11,7 @@ import org.slf4j.LoggerFactory;
  * Whether the ledger answers the worker's jobs. A job left pending because the ledger did not answer (PostgreSQL out
  * of reach, at start or later) stops the fetcher leasing: leasing on would leave every job of the queue pending, each
  * reclaimed one at a time, as a suspect, once its lease expired. The fetcher then asks the ledger about that job, with
- * backoff ({@link Pause}), and leases again once it answers: the jobs wait in the stream meanwhile.
+ * backoff ({@link FailureBackoff}), and leases again once it answers: the jobs wait in the stream meanwhile.
  */
 final class LedgerOutage {
     private static final Logger LOG = LoggerFactory.getLogger(LedgerOutage.class);
@@ -44,9 +44,9 @@ final class LedgerOutage {
         }
         beforeWaiting.run();
         LOG.warn("the ledger did not answer, leasing stopped until it does consumer={} queue={} job={}", consumer, job.queue(), job.id());
-        Pause pause = new Pause();
+        FailureBackoff backoff = new FailureBackoff();
         for (int asked = 1; goOn.getAsBoolean(); asked++) {
-            Thread.sleep(pause.next());
+            Thread.sleep(backoff.next());
             try {
                 ledger.find(job.queue(), job.id());
             } catch (RuntimeException e) {

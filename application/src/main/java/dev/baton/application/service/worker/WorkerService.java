@@ -71,7 +71,7 @@ public final class WorkerService implements RunWorkerUseCase {
         CountingObserver counting = new CountingObserver(jobObserver, maintenanceObserver);
         InFlight inFlight = new InFlight(command.concurrency());
 
-        Acknowledgements<Attempt> acknowledgements = new Acknowledgements<>(leases,
+        Acknowledgements<RunOutcome> acknowledgements = new Acknowledgements<>(leases,
                 new AcknowledgedAttempts(inFlight, counting, consumer), threads.ofJobKind("ack"));
         Cancels cancels = new Cancels(leases, inFlight, settings.cancelGrace(), consumer);
         LedgerOutage ledgerOutage = new LedgerOutage(ledger, consumer);
@@ -117,7 +117,7 @@ public final class WorkerService implements RunWorkerUseCase {
     public InlineWorker inline(Command command) {
         CountingObserver counting = new CountingObserver(jobObserver, maintenanceObserver);
         InFlight inFlight = new InFlight(command.concurrency());
-        Acknowledgements<Attempt> acknowledgements = Acknowledgements.onCallingThread(leases,
+        Acknowledgements<RunOutcome> acknowledgements = Acknowledgements.onCallingThread(leases,
                 new AcknowledgedAttempts(inFlight, counting, command.consumer()));
         // the caller leases: nothing waits for the ledger to answer
         Processor processor = processor(command, command.consumer(), acknowledgements, inFlight, counting,
@@ -131,7 +131,7 @@ public final class WorkerService implements RunWorkerUseCase {
     }
 
     /** Triage, execution and finishing of a delivery: the path every delivery takes, threaded or inline. */
-    private Processor processor(Command command, ConsumerName consumer, Acknowledgements<Attempt> acknowledgements,
+    private Processor processor(Command command, ConsumerName consumer, Acknowledgements<RunOutcome> acknowledgements,
                                 InFlight inFlight, CountingObserver counting, LedgerOutage ledgerOutage) {
         Finisher finisher = new Finisher(leases, outcomes, acknowledgements, settings.retryPolicy(),
                 settings.jobTimeout(), clock, random, counting, consumer, ledgerOutage);

@@ -51,7 +51,7 @@ class FinisherTest {
     private final ConsumerName worker = ConsumerName.of("w1");
     private final InFlight inFlight = new InFlight(4);
     private final CountingObserver counting = new CountingObserver(JobObserver.NONE, MaintenanceObserver.NONE);
-    private final Acknowledgements<Attempt> acknowledgements = new Acknowledgements<>(transport,
+    private final Acknowledgements<RunOutcome> acknowledgements = new Acknowledgements<>(transport,
             new AcknowledgedAttempts(inFlight, counting, worker),
             new WorkerThreads(JobThreads.PLATFORM, 1, "test").platform("ack"));
     private final Finisher finisher = new Finisher(transport, ledger, acknowledgements,
@@ -65,7 +65,7 @@ class FinisherTest {
 
     @Test
     void aCommittedAttemptIsAcknowledgedAndCountedOnlyThen() {
-        Attempt attempt = attempt(leaseAndHold("shipped"), this::committed);
+        RunOutcome attempt = attempt(leaseAndHold("shipped"), this::committed);
 
         assertThat(finisher.finish(List.of(attempt))).containsExactly(attempt.held());
 
@@ -76,8 +76,8 @@ class FinisherTest {
 
     @Test
     void aFailedEffectIsRetriedAfterItsBackoffOrDeadLetteredWhenItCannotBe() {
-        Attempt flaky = attempt(leaseAndHold("flaky"), job -> failed(new IOException("reset")));
-        Attempt refused = attempt(leaseAndHold("refused"), job -> failed(new NonRetryableException("no")));
+        RunOutcome flaky = attempt(leaseAndHold("flaky"), job -> failed(new IOException("reset")));
+        RunOutcome refused = attempt(leaseAndHold("refused"), job -> failed(new NonRetryableException("no")));
 
         assertThat(finisher.finish(List.of(flaky, refused))).isEmpty();
 
@@ -112,8 +112,8 @@ class FinisherTest {
 
     @Test
     void anUnknownOutcomeStaysPendingWhileTheOthersOfItsBatchFinish() {
-        Attempt committed = attempt(leaseAndHold("committed"), this::committed);
-        Attempt unknown = attempt(leaseAndHold("unknown"), job -> new LedgerOutcome.Unknown(
+        RunOutcome committed = attempt(leaseAndHold("committed"), this::committed);
+        RunOutcome unknown = attempt(leaseAndHold("unknown"), job -> new LedgerOutcome.Unknown(
                 new LedgerUnavailableException("connection lost after COMMIT", null)));
 
         assertThat(finisher.finish(List.of(committed, unknown))).containsExactly(committed.held());
@@ -245,9 +245,9 @@ class FinisherTest {
         return inFlight.hold(transport.lease(QUEUE, worker, 1, Duration.ZERO).deliveries().get(0)).orElseThrow();
     }
 
-    private Attempt attempt(HeldDelivery held, Function<Job, LedgerOutcome> outcome) {
+    private RunOutcome attempt(HeldDelivery held, Function<Job, LedgerOutcome> outcome) {
         Delivery.Leased delivery = (Delivery.Leased) held.delivery();
-        return new Attempt(held, delivery, outcome.apply(delivery.job()), Duration.ofMillis(3));
+        return new RunOutcome(held, delivery, outcome.apply(delivery.job()), Duration.ofMillis(3));
     }
 
     private LedgerOutcome committed(Job job) {

@@ -8,14 +8,14 @@ import dev.baton.domain.QueueName;
 import java.time.Duration;
 
 /**
- * How one attempt at a job ended, as the ledger tells it; {@code took} is how long the attempt ran, {@code trace} is
- * told how the worker settled it.
+ * How one run of a job ended, as the ledger tells it; {@code took} is how long the run took, {@code trace} is told
+ * how the worker settled it. Not the domain's attempt count ({@code Job.currentAttempt()}): one run of a delivery.
  */
-record Attempt(HeldDelivery held, Delivery.Leased delivery, LedgerOutcome outcome, Duration took,
+record RunOutcome(HeldDelivery held, Delivery.Leased delivery, LedgerOutcome outcome, Duration took,
                JobTracing.AttemptTrace trace) implements Acknowledgements.Finished {
 
-    /** An attempt that is not traced: a job the triage found completed, or a test's. */
-    Attempt(HeldDelivery held, Delivery.Leased delivery, LedgerOutcome outcome, Duration took) {
+    /** A run that is not traced: a test's. */
+    RunOutcome(HeldDelivery held, Delivery.Leased delivery, LedgerOutcome outcome, Duration took) {
         this(held, delivery, outcome, took, JobTracing.AttemptTrace.NONE);
     }
 

@@ -4,13 +4,13 @@ package dev.baton.application.service.worker;
  * How long to wait after a failure before trying again: 100 ms, doubling with every failure in a row up to 5 s, back
  * to 100 ms after a success. A server that is down is not hammered, and one that is back is used at once.
  */
-final class Pause {
+final class FailureBackoff {
     static final long FIRST_MILLIS = 100;
     static final long MAX_MILLIS = 5_000;
 
     private long next = FIRST_MILLIS;
 
-    /** The pause to wait now; the one after it is twice as long. */
+    /** The wait now; the one after it is twice as long. */
     long next() {
         long now = next;
         next = Math.min(next * 2, MAX_MILLIS);
