@@ -83,7 +83,7 @@ final class Dispatcher {
             // not knowing which are cancelled, run none: they stay pending and come back after the lease
             LOG.warn("could not read the cancels, left pending for redelivery count={}: {}", held.size(),
                     e.toString());
-            inFlight.release(held);
+            inFlight.end(Ending.LEFT_PENDING.ofAll(held));
             return;
         }
         hand(held);
@@ -182,10 +182,10 @@ final class Dispatcher {
                 starting.set(false);
                 // a drainer still running takes what is ready within the grace period; the last one counted does not
                 if (drainers.decrementAndGet() == 0) {
-                    inFlight.release(takeAll());
+                    inFlight.end(Ending.LEFT_PENDING.ofAll(takeAll()));
                 }
             } else {
-                inFlight.release(deliveries);
+                inFlight.end(Ending.LEFT_PENDING.ofAll(deliveries));
             }
         }
     }

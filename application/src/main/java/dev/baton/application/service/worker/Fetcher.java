@@ -46,7 +46,7 @@ final class Fetcher {
     private final RecoveryLoop recovery;
     private final PausedQueues pauses;
     private final Dispatcher dispatcher;
-    private final Acknowledgements<RunOutcome> acknowledgements;
+    private final Acknowledgements<HandedOver> acknowledgements;
     private final LeaseAhead ahead;
     private final Thread thread;
     private final AtomicBoolean leasing = new AtomicBoolean(true);
@@ -58,7 +58,7 @@ final class Fetcher {
     /** @param block how long one round over the queues may wait for new entries; split over the queues */
     Fetcher(JobLeases leases, QueueMaintenance maintenance, List<QueueName> queues, ConsumerName consumer, Duration block,
             InFlight inFlight, RecoveryLoop recovery, PausedQueues pauses, Dispatcher dispatcher,
-            Acknowledgements<RunOutcome> acknowledgements, LeaseAhead ahead, LedgerOutage ledger, ThreadFactory threads) {
+            Acknowledgements<HandedOver> acknowledgements, LeaseAhead ahead, LedgerOutage ledger, ThreadFactory threads) {
         this.leases = leases;
         this.maintenance = maintenance;
         this.queues = List.copyOf(queues);

@@ -11,6 +11,7 @@ import dev.baton.application.port.out.JobTracing.AttemptTrace;
 import dev.baton.application.port.out.LedgerOutcome;
 import dev.baton.application.port.out.LedgerUnavailableException;
 import dev.baton.domain.AttemptOutcome;
+import dev.baton.domain.Completion;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.DeadLetter;
 import dev.baton.domain.DeadLetterReason;
@@ -27,6 +28,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -53,7 +55,7 @@ final class Finisher {
 
     private final JobLeases leases;
     private final JobOutcomes outcomes;
-    private final Acknowledgements<RunOutcome> acknowledgements;
+    private final Acknowledgements<HandedOver> acknowledgements;
     private final RetryPolicy retryPolicy;
     private final Duration jobTimeout;
     private final Clock clock;
@@ -63,7 +65,7 @@ final class Finisher {
     private final Throttle releaseWarnings;
     private final LedgerOutage ledgerOutage;
 
-    Finisher(JobLeases leases, JobOutcomes outcomes, Acknowledgements<RunOutcome> acknowledgements,
+    Finisher(JobLeases leases, JobOutcomes outcomes, Acknowledgements<HandedOver> acknowledgements,
              RetryPolicy retryPolicy, Duration jobTimeout, Clock clock, RandomSource random, JobObserver observer,
              ConsumerName consumer, LedgerOutage ledgerOutage) {
         this.leases = leases;
@@ -79,36 +81,13 @@ final class Finisher {
         this.ledgerOutage = ledgerOutage;
     }
 
-    /** @return the deliveries handed over for acknowledgement, whose slots the acknowledgement frees */
-    List<HeldDelivery> finish(List<RunOutcome> attempts) {
-        List<RunOutcome> recorded = new ArrayList<>(attempts.size());
+    /** @return how each run ended, in their order */
+    Map<HeldDelivery, Ending> finish(List<RunOutcome> runs) {
+        Map<HeldDelivery, Ending> endings = new LinkedHashMap<>();
+        List<HandedOver> handedOver = new ArrayList<>(runs.size());
         List<RunOutcome> unknown = new ArrayList<>();
-        for (RunOutcome attempt : attempts) {
-            if (attempt.cancelled()) {
-                // checked first: a cancelled attempt's failure is the cancel's doing, not the job's
-                boolean mine = attempt.held().beginFinish();
-                if (mine) {
-                    recorded.add(attempt);
-                }
-                attempt.trace().ended(mine ? AttemptEnd.CANCELLED : AttemptEnd.NOT_SETTLED, Optional.empty());
-            } else if (attempt.outcome() instanceof LedgerOutcome.Unknown unknownOutcome) {
-                unknown.add(attempt);
-                ledgerOutage.notAnsweredFor(attempt.delivery().job());
-                attempt.trace().ended(AttemptEnd.LEFT_PENDING, Optional.of(unknownOutcome.failure()));
-            } else if (attempt.outcome() instanceof LedgerOutcome.EffectFailed failed) {
-                AttemptEnd end = endFailedOrLeavePending(attempt, failed.cause());
-                // a snooze is not a failure: its trace carries no error
-                attempt.trace().ended(end, end == AttemptEnd.SNOOZED ? Optional.empty() : Optional.of(failed.cause()));
-            } else if (attempt.outcome() instanceof LedgerOutcome.AlreadyDead dead) {
-                endAsRecordedOrLeavePending(attempt, dead.outcome());
-                attempt.trace().ended(AttemptEnd.DUPLICATE, Optional.empty());
-            } else if (attempt.held().beginFinish()) {
-                recorded.add(attempt);
-                attempt.trace().ended(attempt.outcome() instanceof LedgerOutcome.Committed ? AttemptEnd.COMPLETED
-                        : AttemptEnd.DUPLICATE, Optional.empty());
-            } else {
-                attempt.trace().ended(AttemptEnd.NOT_SETTLED, Optional.empty());
-            }
+        for (RunOutcome run : runs) {
+            endings.put(run.held(), end(run, handedOver, unknown));
         }
         if (!unknown.isEmpty()) {
             RunOutcome first = unknown.get(0);
@@ -116,38 +95,86 @@ final class Finisher {
                     consumer, unknown.size(), first.delivery().job().id(),
                     ((LedgerOutcome.Unknown) first.outcome()).failure().toString());
         }
-        acknowledgements.acknowledge(recorded);
-        return recorded.stream().map(RunOutcome::held).toList();
+        acknowledgements.acknowledge(handedOver);
+        return endings;
     }
 
-    /** @return the delivery, when it was handed over for acknowledgement */
-    List<HeldDelivery> settle(Triage.Settled settled) {
+    /** Java 17 has no switch over the sealed {@link LedgerOutcome}: one branch per outcome, the cancel first. */
+    private Ending end(RunOutcome run, List<HandedOver> handedOver, List<RunOutcome> unknown) {
+        HeldDelivery held = run.held();
+        Delivery.Leased delivery = run.delivery();
+        LedgerOutcome outcome = run.outcome();
+        if (run.cancelled()) {
+            // checked first: a cancelled run's failure is the cancel's doing, not the job's
+            return handOver(new HandedOver.Cancelled(held, delivery), run.trace(), AttemptEnd.CANCELLED, handedOver);
+        }
+        if (outcome instanceof LedgerOutcome.Unknown unknownOutcome) {
+            unknown.add(run);
+            ledgerOutage.notAnsweredFor(delivery.job());
+            run.trace().ended(AttemptEnd.LEFT_PENDING, Optional.of(unknownOutcome.failure()));
+            return Ending.LEFT_PENDING;
+        }
+        if (outcome instanceof LedgerOutcome.EffectFailed failed) {
+            return endFailed(run, failed.cause());
+        }
+        if (outcome instanceof LedgerOutcome.AlreadyDead dead) {
+            Ending ending = endAsRecordedOrLeavePending(held, dead.outcome());
+            run.trace().ended(AttemptEnd.DUPLICATE, Optional.empty());
+            return ending;
+        }
+        if (outcome instanceof LedgerOutcome.Committed) {
+            return handOver(new HandedOver.Completed(held, delivery, run.took()), run.trace(), AttemptEnd.COMPLETED,
+                    handedOver);
+        }
+        Completion earlier = ((LedgerOutcome.AlreadyCompleted) outcome).completion();
+        return handOver(new HandedOver.Duplicate(held, delivery, earlier), run.trace(), AttemptEnd.DUPLICATE,
+                handedOver);
+    }
+
+    /** Hands {@code one} over for acknowledgement, unless it is not this worker's to end any more. */
+    private static Ending handOver(HandedOver one, AttemptTrace trace, AttemptEnd end, List<HandedOver> handedOver) {
+        if (!one.held().beginFinish()) {
+            trace.ended(AttemptEnd.NOT_SETTLED, Optional.empty());
+            return Ending.NOT_OURS;
+        }
+        handedOver.add(one);
+        trace.ended(end, Optional.empty());
+        return Ending.HANDED_OVER;
+    }
+
+    /** Ends a delivery the triage settled: nothing ran. */
+    Ending settle(Triage.Settled settled) {
         if (settled instanceof Triage.Completed completed) {
-            return finish(List.of(new RunOutcome(completed.held(), completed.delivery(),
-                    new LedgerOutcome.AlreadyCompleted(completed.completion()), Duration.ZERO)));
+            return handOverAlone(new HandedOver.Duplicate(completed.held(), completed.delivery(),
+                    completed.completion()));
         }
         if (settled instanceof Triage.Cancelled cancelled) {
-            Job job = cancelled.delivery().job();
-            return finish(List.of(new RunOutcome(cancelled.held(), cancelled.delivery(), new LedgerOutcome.AlreadyCancelled(
-                    new JobOutcome.Cancelled(job.id().value(), job.queue(), clock.instant())), Duration.ZERO)));
+            return handOverAlone(new HandedOver.Cancelled(cancelled.held(), cancelled.delivery()));
         }
         if (settled instanceof Triage.Refused refused) {
-            if (refused.held().beginFinish()) {
-                LOG.warn("entry dead-lettered reason={} {} job={} deliveries={} problem={}",
-                        refused.letter().reason(), refused.held(), refused.letter().jobId().orElse("(none)"),
-                        refused.held().delivery().deliveryCount(), OneLine.of(refused.letter().lastError().message()));
-                deadLetter(refused.held().delivery(), refused.letter());
+            if (!refused.held().beginFinish()) {
+                return Ending.NOT_OURS;
             }
-        } else {
-            release((Triage.Released) settled);
+            LOG.warn("entry dead-lettered reason={} {} job={} deliveries={} problem={}",
+                    refused.letter().reason(), refused.held(), refused.letter().jobId().orElse("(none)"),
+                    refused.held().delivery().deliveryCount(), OneLine.of(refused.letter().lastError().message()));
+            deadLetter(refused.held().delivery(), refused.letter());
+            return Ending.MOVED;
         }
-        return List.of();
+        return release((Triage.Released) settled);
+    }
+
+    private Ending handOverAlone(HandedOver one) {
+        List<HandedOver> handedOver = new ArrayList<>(1);
+        Ending ending = handOver(one, AttemptTrace.NONE, AttemptEnd.DUPLICATE, handedOver);
+        acknowledgements.acknowledge(handedOver);
+        return ending;
     }
 
     /** Waits in the delayed set like a snooze, for a worker that has the job's handler: nothing ran, nothing spent. */
-    private void release(Triage.Released released) {
+    private Ending release(Triage.Released released) {
         if (!released.held().beginFinish()) {
-            return;
+            return Ending.NOT_OURS;
         }
         Job job = released.delivery().job();
         Instant at = released.waiting().notBefore().orElseThrow();
@@ -161,55 +188,64 @@ final class Finisher {
             LOG.debug("job waits for a worker with its handler, released until {} queue={} job={} type={}", at,
                     job.queue(), job.id(), job.type().orElse("(none)"));
         }
+        return Ending.MOVED;
     }
 
-    void leftPending(HeldDelivery held, Throwable failure) {
+    /** A delivery that could not be ended: it stays pending, for its redelivery. */
+    Ending leftPending(HeldDelivery held, Throwable failure) {
         if (failure instanceof LedgerUnavailableException && held.delivery() instanceof Delivery.Leased leased) {
             ledgerOutage.notAnsweredFor(leased.job());
         }
         LOG.warn("could not finish delivery, left pending for redelivery consumer={} {}", consumer, held, failure);
+        return Ending.LEFT_PENDING;
     }
 
-    /** An attempt that committed nothing: the handler's snooze, else a failure (timed out when past its deadline). */
-    private AttemptEnd endFailedOrLeavePending(RunOutcome attempt, Throwable failure) {
+    /**
+     * A run that committed nothing: the handler's snooze, else a failure (timed out when past its deadline). Its
+     * trace hears how it ended, with {@code failure} unless it snoozed: a snooze is not a failure.
+     */
+    private Ending endFailed(RunOutcome run, Throwable failure) {
         try {
             if (failure instanceof SnoozeException snooze) {
-                return snooze(attempt.held(), attempt.delivery(), snooze, attempt.trace());
+                return snooze(run, snooze);
             }
-            JobError error = attempt.held().isPastDeadline() ? new AttemptOutcome.TimedOut(jobTimeout).asError()
+            JobError error = run.held().isPastDeadline() ? new AttemptOutcome.TimedOut(jobTimeout).asError()
                     : JobError.of(failure, !(failure instanceof NonRetryableException));
-            return fail(attempt.held(), attempt.delivery(), error, failure, attempt.trace());
+            return fail(run, error, failure);
         } catch (RuntimeException e) {
-            leftPending(attempt.held(), e);
-            return AttemptEnd.LEFT_PENDING;
+            run.trace().ended(AttemptEnd.LEFT_PENDING, Optional.of(failure));
+            return leftPending(run.held(), e);
         }
     }
 
     /** Waits in the delayed set like a retry, but with the same attempt: a snooze is not a failure. */
-    private AttemptEnd snooze(HeldDelivery held, Delivery.Leased delivery, SnoozeException snooze,
-                              AttemptTrace trace) {
-        if (!held.beginFinish()) {
-            return AttemptEnd.NOT_SETTLED;
+    private Ending snooze(RunOutcome run, SnoozeException snooze) {
+        if (!run.held().beginFinish()) {
+            run.trace().ended(AttemptEnd.NOT_SETTLED, Optional.of(snooze));
+            return Ending.NOT_OURS;
         }
-        Job job = delivery.job();
+        Job job = run.delivery().job();
         Instant at = clock.instant().plus(snooze.delay());
         Job snoozed = job.snoozedUntil(at);
-        leases.retryLater(delivery, snoozed.withHeaders(retryHeaders(snoozed, trace)));
+        leases.retryLater(run.delivery(), snoozed.withHeaders(retryHeaders(snoozed, run.trace())));
         observer.jobSnoozed(job, at);
         LOG.debug("job snoozed until {} queue={} job={} attempt={} snoozes={}", at, job.queue(), job.id(),
                 job.currentAttempt(), snoozed.snoozes());
-        return AttemptEnd.SNOOZED;
+        run.trace().ended(AttemptEnd.SNOOZED, Optional.empty());
+        return Ending.MOVED;
     }
 
     /**
-     * @param cause what the handler threw (or what cut it short): a dead letter keeps its trace
-     * @param trace the failed attempt's: a retry carries its headers
+     * @param cause what the handler threw (or what cut it short): a dead letter keeps its trace, and so does the
+     *              run's trace; a retry carries the trace's headers
      */
-    private AttemptEnd fail(HeldDelivery held, Delivery.Leased delivery, JobError error, Throwable cause,
-                            AttemptTrace trace) {
-        if (!held.beginFinish()) {
-            return AttemptEnd.NOT_SETTLED;
+    private Ending fail(RunOutcome run, JobError error, Throwable cause) {
+        AttemptTrace trace = run.trace();
+        if (!run.held().beginFinish()) {
+            trace.ended(AttemptEnd.NOT_SETTLED, Optional.of(cause));
+            return Ending.NOT_OURS;
         }
+        Delivery.Leased delivery = run.delivery();
         Job job = delivery.job();
         observer.jobFailed(job, error);
         Instant now = clock.instant();
@@ -220,7 +256,8 @@ final class Finisher {
             observer.jobRetried(job, retry.at());
             LOG.debug("job failed, retry at {} queue={} job={} attempt={} error={}", retry.at(), job.queue(),
                     job.id(), job.currentAttempt(), error.type());
-            return AttemptEnd.RETRIED;
+            trace.ended(AttemptEnd.RETRIED, Optional.of(cause));
+            return Ending.MOVED;
         }
         DeadLetterReason reason = ((RetryDecision.DeadLetterNow) decision).reason();
         DeadLetter letter = DeadLetter.of(job, reason, error, job.currentAttempt(), now);
@@ -230,7 +267,8 @@ final class Finisher {
         LOG.warn("job dead-lettered reason={} queue={} job={} attempts={} error={}: {}", reason, job.queue(),
                 job.id(), letter.attempts(), error.type(), OneLine.of(error.message()));
         LOG.debug("the dead-lettered job's stack trace queue={} job={}", job.queue(), job.id(), cause);
-        return AttemptEnd.DEAD_LETTERED;
+        trace.ended(AttemptEnd.DEAD_LETTERED, Optional.of(cause));
+        return Ending.MOVED;
     }
 
     private static Map<String, String> retryHeaders(Job job, AttemptTrace trace) {
@@ -243,14 +281,15 @@ final class Finisher {
         return headers;
     }
 
-    private void endAsRecordedOrLeavePending(RunOutcome attempt, JobOutcome recorded) {
-        if (!attempt.held().beginFinish()) {
-            return;
+    private Ending endAsRecordedOrLeavePending(HeldDelivery held, JobOutcome recorded) {
+        if (!held.beginFinish()) {
+            return Ending.NOT_OURS;
         }
         try {
-            endAsRecorded(attempt.delivery(), recorded, Optional.empty());
+            endAsRecorded(held.delivery(), recorded, Optional.empty());
+            return Ending.MOVED;
         } catch (RuntimeException e) {
-            leftPending(attempt.held(), e);
+            return leftPending(held, e);
         }
     }
 

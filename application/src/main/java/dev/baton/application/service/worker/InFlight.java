@@ -4,6 +4,7 @@ import dev.baton.application.port.out.Delivery;
 import dev.baton.application.port.out.DeliveryId;
 import dev.baton.domain.QueueName;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -19,8 +20,8 @@ import java.util.stream.Collectors;
 /**
  * The deliveries a worker holds, and the slots they hold: one slot per delivery, {@code concurrency} slots and those
  * opened for deliveries leased ahead (below). The fetcher takes free slots before it leases (this is the
- * backpressure); a delivery gives its slot back when it is released, or when its effect committed and it
- * is handed over for acknowledgement ({@link #freeSlots}). A handed-over delivery stays held (its lease is extended)
+ * backpressure); a delivery gives its slot back when it ends ({@link #end}), or when its effect committed and it
+ * is handed over for acknowledgement. A handed-over delivery stays held (its lease is extended)
  * until its acknowledgement went ({@link #forget}). Beyond the {@code concurrency} slots, the fetcher may open slots
  * for deliveries leased ahead ({@link #leaseAhead}): the drainers, which never run more than {@code concurrency} jobs
  * (rounded up to their whole batches), take those when they end a batch. A suspect runs alone by taking every other
@@ -152,7 +153,7 @@ final class InFlight {
         isolatedOthers = -1;
     }
 
-    /** Gives back slots taken for deliveries that did not come. */
+    /** Gives back slots: taken for deliveries that did not come, or of deliveries that ended ({@link #end}). */
     void freeSlots(int count) {
         slots.release(count);
     }
@@ -164,7 +165,7 @@ final class InFlight {
     Optional<HeldDelivery> hold(Delivery delivery) {
         HeldDelivery fresh = new HeldDelivery(delivery);
         if (held.putIfAbsent(Key.of(delivery), fresh) != null) {
-            slots.release();
+            freeSlots(1);
             return Optional.empty();
         }
         if (fresh.isSuspect()) {
@@ -173,10 +174,24 @@ final class InFlight {
         return Optional.of(fresh);
     }
 
-    /** Frees the slots all at once, so that the fetcher leases (and batches) them together, not one by one. */
-    void release(Collection<HeldDelivery> done) {
+    /**
+     * Gives back the slots of deliveries that ended, all at once, so that the fetcher leases (and batches) them
+     * together, not one by one: the one place where an ending frees a slot. A delivery handed over stays held
+     * until its acknowledgement went ({@link #forget}); the others are held no more.
+     */
+    void end(Map<HeldDelivery, Ending> endings) {
+        List<HeldDelivery> done = new ArrayList<>(endings.size());
+        endings.forEach((delivery, ending) -> {
+            boolean staysHeld = switch (ending) {
+                case HANDED_OVER -> true;
+                case MOVED, LEFT_PENDING, NOT_OURS -> false;
+            };
+            if (!staysHeld) {
+                done.add(delivery);
+            }
+        });
         forget(done);
-        slots.release(done.size());
+        freeSlots(endings.size());
     }
 
     /** Stops holding deliveries whose slots were freed already: their acknowledgement went. */

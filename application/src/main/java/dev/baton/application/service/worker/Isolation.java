@@ -5,6 +5,7 @@ import dev.baton.application.port.out.JobLeases;
 import dev.baton.application.port.out.JobObserver;
 import dev.baton.domain.ConsumerName;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -35,10 +36,10 @@ final class Isolation {
     /**
      * Runs {@code attempt}: at once when {@code runs} holds no suspect, else alone in the worker.
      *
-     * @return what the attempt handed over for acknowledgement; nothing when the suspect did not run (its lease was
-     *         lost, or the worker stopped while it waited)
+     * @return how the runs ended; the suspect is not ours when another consumer took it over while it waited, and
+     *         left pending when the worker stopped meanwhile
      */
-    List<HeldDelivery> run(List<Triage.Run> runs, Supplier<List<HeldDelivery>> attempt) {
+    Map<HeldDelivery, Ending> run(List<Triage.Run> runs, Supplier<Map<HeldDelivery, Ending>> attempt) {
         if (runs.stream().noneMatch(run -> run.delivery().suspect())) {
             return attempt.get();
         }
@@ -51,7 +52,7 @@ final class Isolation {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             LOG.info("worker stopping, suspect left pending consumer={} {}", consumer, suspect.held());
-            return List.of();
+            return Map.of(suspect.held(), Ending.LEFT_PENDING);
         }
         try {
             return isolated(suspect, attempt);
@@ -60,7 +61,7 @@ final class Isolation {
         }
     }
 
-    private List<HeldDelivery> isolated(Triage.Run suspect, Supplier<List<HeldDelivery>> attempt) {
+    private Map<HeldDelivery, Ending> isolated(Triage.Run suspect, Supplier<Map<HeldDelivery, Ending>> attempt) {
         Delivery.Leased delivery = suspect.delivery();
         OptionalLong isolated = leases.isolate(delivery, consumer);
         if (isolated.isEmpty()) {
@@ -68,7 +69,7 @@ final class Isolation {
             suspect.held().loseLease();
             LOG.info("suspect taken over by another consumer while it waited, not run consumer={} {}", consumer,
                     suspect.held());
-            return List.of();
+            return Map.of(suspect.held(), Ending.NOT_OURS);
         }
         observer.suspectIsolated(delivery.job(), isolated.getAsLong());
         LOG.info("suspect runs alone consumer={} {} job={} deliveries={} isolated={}", consumer, suspect.held(),

@@ -4,16 +4,18 @@ import dev.baton.application.port.out.Delivery;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.JobId;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One task on a job thread: triages its deliveries (those the dispatcher marked cancelled are settled as such),
- * settles those that do not run, executes the rest as one attempt (or one batch; a suspect alone in the worker) and
- * ends each attempt, then frees the slots of all, and releases those not handed over for acknowledgement.
+ * settles those that do not run, executes the rest as one run (or one batch; a suspect alone in the worker) and ends
+ * each run. Every delivery so gets one {@link Ending}, and the slots are given back for all of them at once.
  */
 final class Processor {
     private static final Logger LOG = LoggerFactory.getLogger(Processor.class);
@@ -46,7 +48,7 @@ final class Processor {
     }
 
     void process(List<HeldDelivery> batch) {
-        Set<HeldDelivery> handedOver = new HashSet<>();
+        Map<HeldDelivery, Ending> endings = new HashMap<>();
         try {
             Set<JobId> cancelled = markedCancelled(batch);
             List<Triage.Run> runs = new ArrayList<>(batch.size());
@@ -56,23 +58,22 @@ final class Processor {
                     if (verdict instanceof Triage.Run run) {
                         runs.add(run);
                     } else {
-                        handedOver.addAll(finisher.settle((Triage.Settled) verdict));
+                        endings.put(held, finisher.settle((Triage.Settled) verdict));
                     }
                 } catch (RuntimeException e) {
-                    finisher.leftPending(held, e);
+                    endings.put(held, finisher.leftPending(held, e));
                 }
             }
             if (!runs.isEmpty()) {
-                handedOver.addAll(isolation.run(runs, () -> finisher.finish(executor.execute(runs))));
+                endings.putAll(isolation.run(runs, () -> finisher.finish(executor.execute(runs))));
             }
         } catch (Throwable e) {
-            // never lose an entry: what was not finished stays pending and comes back after the lease
             LOG.warn("could not finish deliveries, left pending for redelivery consumer={} count={}", consumer,
                     batch.size(), e);
         } finally {
-            // what was handed over stays held until acknowledged, but its effect committed: its slot is free now
-            inFlight.release(batch.stream().filter(held -> !handedOver.contains(held)).toList());
-            inFlight.freeSlots(handedOver.size());
+            // never lose an entry: what did not end otherwise stays pending and comes back after the lease
+            batch.forEach(held -> endings.putIfAbsent(held, Ending.LEFT_PENDING));
+            inFlight.end(endings);
         }
     }
 }

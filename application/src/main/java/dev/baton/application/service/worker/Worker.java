@@ -27,7 +27,7 @@ final class Worker implements RunningWorker {
     private final PausedQueues pauses;
     private final ExecutorService jobs;
     private final InFlight inFlight;
-    private final Acknowledgements<RunOutcome> acknowledgements;
+    private final Acknowledgements<HandedOver> acknowledgements;
     private final Loops loops;
     private final CountingObserver counting;
     private final Duration defaultGrace;
@@ -36,7 +36,7 @@ final class Worker implements RunningWorker {
     private Integer abandoned;
 
     Worker(ConsumerClaim claim, Fetcher fetcher, PausedQueues pauses, ExecutorService jobs, InFlight inFlight,
-           Acknowledgements<RunOutcome> acknowledgements, Loops loops, CountingObserver counting, Duration defaultGrace) {
+           Acknowledgements<HandedOver> acknowledgements, Loops loops, CountingObserver counting, Duration defaultGrace) {
         this.claim = claim;
         this.consumer = claim.name();
         this.fetcher = fetcher;

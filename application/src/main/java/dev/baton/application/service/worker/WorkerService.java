@@ -71,8 +71,8 @@ public final class WorkerService implements RunWorkerUseCase {
         CountingObserver counting = new CountingObserver(jobObserver, maintenanceObserver);
         InFlight inFlight = new InFlight(command.concurrency());
 
-        Acknowledgements<RunOutcome> acknowledgements = new Acknowledgements<>(leases,
-                new AcknowledgedAttempts(inFlight, counting, consumer), threads.ofJobKind("ack"));
+        Acknowledgements<HandedOver> acknowledgements = new Acknowledgements<>(leases,
+                new AcknowledgedHandOvers(inFlight, counting, consumer), threads.ofJobKind("ack"));
         Cancels cancels = new Cancels(leases, inFlight, settings.cancelGrace(), consumer);
         LedgerOutage ledgerOutage = new LedgerOutage(ledger, consumer);
         Processor processor = processor(command, consumer, acknowledgements, inFlight, counting, ledgerOutage);
@@ -117,8 +117,8 @@ public final class WorkerService implements RunWorkerUseCase {
     public InlineWorker inline(Command command) {
         CountingObserver counting = new CountingObserver(jobObserver, maintenanceObserver);
         InFlight inFlight = new InFlight(command.concurrency());
-        Acknowledgements<RunOutcome> acknowledgements = Acknowledgements.onCallingThread(leases,
-                new AcknowledgedAttempts(inFlight, counting, command.consumer()));
+        Acknowledgements<HandedOver> acknowledgements = Acknowledgements.onCallingThread(leases,
+                new AcknowledgedHandOvers(inFlight, counting, command.consumer()));
         // the caller leases: nothing waits for the ledger to answer
         Processor processor = processor(command, command.consumer(), acknowledgements, inFlight, counting,
                 new LedgerOutage(ledger, command.consumer()));
@@ -131,7 +131,7 @@ public final class WorkerService implements RunWorkerUseCase {
     }
 
     /** Triage, execution and finishing of a delivery: the path every delivery takes, threaded or inline. */
-    private Processor processor(Command command, ConsumerName consumer, Acknowledgements<RunOutcome> acknowledgements,
+    private Processor processor(Command command, ConsumerName consumer, Acknowledgements<HandedOver> acknowledgements,
                                 InFlight inFlight, CountingObserver counting, LedgerOutage ledgerOutage) {
         Finisher finisher = new Finisher(leases, outcomes, acknowledgements, settings.retryPolicy(),
                 settings.jobTimeout(), clock, random, counting, consumer, ledgerOutage);

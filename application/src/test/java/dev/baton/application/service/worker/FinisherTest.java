@@ -2,6 +2,7 @@ package dev.baton.application.service.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.entry;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.application.handler.NonRetryableException;
@@ -9,6 +10,7 @@ import dev.baton.application.port.in.WorkerCounters;
 import dev.baton.application.port.out.Delivery;
 import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.application.port.out.JobObserver;
+import dev.baton.application.port.out.JobTracing;
 import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.port.out.LedgerOutcome;
 import dev.baton.application.port.out.LedgerUnavailableException;
@@ -51,8 +53,8 @@ class FinisherTest {
     private final ConsumerName worker = ConsumerName.of("w1");
     private final InFlight inFlight = new InFlight(4);
     private final CountingObserver counting = new CountingObserver(JobObserver.NONE, MaintenanceObserver.NONE);
-    private final Acknowledgements<RunOutcome> acknowledgements = new Acknowledgements<>(transport,
-            new AcknowledgedAttempts(inFlight, counting, worker),
+    private final Acknowledgements<HandedOver> acknowledgements = new Acknowledgements<>(transport,
+            new AcknowledgedHandOvers(inFlight, counting, worker),
             new WorkerThreads(JobThreads.PLATFORM, 1, "test").platform("ack"));
     private final Finisher finisher = new Finisher(transport, ledger, acknowledgements,
             new RetryPolicy(2, new Backoff.Fixed(Duration.ofSeconds(5)), Jitter.NONE, Set.of()), JOB_TIMEOUT, clock,
@@ -67,7 +69,7 @@ class FinisherTest {
     void aCommittedAttemptIsAcknowledgedAndCountedOnlyThen() {
         RunOutcome attempt = attempt(leaseAndHold("shipped"), this::committed);
 
-        assertThat(finisher.finish(List.of(attempt))).containsExactly(attempt.held());
+        assertThat(finisher.finish(List.of(attempt))).containsExactly(entry(attempt.held(), Ending.HANDED_OVER));
 
         await().atMost(WAIT).until(() -> transport.stats(QUEUE).pending() == 0);
         await().atMost(WAIT).until(() -> counting.counters(inFlight.size(), 0).equals(
@@ -79,7 +81,8 @@ class FinisherTest {
         RunOutcome flaky = attempt(leaseAndHold("flaky"), job -> failed(new IOException("reset")));
         RunOutcome refused = attempt(leaseAndHold("refused"), job -> failed(new NonRetryableException("no")));
 
-        assertThat(finisher.finish(List.of(flaky, refused))).isEmpty();
+        assertThat(finisher.finish(List.of(flaky, refused))).as("none handed over").containsExactly(
+                entry(flaky.held(), Ending.MOVED), entry(refused.held(), Ending.MOVED));
 
         assertThat(transport.find(QUEUE, JobId.of("flaky"))).hasValueSatisfying(sighting -> {
             Job retried = ((JobSighting.Delayed) sighting).job();
@@ -116,7 +119,8 @@ class FinisherTest {
         RunOutcome unknown = attempt(leaseAndHold("unknown"), job -> new LedgerOutcome.Unknown(
                 new LedgerUnavailableException("connection lost after COMMIT", null)));
 
-        assertThat(finisher.finish(List.of(committed, unknown))).containsExactly(committed.held());
+        assertThat(finisher.finish(List.of(committed, unknown))).containsExactly(
+                entry(committed.held(), Ending.HANDED_OVER), entry(unknown.held(), Ending.LEFT_PENDING));
 
         await().atMost(WAIT).until(() -> transport.stats(QUEUE).pending() == 1);
         assertThat(transport.find(QUEUE, JobId.of("unknown"))).hasValueSatisfying(sighting ->
@@ -131,7 +135,8 @@ class FinisherTest {
         failed.loseLease();
 
         assertThat(finisher.finish(List.of(attempt(committed, this::committed),
-                attempt(failed, job -> failed(new IOException("reset")))))).isEmpty();
+                attempt(failed, job -> failed(new IOException("reset")))))).as("none handed over").containsExactly(
+                entry(committed, Ending.NOT_OURS), entry(failed, Ending.NOT_OURS));
 
         assertThat(transport.stats(QUEUE).pending()).isEqualTo(2);
         assertThat(transport.stats(QUEUE).delayed()).isZero();
@@ -152,7 +157,7 @@ class FinisherTest {
         finisher.settle(new Triage.Released(orphan, (Delivery.Leased) orphan.delivery(), waiting,
                 "no handler named x"));
         assertThat(finisher.settle(new Triage.Completed(done, doneDelivery, completion(doneDelivery.job()))))
-                .containsExactly(done);
+                .isEqualTo(Ending.HANDED_OVER);
 
         assertThat(transport.deadLetters(QUEUE, Optional.empty(), 10)).extracting(stored -> stored.letter().reason())
                 .containsExactly(DeadLetterReason.POISON);
@@ -247,7 +252,8 @@ class FinisherTest {
 
     private RunOutcome attempt(HeldDelivery held, Function<Job, LedgerOutcome> outcome) {
         Delivery.Leased delivery = (Delivery.Leased) held.delivery();
-        return new RunOutcome(held, delivery, outcome.apply(delivery.job()), Duration.ofMillis(3));
+        return new RunOutcome(held, delivery, outcome.apply(delivery.job()), Duration.ofMillis(3),
+                JobTracing.AttemptTrace.NONE);
     }
 
     private LedgerOutcome committed(Job job) {

@@ -85,7 +85,7 @@ class InFlightTest {
         await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(5)).until(() -> !fetched.isDone());
         inFlight.freeOtherSlots();
         assertThat(fetched.join()).as("the slots, once the suspect ran").isEqualTo(3);
-        inFlight.release(List.of(suspect));
+        inFlight.end(Ending.LEFT_PENDING.ofAll(List.of(suspect)));
     }
 
     @Test

@@ -69,12 +69,12 @@ class RecoveryLoopTest {
         assertThat(recovery.reclaimIfDue(4)).as("a suspect is held").isZero();
         assertThat(inFlight.suspects()).isEqualTo(1);
 
-        inFlight.release(List.copyOf(dispatched));
+        inFlight.end(Ending.MOVED.ofAll(dispatched));
 
         assertThat(recovery.reclaimIfDue(4)).as("still due, without another pass").isEqualTo(1);
         assertThat(dispatched).extracting(held -> held.delivery().id())
                 .containsExactly(abandoned.get(0).id(), abandoned.get(1).id());
-        inFlight.release(List.of(dispatched.get(1)));
+        inFlight.end(Ending.MOVED.ofAll(List.of(dispatched.get(1))));
         assertThat(recovery.reclaimIfDue(4)).as("nothing left: no longer due").isZero();
         recovery.runOnce();
         assertThat(recovery.reclaimIfDue(4)).isZero();
