@@ -8,7 +8,7 @@ import java.util.List;
  * cost a fast worker more than its jobs did. The jobs of one batch share a deadline, so they are all marked before any
  * is interrupted, and none starts its handler after the running one was interrupted.
  */
-final class DeadlineLoop implements BackgroundLoop {
+final class DeadlineLoop implements BackgroundLoop<DeadlineLoop.TimedOut> {
     private static final Duration MIN_INTERVAL = Duration.ofMillis(5);
     private static final Duration MAX_INTERVAL = Duration.ofMillis(500);
 
@@ -25,11 +25,16 @@ final class DeadlineLoop implements BackgroundLoop {
                 : tick.compareTo(MAX_INTERVAL) > 0 ? MAX_INTERVAL : tick;
     }
 
+    /** What a pass did: the attempts it found past their deadline, timed out and interrupted. */
+    record TimedOut(int attempts) {
+    }
+
     @Override
-    public void runOnce() {
+    public TimedOut runOnce() {
         long now = System.nanoTime();
         List<HeldDelivery> overdue = inFlight.all().stream().filter(held -> held.overdueAt(now)).toList();
         overdue.forEach(HeldDelivery::timeOut);
         overdue.forEach(HeldDelivery::interruptHandler);
+        return new TimedOut(overdue.size());
     }
 }

@@ -34,7 +34,7 @@ final class Dispatcher {
     private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
 
     private final InFlight inFlight;
-    private final Cancels cancels;
+    private final CancelMarks marks;
     private final int jobsPerTransaction;
     private final int transactions;
     private final Executor jobs;
@@ -50,13 +50,13 @@ final class Dispatcher {
      * @param transactions       the most batches that run at once (with {@code jobsPerTransaction} 1, the jobs)
      * @param ahead              told how long each batch took
      */
-    Dispatcher(InFlight inFlight, Cancels cancels, int jobsPerTransaction, int transactions, Executor jobs,
+    Dispatcher(InFlight inFlight, CancelMarks marks, int jobsPerTransaction, int transactions, Executor jobs,
                Consumer<List<HeldDelivery>> process, LeaseAhead ahead) {
         if (transactions < 1) {
             throw new IllegalArgumentException("batches at once must be positive, got " + transactions);
         }
         this.inFlight = inFlight;
-        this.cancels = cancels;
+        this.marks = marks;
         this.jobsPerTransaction = jobsPerTransaction;
         this.transactions = transactions;
         this.jobs = jobs;
@@ -67,7 +67,7 @@ final class Dispatcher {
     /** Dispatches what a lease brought: it told which of its jobs are cancelled. */
     void dispatch(Lease lease) {
         List<HeldDelivery> held = hold(lease.deliveries());
-        Cancels.mark(held, lease.cancelled());
+        CancelMarks.mark(held, lease.cancelled());
         hand(held);
     }
 
@@ -78,7 +78,7 @@ final class Dispatcher {
             return;
         }
         try {
-            cancels.markCancelled(held);
+            marks.markCancelled(held);
         } catch (RuntimeException e) {
             // not knowing which are cancelled, run none: they stay pending and come back after the lease
             LOG.warn("could not read the cancels, left pending for redelivery count={}: {}", held.size(),

@@ -43,7 +43,7 @@ final class Fetcher {
     private final ConsumerName consumer;
     private final Duration blockPerQueue;
     private final InFlight inFlight;
-    private final RecoveryLoop recovery;
+    private final Recovery recovery;
     private final PausedQueues pauses;
     private final Dispatcher dispatcher;
     private final Acknowledgements<HandedOver> acknowledgements;
@@ -57,7 +57,7 @@ final class Fetcher {
 
     /** @param block how long one round over the queues may wait for new entries; split over the queues */
     Fetcher(JobLeases leases, QueueMaintenance maintenance, List<QueueName> queues, ConsumerName consumer, Duration block,
-            InFlight inFlight, RecoveryLoop recovery, PausedQueues pauses, Dispatcher dispatcher,
+            InFlight inFlight, Recovery recovery, PausedQueues pauses, Dispatcher dispatcher,
             Acknowledgements<HandedOver> acknowledgements, LeaseAhead ahead, LedgerOutage ledger, ThreadFactory threads) {
         this.leases = leases;
         this.maintenance = maintenance;
@@ -112,7 +112,7 @@ final class Fetcher {
                 // after the wait for slots, however long: a lease never acts on pauses older than a check interval
                 pauses.refreshIfDue();
                 // abandoned work first; reclaiming here, with the slots in hand, cannot starve behind the lease
-                if (recovery.reclaimIfDue(wanted) > 0) {
+                if (recovery.runOnce(wanted).reclaimed() > 0) {
                     inFlight.freeSlots(wanted - 1); // the suspect is to run alone: nothing new this turn
                     letSuspectGoFirst();
                     continue;

@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
  * Trims acknowledged history older than the retention from the streams, and removes consumers idle for long that own
  * nothing, so that neither grows without bound.
  */
-final class HousekeepingLoop implements BackgroundLoop {
+final class HousekeepingLoop implements BackgroundLoop<HousekeepingLoop.Trimmed> {
     private static final Logger LOG = LoggerFactory.getLogger(HousekeepingLoop.class);
 
     private final QueueMaintenance maintenance;
@@ -36,16 +36,25 @@ final class HousekeepingLoop implements BackgroundLoop {
         this.observer = observer;
     }
 
+    /** What a pass did over all the queues: entries trimmed, and idle consumers removed. */
+    record Trimmed(long entries, int idleConsumers) {
+    }
+
     @Override
-    public void runOnce() {
+    public Trimmed runOnce() {
+        long entries = 0;
+        int idleConsumers = 0;
         for (QueueName queue : queues) {
             TrimOutcome trimmed = maintenance.trim(queue, retention, clock.instant());
             observer.trimmed(queue, trimmed);
+            entries += trimmed.removed();
             LOG.debug("trimmed queue={} removed={} heldBack={}", queue, trimmed.removed(), trimmed.heldBack());
             List<ConsumerName> removed = maintenance.removeIdleConsumers(queue, consumerIdleRemoval);
+            idleConsumers += removed.size();
             if (!removed.isEmpty()) {
                 LOG.info("removed idle consumers queue={} consumers={}", queue, removed);
             }
         }
+        return new Trimmed(entries, idleConsumers);
     }
 }

@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * ledger already protects its effect. Runs while jobs finish during a graceful stop too: leases must outlive the
  * grace period.
  */
-final class LeaseExtensionLoop implements BackgroundLoop {
+final class LeaseExtensionLoop implements BackgroundLoop<LeaseExtensionLoop.Extended> {
     private static final Logger LOG = LoggerFactory.getLogger(LeaseExtensionLoop.class);
 
     private final JobLeases leases;
@@ -32,18 +32,27 @@ final class LeaseExtensionLoop implements BackgroundLoop {
         this.observer = observer;
     }
 
+    /** What a pass did: the leases it asked to extend, and those it found lost (and marked so) among them. */
+    record Extended(int extended, int lost) {
+    }
+
     @Override
-    public void runOnce() {
+    public Extended runOnce() {
+        int extended = 0;
+        int lostNow = 0;
         for (Map.Entry<QueueName, List<DeliveryId>> held : inFlight.idsByQueue().entrySet()) {
             QueueName queue = held.getKey();
             Set<DeliveryId> lost = leases.extendLeases(queue, consumer, held.getValue());
+            extended += held.getValue().size() - lost.size();
             for (DeliveryId id : lost) {
                 if (inFlight.find(queue, id).filter(HeldDelivery::loseLease).isPresent()) {
+                    lostNow++;
                     observer.leaseLost(queue, id);
                     LOG.warn("lease lost, another consumer owns the job now; its outcome here will not be "
                             + "acknowledged consumer={} queue={} delivery={}", consumer, queue, id);
                 }
             }
         }
+        return new Extended(extended, lostNow);
     }
 }

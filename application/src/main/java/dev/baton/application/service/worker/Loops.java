@@ -33,28 +33,28 @@ final class Loops {
         this.loops = Executors.newScheduledThreadPool(2, threads.platform("loop"));
     }
 
-    private record Planned(String name, BackgroundLoop loop, ScheduledExecutorService on, Duration initialDelay,
+    private record Planned(String name, BackgroundLoop<?> loop, ScheduledExecutorService on, Duration initialDelay,
                            Duration interval, boolean endsWithLeasing, FailureStreak failures) {
-        Planned(String name, BackgroundLoop loop, ScheduledExecutorService on, Duration initialDelay,
+        Planned(String name, BackgroundLoop<?> loop, ScheduledExecutorService on, Duration initialDelay,
                 Duration interval, boolean endsWithLeasing) {
             this(name, loop, on, initialDelay, interval, endsWithLeasing, new FailureStreak());
         }
     }
 
     /** The deadline sweep, on its own thread; runs until shutdown. */
-    Loops sweepingDeadlines(BackgroundLoop sweep, Duration interval) {
+    Loops sweepingDeadlines(BackgroundLoop<?> sweep, Duration interval) {
         planned.add(new Planned("deadline sweep", sweep, deadlines, interval, interval, false));
         return this;
     }
 
     /** A loop that runs until shutdown: through the grace period of a stop too. */
-    Loops untilShutdown(String name, BackgroundLoop loop, Duration initialDelay, Duration interval) {
+    Loops untilShutdown(String name, BackgroundLoop<?> loop, Duration initialDelay, Duration interval) {
         planned.add(new Planned(name, loop, loops, initialDelay, interval, false));
         return this;
     }
 
     /** A loop that serves leasing, and ends when leasing stops. */
-    Loops whileLeasing(String name, BackgroundLoop loop, Duration initialDelay, Duration interval) {
+    Loops whileLeasing(String name, BackgroundLoop<?> loop, Duration initialDelay, Duration interval) {
         planned.add(new Planned(name, loop, loops, initialDelay, interval, true));
         return this;
     }

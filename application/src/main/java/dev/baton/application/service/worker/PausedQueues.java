@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
  * {@link #CHECK_INTERVAL}, on the fetcher's own thread between two leases, whose blocking reads end by the next read
  * ({@link #blockUntilNextCheck}): a worker leases nothing from a queue a check interval after it was paused. Reading
  * it is one cheap request for all the queues, not one per lease. Only the fetcher (or an inline worker) refreshes it;
- * the recovery and {@code RunningWorker.pausedQueues()} read it from other threads.
+ * {@code RunningWorker.pausedQueues()} reads it from other threads.
  */
 final class PausedQueues {
     static final Duration CHECK_INTERVAL = Duration.ofSeconds(1);

@@ -9,7 +9,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** Moves due jobs (retries, scheduled jobs) from the delayed set into the stream, every due one in each pass. */
-final class PromotionLoop implements BackgroundLoop {
+final class PromotionLoop implements BackgroundLoop<PromotionLoop.Promoted> {
     /** Jobs per call: a large backlog is promoted in bounded calls, one after the other in the same pass. */
     static final int BATCH = 500;
     private static final Logger LOG = LoggerFactory.getLogger(PromotionLoop.class);
@@ -24,13 +24,25 @@ final class PromotionLoop implements BackgroundLoop {
         this.clock = clock;
     }
 
+    /** What a pass did: the due jobs it moved into the streams. */
+    record Promoted(int moved) {
+    }
+
     @Override
-    public void runOnce() {
+    public Promoted runOnce() {
         Instant now = clock.instant();
+        int moved = 0;
         for (QueueName queue : queues) {
-            while (maintenance.promoteDue(queue, now, BATCH) == BATCH) {
-                LOG.debug("promoted a full batch, promoting more queue={}", queue);
-            }
+            int batch;
+            do {
+                batch = maintenance.promoteDue(queue, now, BATCH);
+                moved += batch;
+            } while (batch == BATCH);
         }
+        Promoted promoted = new Promoted(moved);
+        if (moved > 0) {
+            LOG.debug("promoted due jobs queues={} {}", queues, promoted);
+        }
+        return promoted;
     }
 }

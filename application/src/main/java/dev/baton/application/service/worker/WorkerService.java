@@ -73,19 +73,19 @@ public final class WorkerService implements RunWorkerUseCase {
 
         Acknowledgements<HandedOver> acknowledgements = new Acknowledgements<>(leases,
                 new AcknowledgedHandOvers(inFlight, counting, consumer), threads.ofJobKind("ack"));
-        Cancels cancels = new Cancels(leases, inFlight, settings.cancelGrace(), consumer);
+        CancelMarks marks = new CancelMarks(leases);
         LedgerOutage ledgerOutage = new LedgerOutage(ledger, consumer);
         Processor processor = processor(command, consumer, acknowledgements, inFlight, counting, ledgerOutage);
         ExecutorService jobs = threads.jobs(command.concurrency());
         LeaseAhead ahead = LeaseAhead.forWorker(command.concurrency(), settings.batchCommit());
-        Dispatcher dispatcher = new Dispatcher(inFlight, cancels,
+        Dispatcher dispatcher = new Dispatcher(inFlight, marks,
                 WorkerSettings.jobsPerTransaction(command.concurrency(), settings.batchCommit()),
                 WorkerSettings.transactionsAtOnce(command.concurrency(), settings.batchCommit()), jobs,
                 processor::process, ahead);
 
         PausedQueues pauses = new PausedQueues(leases, command.queues(), consumer);
-        RecoveryLoop recovery = new RecoveryLoop(maintenance, command.queues(), consumer, settings.lease(), inFlight,
-                dispatcher, pauses, counting);
+        Recovery recovery = new Recovery(maintenance, command.queues(), consumer, settings.lease(), inFlight,
+                dispatcher, pauses, counting, settings.recoveryInterval(), System::nanoTime);
         Fetcher fetcher = new Fetcher(leases, maintenance, command.queues(), consumer, settings.block(),
                 inFlight, recovery, pauses, dispatcher, acknowledgements, ahead, ledgerOutage,
                 threads.ofJobKind("fetch"));
@@ -95,8 +95,8 @@ public final class WorkerService implements RunWorkerUseCase {
                         settings.promoteInterval())
                 .untilShutdown("lease extension", new LeaseExtensionLoop(leases, consumer, inFlight, counting),
                         settings.extendInterval(), settings.extendInterval())
-                .untilShutdown("cancel watch", cancels, Cancels.CHECK_INTERVAL, Cancels.CHECK_INTERVAL)
-                .whileLeasing("recovery", recovery, settings.recoveryInterval(), settings.recoveryInterval())
+                .untilShutdown("cancel watch", new CancelWatch(marks, inFlight, settings.cancelGrace(), consumer),
+                        CancelWatch.CHECK_INTERVAL, CancelWatch.CHECK_INTERVAL)
                 .whileLeasing("housekeeping", new HousekeepingLoop(maintenance, command.queues(),
                                 settings.retention(), settings.consumerIdleRemoval(), clock, counting),
                         settings.trimInterval(), settings.trimInterval());
@@ -122,8 +122,8 @@ public final class WorkerService implements RunWorkerUseCase {
         // the caller leases: nothing waits for the ledger to answer
         Processor processor = processor(command, command.consumer(), acknowledgements, inFlight, counting,
                 new LedgerOutage(ledger, command.consumer()));
-        Dispatcher dispatcher = new Dispatcher(inFlight, new Cancels(leases, inFlight, settings.cancelGrace(),
-                command.consumer()), settings.batchCommit(), 1, Runnable::run, processor::process, LeaseAhead.none());
+        Dispatcher dispatcher = new Dispatcher(inFlight, new CancelMarks(leases), settings.batchCommit(), 1,
+                Runnable::run, processor::process, LeaseAhead.none());
         command.queues().forEach(leases::declare);
         return new InlineWorker(leases, command, new PausedQueues(leases, command.queues(), command.consumer()),
                 inFlight, dispatcher,

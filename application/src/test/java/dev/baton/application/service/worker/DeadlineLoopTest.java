@@ -44,7 +44,7 @@ class DeadlineLoopTest {
         }, null));
         assertThat(inHandler.await(10, TimeUnit.SECONDS)).isTrue();
 
-        sweep.runOnce();
+        assertThat(sweep.runOnce()).isEqualTo(new DeadlineLoop.TimedOut(1));
 
         assertThatThrownBy(() -> attempt.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
                 .hasCauseInstanceOf(InterruptedException.class);
@@ -56,7 +56,7 @@ class DeadlineLoopTest {
         HeldDelivery held = hold("late");
         held.startDeadline(System.nanoTime());
 
-        sweep.runOnce();
+        assertThat(sweep.runOnce()).isEqualTo(new DeadlineLoop.TimedOut(1));
 
         assertThatThrownBy(() -> held.runHandler(context -> Optional.of("ran"), null))
                 .isInstanceOf(HeldDelivery.AttemptCancelled.class).hasMessageContaining("deadline");
@@ -72,7 +72,7 @@ class DeadlineLoopTest {
         ended.clearDeadline();
         HeldDelivery waiting = hold("waiting");
 
-        sweep.runOnce();
+        assertThat(sweep.runOnce()).isEqualTo(new DeadlineLoop.TimedOut(0));
 
         assertThat(running.isPastDeadline()).isFalse();
         assertThat(ended.isPastDeadline()).isFalse();

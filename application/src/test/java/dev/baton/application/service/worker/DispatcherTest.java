@@ -7,7 +7,6 @@ import dev.baton.application.port.out.Delivery;
 import dev.baton.application.port.out.Lease;
 import dev.baton.application.testing.InMemoryStreamTransport;
 import dev.baton.application.testing.MutableClock;
-import dev.baton.domain.ConsumerName;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
 import java.time.Duration;
@@ -27,11 +26,11 @@ class DispatcherTest {
     private final InFlight inFlight = new InFlight(12);
     private final List<List<HeldDelivery>> tasks = new ArrayList<>();
     private final InMemoryStreamTransport transport = new InMemoryStreamTransport(MutableClock.at(Deliveries.NOW));
-    private final Cancels cancels = new Cancels(transport, inFlight, Duration.ZERO, ConsumerName.of("w1"));
+    private final CancelMarks marks = new CancelMarks(transport);
 
     @Test
     void deliveriesAreHandedOverInBatchesOfAtMostTheBatchCommit() throws InterruptedException {
-        Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 2, 1, Runnable::run, tasks::add, LeaseAhead.none());
+        Dispatcher dispatcher = new Dispatcher(inFlight, marks, 2, 1, Runnable::run, tasks::add, LeaseAhead.none());
         List<Delivery> leased = lease(5);
 
         dispatcher.dispatch(leased);
@@ -42,7 +41,7 @@ class DispatcherTest {
 
     @Test
     void aDeliveryHeldAlreadyIsNotDispatchedTwiceAndGivesItsSlotBack() throws InterruptedException {
-        Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 1, 1, Runnable::run, tasks::add, LeaseAhead.none());
+        Dispatcher dispatcher = new Dispatcher(inFlight, marks, 1, 1, Runnable::run, tasks::add, LeaseAhead.none());
         List<Delivery> leased = lease(1);
         dispatcher.dispatch(leased);
         inFlight.takeSlot();
@@ -55,7 +54,7 @@ class DispatcherTest {
 
     @Test
     void whatTheStoppedJobThreadsRefuseIsReleased() throws InterruptedException {
-        Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 1, 1, task -> {
+        Dispatcher dispatcher = new Dispatcher(inFlight, marks, 1, 1, task -> {
             throw new RejectedExecutionException("stopped");
         }, tasks::add, LeaseAhead.none());
 
@@ -67,7 +66,7 @@ class DispatcherTest {
 
     @Test
     void whatIsReadyWhenTheStoppedJobThreadsRefuseADrainerIsReleased() throws InterruptedException {
-        Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 3, 2, task -> {
+        Dispatcher dispatcher = new Dispatcher(inFlight, marks, 3, 2, task -> {
             throw new RejectedExecutionException("stopped");
         }, tasks::add, LeaseAhead.none());
 
@@ -82,7 +81,7 @@ class DispatcherTest {
     void whatIsReadyWhenTheStoppedJobThreadsRefuseAnotherDrainerIsRunByTheDrainerStillRunning()
             throws InterruptedException {
         List<Runnable> accepted = new ArrayList<>();
-        Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 1, 12, task -> {
+        Dispatcher dispatcher = new Dispatcher(inFlight, marks, 1, 12, task -> {
             if (!accepted.isEmpty()) {
                 throw new RejectedExecutionException("stopping: the first drainer was accepted before");
             }
@@ -98,7 +97,7 @@ class DispatcherTest {
 
     @Test
     void aBatchIsWhatIsReadyAndNeverWaitsToFill() throws InterruptedException {
-        Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 50, 4, Runnable::run, tasks::add, LeaseAhead.none());
+        Dispatcher dispatcher = new Dispatcher(inFlight, marks, 50, 4, Runnable::run, tasks::add, LeaseAhead.none());
 
         dispatcher.dispatch(lease(1));
         dispatcher.dispatch(lease(3));
@@ -112,7 +111,7 @@ class DispatcherTest {
         ExecutorService threads = Executors.newCachedThreadPool();
         CountDownLatch commit = new CountDownLatch(1);
         List<List<HeldDelivery>> running = new CopyOnWriteArrayList<>();
-        Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 4, 2, task -> {
+        Dispatcher dispatcher = new Dispatcher(inFlight, marks, 4, 2, task -> {
             started.incrementAndGet();
             threads.execute(task);
         }, batch -> {
@@ -136,7 +135,7 @@ class DispatcherTest {
     @Test
     void aDispatchStartsOneDrainerAndADrainerThatLeavesMoreReadyStartsTheNext() throws InterruptedException {
         List<Runnable> drainers = new ArrayList<>();
-        Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 4, 3, drainers::add, tasks::add, LeaseAhead.none());
+        Dispatcher dispatcher = new Dispatcher(inFlight, marks, 4, 3, drainers::add, tasks::add, LeaseAhead.none());
 
         dispatcher.dispatch(lease(5));
 
@@ -150,7 +149,7 @@ class DispatcherTest {
     @Test
     void shortJobsCommittedOneByOneAreRunByTheDrainersAwake() throws InterruptedException {
         List<Runnable> drainers = new ArrayList<>();
-        Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 1, 12, drainers::add, tasks::add, LeaseAhead.none());
+        Dispatcher dispatcher = new Dispatcher(inFlight, marks, 1, 12, drainers::add, tasks::add, LeaseAhead.none());
 
         dispatcher.dispatch(lease(6));
         drainers.remove(0).run();
@@ -165,7 +164,7 @@ class DispatcherTest {
     @Test
     void aDrainerThatEndedIsStartedAgainByTheNextDispatch() throws InterruptedException {
         List<Runnable> drainers = new ArrayList<>();
-        Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 4, 1, drainers::add, tasks::add, LeaseAhead.none());
+        Dispatcher dispatcher = new Dispatcher(inFlight, marks, 4, 1, drainers::add, tasks::add, LeaseAhead.none());
         dispatcher.dispatch(lease(2));
         drainers.remove(0).run();
 
@@ -178,7 +177,7 @@ class DispatcherTest {
 
     @Test
     void aSuspectRunsInATaskOfItsOwn() throws InterruptedException {
-        Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 4, 2, Runnable::run, tasks::add, LeaseAhead.none());
+        Dispatcher dispatcher = new Dispatcher(inFlight, marks, 4, 2, Runnable::run, tasks::add, LeaseAhead.none());
         inFlight.takeSlot();
         inFlight.takeSlot();
 
@@ -191,7 +190,7 @@ class DispatcherTest {
 
     @Test
     void theCancelsAreReadOnceForWhatCameTogetherAndWhenThatFailsNoneRuns() throws InterruptedException {
-        Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 1, 1, Runnable::run, tasks::add, LeaseAhead.none());
+        Dispatcher dispatcher = new Dispatcher(inFlight, marks, 1, 1, Runnable::run, tasks::add, LeaseAhead.none());
         transport.failNextCancelReads(1);
 
         dispatcher.dispatch(lease(3));
@@ -204,7 +203,7 @@ class DispatcherTest {
 
     @Test
     void whatALeaseBroughtIsMarkedAsItToldWithoutReadingTheCancels() throws InterruptedException {
-        Dispatcher dispatcher = new Dispatcher(inFlight, cancels, 1, 1, Runnable::run, tasks::add, LeaseAhead.none());
+        Dispatcher dispatcher = new Dispatcher(inFlight, marks, 1, 1, Runnable::run, tasks::add, LeaseAhead.none());
         transport.failNextCancelReads(1);
 
         dispatcher.dispatch(new Lease(lease(3), Set.of(JobId.of("job-1"))));

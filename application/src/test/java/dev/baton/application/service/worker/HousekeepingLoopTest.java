@@ -44,7 +44,7 @@ class HousekeepingLoopTest {
         clock.advance(RETENTION.maxAge().plusMinutes(1));
         publish("fresh");
 
-        housekeeping.runOnce();
+        assertThat(housekeeping.runOnce().entries()).isEqualTo(2);
 
         assertThat(transport.stats(QUEUE).length()).isEqualTo(1);
         assertThat(trims).containsExactly(new TrimOutcome(2, List.of()));
@@ -57,7 +57,7 @@ class HousekeepingLoopTest {
         transport.lease(QUEUE, ConsumerName.of("ghost"), 1, Duration.ZERO).deliveries();
         clock.advance(IDLE_REMOVAL.plusMinutes(1));
 
-        housekeeping.runOnce();
+        assertThat(housekeeping.runOnce().idleConsumers()).isEqualTo(1);
 
         assertThat(transport.stats(QUEUE).consumers()).extracting(ConsumerStats::name).containsExactly("holder");
     }

@@ -35,7 +35,7 @@ class LeaseExtensionLoopTest {
         leaseAndHold(emails, "slow-email");
         clock.advance(LEASE.minusSeconds(1));
 
-        extension.runOnce();
+        assertThat(extension.runOnce()).isEqualTo(new LeaseExtensionLoop.Extended(2, 0));
         clock.advance(Duration.ofSeconds(2)); // a lease since the extension, not since the lease
 
         assertThat(transport.reclaimAbandoned(Deliveries.QUEUE, thief, LEASE, 10)).isEqualTo(Reclaimed.NONE);
@@ -49,8 +49,8 @@ class LeaseExtensionLoopTest {
         clock.advance(LEASE.plusSeconds(1));
         assertThat(transport.reclaimAbandoned(Deliveries.QUEUE, thief, LEASE, 1).deliveries()).hasSize(1);
 
-        extension.runOnce();
-        extension.runOnce();
+        assertThat(extension.runOnce()).isEqualTo(new LeaseExtensionLoop.Extended(0, 1));
+        assertThat(extension.runOnce()).as("marked lost once").isEqualTo(new LeaseExtensionLoop.Extended(0, 0));
 
         assertThat(counting.counters(0, 0).leasesLost()).isEqualTo(1);
         assertThat(held.beginFinish()).isFalse();

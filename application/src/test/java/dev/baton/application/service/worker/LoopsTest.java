@@ -26,9 +26,11 @@ class LoopsTest {
     void aLoopOutlivesAFailingPass() {
         AtomicInteger passes = new AtomicInteger();
         loops.untilShutdown("flaky", () -> {
-            if (passes.incrementAndGet() == 1) {
+            int pass = passes.incrementAndGet();
+            if (pass == 1) {
                 throw new IllegalStateException("transport down");
             }
+            return pass;
         }, Duration.ZERO, OFTEN).start();
 
         await().atMost(WAIT).until(() -> passes.get() >= 3);

@@ -26,10 +26,10 @@ class PromotionLoopTest {
         transport.publish(delayed("soon", Duration.ofMinutes(1)));
         transport.publish(delayed("later", Duration.ofMinutes(5)));
 
-        promotion.runOnce();
+        assertThat(promotion.runOnce()).isEqualTo(new PromotionLoop.Promoted(0));
         assertThat(transport.stats(QUEUE).delayed()).isEqualTo(2);
         clock.advance(Duration.ofMinutes(1));
-        promotion.runOnce();
+        assertThat(promotion.runOnce()).isEqualTo(new PromotionLoop.Promoted(1));
 
         assertThat(transport.stats(QUEUE).delayed()).isEqualTo(1);
         assertThat(transport.lease(QUEUE, ConsumerName.of("w1"), 10, Duration.ZERO).deliveries())
@@ -44,7 +44,7 @@ class PromotionLoopTest {
                 .toList());
         clock.advance(Duration.ofSeconds(1));
 
-        promotion.runOnce();
+        assertThat(promotion.runOnce()).isEqualTo(new PromotionLoop.Promoted(jobs));
 
         assertThat(transport.stats(QUEUE).delayed()).isZero();
         assertThat(transport.stats(QUEUE).length()).isEqualTo(jobs);

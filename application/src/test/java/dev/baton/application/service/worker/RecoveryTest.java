@@ -17,12 +17,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
-class RecoveryLoopTest {
+class RecoveryTest {
     private static final Duration LEASE = Duration.ofSeconds(30);
+    private static final Duration INTERVAL = Duration.ofSeconds(5);
     private static final QueueName QUEUE = Deliveries.QUEUE;
 
     private final MutableClock clock = MutableClock.at(Deliveries.NOW);
@@ -39,19 +41,20 @@ class RecoveryLoopTest {
         }
     });
     private final PausedQueues pauses = new PausedQueues(transport, List.of(QUEUE), worker);
-    private final RecoveryLoop recovery = new RecoveryLoop(transport, List.of(QUEUE), worker, LEASE, inFlight,
-            new Dispatcher(inFlight, new Cancels(transport, inFlight, Duration.ZERO, worker), 1, 1, Runnable::run,
-                    dispatched::addAll, LeaseAhead.none()), pauses, counting);
+    private final AtomicLong nanoTime = new AtomicLong();
+    private final Recovery recovery = new Recovery(transport, List.of(QUEUE), worker, LEASE, inFlight,
+            new Dispatcher(inFlight, new CancelMarks(transport), 1, 1, Runnable::run,
+                    dispatched::addAll, LeaseAhead.none()), pauses, counting, INTERVAL, nanoTime::get);
 
     @Test
-    void aPassMakesRecoveryDueAndTheFetcherThenReclaimsOneSuspectIntoASlotItHolds() {
+    void onceDueAPassReclaimsOneSuspectIntoASlotTheFetcherHolds() {
         List<Delivery> abandoned = abandon(3);
         clock.advance(LEASE.plusSeconds(1));
-        assertThat(recovery.reclaimIfDue(2)).as("not due before a pass").isZero();
+        assertThat(recovery.runOnce(2)).as("not due before its interval").isEqualTo(Recovery.Recovered.NOTHING);
 
-        recovery.runOnce();
+        intervalPasses();
 
-        assertThat(recovery.reclaimIfDue(2)).isEqualTo(1);
+        assertThat(recovery.runOnce(2)).isEqualTo(new Recovery.Recovered(1, 0));
         assertThat(dispatched).extracting(held -> held.delivery().id()).containsExactly(abandoned.get(0).id());
         assertThat(dispatched).allSatisfy(held -> assertThat(held.delivery().deliveryCount()).isEqualTo(2));
         assertThat(dispatched).allSatisfy(held -> assertThat(held.isSuspect()).isTrue());
@@ -63,21 +66,21 @@ class RecoveryLoopTest {
     void whileItHoldsASuspectTheWorkerReclaimsNothingAndTakesTheNextOneAsSoonAsItIsReleased() {
         List<Delivery> abandoned = abandon(2);
         clock.advance(LEASE.plusSeconds(1));
-        recovery.runOnce();
-        recovery.reclaimIfDue(4);
+        intervalPasses();
+        recovery.runOnce(4);
 
-        assertThat(recovery.reclaimIfDue(4)).as("a suspect is held").isZero();
+        assertThat(recovery.runOnce(4).reclaimed()).as("a suspect is held").isZero();
         assertThat(inFlight.suspects()).isEqualTo(1);
 
         inFlight.end(Ending.MOVED.ofAll(dispatched));
 
-        assertThat(recovery.reclaimIfDue(4)).as("still due, without another pass").isEqualTo(1);
+        assertThat(recovery.runOnce(4).reclaimed()).as("still due, within the interval").isEqualTo(1);
         assertThat(dispatched).extracting(held -> held.delivery().id())
                 .containsExactly(abandoned.get(0).id(), abandoned.get(1).id());
         inFlight.end(Ending.MOVED.ofAll(List.of(dispatched.get(1))));
-        assertThat(recovery.reclaimIfDue(4)).as("nothing left: no longer due").isZero();
-        recovery.runOnce();
-        assertThat(recovery.reclaimIfDue(4)).isZero();
+        assertThat(recovery.runOnce(4).reclaimed()).as("nothing left: no longer due").isZero();
+        intervalPasses();
+        assertThat(recovery.runOnce(4).reclaimed()).isZero();
     }
 
     @Test
@@ -85,9 +88,9 @@ class RecoveryLoopTest {
         abandon(1);
         clock.advance(LEASE.minusSeconds(1));
 
-        recovery.runOnce();
+        intervalPasses();
 
-        assertThat(recovery.reclaimIfDue(4)).isZero();
+        assertThat(recovery.runOnce(4).reclaimed()).isZero();
         assertThat(pendingByConsumer()).containsEntry("dead", 1L).doesNotContainKey("w1");
     }
 
@@ -97,9 +100,9 @@ class RecoveryLoopTest {
         transport.deleteEntry(QUEUE, gone.id());
         clock.advance(LEASE.plusSeconds(1));
 
-        recovery.runOnce();
+        intervalPasses();
 
-        assertThat(recovery.reclaimIfDue(4)).isZero();
+        assertThat(recovery.runOnce(4)).isEqualTo(new Recovery.Recovered(0, 1));
         assertThat(vanished).hasValue(1);
         assertThat(transport.stats(QUEUE).pending()).isZero();
         assertThat(dispatched).isEmpty();
@@ -112,16 +115,20 @@ class RecoveryLoopTest {
         transport.pause(QUEUE);
         pauses.refresh();
 
-        recovery.runOnce();
+        intervalPasses();
 
-        assertThat(recovery.reclaimIfDue(4)).isZero();
+        assertThat(recovery.runOnce(4).reclaimed()).isZero();
         assertThat(pendingByConsumer()).containsEntry("dead", 2L).doesNotContainKey("w1");
 
         transport.resume(QUEUE);
         pauses.refresh();
-        recovery.runOnce();
+        intervalPasses();
 
-        assertThat(recovery.reclaimIfDue(4)).as("one suspect at a time").isEqualTo(1);
+        assertThat(recovery.runOnce(4).reclaimed()).as("one suspect at a time").isEqualTo(1);
+    }
+
+    private void intervalPasses() {
+        nanoTime.addAndGet(INTERVAL.toNanos());
     }
 
     private List<Delivery> abandon(int count) {
