@@ -25,11 +25,11 @@ import org.slf4j.LoggerFactory;
  * that did not answer a job's transaction stops it leasing until the ledger answers again ({@link LedgerOutage}).
  *
  * <p>While its queues have work, a lease after one that brought entries goes without waiting and carries the
- * acknowledgements that gathered meanwhile in front of it, in the same round trip ({@link Acknowledgements#leaseAfter}):
- * a busy worker so pays one round trip per turn, not two. A lease that finds nothing hands the acknowledgements back to
+ * acknowledgements that gathered meanwhile in front of it, in the same round trip
+ * ({@link Acknowledgements#leaseAfter}): a busy worker so pays one round trip per turn, not two. A lease that finds nothing hands the acknowledgements back to
  * their sender before it waits for new entries, as does every other wait of the fetcher.
  *
- * <p>A resumed or reclaimed entry is a suspect, which runs alone ({@link Isolation}): this worker takes in one at a
+ * <p>A resumed or reclaimed entry is a suspect, which runs alone ({@link Suspects}): this worker takes in one at a
  * time, and leases nothing new in the turn it took one, so that the suspect soon has the worker to itself. What else
  * this consumer held stays pending; after a lease it is reclaimed like any silent consumer's entries, one suspect at
  * a time, by this worker or another.
@@ -44,6 +44,7 @@ final class Fetcher {
     private final Duration blockPerQueue;
     private final InFlight inFlight;
     private final Recovery recovery;
+    private final Suspects suspects;
     private final PausedQueues pauses;
     private final Dispatcher dispatcher;
     private final Acknowledgements<HandedOver> acknowledgements;
@@ -56,9 +57,10 @@ final class Fetcher {
     private boolean busy;
 
     /** @param block how long one round over the queues may wait for new entries; split over the queues */
-    Fetcher(JobLeases leases, QueueMaintenance maintenance, List<QueueName> queues, ConsumerName consumer, Duration block,
-            InFlight inFlight, Recovery recovery, PausedQueues pauses, Dispatcher dispatcher,
-            Acknowledgements<HandedOver> acknowledgements, LeaseAhead ahead, LedgerOutage ledger, ThreadFactory threads) {
+    Fetcher(JobLeases leases, QueueMaintenance maintenance, List<QueueName> queues, ConsumerName consumer,
+            Duration block, InFlight inFlight, Recovery recovery, Suspects suspects, PausedQueues pauses,
+            Dispatcher dispatcher, Acknowledgements<HandedOver> acknowledgements, LeaseAhead ahead,
+            LedgerOutage ledger, ThreadFactory threads) {
         this.leases = leases;
         this.maintenance = maintenance;
         this.queues = List.copyOf(queues);
@@ -68,6 +70,7 @@ final class Fetcher {
         this.blockPerQueue = split.isZero() ? Duration.ofMillis(1) : split;
         this.inFlight = inFlight;
         this.recovery = recovery;
+        this.suspects = suspects;
         this.pauses = pauses;
         this.dispatcher = dispatcher;
         this.acknowledgements = acknowledgements;
@@ -201,7 +204,7 @@ final class Fetcher {
      */
     private void letSuspectGoFirst() throws InterruptedException {
         acknowledgements.sendDirectly(); // the fetcher waits: what finishes meanwhile must not
-        inFlight.awaitSuspectIsolating(blockPerQueue);
+        suspects.letGoFirst(blockPerQueue);
     }
 
     private void retrying(String what, Runnable action) throws InterruptedException {

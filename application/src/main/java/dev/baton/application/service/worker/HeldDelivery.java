@@ -34,7 +34,7 @@ final class HeldDelivery {
         return delivery;
     }
 
-    /** Delivered before to a worker that went silent: it runs alone ({@link Isolation}). */
+    /** Delivered before to a worker that went silent: it runs alone ({@link Suspects}). */
     boolean isSuspect() {
         return delivery instanceof Delivery.Leased leased && leased.suspect();
     }

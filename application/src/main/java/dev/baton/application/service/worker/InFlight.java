@@ -13,8 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
 
 /**
@@ -26,7 +25,12 @@ import java.util.stream.Collectors;
  * for deliveries leased ahead ({@link #leaseAhead}): the drainers, which never run more than {@code concurrency} jobs
  * (rounded up to their whole batches), take those when they end a batch. A suspect runs alone by taking every other
  * slot ({@link #takeOtherSlots}): the slots are fair, and the fetcher takes even a free one only when nobody waits
- * for slots, so once the suspect waits, the fetcher leases nothing new until the suspect has run.
+ * for slots, so once the suspect waits, the fetcher leases nothing new until the suspect has run. The rules of that
+ * protocol are {@link Suspects}'; these are its slots.
+ *
+ * <p>One lock style across the worker: monitors ({@code synchronized}) guard short sections that never block inside,
+ * a thread that waits for another parks ({@link LockSupport}, like the acknowledgement sender), and single counters
+ * and flags are atomics. A virtual thread so never waits inside a monitor, which would pin it on Java 21 to 23.
  */
 final class InFlight {
     private final int concurrency;
@@ -38,9 +42,8 @@ final class InFlight {
      * volatile for {@link #awaitSuspectIsolating}).
      */
     private volatile int isolatedOthers = -1;
-    private final ReentrantLock suspectLock = new ReentrantLock();
-    /** A suspect began to take its other slots, or is held no more. */
-    private final Condition suspectMoved = suspectLock.newCondition();
+    /** The fetcher while it waits for the suspect to move ({@link #awaitSuspectIsolating}); null otherwise. */
+    private volatile Thread awaitingSuspect;
     private final Map<Key, HeldDelivery> held = new ConcurrentHashMap<>();
     private final AtomicInteger suspects = new AtomicInteger();
 
@@ -127,24 +130,30 @@ final class InFlight {
      * idle queue. The bound keeps the fetcher going should the suspect be held up before it runs.
      */
     void awaitSuspectIsolating(Duration max) throws InterruptedException {
-        suspectLock.lock();
+        long until = System.nanoTime() + max.toNanos();
+        awaitingSuspect = Thread.currentThread();
         try {
-            long left = max.toNanos();
-            while (left > 0 && suspects.get() > 0 && isolatedOthers < 0) {
-                left = suspectMoved.awaitNanos(left);
+            // set before the check: a move after it unparks this thread, and a park after the unpark returns at once
+            while (suspects.get() > 0 && isolatedOthers < 0) {
+                long left = until - System.nanoTime();
+                if (left <= 0) {
+                    return;
+                }
+                LockSupport.parkNanos(this, left);
+                if (Thread.interrupted()) {
+                    throw new InterruptedException("stopped while waiting for the suspect");
+                }
             }
         } finally {
-            suspectLock.unlock();
+            awaitingSuspect = null;
         }
     }
 
-    /** Wakes a fetcher in {@link #awaitSuspectIsolating}; a lock, not a monitor, so that no virtual thread pins. */
+    /** Wakes the fetcher in {@link #awaitSuspectIsolating}: the suspect began to take its other slots, or is gone. */
     private void signalSuspectMoved() {
-        suspectLock.lock();
-        try {
-            suspectMoved.signalAll();
-        } finally {
-            suspectLock.unlock();
+        Thread waiting = awaitingSuspect;
+        if (waiting != null) {
+            LockSupport.unpark(waiting);
         }
     }
 

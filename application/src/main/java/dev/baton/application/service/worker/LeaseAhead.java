@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * ended the worker knows nothing of its jobs and leases nothing ahead.
  *
  * <p>A worker that crashes or freezes leaves every delivery it held to the others as a suspect, which runs alone
- * ({@link Isolation}): a delivery leased ahead cannot be told from a running one once its worker is gone. So the
+ * ({@link Suspects}): a delivery leased ahead cannot be told from a running one once its worker is gone. So the
  * deliveries ahead stay a small share of the concurrency ({@link #forWorker}), and a crash costs the survivors at
  * most that share more isolated runs.
  */

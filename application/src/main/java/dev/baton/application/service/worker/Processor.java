@@ -23,16 +23,16 @@ final class Processor {
     private final Triage triage;
     private final AttemptExecutor executor;
     private final Finisher finisher;
-    private final Isolation isolation;
+    private final Suspects suspects;
     private final InFlight inFlight;
     private final ConsumerName consumer;
 
-    Processor(Triage triage, AttemptExecutor executor, Finisher finisher, Isolation isolation, InFlight inFlight,
+    Processor(Triage triage, AttemptExecutor executor, Finisher finisher, Suspects suspects, InFlight inFlight,
               ConsumerName consumer) {
         this.triage = triage;
         this.executor = executor;
         this.finisher = finisher;
-        this.isolation = isolation;
+        this.suspects = suspects;
         this.inFlight = inFlight;
         this.consumer = consumer;
     }
@@ -65,7 +65,7 @@ final class Processor {
                 }
             }
             if (!runs.isEmpty()) {
-                endings.putAll(isolation.run(runs, () -> finisher.finish(executor.execute(runs))));
+                endings.putAll(suspects.runAlone(runs, () -> finisher.finish(executor.execute(runs))));
             }
         } catch (Throwable e) {
             LOG.warn("could not finish deliveries, left pending for redelivery consumer={} count={}", consumer,

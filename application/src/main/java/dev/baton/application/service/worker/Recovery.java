@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
  * loop of its own: a pass reclaims into slots the fetcher holds already ({@link #runOnce}), so that reclaiming never
  * waits behind a blocking lease and never takes more jobs than this worker has room for. A pass is due once per
  * {@code interval}, like a loop's. Every reclaimed entry is a suspect, which
- * runs alone ({@link Isolation}): the worker takes one at a time, only while it holds none, and stays due while there
+ * runs alone ({@link Suspects}): the worker takes one at a time, only while it holds none, and stays due while there
  * may be more, so that the next one comes as soon as the last one finished. Other workers take the rest meanwhile.
  * Poison among them is dead-lettered by the triage, like any delivery. A paused queue is not reclaimed from: its
  * abandoned entries wait, pending, until it is resumed.
@@ -28,7 +28,7 @@ final class Recovery {
     private final List<QueueName> queues;
     private final ConsumerName consumer;
     private final Duration lease;
-    private final InFlight inFlight;
+    private final Suspects suspects;
     private final Dispatcher dispatcher;
     private final PausedQueues pauses;
     private final MaintenanceObserver observer;
@@ -43,13 +43,13 @@ final class Recovery {
      * @param nanoTime the ticker, {@link System#nanoTime} but in tests
      */
     Recovery(QueueMaintenance maintenance, List<QueueName> queues, ConsumerName consumer, Duration lease,
-             InFlight inFlight, Dispatcher dispatcher, PausedQueues pauses, MaintenanceObserver observer,
+             Suspects suspects, Dispatcher dispatcher, PausedQueues pauses, MaintenanceObserver observer,
              Duration interval, LongSupplier nanoTime) {
         this.maintenance = maintenance;
         this.queues = List.copyOf(queues);
         this.consumer = consumer;
         this.lease = lease;
-        this.inFlight = inFlight;
+        this.suspects = suspects;
         this.dispatcher = dispatcher;
         this.pauses = pauses;
         this.observer = observer;
@@ -71,7 +71,7 @@ final class Recovery {
      * @return what it reclaimed: at most one delivery, which now holds one of the slots
      */
     Recovered runOnce(int available) {
-        if (available == 0 || inFlight.holdsSuspect() || !takeDue()) {
+        if (available == 0 || !suspects.mayTakeIn() || !takeDue()) {
             return Recovered.NOTHING;
         }
         int vanished = 0;

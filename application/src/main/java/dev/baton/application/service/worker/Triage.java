@@ -3,11 +3,9 @@ package dev.baton.application.service.worker;
 import dev.baton.application.handler.JobHandler;
 import dev.baton.application.handler.JobHandlers;
 import dev.baton.application.port.out.Delivery;
-import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.domain.Completion;
 import dev.baton.domain.DeadLetter;
 import dev.baton.domain.DeadLetterReason;
-import dev.baton.domain.DeliveryLimit;
 import dev.baton.domain.HumanDuration;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobError;
@@ -27,24 +25,20 @@ import java.util.TreeSet;
  * Decides what becomes of a delivery before anything runs: an operator's cancel is acknowledged, poison and malformed
  * entries go to the dead letters, a job that no handler of this worker takes waits for a worker that has one (and is
  * dead-lettered as NO_HANDLER once the {@link NoHandlerPolicy}'s grace has passed), the rest run under their handler.
- * Poison is a suspect (see {@link Isolation})
- * whose isolated deliveries, alone in their worker, reached the delivery limit without finishing: a job that merely
- * shared a worker that died never counts one. A suspect that committed before its worker died is acknowledged
- * without running.
+ * What becomes of a suspect follows the suspect protocol ({@link Suspects#settle}): poison is dead-lettered, and a
+ * suspect that committed before its worker died is acknowledged without running.
  */
 final class Triage {
-    private final DeliveryLimit deliveryLimit;
-    private final ExecutionLedger ledger;
+    private final Suspects suspects;
     private final JobHandlers handlers;
     private final Optional<String> defaultHandler;
     private final NoHandlerPolicy noHandlerPolicy;
     private final Clock clock;
 
     /** @param defaultHandler the handler of untyped jobs; when empty, the handler named like the queue */
-    Triage(DeliveryLimit deliveryLimit, ExecutionLedger ledger, JobHandlers handlers, Optional<String> defaultHandler,
-           NoHandlerPolicy noHandlerPolicy, Clock clock) {
-        this.deliveryLimit = deliveryLimit;
-        this.ledger = ledger;
+    Triage(Suspects suspects, JobHandlers handlers, Optional<String> defaultHandler, NoHandlerPolicy noHandlerPolicy,
+           Clock clock) {
+        this.suspects = suspects;
         this.handlers = handlers;
         this.defaultHandler = defaultHandler;
         this.noHandlerPolicy = noHandlerPolicy;
@@ -92,13 +86,9 @@ final class Triage {
             return new Cancelled(held, leased);
         }
         if (delivery instanceof Delivery.Leased suspect && suspect.suspect()) {
-            // a job that committed before its worker died (between commit and XACK) is done, not poison
-            Optional<Completion> completion = ledger.find(suspect.job().queue(), suspect.job().id());
-            if (completion.isPresent()) {
-                return new Completed(held, suspect, completion.get());
-            }
-            if (deliveryLimit.exceededBy(suspect.isolatedDeliveries() + 1)) {
-                return poison(held, suspect);
+            Optional<Settled> settled = suspects.settle(held, suspect);
+            if (settled.isPresent()) {
+                return settled.get();
             }
         }
         if (delivery instanceof Delivery.Malformed malformed) {
@@ -129,14 +119,6 @@ final class Triage {
         // nothing ran: the attempts are those made before, on workers that had a handler
         return new Refused(held, DeadLetter.of(dead.job(), DeadLetterReason.NO_HANDLER, error, dead.job().attempt(),
                 now));
-    }
-
-    private Verdict poison(HeldDelivery held, Delivery.Leased suspect) {
-        String problem = "ran alone in its worker " + suspect.isolatedDeliveries() + " times and never finished ("
-                + suspect.deliveryCount() + " deliveries), the delivery limit is " + deliveryLimit.maxDeliveries();
-        DeadLetter letter = DeadLetter.of(suspect.job(), DeadLetterReason.POISON, JobError.permanent("poison",
-                problem), (int) Math.min(suspect.deliveryCount(), Integer.MAX_VALUE), clock.instant());
-        return new Refused(held, letter);
     }
 
     /**

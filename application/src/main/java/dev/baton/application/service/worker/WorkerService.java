@@ -75,7 +75,9 @@ public final class WorkerService implements RunWorkerUseCase {
                 new AcknowledgedHandOvers(inFlight, counting, consumer), threads.ofJobKind("ack"));
         CancelMarks marks = new CancelMarks(leases);
         LedgerOutage ledgerOutage = new LedgerOutage(ledger, consumer);
-        Processor processor = processor(command, consumer, acknowledgements, inFlight, counting, ledgerOutage);
+        Suspects suspects = suspects(inFlight, consumer, counting);
+        Processor processor = processor(command, consumer, acknowledgements, inFlight, suspects, counting,
+                ledgerOutage);
         ExecutorService jobs = threads.jobs(command.concurrency());
         LeaseAhead ahead = LeaseAhead.forWorker(command.concurrency(), settings.batchCommit());
         Dispatcher dispatcher = new Dispatcher(inFlight, marks,
@@ -84,10 +86,10 @@ public final class WorkerService implements RunWorkerUseCase {
                 processor::process, ahead);
 
         PausedQueues pauses = new PausedQueues(leases, command.queues(), consumer);
-        Recovery recovery = new Recovery(maintenance, command.queues(), consumer, settings.lease(), inFlight,
+        Recovery recovery = new Recovery(maintenance, command.queues(), consumer, settings.lease(), suspects,
                 dispatcher, pauses, counting, settings.recoveryInterval(), System::nanoTime);
         Fetcher fetcher = new Fetcher(leases, maintenance, command.queues(), consumer, settings.block(),
-                inFlight, recovery, pauses, dispatcher, acknowledgements, ahead, ledgerOutage,
+                inFlight, recovery, suspects, pauses, dispatcher, acknowledgements, ahead, ledgerOutage,
                 threads.ofJobKind("fetch"));
         Loops loops = new Loops(consumer, threads)
                 .sweepingDeadlines(new DeadlineLoop(inFlight), DeadlineLoop.interval(settings.jobTimeout()))
@@ -120,8 +122,8 @@ public final class WorkerService implements RunWorkerUseCase {
         Acknowledgements<HandedOver> acknowledgements = Acknowledgements.onCallingThread(leases,
                 new AcknowledgedHandOvers(inFlight, counting, command.consumer()));
         // the caller leases: nothing waits for the ledger to answer
-        Processor processor = processor(command, command.consumer(), acknowledgements, inFlight, counting,
-                new LedgerOutage(ledger, command.consumer()));
+        Processor processor = processor(command, command.consumer(), acknowledgements, inFlight,
+                suspects(inFlight, command.consumer(), counting), counting, new LedgerOutage(ledger, command.consumer()));
         Dispatcher dispatcher = new Dispatcher(inFlight, new CancelMarks(leases), settings.batchCommit(), 1,
                 Runnable::run, processor::process, LeaseAhead.none());
         command.queues().forEach(leases::declare);
@@ -132,12 +134,16 @@ public final class WorkerService implements RunWorkerUseCase {
 
     /** Triage, execution and finishing of a delivery: the path every delivery takes, threaded or inline. */
     private Processor processor(Command command, ConsumerName consumer, Acknowledgements<HandedOver> acknowledgements,
-                                InFlight inFlight, CountingObserver counting, LedgerOutage ledgerOutage) {
+                                InFlight inFlight, Suspects suspects, CountingObserver counting,
+                                LedgerOutage ledgerOutage) {
         Finisher finisher = new Finisher(leases, outcomes, acknowledgements, settings.retryPolicy(),
                 settings.jobTimeout(), clock, random, counting, consumer, ledgerOutage);
-        return new Processor(new Triage(settings.deliveryLimit(), ledger, handlers, command.handler(),
-                settings.noHandlerPolicy(), clock),
+        return new Processor(new Triage(suspects, handlers, command.handler(), settings.noHandlerPolicy(), clock),
                 new AttemptExecutor(ledger, consumer, settings.jobTimeout(), clock, counting, tracing),
-                finisher, new Isolation(inFlight, leases, consumer, counting), inFlight, consumer);
+                finisher, suspects, inFlight, consumer);
+    }
+
+    private Suspects suspects(InFlight inFlight, ConsumerName consumer, CountingObserver counting) {
+        return new Suspects(inFlight, leases, ledger, settings.deliveryLimit(), clock, consumer, counting);
     }
 }

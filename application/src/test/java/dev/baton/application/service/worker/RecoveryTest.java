@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.baton.application.port.out.Delivery;
 import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.port.out.MaintenanceObserver;
+import dev.baton.application.testing.InMemoryExecutionLedger;
 import dev.baton.application.testing.InMemoryStreamTransport;
 import dev.baton.application.testing.MutableClock;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.ConsumerStats;
+import dev.baton.domain.DeliveryLimit;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
@@ -42,7 +44,9 @@ class RecoveryTest {
     });
     private final PausedQueues pauses = new PausedQueues(transport, List.of(QUEUE), worker);
     private final AtomicLong nanoTime = new AtomicLong();
-    private final Recovery recovery = new Recovery(transport, List.of(QUEUE), worker, LEASE, inFlight,
+    private final Suspects suspects = new Suspects(inFlight, transport, new InMemoryExecutionLedger(clock),
+            DeliveryLimit.DEFAULT, clock, worker, counting);
+    private final Recovery recovery = new Recovery(transport, List.of(QUEUE), worker, LEASE, suspects,
             new Dispatcher(inFlight, new CancelMarks(transport), 1, 1, Runnable::run,
                     dispatched::addAll, LeaseAhead.none()), pauses, counting, INTERVAL, nanoTime::get);
 

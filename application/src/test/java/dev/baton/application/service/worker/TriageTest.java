@@ -6,7 +6,9 @@ import dev.baton.application.handler.JobHandler;
 import dev.baton.application.handler.JobHandlers;
 import dev.baton.application.port.out.Delivery;
 import dev.baton.application.port.out.ExecutionLedger;
+import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.testing.InMemoryExecutionLedger;
+import dev.baton.application.testing.InMemoryStreamTransport;
 import dev.baton.application.testing.MutableClock;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.DeadLetter;
@@ -28,6 +30,8 @@ class TriageTest {
 
     private final MutableClock clock = MutableClock.at(Deliveries.NOW);
     private final InMemoryExecutionLedger ledger = new InMemoryExecutionLedger(clock);
+    private final Suspects suspects = new Suspects(new InFlight(1), new InMemoryStreamTransport(clock), ledger, LIMIT,
+            clock, ConsumerName.of("w1"), JobObserver.NONE);
     private final JobHandler orders = context -> Optional.empty();
     private final JobHandler email = context -> Optional.empty();
     private final JobHandler fallback = context -> Optional.empty();
@@ -75,7 +79,7 @@ class TriageTest {
     void anUntypedJobRunsUnderTheWorkersHandlerElseTheQueues() {
         assertThat(run(triage(Optional.of("fallback")).of(held(job("untyped"), 1), Set.of()))).isSameAs(fallback);
         assertThat(run(triage(Optional.empty()).of(held(job("untyped"), 1), Set.of()))).isSameAs(orders);
-        Triage.Released none = (Triage.Released) new Triage(LIMIT, ledger, JobHandlers.of(Map.of("email", email)),
+        Triage.Released none = (Triage.Released) new Triage(suspects, JobHandlers.of(Map.of("email", email)),
                 Optional.of("fallback"), POLICY, clock).of(held(job("untyped"), 1), Set.of());
         assertThat(none.problem()).isEqualTo("no handler named fallback or orders on this worker (its handlers:"
                 + " email)");
@@ -140,7 +144,7 @@ class TriageTest {
     }
 
     private Triage triage(Optional<String> defaultHandler) {
-        return new Triage(LIMIT, ledger, handlers, defaultHandler, POLICY, clock);
+        return new Triage(suspects, handlers, defaultHandler, POLICY, clock);
     }
 
     private static JobHandler run(Triage.Verdict verdict) {

@@ -43,7 +43,7 @@ import org.junit.jupiter.api.Test;
  * Suspects on the in-memory adapters: a delivery taken over from a worker that went silent runs alone in its worker,
  * and only its isolated deliveries count towards the delivery limit.
  */
-class IsolationTest {
+class SuspectsTest {
     private static final Duration LEASE = Duration.ofSeconds(30);
     private static final Duration PAST_LEASE = LEASE.plusSeconds(1);
     private static final Duration WAIT = Duration.ofSeconds(10);
