@@ -15,11 +15,11 @@ import org.slf4j.LoggerFactory;
  * The outbox relay's housekeeping, on a thread of its own so that publishing never waits behind it: once per poll
  * interval it looks for a loss of the transport ({@link TransportMemory}), making the published rows whose jobs have
  * no terminal outcome unpublished again, and forgets published rows whose jobs ended. Both read the published rows,
- * which under load the relay's thread, publishing hundreds of batches a second, must not wait for.
+ * which the relay's thread, publishing batch after batch under load, must not wait for.
  */
 final class OutboxHousekeeping implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(OutboxHousekeeping.class);
-    /** Batches of ended rows forgotten per look: 20 of the default 500 keep pace with 10 000 jobs a second. */
+    /** Batches of ended rows forgotten per look: enough to keep pace with a busy relay, and a bound on a look. */
     static final int FORGET_BATCHES = 20;
 
     private final JobOutbox outbox;

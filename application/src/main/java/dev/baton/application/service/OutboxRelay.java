@@ -4,19 +4,10 @@ import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.port.out.JobOutbox;
 import dev.baton.application.port.out.JobOutcomes;
 import dev.baton.application.port.out.JobPublisher;
-import dev.baton.application.port.out.LedgerUnavailableException;
 import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.port.out.TransportException;
 import dev.baton.application.port.out.TransportMemory;
-import dev.baton.domain.ConsumerName;
-import dev.baton.domain.DeadLetter;
-import dev.baton.domain.DeadLetterReason;
-import dev.baton.domain.DeadLetterRecord;
 import dev.baton.domain.InvalidValueException;
-import dev.baton.domain.Job;
-import dev.baton.domain.JobError;
-import dev.baton.domain.JobOutcome;
-import dev.baton.domain.QueueName;
 import dev.baton.domain.PayloadLimit;
 import java.time.Clock;
 import java.time.Duration;
@@ -37,10 +28,9 @@ import org.slf4j.LoggerFactory;
  * Publishes the jobs that producers committed to the outbox: claims a batch (a short transaction of its own), publishes
  * it pipelined to the transport with no transaction open, then marks it published in the statement that claims the
  * next batch (one round trip per batch; it waits for new rows only once a claim found none). A relay that dies before
- * the mark leaves its claim to expire; the next relay publishes the batch again, and the ledger acknowledges the duplicates. Any
- * number of relays run side by side. A row that cannot become a job, or that the transport refuses, is dead-lettered
- * MALFORMED with its reason: recorded dead in the ledger, appended to its queue's dead letters, then marked malformed
- * in the outbox (a row whose queue name is invalid has no queue: it is only marked); the relay goes on.
+ * the mark leaves its claim to expire; the next relay publishes the batch again, and the ledger acknowledges the
+ * duplicates. Any number of relays run side by side. A row that cannot become a job, or that the transport refuses,
+ * is dead-lettered MALFORMED with its reason ({@link OutboxRefusals}); the relay goes on.
  * After the transport lost data ({@link TransportMemory}), it publishes again every job without a terminal outcome;
  * a thread of its own ({@link OutboxHousekeeping}) looks for a loss, and forgets rows whose jobs ended, once per
  * {@link Settings#pollInterval}, so that publishing never waits behind either.
@@ -56,8 +46,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class OutboxRelay implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(OutboxRelay.class);
-    /** Who dead-letters the outbox's malformed rows, in the ledger's record of them. */
-    static final ConsumerName CONSUMER = ConsumerName.of("outbox-relay");
     /**
      * How long a relay's mark as claiming lasts unless renewed: a relay that died claiming delays no commit's
      * wake-up longer, and the other relays poll every {@link Settings#pollInterval} meanwhile.
@@ -69,15 +57,14 @@ public final class OutboxRelay implements AutoCloseable {
      */
     static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
     /**
-     * The pauses of a claiming relay whose claims find nothing, before it stops claiming (about 50 ms in all): under
-     * load the next rows come within a millisecond or two, and each stop costs a wake-up per commit until the relay
-     * claims again, and holds the commits that count on it until its last claim committed.
+     * The pauses of a claiming relay whose claims find nothing, before it stops claiming: under load the next rows
+     * come soon, and each stop costs a wake-up per commit until the relay claims again, and holds the commits that
+     * count on it until its last claim committed.
      */
     private static final List<Duration> LINGER = Stream.of(1, 2, 4, 8, 8, 8, 8, 8).map(Duration::ofMillis).toList();
 
     private final JobOutbox outbox;
     private final JobPublisher publisher;
-    private final JobOutcomes outcomes;
     private final PayloadLimit payloadLimit;
     private final Clock clock;
     private final Settings settings;
@@ -87,6 +74,7 @@ public final class OutboxRelay implements AutoCloseable {
     private final CountDownLatch closed = new CountDownLatch(1);
     private final Thread thread;
     private final OutboxHousekeeping housekeeping;
+    private final OutboxRefusals refusals;
     /** Rows this relay published and has yet to mark: marked in the statement that claims the next batch. */
     private List<Long> unmarked = List.of();
     /** A batch this relay claimed and the transport did not take: published before anything new is claimed. */
@@ -113,7 +101,6 @@ public final class OutboxRelay implements AutoCloseable {
                        JobObserver jobObserver) {
         this.outbox = Objects.requireNonNull(outbox, "outbox");
         this.publisher = Objects.requireNonNull(publisher, "publisher");
-        this.outcomes = Objects.requireNonNull(outcomes, "outcomes");
         this.payloadLimit = Objects.requireNonNull(payloadLimit, "payload limit");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.settings = Objects.requireNonNull(settings, "settings");
@@ -123,6 +110,7 @@ public final class OutboxRelay implements AutoCloseable {
         thread.setDaemon(true);
         this.housekeeping = new OutboxHousekeeping(outbox, Objects.requireNonNull(memory, "memory"), clock,
                 settings.batchSize(), settings.pollInterval(), observer);
+        this.refusals = new OutboxRefusals(outbox, publisher, Objects.requireNonNull(outcomes, "outcomes"), clock);
     }
 
     public OutboxRelay(JobOutbox outbox, JobPublisher publisher, JobOutcomes outcomes, TransportMemory memory,
@@ -206,9 +194,10 @@ public final class OutboxRelay implements AutoCloseable {
         List<JobOutbox.Entry.Ready> ready = new ArrayList<>();
         for (JobOutbox.Entry entry : claimed) {
             if (entry instanceof JobOutbox.Entry.Malformed malformed) {
-                refuse(malformed.position(), letterOf(malformed), malformed.reason());
+                refusals.refuse(malformed);
             } else if (entry instanceof JobOutbox.Entry.Ready row && !payloadLimit.admits(row.job().payload())) {
-                refuse(row.position(), row.job(), "payload over the limit of " + payloadLimit.maxBytes() + " bytes");
+                refusals.refuse(row.position(), row.job(), "payload over the limit of " + payloadLimit.maxBytes()
+                        + " bytes");
             } else if (entry instanceof JobOutbox.Entry.Ready row) {
                 ready.add(row);
             }
@@ -252,7 +241,7 @@ public final class OutboxRelay implements AutoCloseable {
                 publisher.publish(row.job());
                 published.add(row);
             } catch (InvalidValueException refused) {
-                refuse(row.position(), row.job(), refused.getMessage());
+                refusals.refuse(row.position(), row.job(), refused.getMessage());
             }
         }
         return published;
@@ -263,47 +252,6 @@ public final class OutboxRelay implements AutoCloseable {
             outbox.markPublished(unmarked, clock.instant());
             unmarked = List.of();
         }
-    }
-
-    private void refuse(long position, Job job, String reason) {
-        JobError error = JobError.permanent("malformed", reason);
-        refuse(position, Optional.of(DeadLetter.of(job, DeadLetterReason.MALFORMED, error, 0, clock.instant())),
-                reason);
-    }
-
-    /** The dead letter of a row that is no job, with its values verbatim; none when its queue name is invalid. */
-    private Optional<DeadLetter> letterOf(JobOutbox.Entry.Malformed row) {
-        try {
-            return Optional.of(DeadLetter.malformed(QueueName.of(row.queue()), row.fields(), row.reason(),
-                    clock.instant()));
-        } catch (InvalidValueException noQueue) {
-            return Optional.empty();
-        }
-    }
-
-    /**
-     * Dead-letters a row: the ledger first, then the transport, then the mark that keeps relays off it, each a call of
-     * its own (no transaction spans the transport's). When the ledger or the transport fails, the row stays unmarked:
-     * once its claim expired, a relay claims it again and dead-letters it once (both steps are once per job).
-     */
-    private void refuse(long position, Optional<DeadLetter> letter, String reason) {
-        String origin = "outbox:" + position;
-        try {
-            if (letter.isPresent()) {
-                JobOutcome outcome = outcomes.recordDead(DeadLetterRecord.of(letter.get(), CONSUMER, origin));
-                // completed or purged under the same job id: the ledger's answer stands, the row is only marked
-                if (outcome instanceof JobOutcome.Dead) {
-                    publisher.deadLetterUnpublished(letter.get(), origin);
-                }
-            }
-        } catch (LedgerUnavailableException | TransportException e) {
-            LOG.warn("could not dead-letter outbox row {}, retrying once its claim expires: {}", position,
-                    e.toString());
-            return;
-        }
-        LOG.warn("outbox row is no job, dead-lettered MALFORMED position={} queue={} reason={}", position,
-                letter.map(l -> l.queue().value()).orElse("(invalid: kept in the outbox only)"), reason);
-        outbox.markMalformed(position, reason);
     }
 
     /** Relays on a thread of its own, and keeps house on another, until {@link #close}. */

@@ -233,7 +233,7 @@ class OutboxRelayTest {
         assertThat(ledger.find(ORDERS, "bad\nid")).get().isInstanceOfSatisfying(JobOutcome.Dead.class, outcome -> {
             assertThat(outcome.record().reason()).isEqualTo(DeadLetterReason.MALFORMED);
             assertThat(outcome.record().entryId()).isEqualTo("outbox:" + position);
-            assertThat(outcome.record().consumer()).isEqualTo(OutboxRelay.CONSUMER);
+            assertThat(outcome.record().consumer()).isEqualTo(OutboxRefusals.CONSUMER);
         });
         assertThat(outbox.backlog(clock.instant()).malformed()).isOne();
         assertThat(transport.stats(ORDERS).length()).as("the row after it").isOne();
