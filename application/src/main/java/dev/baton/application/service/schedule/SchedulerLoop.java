@@ -44,36 +44,47 @@ final class SchedulerLoop {
         schedules.forEach(schedule -> failures.put(schedule.name(), new FailureStreak()));
     }
 
+    /** What a pass did: the fire times this scheduler enqueued, and the schedules whose pass failed. */
+    record Passed(int fired, int failed) {
+    }
+
     /** One pass; one schedule's failure (a transport error) is logged and leaves the others to run. */
-    void runOnce() {
+    Passed runOnce() {
+        int fired = 0;
+        int failed = 0;
         for (Schedule schedule : schedules) {
             FailureStreak streak = failures.get(schedule.name());
             try {
-                pass(schedule);
+                fired += pass(schedule);
             } catch (RuntimeException e) {
+                failed++;
                 LOG.atLevel(streak.failed()).log("schedule pass failed, retrying at the next pass schedule={}: {}",
                         schedule.name(), e.toString());
                 continue;
             }
-            int failed = streak.succeeded();
-            if (failed > 0) {
-                LOG.info("schedule passes work again after {} failures schedule={}", failed, schedule.name());
+            int failedBefore = streak.succeeded();
+            if (failedBefore > 0) {
+                LOG.info("schedule passes work again after {} failures schedule={}", failedBefore, schedule.name());
             }
         }
+        return new Passed(fired, failed);
     }
 
-    private void pass(Schedule schedule) {
+    /** @return how many fire times this pass enqueued */
+    private int pass(Schedule schedule) {
         Instant now = clock.instant();
         ScheduleState state = fires.state(schedule);
         if (state.settledThrough().isEmpty()) {
             fires.settle(schedule, now);
             LOG.info("schedule seen for the first time, firing from now on schedule={} next={}", schedule.name(),
                     schedule.nextFireTimes(now, 1));
-            return;
+            return 0;
         }
+        int fired = 0;
         FirePlan plan = schedule.plan(state.settledThrough().get(), now, grace, MAX_FIRES_PER_PASS);
         for (Instant fireTime : plan.fire()) {
             if (fires.fire(schedule, fireTime)) {
+                fired++;
                 observer.jobEnqueued(schedule.jobAt(fireTime));
                 LOG.debug("fired schedule={} fireTime={} job={}", schedule.name(), fireTime,
                         schedule.jobId(fireTime));
@@ -84,5 +95,6 @@ final class SchedulerLoop {
             LOG.info("skipped missed fire times schedule={} through={} catchUp={}", schedule.name(), through,
                     schedule.catchUp().text());
         });
+        return fired;
     }
 }

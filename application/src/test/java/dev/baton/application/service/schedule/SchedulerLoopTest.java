@@ -154,7 +154,7 @@ class SchedulerLoopTest {
         scheduler.runOnce();
         clock.advance(Duration.ofMinutes(10));
 
-        scheduler.runOnce();
+        assertThat(scheduler.runOnce()).isEqualTo(new SchedulerLoop.Passed(SchedulerLoop.MAX_FIRES_PER_PASS, 0));
         assertThat(firedTimes()).hasSize(SchedulerLoop.MAX_FIRES_PER_PASS);
         for (int pass = 0; pass < 6; pass++) {
             scheduler.runOnce();
@@ -188,7 +188,7 @@ class SchedulerLoopTest {
         scheduler.runOnce();
         clock.advance(Duration.ofSeconds(1));
 
-        scheduler.runOnce();
+        assertThat(scheduler.runOnce()).as("one fired, one failed").isEqualTo(new SchedulerLoop.Passed(1, 1));
 
         assertThat(firedTimes()).isEqualTo(seconds(1, 1));
     }
