@@ -150,7 +150,7 @@ class JobIdScopeTest {
     void anotherTypeUnderACompletedJobsIdIsNotRunAndIsWarnedOfAndCounted() throws SQLException {
         ListAppender<ILoggingEvent> log = new ListAppender<>();
         Logger acknowledgements = (Logger) LoggerFactory.getLogger(
-                "dev.baton.application.service.worker.AcknowledgedAttempts");
+                "dev.baton.application.service.worker.AcknowledgedHandOvers");
         log.start();
         acknowledgements.addAppender(log);
         QueueName orders = queue("orders");

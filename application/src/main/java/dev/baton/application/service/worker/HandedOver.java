@@ -12,7 +12,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A delivery whose end is recorded, handed over for acknowledgement ({@link Ending#HANDED_OVER}); the job counts as
- * ended this way only once acknowledged ({@link #acknowledged}).
+ * ended this way only once acknowledged ({@link #acknowledged}), and the line that says so is the listener's
+ * ({@link AcknowledgedHandOvers}).
  */
 sealed interface HandedOver extends Acknowledgements.Finished {
 
@@ -35,7 +36,7 @@ sealed interface HandedOver extends Acknowledgements.Finished {
 
     /** Its effect committed; the run took {@code took}. */
     record Completed(HeldDelivery held, Delivery.Leased delivery, Duration took) implements HandedOver {
-        private static final Logger LOG = LoggerFactory.getLogger(HandedOver.class);
+        private static final Logger LOG = LoggerFactory.getLogger(AcknowledgedHandOvers.class);
 
         @Override
         public void acknowledged(JobObserver observer) {
@@ -47,7 +48,7 @@ sealed interface HandedOver extends Acknowledgements.Finished {
 
     /** It completed before ({@code earlier}): not committed again. */
     record Duplicate(HeldDelivery held, Delivery.Leased delivery, Completion earlier) implements HandedOver {
-        private static final Logger LOG = LoggerFactory.getLogger(HandedOver.class);
+        private static final Logger LOG = LoggerFactory.getLogger(AcknowledgedHandOvers.class);
 
         @Override
         public void acknowledged(JobObserver observer) {
@@ -74,7 +75,7 @@ sealed interface HandedOver extends Acknowledgements.Finished {
 
     /** An operator cancelled it: nothing committed, no retry. */
     record Cancelled(HeldDelivery held, Delivery.Leased delivery) implements HandedOver {
-        private static final Logger LOG = LoggerFactory.getLogger(HandedOver.class);
+        private static final Logger LOG = LoggerFactory.getLogger(AcknowledgedHandOvers.class);
 
         @Override
         public void acknowledged(JobObserver observer) {

@@ -15,9 +15,9 @@ import org.slf4j.LoggerFactory;
  * Takes over the entries of consumers that went silent for a whole lease. It is a step of the fetcher's turn, not a
  * loop of its own: a pass reclaims into slots the fetcher holds already ({@link #runOnce}), so that reclaiming never
  * waits behind a blocking lease and never takes more jobs than this worker has room for. A pass is due once per
- * {@code interval}, like a loop's. Every reclaimed entry is a suspect, which
- * runs alone ({@link Suspects}): the worker takes one at a time, only while it holds none, and stays due while there
- * may be more, so that the next one comes as soon as the last one finished. Other workers take the rest meanwhile.
+ * {@code interval}, like a loop's. Every reclaimed entry is a suspect, which runs alone ({@link Suspects}): the worker
+ * takes one at a time, only while it holds none, and stays due while there may be more, so that the next one comes
+ * as soon as the last one finished. Other workers take the rest meanwhile.
  * Poison among them is dead-lettered by the triage, like any delivery. A paused queue is not reclaimed from: its
  * abandoned entries wait, pending, until it is resumed.
  */
