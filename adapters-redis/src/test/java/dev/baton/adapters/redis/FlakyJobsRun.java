@@ -12,6 +12,9 @@ import dev.baton.application.port.out.JobTracing;
 import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.service.worker.WorkerService;
 import dev.baton.application.service.worker.WorkerSettings;
+import dev.baton.application.service.worker.WorkerSettings.Leasing;
+import dev.baton.application.service.worker.WorkerSettings.Polling;
+import dev.baton.application.service.worker.WorkerSettings.Retries;
 import dev.baton.application.testing.InMemoryExecutionLedger;
 import dev.baton.domain.Backoff;
 import dev.baton.domain.ConsumerName;
@@ -54,9 +57,11 @@ final class FlakyJobsRun {
             return Optional.empty();
         };
         WorkerSettings settings = WorkerSettings.DEFAULTS
-                .withRetryPolicy(new RetryPolicy(3, new Backoff.Fixed(Duration.ofMillis(50)), Jitter.NONE, Set.of()))
-                .withIntervals(Duration.ofMillis(200), Duration.ofMillis(50), Duration.ofSeconds(5),
-                        Duration.ofSeconds(1));
+                .with(Retries.DEFAULT.withRetryPolicy(new RetryPolicy(3, new Backoff.Fixed(Duration.ofMillis(50)),
+                        Jitter.NONE, Set.of())))
+                .with(Polling.DEFAULT.withBlock(Duration.ofMillis(200)).withPromoteInterval(Duration.ofMillis(50)))
+                .with(Leasing.DEFAULT.withExtendInterval(Duration.ofSeconds(5))
+                        .withRecoveryInterval(Duration.ofSeconds(1)));
         RunWorkerUseCase workers = new WorkerService(adapter.leases(), adapter.maintenance(), ledger, ledger,
                 JobHandlers.of(Map.of(queue.value(), flaky)), settings, Clock.systemUTC(), () -> 0.5,
                 JobObserver.NONE, MaintenanceObserver.NONE, JobTracing.NONE);

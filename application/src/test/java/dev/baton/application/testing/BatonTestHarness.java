@@ -11,6 +11,7 @@ import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.service.EnqueueService;
 import dev.baton.application.service.worker.InlineWorker;
 import dev.baton.application.service.worker.WorkerService;
+import dev.baton.application.service.worker.WorkerSettings.Retries;
 import dev.baton.application.service.worker.WorkerSettings;
 import dev.baton.domain.Completion;
 import dev.baton.domain.ConsumerName;
@@ -72,8 +73,8 @@ public final class BatonTestHarness {
         this.ledger = new InMemoryExecutionLedger(clock);
         this.enqueue = new EnqueueService(transport, clock, PayloadLimit.DEFAULT, recorder);
         this.workers = new WorkerService(transport, transport, ledger, ledger, JobHandlers.of(builder.handlers),
-                WorkerSettings.DEFAULTS.withRetryPolicy(builder.retryPolicy), clock, () -> 0.0, recorder,
-                MaintenanceObserver.NONE, JobTracing.NONE);
+                WorkerSettings.DEFAULTS.with(Retries.DEFAULT.withRetryPolicy(builder.retryPolicy)), clock,
+                () -> 0.0, recorder, MaintenanceObserver.NONE, JobTracing.NONE);
     }
 
     public static Builder builder() {

@@ -37,17 +37,17 @@ class BatonSettingsTest {
                 .batchCommit(4).jobThreads(JobThreads.PLATFORM).build()) {
             WorkerSettings settings = baton.use(WorkerSettings.class);
 
-            assertThat(settings.lease()).isEqualTo(Duration.ofSeconds(7));
-            assertThat(settings.jobTimeout()).isEqualTo(Duration.ofSeconds(42));
-            assertThat(settings.retryPolicy().maxAttempts()).isEqualTo(3);
-            assertThat(settings.retryPolicy().backoff())
+            assertThat(settings.leasing().lease()).isEqualTo(Duration.ofSeconds(7));
+            assertThat(settings.retries().jobTimeout()).isEqualTo(Duration.ofSeconds(42));
+            assertThat(settings.retries().retryPolicy().maxAttempts()).isEqualTo(3);
+            assertThat(settings.retries().retryPolicy().backoff())
                     .isEqualTo(new Backoff.Exponential(Duration.ofMillis(250), 2.0, Duration.ofSeconds(4)));
-            assertThat(settings.deliveryLimit().maxDeliveries()).isEqualTo(9);
-            assertThat(settings.retention().maxAge()).isEqualTo(Duration.ofHours(6));
-            assertThat(settings.consumerIdleRemoval()).isEqualTo(Duration.ofMinutes(20));
-            assertThat(settings.grace()).isEqualTo(Duration.ofSeconds(3));
-            assertThat(settings.batchCommit()).isEqualTo(4);
-            assertThat(settings.jobThreads()).isEqualTo(JobThreads.PLATFORM);
+            assertThat(settings.admission().deliveryLimit().maxDeliveries()).isEqualTo(9);
+            assertThat(settings.housekeeping().retention().maxAge()).isEqualTo(Duration.ofHours(6));
+            assertThat(settings.housekeeping().consumerIdleRemoval()).isEqualTo(Duration.ofMinutes(20));
+            assertThat(settings.stopping().grace()).isEqualTo(Duration.ofSeconds(3));
+            assertThat(settings.dispatching().batchCommit()).isEqualTo(4);
+            assertThat(settings.dispatching().jobThreads()).isEqualTo(JobThreads.PLATFORM);
         }
     }
 

@@ -10,6 +10,10 @@ import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.port.out.JobTracing;
 import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.port.out.QueueMaintenance;
+import dev.baton.application.service.worker.WorkerSettings.Dispatching;
+import dev.baton.application.service.worker.WorkerSettings.Housekeeping;
+import dev.baton.application.service.worker.WorkerSettings.Leasing;
+import dev.baton.application.service.worker.WorkerSettings.Retries;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.RandomSource;
 import java.time.Clock;
@@ -67,7 +71,11 @@ public final class WorkerService implements RunWorkerUseCase {
     public RunningWorker start(Command command) {
         ConsumerClaim claim = ConsumerClaim.claim(maintenance, command.consumer(), command.queues());
         ConsumerName consumer = claim.name();
-        WorkerThreads threads = new WorkerThreads(settings.jobThreads(), settings.batchCommit(), "baton-" + consumer);
+        Leasing leasing = settings.leasing();
+        Dispatching dispatching = settings.dispatching();
+        Housekeeping housekeeping = settings.housekeeping();
+        WorkerThreads threads = new WorkerThreads(dispatching.jobThreads(), dispatching.batchCommit(),
+                "baton-" + consumer);
         CountingObserver counting = new CountingObserver(jobObserver, maintenanceObserver);
         InFlight inFlight = new InFlight(command.concurrency());
 
@@ -79,36 +87,38 @@ public final class WorkerService implements RunWorkerUseCase {
         Processor processor = processor(command, consumer, acknowledgements, inFlight, suspects, counting,
                 ledgerOutage);
         ExecutorService jobs = threads.jobs(command.concurrency());
-        LeaseAhead ahead = LeaseAhead.forWorker(command.concurrency(), settings.batchCommit());
+        LeaseAhead ahead = LeaseAhead.forWorker(command.concurrency(), dispatching.batchCommit());
         Dispatcher dispatcher = new Dispatcher(inFlight, marks,
-                WorkerSettings.jobsPerTransaction(command.concurrency(), settings.batchCommit()),
-                WorkerSettings.transactionsAtOnce(command.concurrency(), settings.batchCommit()), jobs,
+                WorkerSettings.jobsPerTransaction(command.concurrency(), dispatching.batchCommit()),
+                WorkerSettings.transactionsAtOnce(command.concurrency(), dispatching.batchCommit()), jobs,
                 processor::process, ahead);
 
         PausedQueues pauses = new PausedQueues(leases, command.queues(), consumer);
-        Recovery recovery = new Recovery(maintenance, command.queues(), consumer, settings.lease(), suspects,
-                dispatcher, pauses, counting, settings.recoveryInterval(), System::nanoTime);
-        Fetcher fetcher = new Fetcher(leases, maintenance, command.queues(), consumer, settings.block(),
+        Recovery recovery = new Recovery(maintenance, command.queues(), consumer, leasing.lease(), suspects,
+                dispatcher, pauses, counting, leasing.recoveryInterval(), System::nanoTime);
+        Fetcher fetcher = new Fetcher(leases, maintenance, command.queues(), consumer, settings.polling().block(),
                 inFlight, recovery, suspects, pauses, dispatcher, acknowledgements, ahead, ledgerOutage,
                 threads.ofJobKind("fetch"));
         Loops loops = new Loops(consumer, threads)
-                .sweepingDeadlines(new DeadlineLoop(inFlight), DeadlineLoop.interval(settings.jobTimeout()))
+                .sweepingDeadlines(new DeadlineLoop(inFlight), DeadlineLoop.interval(settings.retries().jobTimeout()))
                 .whileLeasing("promotion", new PromotionLoop(maintenance, command.queues(), clock), Duration.ZERO,
-                        settings.promoteInterval())
+                        settings.polling().promoteInterval())
                 .untilShutdown("lease extension", new LeaseExtensionLoop(leases, consumer, inFlight, counting),
-                        settings.extendInterval(), settings.extendInterval())
-                .untilShutdown("cancel watch", new CancelWatch(marks, inFlight, settings.cancelGrace(), consumer),
+                        leasing.extendInterval(), leasing.extendInterval())
+                .untilShutdown("cancel watch", new CancelWatch(marks, inFlight,
+                                settings.stopping().cancelGrace(), consumer),
                         CancelWatch.CHECK_INTERVAL, CancelWatch.CHECK_INTERVAL)
                 .whileLeasing("housekeeping", new HousekeepingLoop(maintenance, command.queues(),
-                                settings.retention(), settings.consumerIdleRemoval(), clock, counting),
-                        settings.trimInterval(), settings.trimInterval());
+                                housekeeping.retention(), housekeeping.consumerIdleRemoval(), clock, counting),
+                        housekeeping.trimInterval(), housekeeping.trimInterval());
 
         Worker worker = new Worker(claim, fetcher, pauses, jobs, inFlight, acknowledgements, loops, counting,
-                settings.grace());
+                settings.stopping().grace());
         worker.start();
         LOG.info("worker started consumer={} queues={} concurrency={} threads={} lease={} jobTimeout={}"
-                + " maxAttempts={}", consumer, command.queues(), command.concurrency(), settings.runsJobsOn().label(),
-                settings.lease(), settings.jobTimeout(), settings.retryPolicy().maxAttempts());
+                + " maxAttempts={}", consumer, command.queues(), command.concurrency(),
+                dispatching.runsJobsOn().label(), leasing.lease(), settings.retries().jobTimeout(),
+                settings.retries().retryPolicy().maxAttempts());
         return worker;
     }
 
@@ -124,8 +134,8 @@ public final class WorkerService implements RunWorkerUseCase {
         // the caller leases: nothing waits for the ledger to answer
         Processor processor = processor(command, command.consumer(), acknowledgements, inFlight,
                 suspects(inFlight, command.consumer(), counting), counting, new LedgerOutage(ledger, command.consumer()));
-        Dispatcher dispatcher = new Dispatcher(inFlight, new CancelMarks(leases), settings.batchCommit(), 1,
-                Runnable::run, processor::process, LeaseAhead.none());
+        Dispatcher dispatcher = new Dispatcher(inFlight, new CancelMarks(leases),
+                settings.dispatching().batchCommit(), 1, Runnable::run, processor::process, LeaseAhead.none());
         command.queues().forEach(leases::declare);
         return new InlineWorker(leases, command, new PausedQueues(leases, command.queues(), command.consumer()),
                 inFlight, dispatcher,
@@ -136,14 +146,17 @@ public final class WorkerService implements RunWorkerUseCase {
     private Processor processor(Command command, ConsumerName consumer, Acknowledgements<HandedOver> acknowledgements,
                                 InFlight inFlight, Suspects suspects, CountingObserver counting,
                                 LedgerOutage ledgerOutage) {
-        Finisher finisher = new Finisher(leases, outcomes, acknowledgements, settings.retryPolicy(),
-                settings.jobTimeout(), clock, random, counting, consumer, ledgerOutage);
-        return new Processor(new Triage(suspects, handlers, command.handler(), settings.noHandlerPolicy(), clock),
-                new AttemptExecutor(ledger, consumer, settings.jobTimeout(), clock, counting, tracing),
+        Retries retries = settings.retries();
+        Finisher finisher = new Finisher(leases, outcomes, acknowledgements, retries.retryPolicy(),
+                retries.jobTimeout(), clock, random, counting, consumer, ledgerOutage);
+        return new Processor(new Triage(suspects, handlers, command.handler(),
+                settings.admission().noHandlerPolicy(), clock),
+                new AttemptExecutor(ledger, consumer, retries.jobTimeout(), clock, counting, tracing),
                 finisher, suspects, inFlight, consumer);
     }
 
     private Suspects suspects(InFlight inFlight, ConsumerName consumer, CountingObserver counting) {
-        return new Suspects(inFlight, leases, ledger, settings.deliveryLimit(), clock, consumer, counting);
+        return new Suspects(inFlight, leases, ledger, settings.admission().deliveryLimit(), clock, consumer,
+                counting);
     }
 }

@@ -10,42 +10,20 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * How a worker paces itself. Times measured against jobs and entries (lease, job timeout's deadline) follow the
- * injected clock; the loop intervals are real waiting.
+ * How a worker paces itself, one record per room of the worker; each record checks its own rules. Times measured
+ * against jobs and entries (lease, job timeout's deadline) follow the injected clock; the loop intervals are real
+ * waiting. A changed room replaces the default one: {@code WorkerSettings.DEFAULTS.with(Leasing.of(lease))}.
  *
- * @param lease               how long a job may stay silent (no lease extension) before another consumer may
- *                            reclaim it; also the idle time after which this worker reclaims others' entries
- * @param deliveryLimit       isolated deliveries of one entry (a suspect run alone in its worker) without finishing
- *                            after which it is dead-lettered as POISON
- * @param retryPolicy         attempts and backoff for failed jobs
- * @param jobTimeout          the longest one attempt may run; then it is interrupted and counts as a retryable
- *                            failure
- * @param block               how long one blocking read waits for new jobs (split over the queues of one worker)
- * @param promoteInterval     how often due jobs move from the delayed set into the stream
- * @param extendInterval      how often the leases of running jobs are extended; must be well below {@code lease}
- * @param recoveryInterval    how often entries abandoned by silent consumers are reclaimed
- * @param trimInterval        how often the stream is trimmed and idle consumers are removed
- * @param retention           how long acknowledged history stays in the stream
- * @param consumerIdleRemoval consumers idle this long and owning nothing are removed from the group
- * @param grace               how long {@code close()} waits for running jobs before abandoning them
- * @param batchCommit         up to this many leased jobs run one after the other on one thread and commit in one
- *                            ledger transaction; a batch is the jobs ready when a transaction starts, never waited
- *                            for, and {@link #transactionsAtOnce} batches commit side by side. They share one
- *                            deadline, {@code jobTimeout} from the start of the batch. 1 (the default) commits every
- *                            job on its own
- * @param jobThreads          what runs the jobs: platform or virtual threads ({@link JobThreads#AUTO} by default,
- *                            see {@link #runsJobsOn()}); checked against the running JVM here, so a choice it cannot
- *                            honour fails at once
- * @param cancelGrace         how long a running job's handler may go on after the worker saw its cancel
- *                            ({@code JobContext.cancelled()} turns true within a second) before it is interrupted
- * @param noHandlerGrace      how long a job that no handler of the worker takes waits for a worker that has one
- *                            before it is dead-lettered as NO_HANDLER ({@link NoHandlerPolicy})
+ * @param leasing     how long a job stays leased, and the loops that keep and take over leases
+ * @param retries     how long one attempt may run and what follows a failed one
+ * @param admission   which deliveries never run: poison, and jobs no handler of the worker takes
+ * @param polling     how the worker looks for jobs to run
+ * @param housekeeping what is trimmed from the streams and their consumer groups, and how often
+ * @param stopping    how long running jobs may go on once they are asked to stop
+ * @param dispatching what runs the jobs and how many commit in one ledger transaction
  */
-public record WorkerSettings(Duration lease, DeliveryLimit deliveryLimit, RetryPolicy retryPolicy, Duration jobTimeout,
-                             Duration block, Duration promoteInterval, Duration extendInterval,
-                             Duration recoveryInterval, Duration trimInterval, Retention retention,
-                             Duration consumerIdleRemoval, Duration grace, int batchCommit,
-                             JobThreads jobThreads, Duration cancelGrace, Duration noHandlerGrace) {
+public record WorkerSettings(Leasing leasing, Retries retries, Admission admission, Polling polling,
+                             Housekeeping housekeeping, Stopping stopping, Dispatching dispatching) {
     /** The most jobs one ledger transaction may hold. */
     public static final int MAX_BATCH_COMMIT = 1_000;
     /**
@@ -54,117 +32,52 @@ public record WorkerSettings(Duration lease, DeliveryLimit deliveryLimit, RetryP
      */
     public static final int MIN_BATCH_TRANSACTIONS = 4;
 
-    public static final WorkerSettings DEFAULTS = new WorkerSettings(Duration.ofSeconds(30), DeliveryLimit.DEFAULT,
-            RetryPolicy.DEFAULT, Duration.ofSeconds(60), Duration.ofSeconds(1), Duration.ofMillis(250),
-            Duration.ofSeconds(10), Duration.ofSeconds(15), Duration.ofMinutes(1), Retention.DEFAULT,
-            Duration.ofHours(1), Duration.ofSeconds(30), 1, JobThreads.AUTO, Duration.ofSeconds(10),
-            NoHandlerPolicy.DEFAULT.grace());
+    public static final WorkerSettings DEFAULTS = new WorkerSettings(Leasing.DEFAULT, Retries.DEFAULT,
+            Admission.DEFAULT, Polling.DEFAULT, Housekeeping.DEFAULT, Stopping.DEFAULT, Dispatching.DEFAULT);
 
     public WorkerSettings {
-        Objects.requireNonNull(deliveryLimit, "delivery limit");
-        Objects.requireNonNull(retryPolicy, "retry policy");
-        Objects.requireNonNull(retention, "retention");
-        positive(lease, "lease");
-        positive(jobTimeout, "job timeout");
-        positive(block, "block");
-        positive(promoteInterval, "promote interval");
-        positive(extendInterval, "extend interval");
-        positive(recoveryInterval, "recovery interval");
-        positive(trimInterval, "trim interval");
-        positive(consumerIdleRemoval, "consumer idle removal");
-        Objects.requireNonNull(grace, "grace");
-        if (grace.isNegative()) {
-            throw new InvalidValueException("grace must not be negative, got " + grace);
-        }
-        Objects.requireNonNull(cancelGrace, "cancel grace");
-        if (cancelGrace.isNegative()) {
-            throw new InvalidValueException("cancel grace must not be negative, got " + cancelGrace);
-        }
-        new NoHandlerPolicy(noHandlerGrace); // refused here if negative
-        if (batchCommit < 1 || batchCommit > MAX_BATCH_COMMIT) {
-            throw new InvalidValueException("batch commit must be 1.." + MAX_BATCH_COMMIT + ", got " + batchCommit);
-        }
-        Objects.requireNonNull(jobThreads, "job threads").resolve(batchCommit); // refused here if it cannot run
-        // two extensions must fit into one lease, or a slow round trip lets another consumer steal a running job
-        if (extendInterval.multipliedBy(2).compareTo(lease) > 0) {
-            throw new InvalidValueException("extend interval " + extendInterval + " must be at most half the lease "
-                    + lease);
-        }
+        Objects.requireNonNull(leasing, "leasing");
+        Objects.requireNonNull(retries, "retries");
+        Objects.requireNonNull(admission, "admission");
+        Objects.requireNonNull(polling, "polling");
+        Objects.requireNonNull(housekeeping, "housekeeping");
+        Objects.requireNonNull(stopping, "stopping");
+        Objects.requireNonNull(dispatching, "dispatching");
     }
 
-    private static void positive(Duration duration, String name) {
-        Objects.requireNonNull(duration, name);
-        if (duration.isNegative() || duration.isZero()) {
-            throw new InvalidValueException(name + " must be positive, got " + duration);
-        }
+    /** These settings with another leasing. */
+    public WorkerSettings with(Leasing room) {
+        return new WorkerSettings(room, retries, admission, polling, housekeeping, stopping, dispatching);
     }
 
-    /** A builder holding the {@link #DEFAULTS}: set what differs, then {@link Builder#build()} validates. */
-    public static Builder builder() {
-        return DEFAULTS.toBuilder();
+    /** These settings with other retries. */
+    public WorkerSettings with(Retries room) {
+        return new WorkerSettings(leasing, room, admission, polling, housekeeping, stopping, dispatching);
     }
 
-    /** A builder holding these settings. */
-    public Builder toBuilder() {
-        return new Builder(this);
+    /** These settings with another admission. */
+    public WorkerSettings with(Admission room) {
+        return new WorkerSettings(leasing, retries, room, polling, housekeeping, stopping, dispatching);
     }
 
-    /**
-     * The same settings with a new lease; the extension interval follows at a third of it, and recovery runs at
-     * least once per lease, so that a dead worker's jobs are taken over within about two leases however short.
-     */
-    public WorkerSettings withLease(Duration newLease) {
-        Duration recovery = recoveryInterval.compareTo(newLease) > 0 ? newLease : recoveryInterval;
-        return toBuilder().lease(newLease).extendInterval(newLease.dividedBy(3)).recoveryInterval(recovery).build();
+    /** These settings with other polling. */
+    public WorkerSettings with(Polling room) {
+        return new WorkerSettings(leasing, retries, admission, room, housekeeping, stopping, dispatching);
     }
 
-    public WorkerSettings withDeliveryLimit(DeliveryLimit limit) {
-        return toBuilder().deliveryLimit(limit).build();
+    /** These settings with other housekeeping. */
+    public WorkerSettings with(Housekeeping room) {
+        return new WorkerSettings(leasing, retries, admission, polling, room, stopping, dispatching);
     }
 
-    public WorkerSettings withRetryPolicy(RetryPolicy policy) {
-        return toBuilder().retryPolicy(policy).build();
+    /** These settings with other stopping graces. */
+    public WorkerSettings with(Stopping room) {
+        return new WorkerSettings(leasing, retries, admission, polling, housekeeping, room, dispatching);
     }
 
-    public WorkerSettings withJobTimeout(Duration timeout) {
-        return toBuilder().jobTimeout(timeout).build();
-    }
-
-    /** The same settings with new loop timings: blocking read, promotion, lease extension and recovery. */
-    public WorkerSettings withIntervals(Duration newBlock, Duration promote, Duration extend, Duration recovery) {
-        return toBuilder().block(newBlock).promoteInterval(promote).extendInterval(extend).recoveryInterval(recovery)
-                .build();
-    }
-
-    public WorkerSettings withHousekeeping(Duration trim, Retention newRetention, Duration idleRemoval) {
-        return toBuilder().trimInterval(trim).retention(newRetention).consumerIdleRemoval(idleRemoval).build();
-    }
-
-    public WorkerSettings withGrace(Duration newGrace) {
-        return toBuilder().grace(newGrace).build();
-    }
-
-    /** The same settings with a new grace between a running job's cancel and its interruption. */
-    public WorkerSettings withCancelGrace(Duration newGrace) {
-        return toBuilder().cancelGrace(newGrace).build();
-    }
-
-    /** The same settings with a new grace for jobs that no handler of the worker takes. */
-    public WorkerSettings withNoHandlerGrace(Duration newGrace) {
-        return toBuilder().noHandlerGrace(newGrace).build();
-    }
-
-    /** What becomes of a job that no handler of the worker takes. */
-    public NoHandlerPolicy noHandlerPolicy() {
-        return new NoHandlerPolicy(noHandlerGrace);
-    }
-
-    public WorkerSettings withBatchCommit(int jobs) {
-        return toBuilder().batchCommit(jobs).build();
-    }
-
-    public WorkerSettings withJobThreads(JobThreads threads) {
-        return toBuilder().jobThreads(threads).build();
+    /** These settings with other dispatching. */
+    public WorkerSettings with(Dispatching room) {
+        return new WorkerSettings(leasing, retries, admission, polling, housekeeping, stopping, room);
     }
 
     /**
@@ -191,134 +104,236 @@ public record WorkerSettings(Duration lease, DeliveryLimit deliveryLimit, RetryP
         return Math.min(batchCommit, (concurrency + transactions - 1) / transactions);
     }
 
-    /** What runs the jobs on this JVM with these settings: {@link JobThreads#PLATFORM} or {@link JobThreads#VIRTUAL}. */
-    public JobThreads runsJobsOn() {
-        return jobThreads.resolve(batchCommit);
+    private static void positive(Duration duration, String name) {
+        Objects.requireNonNull(duration, name);
+        if (duration.isNegative() || duration.isZero()) {
+            throw new InvalidValueException(name + " must be positive, got " + duration);
+        }
     }
 
-    /** Settings field by field, each setter named like the setting; validated together by {@link #build()}. */
-    public static final class Builder {
-        private Duration lease;
-        private DeliveryLimit deliveryLimit;
-        private RetryPolicy retryPolicy;
-        private Duration jobTimeout;
-        private Duration block;
-        private Duration promoteInterval;
-        private Duration extendInterval;
-        private Duration recoveryInterval;
-        private Duration trimInterval;
-        private Retention retention;
-        private Duration consumerIdleRemoval;
-        private Duration grace;
-        private int batchCommit;
-        private Duration cancelGrace;
-        private JobThreads jobThreads;
-        private Duration noHandlerGrace;
+    private static void notNegative(Duration duration, String name) {
+        Objects.requireNonNull(duration, name);
+        if (duration.isNegative()) {
+            throw new InvalidValueException(name + " must not be negative, got " + duration);
+        }
+    }
 
-        private Builder(WorkerSettings from) {
-            lease = from.lease;
-            deliveryLimit = from.deliveryLimit;
-            retryPolicy = from.retryPolicy;
-            jobTimeout = from.jobTimeout;
-            block = from.block;
-            promoteInterval = from.promoteInterval;
-            extendInterval = from.extendInterval;
-            recoveryInterval = from.recoveryInterval;
-            trimInterval = from.trimInterval;
-            retention = from.retention;
-            consumerIdleRemoval = from.consumerIdleRemoval;
-            grace = from.grace;
-            batchCommit = from.batchCommit;
-            cancelGrace = from.cancelGrace;
-            jobThreads = from.jobThreads;
-            noHandlerGrace = from.noHandlerGrace;
+    /**
+     * Leases: read by the lease extension loop and by recovery. The lease is set one way, {@link #of}; the intervals
+     * it derives can then be overridden by name.
+     *
+     * @param lease            how long a job may stay silent (no lease extension) before another consumer may
+     *                         reclaim it; also the idle time after which this worker reclaims others' entries
+     * @param extendInterval   how often the leases of running jobs are extended; at most half the lease
+     * @param recoveryInterval how often entries abandoned by silent consumers are reclaimed
+     */
+    public record Leasing(Duration lease, Duration extendInterval, Duration recoveryInterval) {
+        public static final Leasing DEFAULT = new Leasing(Duration.ofSeconds(30), Duration.ofSeconds(10),
+                Duration.ofSeconds(15));
+
+        public Leasing {
+            positive(lease, "lease");
+            positive(extendInterval, "extend interval");
+            positive(recoveryInterval, "recovery interval");
+            // two extensions must fit into one lease, or a slow round trip lets another consumer steal a running job
+            if (extendInterval.multipliedBy(2).compareTo(lease) > 0) {
+                throw new InvalidValueException("extend interval " + extendInterval + " must be at most half the lease "
+                        + lease);
+            }
         }
 
-        /** Only the lease itself: unlike {@link WorkerSettings#withLease}, the intervals stay as they are. */
-        public Builder lease(Duration value) {
-            lease = value;
-            return this;
+        /**
+         * A lease with its intervals: extension at a third of it, and recovery at least once per lease, so that a
+         * dead worker's jobs are taken over within about two leases however short.
+         */
+        public static Leasing of(Duration lease) {
+            Objects.requireNonNull(lease, "lease");
+            Duration recovery = DEFAULT.recoveryInterval.compareTo(lease) > 0 ? lease : DEFAULT.recoveryInterval;
+            return new Leasing(lease, lease.dividedBy(3), recovery);
         }
 
-        public Builder deliveryLimit(DeliveryLimit value) {
-            deliveryLimit = value;
-            return this;
+        /** The same lease, its running jobs' leases extended every {@code interval}. */
+        public Leasing withExtendInterval(Duration interval) {
+            return new Leasing(lease, interval, recoveryInterval);
         }
 
-        public Builder retryPolicy(RetryPolicy value) {
-            retryPolicy = value;
-            return this;
+        /** The same lease, abandoned entries reclaimed every {@code interval}. */
+        public Leasing withRecoveryInterval(Duration interval) {
+            return new Leasing(lease, extendInterval, interval);
+        }
+    }
+
+    /**
+     * Attempts and what follows a failed one: read by the attempt executor, the deadline sweep and the finisher.
+     *
+     * @param retryPolicy attempts and backoff for failed jobs
+     * @param jobTimeout  the longest one attempt may run; then it is interrupted and counts as a retryable failure
+     */
+    public record Retries(RetryPolicy retryPolicy, Duration jobTimeout) {
+        public static final Retries DEFAULT = new Retries(RetryPolicy.DEFAULT, Duration.ofSeconds(60));
+
+        public Retries {
+            Objects.requireNonNull(retryPolicy, "retry policy");
+            positive(jobTimeout, "job timeout");
         }
 
-        public Builder jobTimeout(Duration value) {
-            jobTimeout = value;
-            return this;
+        /** The same job timeout with another retry policy. */
+        public Retries withRetryPolicy(RetryPolicy policy) {
+            return new Retries(policy, jobTimeout);
         }
 
-        public Builder block(Duration value) {
-            block = value;
-            return this;
+        /** The same retry policy with another job timeout. */
+        public Retries withJobTimeout(Duration timeout) {
+            return new Retries(retryPolicy, timeout);
+        }
+    }
+
+    /**
+     * Deliveries that never run: read by the triage before a delivery runs.
+     *
+     * @param deliveryLimit  isolated deliveries of one entry (a suspect run alone in its worker) without finishing
+     *                       after which it is dead-lettered as POISON
+     * @param noHandlerGrace how long a job that no handler of the worker takes waits for a worker that has one before
+     *                       it is dead-lettered as NO_HANDLER ({@link NoHandlerPolicy})
+     */
+    public record Admission(DeliveryLimit deliveryLimit, Duration noHandlerGrace) {
+        public static final Admission DEFAULT = new Admission(DeliveryLimit.DEFAULT, NoHandlerPolicy.DEFAULT.grace());
+
+        public Admission {
+            Objects.requireNonNull(deliveryLimit, "delivery limit");
+            new NoHandlerPolicy(noHandlerGrace); // refused here if negative
         }
 
-        public Builder promoteInterval(Duration value) {
-            promoteInterval = value;
-            return this;
+        /** The same no-handler grace with another delivery limit. */
+        public Admission withDeliveryLimit(DeliveryLimit limit) {
+            return new Admission(limit, noHandlerGrace);
         }
 
-        public Builder extendInterval(Duration value) {
-            extendInterval = value;
-            return this;
+        /** The same delivery limit with another no-handler grace. */
+        public Admission withNoHandlerGrace(Duration grace) {
+            return new Admission(deliveryLimit, grace);
         }
 
-        public Builder recoveryInterval(Duration value) {
-            recoveryInterval = value;
-            return this;
+        /** What becomes of a job that no handler of the worker takes. */
+        public NoHandlerPolicy noHandlerPolicy() {
+            return new NoHandlerPolicy(noHandlerGrace);
+        }
+    }
+
+    /**
+     * Looking for jobs: read by the fetcher and the promotion loop.
+     *
+     * @param block           how long one blocking read waits for new jobs (split over the queues of one worker)
+     * @param promoteInterval how often due jobs move from the delayed set into the stream
+     */
+    public record Polling(Duration block, Duration promoteInterval) {
+        public static final Polling DEFAULT = new Polling(Duration.ofSeconds(1), Duration.ofMillis(250));
+
+        public Polling {
+            positive(block, "block");
+            positive(promoteInterval, "promote interval");
         }
 
-        public Builder trimInterval(Duration value) {
-            trimInterval = value;
-            return this;
+        /** The same promotion with another blocking read. */
+        public Polling withBlock(Duration wait) {
+            return new Polling(wait, promoteInterval);
         }
 
-        public Builder retention(Retention value) {
-            retention = value;
-            return this;
+        /** The same blocking read, due jobs promoted every {@code interval}. */
+        public Polling withPromoteInterval(Duration interval) {
+            return new Polling(block, interval);
+        }
+    }
+
+    /**
+     * Trimming the streams and their consumer groups: read by the housekeeping loop.
+     *
+     * @param trimInterval        how often the stream is trimmed and idle consumers are removed
+     * @param retention           how long acknowledged history stays in the stream
+     * @param consumerIdleRemoval consumers idle this long and owning nothing are removed from the group
+     */
+    public record Housekeeping(Duration trimInterval, Retention retention, Duration consumerIdleRemoval) {
+        public static final Housekeeping DEFAULT = new Housekeeping(Duration.ofMinutes(1), Retention.DEFAULT,
+                Duration.ofHours(1));
+
+        public Housekeeping {
+            positive(trimInterval, "trim interval");
+            Objects.requireNonNull(retention, "retention");
+            positive(consumerIdleRemoval, "consumer idle removal");
         }
 
-        public Builder consumerIdleRemoval(Duration value) {
-            consumerIdleRemoval = value;
-            return this;
+        /** The same housekeeping, keeping acknowledged history for another {@code kept}. */
+        public Housekeeping withRetention(Retention kept) {
+            return new Housekeeping(trimInterval, kept, consumerIdleRemoval);
         }
 
-        public Builder grace(Duration value) {
-            grace = value;
-            return this;
+        /** The same housekeeping, removing consumers idle for {@code idle}. */
+        public Housekeeping withConsumerIdleRemoval(Duration idle) {
+            return new Housekeeping(trimInterval, retention, idle);
+        }
+    }
+
+    /**
+     * Running jobs asked to stop: read by the worker's {@code close()} and by the cancel watch.
+     *
+     * @param grace       how long {@code close()} waits for running jobs before abandoning them
+     * @param cancelGrace how long a running job's handler may go on after the worker saw its cancel
+     *                    ({@code JobContext.cancelled()} turns true within a second) before it is interrupted
+     */
+    public record Stopping(Duration grace, Duration cancelGrace) {
+        public static final Stopping DEFAULT = new Stopping(Duration.ofSeconds(30), Duration.ofSeconds(10));
+
+        public Stopping {
+            notNegative(grace, "grace");
+            notNegative(cancelGrace, "cancel grace");
         }
 
-        public Builder cancelGrace(Duration value) {
-            cancelGrace = value;
-            return this;
+        /** The same cancel grace with another grace at {@code close()}. */
+        public Stopping withGrace(Duration atClose) {
+            return new Stopping(atClose, cancelGrace);
         }
 
-        public Builder noHandlerGrace(Duration value) {
-            noHandlerGrace = value;
-            return this;
+        /** The same grace at {@code close()} with another cancel grace. */
+        public Stopping withCancelGrace(Duration afterCancel) {
+            return new Stopping(grace, afterCancel);
+        }
+    }
+
+    /**
+     * Running leased jobs: read by the dispatcher, the lease-ahead and the worker's threads.
+     *
+     * @param batchCommit up to this many leased jobs run one after the other on one thread and commit in one ledger
+     *                    transaction; a batch is the jobs ready when a transaction starts, never waited for, and
+     *                    {@link #transactionsAtOnce} batches commit side by side. They share one deadline, the job
+     *                    timeout from the start of the batch. 1 (the default) commits every job on its own
+     * @param jobThreads  what runs the jobs: platform or virtual threads ({@link JobThreads#AUTO} by default, see
+     *                    {@link #runsJobsOn()}); checked against the running JVM here, so a choice it cannot honour
+     *                    fails at once
+     */
+    public record Dispatching(int batchCommit, JobThreads jobThreads) {
+        public static final Dispatching DEFAULT = new Dispatching(1, JobThreads.AUTO);
+
+        public Dispatching {
+            if (batchCommit < 1 || batchCommit > MAX_BATCH_COMMIT) {
+                throw new InvalidValueException("batch commit must be 1.." + MAX_BATCH_COMMIT + ", got "
+                        + batchCommit);
+            }
+            Objects.requireNonNull(jobThreads, "job threads").resolve(batchCommit); // refused here if it cannot run
         }
 
-        public Builder batchCommit(int value) {
-            batchCommit = value;
-            return this;
+        /** The same job threads, up to {@code jobs} committing in one transaction. */
+        public Dispatching withBatchCommit(int jobs) {
+            return new Dispatching(jobs, jobThreads);
         }
 
-        public Builder jobThreads(JobThreads value) {
-            jobThreads = value;
-            return this;
+        /** The same batch commit, run on {@code threads}. */
+        public Dispatching withJobThreads(JobThreads threads) {
+            return new Dispatching(batchCommit, threads);
         }
 
-        public WorkerSettings build() {
-            return new WorkerSettings(lease, deliveryLimit, retryPolicy, jobTimeout, block, promoteInterval,
-                    extendInterval, recoveryInterval, trimInterval, retention, consumerIdleRemoval, grace,
-                    batchCommit, jobThreads, cancelGrace, noHandlerGrace);
+        /** What runs the jobs on this JVM: {@link JobThreads#PLATFORM} or {@link JobThreads#VIRTUAL}. */
+        public JobThreads runsJobsOn() {
+            return jobThreads.resolve(batchCommit);
         }
     }
 }

@@ -49,8 +49,7 @@ class CancelledJobsTest {
     private final QueueName queue = QueueName.of("reports");
     private final List<String> ran = new CopyOnWriteArrayList<>();
     private final List<RunningWorker> workers = new ArrayList<>();
-    private WorkerSettings settings = WorkerSettings.DEFAULTS
-            .withIntervals(Duration.ofMillis(20), Duration.ofMillis(10), Duration.ofMillis(10), Duration.ofMillis(10));
+    private WorkerSettings settings = WorkerFixture.QUICK_LOOPS;
     private JobHandler handler = context -> {
         ran.add(context.job().id().value());
         context.unwrap(InMemoryEffects.class).put("effect:" + context.job().id().value(), "done");
@@ -147,7 +146,7 @@ class CancelledJobsTest {
 
     @Test
     void aRunningHandlerThatIgnoresTheCancelIsInterruptedAfterTheGrace() throws Exception {
-        settings = settings.withCancelGrace(Duration.ofMillis(200));
+        settings = settings.with(settings.stopping().withCancelGrace(Duration.ofMillis(200)));
         CountDownLatch started = new CountDownLatch(1);
         AtomicBoolean interrupted = new AtomicBoolean();
         handler = context -> {

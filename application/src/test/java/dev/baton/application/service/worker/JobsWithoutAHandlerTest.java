@@ -12,6 +12,8 @@ import dev.baton.application.port.out.JobTracing;
 import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.service.DeadLetterService;
 import dev.baton.application.service.EnqueueService;
+import dev.baton.application.service.worker.WorkerSettings.Admission;
+import dev.baton.application.service.worker.WorkerSettings.Retries;
 import dev.baton.application.testing.InMemoryEffects;
 import dev.baton.application.testing.InMemoryExecutionLedger;
 import dev.baton.application.testing.InMemoryStreamTransport;
@@ -165,8 +167,9 @@ class JobsWithoutAHandlerTest {
     }
 
     private InlineWorker worker(Map<String, JobHandler> handlers, Duration grace) {
-        WorkerSettings settings = WorkerSettings.DEFAULTS.withNoHandlerGrace(grace)
-                .withRetryPolicy(new RetryPolicy(1, new Backoff.Fixed(Duration.ZERO), Jitter.NONE, Set.of()));
+        WorkerSettings settings = WorkerSettings.DEFAULTS.with(Admission.DEFAULT.withNoHandlerGrace(grace))
+                .with(Retries.DEFAULT.withRetryPolicy(new RetryPolicy(1, new Backoff.Fixed(Duration.ZERO),
+                        Jitter.NONE, Set.of())));
         WorkerService service = new WorkerService(transport, transport, ledger, ledger, JobHandlers.of(handlers),
                 settings, clock, () -> 0.5, JobObserver.NONE, MaintenanceObserver.NONE, JobTracing.NONE);
         return service.inline(new RunWorkerUseCase.Command(List.of(shipping), ConsumerName.of("w1"), 4,

@@ -46,8 +46,7 @@ class PausedQueueTest {
     private final List<String> ran = new CopyOnWriteArrayList<>();
     private final CountDownLatch release = new CountDownLatch(1);
     private final List<RunningWorker> workers = new ArrayList<>();
-    private final WorkerSettings settings = WorkerSettings.DEFAULTS
-            .withIntervals(Duration.ofMillis(20), Duration.ofMillis(10), Duration.ofMillis(10), Duration.ofMillis(10));
+    private final WorkerSettings settings = WorkerFixture.QUICK_LOOPS;
     private final JobHandler handler = context -> {
         if (context.job().id().value().startsWith("slow")) {
             release.await(WAIT.toMillis(), TimeUnit.MILLISECONDS);
@@ -133,7 +132,7 @@ class PausedQueueTest {
         transport.resume(paused);
         await().atMost(WAIT).until(() -> ran.contains("r-1"));
         // what w1 held comes back as any abandoned entry does: reclaimed once its lease ran out
-        clock.advance(settings.lease().plusSeconds(1));
+        clock.advance(settings.leasing().lease().plusSeconds(1));
         await().atMost(WAIT).until(() -> ran.contains("slow-held"));
         assertThat(restarted.counters().reclaimed()).isEqualTo(1);
     }

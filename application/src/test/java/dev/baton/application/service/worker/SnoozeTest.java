@@ -12,6 +12,7 @@ import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.port.out.JobTracing;
 import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.service.EnqueueService;
+import dev.baton.application.service.worker.WorkerSettings.Retries;
 import dev.baton.application.testing.InMemoryEffects;
 import dev.baton.application.testing.InMemoryExecutionLedger;
 import dev.baton.application.testing.InMemoryStreamTransport;
@@ -103,8 +104,9 @@ class SnoozeTest {
 
     private InlineWorker worker(RetryPolicy retryPolicy) {
         WorkerService service = new WorkerService(transport, transport, ledger, ledger,
-                JobHandlers.of(Map.of(queue.value(), handler)), WorkerSettings.DEFAULTS.withRetryPolicy(retryPolicy),
-                clock, () -> 0.5, JobObserver.NONE, MaintenanceObserver.NONE, JobTracing.NONE);
+                JobHandlers.of(Map.of(queue.value(), handler)),
+                WorkerSettings.DEFAULTS.with(Retries.DEFAULT.withRetryPolicy(retryPolicy)), clock, () -> 0.5,
+                JobObserver.NONE, MaintenanceObserver.NONE, JobTracing.NONE);
         return service.inline(new RunWorkerUseCase.Command(List.of(queue), ConsumerName.of("w1"), 4,
                 Optional.empty()));
     }

@@ -57,8 +57,7 @@ class SuspectsTest {
     private final AtomicInteger running = new AtomicInteger();
     private final Map<String, Integer> runningBeside = new ConcurrentHashMap<>();
     private final List<RunningWorker> workers = new ArrayList<>();
-    private WorkerSettings settings = WorkerSettings.DEFAULTS.withLease(LEASE)
-            .withIntervals(Duration.ofMillis(20), Duration.ofMillis(10), Duration.ofMillis(10), Duration.ofMillis(10));
+    private WorkerSettings settings = WorkerFixture.QUICK_LOOPS;
     private volatile CountDownLatch slowRelease = new CountDownLatch(1);
 
     @AfterEach
@@ -110,7 +109,7 @@ class SuspectsTest {
 
     @Test
     void aJobThatOnlySharedWorkersThatDiedIsNotPoisonHoweverOftenItWasDelivered() {
-        settings = settings.withDeliveryLimit(new DeliveryLimit(1));
+        settings = settings.with(settings.admission().withDeliveryLimit(new DeliveryLimit(1)));
         abandon("unlucky");
         for (int crash = 0; crash < 3; crash++) {
             clock.advance(PAST_LEASE);
@@ -128,7 +127,7 @@ class SuspectsTest {
 
     @Test
     void withoutALedgerTooOnlyIsolatedDeliveriesCount() {
-        settings = settings.withDeliveryLimit(new DeliveryLimit(1));
+        settings = settings.with(settings.admission().withDeliveryLimit(new DeliveryLimit(1)));
         abandon("unlucky");
         clock.advance(PAST_LEASE);
         transport.reclaimAbandoned(queue, ConsumerName.of("crashed"), LEASE, 1);
@@ -143,7 +142,7 @@ class SuspectsTest {
 
     @Test
     void aSuspectThatDiedAloneMoreOftenThanTheLimitIsDeadLetteredAsPoisonWithoutRunning() {
-        settings = settings.withDeliveryLimit(new DeliveryLimit(2));
+        settings = settings.with(settings.admission().withDeliveryLimit(new DeliveryLimit(2)));
         abandon("poison");
         for (int crash = 0; crash < 2; crash++) {
             clock.advance(PAST_LEASE);

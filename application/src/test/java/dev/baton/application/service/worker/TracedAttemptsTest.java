@@ -13,6 +13,7 @@ import dev.baton.application.port.out.JobTracing;
 import dev.baton.application.port.out.JobTracing.AttemptEnd;
 import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.service.EnqueueService;
+import dev.baton.application.service.worker.WorkerSettings.Retries;
 import dev.baton.application.testing.InMemoryExecutionLedger;
 import dev.baton.application.testing.InMemoryStreamTransport;
 import dev.baton.application.testing.MutableClock;
@@ -119,8 +120,8 @@ class TracedAttemptsTest {
     }
 
     private InlineWorker inline(JobHandler handler) {
-        WorkerSettings settings = WorkerSettings.DEFAULTS
-                .withRetryPolicy(new RetryPolicy(3, new Backoff.Fixed(Duration.ZERO), Jitter.NONE, Set.of()));
+        WorkerSettings settings = WorkerSettings.DEFAULTS.with(Retries.DEFAULT.withRetryPolicy(
+                new RetryPolicy(3, new Backoff.Fixed(Duration.ZERO), Jitter.NONE, Set.of())));
         WorkerService workers = new WorkerService(transport, transport, ledger, ledger, JobHandlers.of(Map.of("orders",
                 handler)), settings, clock, () -> 0.5, JobObserver.NONE, MaintenanceObserver.NONE, tracing);
         return workers.inline(new RunWorkerUseCase.Command(List.of(queue), ConsumerName.of("w1"), 1,

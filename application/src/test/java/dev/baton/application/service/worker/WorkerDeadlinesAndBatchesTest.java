@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.baton.application.port.in.RunningWorker;
 import dev.baton.application.port.out.JobObserver;
+import dev.baton.application.service.worker.WorkerSettings.Retries;
 import dev.baton.application.testing.InMemoryEffects;
 import dev.baton.domain.Backoff;
 import dev.baton.domain.DeadLetter;
@@ -30,8 +31,8 @@ import org.junit.jupiter.api.Test;
 class WorkerDeadlinesAndBatchesTest extends WorkerFixture {
     @Test
     void anAttemptPastItsTimeoutIsInterruptedRolledBackAndCountsAsAFailure() {
-        settings = settings.withJobTimeout(Duration.ofMillis(100))
-                .withRetryPolicy(new RetryPolicy(1, new Backoff.Fixed(Duration.ZERO), Jitter.NONE, Set.of()));
+        settings = settings.with(new Retries(new RetryPolicy(1, new Backoff.Fixed(Duration.ZERO), Jitter.NONE,
+                Set.of()), Duration.ofMillis(100)));
         AtomicReference<Boolean> interrupted = new AtomicReference<>(false);
         handlers.put("orders", context -> {
             context.unwrap(InMemoryEffects.class).put("half-done", "yes");
@@ -57,8 +58,8 @@ class WorkerDeadlinesAndBatchesTest extends WorkerFixture {
     /** On a virtual thread the deadline's interrupt closes the socket the handler waits on: still a timeout. */
     @Test
     void aConnectionLostToTheDeadlinesInterruptIsATimeoutRetriedNotAnOutage() {
-        settings = settings.withJobTimeout(Duration.ofMillis(100))
-                .withRetryPolicy(new RetryPolicy(2, new Backoff.Fixed(Duration.ZERO), Jitter.NONE, Set.of()));
+        settings = settings.with(new Retries(new RetryPolicy(2, new Backoff.Fixed(Duration.ZERO), Jitter.NONE,
+                Set.of()), Duration.ofMillis(100)));
         handlers.put("orders", context -> {
             InMemoryEffects effects = context.unwrap(InMemoryEffects.class);
             effects.put("attempt-" + context.attempt(), "written");
@@ -109,8 +110,8 @@ class WorkerDeadlinesAndBatchesTest extends WorkerFixture {
 
     @Test
     void aHandlerThatIgnoresItsDeadlineCannotCommit() {
-        settings = settings.withJobTimeout(Duration.ofMillis(50))
-                .withRetryPolicy(new RetryPolicy(1, new Backoff.Fixed(Duration.ZERO), Jitter.NONE, Set.of()));
+        settings = settings.with(new Retries(new RetryPolicy(1, new Backoff.Fixed(Duration.ZERO), Jitter.NONE,
+                Set.of()), Duration.ofMillis(50)));
         handlers.put("orders", context -> {
             long end = System.nanoTime() + Duration.ofMillis(200).toNanos();
             while (System.nanoTime() < end) {
@@ -129,7 +130,7 @@ class WorkerDeadlinesAndBatchesTest extends WorkerFixture {
 
     @Test
     void batchedJobsCommitTogetherAndAFailureRetriesOnlyItsOwnJob() {
-        settings = settings.withBatchCommit(4);
+        settings = settings.with(settings.dispatching().withBatchCommit(4));
         List<Integer> batchSizes = new CopyOnWriteArrayList<>();
         handlers.put("orders", context -> {
             String id = context.job().id().value();
@@ -156,7 +157,7 @@ class WorkerDeadlinesAndBatchesTest extends WorkerFixture {
 
     @Test
     void aBatchTakesNoMoreThanItsShareOfTheConcurrencySoTheOtherTransactionsGetJobsToo() {
-        settings = settings.withBatchCommit(8);
+        settings = settings.with(settings.dispatching().withBatchCommit(8));
         List<Integer> batchSizes = new CopyOnWriteArrayList<>();
         handlers.put("orders", context -> Optional.empty());
         for (int i = 0; i < 8; i++) {
@@ -174,8 +175,9 @@ class WorkerDeadlinesAndBatchesTest extends WorkerFixture {
 
     @Test
     void aBatchSharesOneDeadlineAndJobsNotRunByThenFailAsTimedOut() {
-        settings = settings.withBatchCommit(2).withJobTimeout(Duration.ofMillis(100))
-                .withRetryPolicy(new RetryPolicy(1, new Backoff.Fixed(Duration.ZERO), Jitter.NONE, Set.of()));
+        settings = settings.with(settings.dispatching().withBatchCommit(2))
+                .with(new Retries(new RetryPolicy(1, new Backoff.Fixed(Duration.ZERO), Jitter.NONE, Set.of()),
+                        Duration.ofMillis(100)));
         handlers.put("orders", context -> {
             calls("runs").incrementAndGet();
             context.unwrap(InMemoryEffects.class).put("half-done:" + context.job().id(), "yes");

@@ -17,6 +17,9 @@ import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.port.out.LedgerOutcome;
 import dev.baton.application.service.AtLeastOnceExecution;
 import dev.baton.application.service.EnqueueService;
+import dev.baton.application.service.worker.WorkerSettings.Leasing;
+import dev.baton.application.service.worker.WorkerSettings.Polling;
+import dev.baton.application.service.worker.WorkerSettings.Retries;
 import dev.baton.application.testing.InMemoryExecutionLedger;
 import dev.baton.application.testing.InMemoryStreamTransport;
 import dev.baton.application.testing.MutableClock;
@@ -66,11 +69,14 @@ abstract class WorkerFixture {
     final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
     final CountDownLatch never = new CountDownLatch(1);
     final List<RunningWorker> workers = new ArrayList<>();
-    WorkerSettings settings = WorkerSettings.DEFAULTS
-            .withLease(LEASE)
-            .withIntervals(Duration.ofMillis(20), Duration.ofMillis(10), Duration.ofMillis(10), Duration.ofMillis(10))
-            .withJobTimeout(Duration.ofSeconds(5))
-            .withRetryPolicy(new RetryPolicy(3, new Backoff.Fixed(Duration.ZERO), Jitter.NONE, Set.of()));
+    /** The default lease with loops that run every few milliseconds, so that a test waits little for them. */
+    static final WorkerSettings QUICK_LOOPS = WorkerSettings.DEFAULTS
+            .with(Leasing.of(LEASE).withExtendInterval(Duration.ofMillis(10))
+                    .withRecoveryInterval(Duration.ofMillis(10)))
+            .with(Polling.DEFAULT.withBlock(Duration.ofMillis(20)).withPromoteInterval(Duration.ofMillis(10)));
+
+    WorkerSettings settings = QUICK_LOOPS.with(new Retries(new RetryPolicy(3, new Backoff.Fixed(Duration.ZERO),
+            Jitter.NONE, Set.of()), Duration.ofSeconds(5)));
 
     @AfterEach
     void stopWorkers() {

@@ -99,7 +99,7 @@ class WorkerServiceTest extends WorkerFixture {
     @ParameterizedTest
     @MethodSource("dev.baton.application.testing.JobThreadChoices#ofThisRuntime")
     void handlersRunOnTheConfiguredJobThreads(JobThreads choice) throws Exception {
-        settings = settings.withJobThreads(choice);
+        settings = settings.with(settings.dispatching().withJobThreads(choice));
         List<Thread> ranOn = new CopyOnWriteArrayList<>();
         handlers.put("orders", context -> {
             ranOn.add(Thread.currentThread());
@@ -119,8 +119,8 @@ class WorkerServiceTest extends WorkerFixture {
 
     @Test
     void aTransientFailureIsRetriedAfterItsBackoff() {
-        settings = settings.withRetryPolicy(new RetryPolicy(3, new Backoff.Fixed(Duration.ofSeconds(5)),
-                Jitter.NONE, Set.of()));
+        settings = settings.with(settings.retries().withRetryPolicy(new RetryPolicy(3,
+                new Backoff.Fixed(Duration.ofSeconds(5)), Jitter.NONE, Set.of())));
         handlers.put("orders", context -> {
             if (calls("flaky").incrementAndGet() == 1) {
                 throw new IOException("connection reset");
@@ -214,7 +214,7 @@ class WorkerServiceTest extends WorkerFixture {
 
     @Test
     void aJobNoHandlerMatchesNamesWhatWasTried() {
-        settings = settings.withNoHandlerGrace(Duration.ZERO);
+        settings = settings.with(settings.admission().withNoHandlerGrace(Duration.ZERO));
         QueueName lonely = QueueName.of("nobody-home");
         RunningWorker worker = start(command(lonely, "w1", 1, Optional.empty()));
 
@@ -229,7 +229,7 @@ class WorkerServiceTest extends WorkerFixture {
 
     @Test
     void aTypedJobNeverFallsBackToTheQueuesHandler() {
-        settings = settings.withNoHandlerGrace(Duration.ZERO);
+        settings = settings.with(settings.admission().withNoHandlerGrace(Duration.ZERO));
         AtomicInteger ranAsOrder = new AtomicInteger();
         handlers.put("orders", context -> {
             ranAsOrder.incrementAndGet();

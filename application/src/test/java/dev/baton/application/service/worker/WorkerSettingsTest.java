@@ -4,6 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.application.service.JobThreads;
+import dev.baton.application.service.worker.WorkerSettings.Admission;
+import dev.baton.application.service.worker.WorkerSettings.Dispatching;
+import dev.baton.application.service.worker.WorkerSettings.Housekeeping;
+import dev.baton.application.service.worker.WorkerSettings.Leasing;
+import dev.baton.application.service.worker.WorkerSettings.Polling;
+import dev.baton.application.service.worker.WorkerSettings.Retries;
+import dev.baton.application.service.worker.WorkerSettings.Stopping;
 import dev.baton.domain.DeliveryLimit;
 import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.Retention;
@@ -17,33 +24,33 @@ class WorkerSettingsTest {
     void defaultsAreTheDocumentedOnes() {
         WorkerSettings defaults = WorkerSettings.DEFAULTS;
 
-        assertThat(defaults.lease()).isEqualTo(Duration.ofSeconds(30));
-        assertThat(defaults.deliveryLimit().maxDeliveries()).isEqualTo(5);
-        assertThat(defaults.jobTimeout()).isEqualTo(Duration.ofSeconds(60));
-        assertThat(defaults.block()).isEqualTo(Duration.ofSeconds(1));
-        assertThat(defaults.promoteInterval()).isEqualTo(Duration.ofMillis(250));
-        assertThat(defaults.extendInterval()).isEqualTo(Duration.ofSeconds(10));
-        assertThat(defaults.recoveryInterval()).isEqualTo(Duration.ofSeconds(15));
-        assertThat(defaults.grace()).isEqualTo(Duration.ofSeconds(30));
-        assertThat(defaults.jobThreads()).isEqualTo(JobThreads.AUTO);
+        assertThat(defaults.leasing().lease()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(defaults.admission().deliveryLimit().maxDeliveries()).isEqualTo(5);
+        assertThat(defaults.retries().jobTimeout()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(defaults.polling().block()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(defaults.polling().promoteInterval()).isEqualTo(Duration.ofMillis(250));
+        assertThat(defaults.leasing().extendInterval()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(defaults.leasing().recoveryInterval()).isEqualTo(Duration.ofSeconds(15));
+        assertThat(defaults.stopping().grace()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(defaults.dispatching().jobThreads()).isEqualTo(JobThreads.AUTO);
     }
 
     @Test
     void batchedCommitsRunOnPlatformThreadsUnlessVirtualOnesAreAskedFor() {
-        WorkerSettings batched = WorkerSettings.DEFAULTS.withBatchCommit(32);
+        Dispatching batched = Dispatching.DEFAULT.withBatchCommit(32);
 
         assertThat(batched.runsJobsOn()).isEqualTo(JobThreads.PLATFORM);
-        assertThat(WorkerSettings.DEFAULTS.runsJobsOn()).isEqualTo(Runtime.version().feature() >= 24
+        assertThat(WorkerSettings.DEFAULTS.dispatching().runsJobsOn()).isEqualTo(Runtime.version().feature() >= 24
                 ? JobThreads.VIRTUAL : JobThreads.PLATFORM);
     }
 
     @Test
     void virtualJobThreadsAreCheckedAgainstTheRunningJvm() {
         if (Runtime.version().feature() >= JobThreads.VIRTUAL_SINCE) {
-            assertThat(WorkerSettings.DEFAULTS.withJobThreads(JobThreads.VIRTUAL).jobThreads())
+            assertThat(Dispatching.DEFAULT.withJobThreads(JobThreads.VIRTUAL).jobThreads())
                     .isEqualTo(JobThreads.VIRTUAL);
         } else {
-            assertThatThrownBy(() -> WorkerSettings.DEFAULTS.withJobThreads(JobThreads.VIRTUAL))
+            assertThatThrownBy(() -> Dispatching.DEFAULT.withJobThreads(JobThreads.VIRTUAL))
                     .isInstanceOf(InvalidValueException.class)
                     .hasMessageContaining("this runtime is Java " + Runtime.version().feature());
         }
@@ -51,50 +58,45 @@ class WorkerSettingsTest {
 
     @Test
     void aNewLeaseBringsItsExtensionIntervalAlong() {
-        WorkerSettings settings = WorkerSettings.DEFAULTS.withLease(Duration.ofSeconds(3));
+        WorkerSettings settings = WorkerSettings.DEFAULTS.with(Leasing.of(Duration.ofSeconds(3)));
 
-        assertThat(settings.extendInterval()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(settings.leasing().extendInterval()).isEqualTo(Duration.ofSeconds(1));
     }
 
     @Test
     void nonsenseIsRejected() {
-        assertThatThrownBy(() -> WorkerSettings.DEFAULTS.withJobTimeout(Duration.ZERO))
+        assertThatThrownBy(() -> Retries.DEFAULT.withJobTimeout(Duration.ZERO))
                 .isInstanceOf(InvalidValueException.class).hasMessageContaining("job timeout");
-        assertThatThrownBy(() -> WorkerSettings.DEFAULTS.withGrace(Duration.ofSeconds(-1)))
+        assertThatThrownBy(() -> Stopping.DEFAULT.withGrace(Duration.ofSeconds(-1)))
                 .isInstanceOf(InvalidValueException.class);
-        assertThatThrownBy(() -> WorkerSettings.DEFAULTS.withNoHandlerGrace(Duration.ofSeconds(-1)))
+        assertThatThrownBy(() -> Admission.DEFAULT.withNoHandlerGrace(Duration.ofSeconds(-1)))
                 .isInstanceOf(InvalidValueException.class).hasMessageContaining("no-handler grace");
-        assertThatThrownBy(() -> WorkerSettings.DEFAULTS.withIntervals(Duration.ofSeconds(1),
-                Duration.ofSeconds(1), Duration.ofSeconds(20), Duration.ofSeconds(1)))
+        assertThatThrownBy(() -> Leasing.DEFAULT.withExtendInterval(Duration.ofSeconds(20)))
                 .isInstanceOf(InvalidValueException.class).hasMessageContaining("half the lease");
     }
 
     @Test
-    void theBuilderStartsFromTheDefaultsAndValidatesWhatItBuilds() {
-        WorkerSettings built = WorkerSettings.builder().jobTimeout(Duration.ofSeconds(5)).batchCommit(8).build();
-
-        assertThat(built).isEqualTo(WorkerSettings.DEFAULTS.withJobTimeout(Duration.ofSeconds(5)).withBatchCommit(8));
-        assertThatThrownBy(() -> WorkerSettings.builder().extendInterval(Duration.ofSeconds(20)).build())
-                .isInstanceOf(InvalidValueException.class).hasMessageContaining("half the lease");
-    }
-
-    @Test
-    void eachWitherChangesItsOwnSettingsOnly() {
+    void eachRoomChangesItsOwnSettingsOnly() {
         WorkerSettings d = WorkerSettings.DEFAULTS;
         RetryPolicy policy = RetryPolicy.DEFAULT.withMaxAttempts(9);
+        Housekeeping housekeeping = new Housekeeping(Duration.ofMinutes(2), new Retention(Duration.ofHours(2)),
+                Duration.ofHours(3));
+        Polling polling = Polling.DEFAULT.withBlock(Duration.ofMillis(500))
+                .withPromoteInterval(Duration.ofMillis(100));
 
-        WorkerSettings changed = d.withDeliveryLimit(new DeliveryLimit(7)).withRetryPolicy(policy)
-                .withHousekeeping(Duration.ofMinutes(2), new Retention(Duration.ofHours(2)), Duration.ofHours(3))
-                .withGrace(Duration.ofSeconds(3))
-                .withCancelGrace(Duration.ofSeconds(4))
-                .withNoHandlerGrace(Duration.ofMinutes(6))
-                .withIntervals(Duration.ofMillis(500), Duration.ofMillis(100), Duration.ofSeconds(5),
-                        Duration.ofSeconds(7));
+        WorkerSettings changed = d.with(new Admission(new DeliveryLimit(7), Duration.ofMinutes(6)))
+                .with(d.retries().withRetryPolicy(policy))
+                .with(housekeeping)
+                .with(new Stopping(Duration.ofSeconds(3), Duration.ofSeconds(4)))
+                .with(polling)
+                .with(d.leasing().withExtendInterval(Duration.ofSeconds(5))
+                        .withRecoveryInterval(Duration.ofSeconds(7)));
 
-        assertThat(changed).isEqualTo(new WorkerSettings(d.lease(), new DeliveryLimit(7), policy, d.jobTimeout(),
-                Duration.ofMillis(500), Duration.ofMillis(100), Duration.ofSeconds(5), Duration.ofSeconds(7),
-                Duration.ofMinutes(2), new Retention(Duration.ofHours(2)), Duration.ofHours(3), Duration.ofSeconds(3),
-                d.batchCommit(), d.jobThreads(), Duration.ofSeconds(4), Duration.ofMinutes(6)));
+        assertThat(changed).isEqualTo(new WorkerSettings(
+                new Leasing(d.leasing().lease(), Duration.ofSeconds(5), Duration.ofSeconds(7)),
+                new Retries(policy, d.retries().jobTimeout()),
+                new Admission(new DeliveryLimit(7), Duration.ofMinutes(6)),
+                polling, housekeeping, new Stopping(Duration.ofSeconds(3), Duration.ofSeconds(4)), d.dispatching()));
     }
 
     @Test

@@ -73,16 +73,13 @@ final class Services {
 
     private static WorkerSettings settings(BatonConfig config) {
         return WorkerSettings.DEFAULTS
-                .withLease(config.lease())
-                .withDeliveryLimit(config.deliveryLimit())
-                .withRetryPolicy(config.retryPolicy())
-                .withJobTimeout(config.jobTimeout())
-                .withHousekeeping(WorkerSettings.DEFAULTS.trimInterval(), config.retention(), config.idleThreshold())
-                .withGrace(config.grace())
-                .withCancelGrace(config.cancelGrace())
-                .withNoHandlerGrace(config.noHandlerGrace())
-                .withBatchCommit(config.batchCommit())
-                .withJobThreads(config.jobThreads());
+                .with(WorkerSettings.Leasing.of(config.lease()))
+                .with(new WorkerSettings.Retries(config.retryPolicy(), config.jobTimeout()))
+                .with(new WorkerSettings.Admission(config.deliveryLimit(), config.noHandlerGrace()))
+                .with(WorkerSettings.Housekeeping.DEFAULT.withRetention(config.retention())
+                        .withConsumerIdleRemoval(config.idleThreshold()))
+                .with(new WorkerSettings.Stopping(config.grace(), config.cancelGrace()))
+                .with(new WorkerSettings.Dispatching(config.batchCommit(), config.jobThreads()));
     }
 
     /** The ledger, unless it records nothing (at-least-once mode). */
