@@ -14,13 +14,13 @@ import java.util.Objects;
  * against jobs and entries (lease, job timeout's deadline) follow the injected clock; the loop intervals are real
  * waiting. A changed room replaces the default one: {@code WorkerSettings.DEFAULTS.with(Leasing.of(lease))}.
  *
- * @param leasing     how long a job stays leased, and the loops that keep and take over leases
- * @param retries     how long one attempt may run and what follows a failed one
- * @param admission   which deliveries never run: poison, and jobs no handler of the worker takes
- * @param polling     how the worker looks for jobs to run
+ * @param leasing      how long a job stays leased, and the loops that keep and take over leases
+ * @param retries      how long one attempt may run and what follows a failed one
+ * @param admission    which deliveries never run: poison, and jobs no handler of the worker takes
+ * @param polling      how the worker looks for jobs to run
  * @param housekeeping what is trimmed from the streams and their consumer groups, and how often
- * @param stopping    how long running jobs may go on once they are asked to stop
- * @param dispatching what runs the jobs and how many commit in one ledger transaction
+ * @param stopping     how long running jobs may go on once they are asked to stop
+ * @param dispatching  what runs the jobs and how many commit in one ledger transaction
  */
 public record WorkerSettings(Leasing leasing, Retries retries, Admission admission, Polling polling,
                              Housekeeping housekeeping, Stopping stopping, Dispatching dispatching) {
