@@ -189,7 +189,7 @@ public record WorkerSettings(Leasing leasing, Retries retries, Admission admissi
     }
 
     /**
-     * Deliveries that never run: read by the triage before a delivery runs.
+     * Deliveries that never run: read by the suspects (poison) and the triage (no handler) before a delivery runs.
      *
      * @param deliveryLimit  isolated deliveries of one entry (a suspect run alone in its worker) without finishing
      *                       after which it is dead-lettered as POISON
