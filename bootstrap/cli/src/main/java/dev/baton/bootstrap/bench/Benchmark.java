@@ -36,8 +36,8 @@ public final class Benchmark {
      * @param jobs      how many jobs
      * @param handler   {@code noop} or {@code orders} (exactly-once only: it writes a demo row per job)
      * @param rate      jobs offered per second while the worker runs; empty: enqueue all first, then process
-     * @param warmup    jobs of the first warm-up round, run first on a queue of their own, not measured: rounds
-     *                  (later ones of ~3 s) go on until the JIT is quiet (it compiled for under 5% of the last round)
+     * @param warmup    jobs of the first warm-up round, run first on a queue of their own, not measured; rounds go
+     *                  on until the JIT is quiet, as {@code WarmUp} decides
      * @param maxWarmup no warm-up round starts after this long
      * @param enqueue   how the jobs are enqueued; {@link EnqueueRoute#OUTBOX} also measures the outbox's transactional
      *                  enqueue rates first ({@link OutboxThroughput}), and needs exactly-once
