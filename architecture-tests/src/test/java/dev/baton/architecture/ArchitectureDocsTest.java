@@ -4,11 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -19,7 +17,6 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -33,25 +30,18 @@ class ArchitectureDocsTest {
     /** Named in the docs, not Baton's: the JDK's, Jdbi's, Spring's and Micrometer's own classes. */
     private static final Set<String> OUTSIDE_NAMES = Set.of("System", "Instant", "Handle", "DataSource",
             "JdbcTemplate", "MeterRegistry");
-    private static JavaClasses classes;
-
-    @BeforeAll
-    static void importClasses() {
-        classes = new ClassFileImporter()
-                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .importPackages("dev.baton");
-    }
+    private static final JavaClasses CLASSES = ProductionClasses.ALL;
 
     @Test
     void theArchitectureNamesEveryPort() throws IOException {
-        assertThat(missingFromArchitecture(ports("dev.baton.application.port.out")))
+        assertThat(missingFromArchitecture(interfacesOf("dev.baton.application.port.out")))
                 .as("ports of application.port.out that docs/ARCHITECTURE.md does not name")
                 .isEmpty();
     }
 
     @Test
     void theArchitectureNamesEveryUseCase() throws IOException {
-        assertThat(missingFromArchitecture(ports("dev.baton.application.port.in")))
+        assertThat(missingFromArchitecture(interfacesOf("dev.baton.application.port.in")))
                 .as("use cases of application.port.in that docs/ARCHITECTURE.md does not name")
                 .isEmpty();
     }
@@ -59,7 +49,8 @@ class ArchitectureDocsTest {
     @ParameterizedTest
     @ValueSource(strings = {"docs/ARCHITECTURE.md", "README.md"})
     void everyClassNamedInBackticksExists(String doc) throws IOException {
-        Set<String> known = classes.stream().map(JavaClass::getSimpleName).collect(Collectors.toCollection(HashSet::new));
+        Set<String> known = CLASSES.stream().map(JavaClass::getSimpleName)
+                .collect(Collectors.toCollection(HashSet::new));
         known.addAll(testSourceNames());
         Set<String> unknown = new TreeSet<>();
         Matcher names = CLASS_NAME.matcher(Files.readString(ROOT.resolve(doc)));
@@ -96,15 +87,15 @@ class ArchitectureDocsTest {
     }
 
     /** The interfaces of {@code pkg} itself: sealed ones are values (an outcome, a delivery), not ports. */
-    private static List<String> ports(String pkg) {
-        List<String> ports = classes.stream()
+    private static List<String> interfacesOf(String pkg) {
+        List<String> names = CLASSES.stream()
                 .filter(type -> type.getPackageName().equals(pkg) && type.isTopLevelClass() && type.isInterface())
                 .filter(type -> !type.reflect().isSealed())
                 .map(JavaClass::getSimpleName)
                 .sorted()
                 .toList();
-        assertThat(ports).as("interfaces imported from %s", pkg).isNotEmpty();
-        return ports;
+        assertThat(names).as("interfaces imported from %s", pkg).isNotEmpty();
+        return names;
     }
 
     private static List<String> missingFromArchitecture(List<String> names) throws IOException {
