@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
@@ -19,9 +17,7 @@ class ArchitectureTest {
 
     @BeforeAll
     static void importProductionClasses() {
-        production = new ClassFileImporter()
-                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .importPackages("dev.baton");
+        production = ProductionClasses.ALL;
     }
 
     static Stream<ArchRule> rules() {

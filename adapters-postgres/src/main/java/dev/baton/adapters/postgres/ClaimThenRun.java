@@ -53,9 +53,9 @@ final class ClaimThenRun {
         JobId jobId = execution.job().id();
         return transactions.inTransaction(jobId, handle -> {
             ClaimWith with = transactions.needsTimeouts(execution.deadline()) ? ClaimWith.TIMEOUTS : ClaimWith.NOTHING;
-            Attempt attempt = claimAndRun(handle, execution, effect, with);
-            if (!(attempt instanceof Attempt.Ran ran)) {
-                return ((Attempt.Settled) attempt).outcome();
+            TransactionStep reached = claimAndRun(handle, execution, effect, with);
+            if (!(reached instanceof TransactionStep.Ran ran)) {
+                return ((TransactionStep.Settled) reached).outcome();
             }
             Completion completion = ran.completion();
             return commits.commit(handle, completion, completeSql, statement -> {
@@ -71,12 +71,12 @@ final class ClaimThenRun {
      * Claims the job, {@code with} what rides along in the claim's round trip, and runs its effect inside
      * {@code handle}'s open transaction; commits nothing. A batch calls it once per job between savepoints.
      */
-    Attempt claimAndRun(Handle handle, Execution execution, Effect effect, ClaimWith with) {
+    TransactionStep claimAndRun(Handle handle, Execution execution, Effect effect, ClaimWith with) {
         JobId jobId = execution.job().id();
         if (!claim(handle, execution, with)) {
-            return new Attempt.Settled(table.endedBefore(handle, execution.job().queue(), jobId).orElseThrow(() -> new
-                    LedgerUnavailableException("job " + jobId + " was replayed or forgotten while being claimed:"
-                    + " its redelivery will find out", null)));
+            return new TransactionStep.Settled(table.endedBefore(handle, execution.job().queue(), jobId)
+                    .orElseThrow(() -> new LedgerUnavailableException("job " + jobId + " was replayed or forgotten"
+                            + " while being claimed: its redelivery will find out", null)));
         }
         return effects.run(handle, execution, effect);
     }

@@ -23,16 +23,17 @@ final class EffectRunner {
     }
 
     /**
-     * Runs the effect: {@link Attempt.Ran} with the job's completion when it returned, else {@link Attempt.Settled}
-     * with its failure. A transaction that was open before it (the claim, or the timeouts, went first), or that the
-     * effect's statements began, and that is closed after it, was ended by the handler with {@code COMMIT} or
-     * {@code ROLLBACK} sent as SQL: its writes committed, or are gone, without the completion. Recording the
-     * completion now could claim an effect that never committed, and a retry could write a committed one twice, so
-     * the job fails for good. (An effect that sent nothing leaves the driver's transaction unbegun: that is no ending.)
+     * Runs the effect: {@link TransactionStep.Ran} with the job's completion when it returned, else
+     * {@link TransactionStep.Settled} with its failure. A transaction that was open before it (the claim, or the
+     * timeouts, went first), or that the effect's statements began, and that is closed after it, was ended by the
+     * handler with {@code COMMIT} or {@code ROLLBACK} sent as SQL: its writes committed, or are gone, without the
+     * completion. Recording the completion now could claim an effect that never committed, and a retry could write a
+     * committed one twice, so the job fails for good. An effect that sent nothing leaves the driver's transaction
+     * unbegun: that is no ending.
      *
      * @throws dev.baton.application.port.out.LedgerUnavailableException when the connection was lost while it ran
      */
-    Attempt run(Handle handle, Execution execution, Effect effect) {
+    TransactionStep run(Handle handle, Execution execution, Effect effect) {
         JobId jobId = execution.job().id();
         boolean begun = LedgerTransactions.transactionState(handle, jobId) != TransactionState.IDLE;
         EffectGuard.Run run = new EffectGuard.Run();
@@ -46,20 +47,20 @@ final class EffectRunner {
             if (SqlFailures.isConnectionLoss(e) && !SqlFailures.isClosedByInterrupt(e)) {
                 throw unavailable("lost the ledger connection while job " + jobId + " ran; nothing was committed", e);
             }
-            return Attempt.Settled.failed(e);
+            return TransactionStep.Settled.failed(e);
         }
         if ((begun || run.sentStatements())
                 && LedgerTransactions.transactionState(handle, jobId) == TransactionState.IDLE) {
-            return Attempt.Settled.failed(new EndedTransaction("the effect of job " + jobId + " ended the"
+            return TransactionStep.Settled.failed(new EndedTransaction("the effect of job " + jobId + " ended the"
                     + " ledger's transaction itself (COMMIT or ROLLBACK sent as SQL): its writes may have committed"
                     + " without the job's completion, so it is not retried"));
         }
-        return new Attempt.Ran(completion(execution, result));
+        return new TransactionStep.Ran(completion(execution, result));
     }
 
-    /** True when the effect of {@code attempt} sent statements and ended the ledger's transaction itself. */
-    static boolean endedTheTransaction(Attempt attempt) {
-        return attempt instanceof Attempt.Settled settled
+    /** True when {@code reached} shows an effect that sent statements and ended the ledger's transaction itself. */
+    static boolean endedTheTransaction(TransactionStep reached) {
+        return reached instanceof TransactionStep.Settled settled
                 && settled.outcome() instanceof LedgerOutcome.EffectFailed failed
                 && failed.cause() instanceof EndedTransaction;
     }

@@ -93,8 +93,8 @@ final class LedgerTransactions {
 
     /**
      * Whether the transaction must set its own timeouts: not when the connection's session timeouts are at least the
-     * time left and at most a tenth longer (a transaction usually starts a few milliseconds into its attempt, so one
-     * statement per job is saved); a deadline further out than the session's would otherwise be cut short.
+     * time left and at most a tenth longer. A transaction usually starts shortly into its attempt, so this saves one
+     * statement per job. A deadline further out than the session's would otherwise be cut short.
      */
     boolean needsTimeouts(Instant deadline) {
         if (sessionTimeout.isEmpty()) {

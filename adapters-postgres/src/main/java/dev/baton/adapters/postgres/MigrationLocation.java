@@ -11,8 +11,8 @@ import java.util.zip.CRC32;
  *
  * @param checksumsChecked whether a script changed after it was applied fails the migration. True for an extra
  *                         location: a user's edit of an applied script would never run, so it is refused. False for
- *                         the ledger's own scripts, which Baton edits only to make a step lighter for ledgers to come
- *                         (V6 no longer installs pg_trgm): a ledger that applied the earlier text keeps it.
+ *                         the ledger's own scripts, which Baton edits only to make a step lighter for ledgers to come:
+ *                         a ledger that applied the earlier text keeps it.
  */
 record MigrationLocation(String name, String historyTable, boolean checksumsChecked) {
     static final String LEDGER_NAME = "classpath:dev/baton/adapters/postgres/migration";

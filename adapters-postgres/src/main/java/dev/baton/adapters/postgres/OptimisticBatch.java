@@ -95,16 +95,16 @@ final class OptimisticBatch {
             Step step = steps.get(byJobId.get(k));
             JobId jobId = jobId(step);
             boolean begun = LedgerTransactions.transactionState(handle, jobId) != TransactionState.IDLE;
-            Attempt attempt = effects.run(handle, step.execution(), step.effect());
+            TransactionStep reached = effects.run(handle, step.execution(), step.effect());
             TransactionState state = LedgerTransactions.transactionState(handle, jobId);
-            if (state == TransactionState.IDLE && (begun || EffectRunner.endedTheTransaction(attempt))) {
+            if (state == TransactionState.IDLE && (begun || EffectRunner.endedTheTransaction(reached))) {
                 // in doubt: the effects that ran in the transaction it ended, every one before it when that had
                 // begun, else its own alone; the others run again
                 LedgerOutcome inDoubt = endedBy(jobId);
                 byJobId.subList(begun ? 0 : k, k + 1).forEach(i -> outcomes[i] = inDoubt);
                 return outcomes;
             }
-            if (!(attempt instanceof Attempt.Ran ran) || state == TransactionState.FAILED) {
+            if (!(reached instanceof TransactionStep.Ran ran) || state == TransactionState.FAILED) {
                 // which job fails is the savepoint batch's to find out, every job isolated from the others
                 LedgerTransactions.rollback(handle, jobId);
                 return outcomes;

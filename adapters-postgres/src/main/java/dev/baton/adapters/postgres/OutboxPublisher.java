@@ -51,7 +51,7 @@ final class OutboxPublisher implements JobPublisher {
     @Override
     public JobId publishUnique(Job job) {
         throw new UnsupportedOperationException("a unique job cannot be enqueued through the outbox: its key is "
-                + "checked atomically in Redis as it is published; enqueue it directly (Route.DIRECT, see "
+                + "checked atomically in Redis as it is published; enqueue it directly (EnqueueRoute.DIRECT, see "
                 + "docs/RELIABILITY.md#enqueueing-through-the-outbox)");
     }
 }

@@ -37,9 +37,9 @@ final class RunThenComplete {
         JobId jobId = execution.job().id();
         return transactions.inTransaction(jobId, handle -> {
             transactions.setTimeoutsIfNeeded(handle, jobId, execution.deadline());
-            Attempt attempt = effects.run(handle, execution, effect);
-            if (!(attempt instanceof Attempt.Ran ran)) {
-                return failedUnlessCompleted(handle, execution, ((Attempt.Settled) attempt).outcome());
+            TransactionStep reached = effects.run(handle, execution, effect);
+            if (!(reached instanceof TransactionStep.Ran ran)) {
+                return failedUnlessCompleted(handle, execution, ((TransactionStep.Settled) reached).outcome());
             }
             Completion completion = ran.completion();
             return commits.commit(handle, completion, insertCompletedSql, statement -> {

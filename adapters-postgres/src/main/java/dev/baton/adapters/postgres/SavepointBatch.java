@@ -54,17 +54,17 @@ final class SavepointBatch {
                 .orElseThrow();
         return transactions.inTransaction(first, handle -> {
             transactions.setTimeoutsIfNeeded(handle, first, earliest);
-            Attempt[] attempts = new Attempt[steps.size()];
+            TransactionStep[] reached = new TransactionStep[steps.size()];
             ClaimWith with = ClaimWith.FIRST_SAVEPOINT;
             for (int i : byJobId) {
-                attempts[i] = attempt(handle, steps.get(i), with);
+                reached[i] = claimAndRun(handle, steps.get(i), with);
                 with = ClaimWith.NEXT_SAVEPOINT;
             }
-            Optional<LedgerOutcome.EffectFailed> rejected = commit(handle, first, Arrays.stream(attempts)
-                    .filter(Attempt.Ran.class::isInstance)
-                    .map(attempt -> ((Attempt.Ran) attempt).completion())
+            Optional<LedgerOutcome.EffectFailed> rejected = commit(handle, first, Arrays.stream(reached)
+                    .filter(TransactionStep.Ran.class::isInstance)
+                    .map(one -> ((TransactionStep.Ran) one).completion())
                     .toList());
-            return Arrays.stream(attempts).map(attempt -> outcome(attempt, rejected)).toList();
+            return Arrays.stream(reached).map(one -> outcome(one, rejected)).toList();
         });
     }
 
@@ -80,26 +80,26 @@ final class SavepointBatch {
     }
 
     /** Claims and runs one job after its savepoint; rolls back to the savepoint when the job will not commit. */
-    private Attempt attempt(Handle handle, Step step, ClaimWith with) {
+    private TransactionStep claimAndRun(Handle handle, Step step, ClaimWith with) {
         JobId jobId = jobId(step);
-        Attempt attempt = claims.claimAndRun(handle, step.execution(), step.effect(), with);
+        TransactionStep reached = claims.claimAndRun(handle, step.execution(), step.effect(), with);
         TransactionState state = LedgerTransactions.transactionState(handle, jobId);
         if (state == TransactionState.IDLE) {
             throw new LedgerUnavailableException("the effect of job " + jobId + " ended the batch's transaction"
                     + " itself: the outcome of the jobs before it is unknown", null);
         }
-        if (state == TransactionState.FAILED && attempt instanceof Attempt.Ran) {
+        if (state == TransactionState.FAILED && reached instanceof TransactionStep.Ran) {
             // no statement of its own follows this job's effect to find out: the driver knows
-            attempt = Attempt.Settled.failed(new IllegalStateException(EffectRunner.leftAborted(jobId)));
+            reached = TransactionStep.Settled.failed(new IllegalStateException(EffectRunner.leftAborted(jobId)));
         }
-        if (attempt instanceof Attempt.Settled) {
+        if (reached instanceof TransactionStep.Settled) {
             try (Statement statement = handle.getConnection().createStatement()) {
                 statement.execute("ROLLBACK TO SAVEPOINT " + SAVEPOINT);
             } catch (SQLException e) {
                 throw unavailable("could not roll back the savepoint of job " + jobId, e);
             }
         }
-        return attempt;
+        return reached;
     }
 
     /**
@@ -149,13 +149,13 @@ final class SavepointBatch {
      * and will be retried, a duplicate too (it may have been a duplicate of a job of this very batch, which did not
      * commit after all), but for the jobs that failed on their own.
      */
-    private static LedgerOutcome outcome(Attempt attempt, Optional<LedgerOutcome.EffectFailed> rejected) {
-        if (attempt instanceof Attempt.Settled settled
+    private static LedgerOutcome outcome(TransactionStep reached, Optional<LedgerOutcome.EffectFailed> rejected) {
+        if (reached instanceof TransactionStep.Settled settled
                 && (rejected.isEmpty() || settled.outcome() instanceof LedgerOutcome.EffectFailed)) {
             return settled.outcome();
         }
         return rejected.<LedgerOutcome>map(failure -> failure)
-                .orElseGet(() -> new LedgerOutcome.Committed(((Attempt.Ran) attempt).completion()));
+                .orElseGet(() -> new LedgerOutcome.Committed(((TransactionStep.Ran) reached).completion()));
     }
 
     private static JobId jobId(Step step) {

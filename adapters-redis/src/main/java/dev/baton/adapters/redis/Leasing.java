@@ -39,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * and, when a consumer starts, those still pending for it with a script. A lease tells which of its jobs are
  * cancelled: on a queue of one partition, an {@code EXISTS} of the cancels goes right behind the read, in the same
  * slot and on the same connection, so Redis runs it just after the read; only when the queue has cancels at all does a
- * {@code ZMSCORE} follow. A worker so leases in one round trip, where asking for the cancels took a second each lease.
+ * {@code ZMSCORE} follow. So a lease is one round trip: the cancels need no call of their own.
  */
 final class Leasing {
     private static final Logger LOG = LoggerFactory.getLogger(Leasing.class);

@@ -97,7 +97,8 @@ class JobIdScopeTest {
                         baton.enqueue(SHIP, job.queue(), job.id(), new Order(job.id().value())))),
                 arguments("Baton.enqueueUnique", (Producer) JobIdScopeTest::enqueueUnique),
                 arguments("Baton.enqueueAll", (Producer) jobs -> baton.enqueueAll(jobs)),
-                arguments("Route.OUTBOX", (Producer) jobs -> jobs.forEach(job -> baton.enqueue(job, Route.OUTBOX))),
+                arguments("EnqueueRoute.OUTBOX",
+                        (Producer) jobs -> jobs.forEach(job -> baton.enqueue(job, EnqueueRoute.OUTBOX))),
                 arguments("the outbox on a connection", (Producer) JobIdScopeTest::enqueueOnAConnection),
                 arguments("the outbox on a Jdbi handle", (Producer) jobs -> Jdbi.create(TestEndpoints.jdbcUrl())
                         .useTransaction(handle -> baton.outbox().enqueueAll(handle,

@@ -103,9 +103,9 @@ public final class Baton implements AutoCloseable {
     /**
      * Enqueues as {@code command} says, by {@code route}.
      *
-     * @throws ConfigException for {@link Route#OUTBOX} without a PostgreSQL ledger (at-least-once mode)
+     * @throws ConfigException for {@link EnqueueRoute#OUTBOX} without a PostgreSQL ledger (at-least-once mode)
      */
-    public Job enqueue(EnqueueJobUseCase.Command command, Route route) {
+    public Job enqueue(EnqueueJobUseCase.Command command, EnqueueRoute route) {
         return enqueuer(route).enqueue(command);
     }
 
@@ -127,13 +127,13 @@ public final class Baton implements AutoCloseable {
      * Enqueues a unique job directly: its key is checked atomically in Redis as it is published, which the outbox
      * cannot do.
      *
-     * @throws UnsupportedOperationException for {@link Route#OUTBOX}, before anything is written
+     * @throws UnsupportedOperationException for {@link EnqueueRoute#OUTBOX}, before anything is written
      */
     public EnqueueUniqueJobUseCase.Outcome enqueueUnique(EnqueueJobUseCase.Command command, Uniqueness uniqueness,
-                                                         Route route) {
-        if (route == Route.OUTBOX) {
+                                                         EnqueueRoute route) {
+        if (route == EnqueueRoute.OUTBOX) {
             throw new UnsupportedOperationException("a unique job cannot be enqueued through the outbox (its key is "
-                    + "checked atomically in Redis); pass Route.DIRECT to enqueue it directly even with "
+                    + "checked atomically in Redis); pass EnqueueRoute.DIRECT to enqueue it directly even with "
                     + Setting.ENQUEUE_THROUGH_OUTBOX.envName() + "=on");
         }
         return enqueuer(route).enqueueUnique(new EnqueueUniqueJobUseCase.Command(command, uniqueness));
@@ -145,20 +145,20 @@ public final class Baton implements AutoCloseable {
     }
 
     /** Enqueues many jobs by {@code route}: through the outbox, all in one short transaction. */
-    public List<Job> enqueueAll(List<EnqueueJobUseCase.Command> jobs, Route route) {
+    public List<Job> enqueueAll(List<EnqueueJobUseCase.Command> jobs, EnqueueRoute route) {
         return enqueuer(route).enqueueAll(new EnqueueJobsUseCase.Command(jobs));
     }
 
-    private Route defaultRoute() {
-        return config.enqueueThroughOutbox() ? Route.OUTBOX : Route.DIRECT;
+    private EnqueueRoute defaultRoute() {
+        return config.enqueueThroughOutbox() ? EnqueueRoute.OUTBOX : EnqueueRoute.DIRECT;
     }
 
     /**
      * Through the outbox, this instance relays too (unless {@code BATON_RELAY=off}): the commit wakes its relay, so
      * a job reaches Redis without waiting for another process.
      */
-    private EnqueueService enqueuer(Route route) {
-        if (route == Route.DIRECT) {
+    private EnqueueService enqueuer(EnqueueRoute route) {
+        if (route == EnqueueRoute.DIRECT) {
             return components.enqueue();
         }
         EnqueueService throughOutbox = components.outboxEnqueue();

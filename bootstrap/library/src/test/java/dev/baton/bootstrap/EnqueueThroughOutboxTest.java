@@ -53,7 +53,7 @@ class EnqueueThroughOutboxTest {
             InetSocketAddress admin = baton.startAdmin().orElseThrow();
             baton.enqueue(queue, JobId.of("one"), "{}");
             baton.enqueueAll(List.of(command("bulk-1"), command("bulk-2")));
-            baton.enqueue(command("direct"), Route.DIRECT);
+            baton.enqueue(command("direct"), EnqueueRoute.DIRECT);
 
             assertThat(baton.outboxBacklog().map(OutboxBacklog::waiting)).contains(3L);
             assertThat(length(baton)).as("only the direct job is in Redis").isOne();
@@ -86,10 +86,11 @@ class EnqueueThroughOutboxTest {
 
             assertThatThrownBy(() -> baton.enqueueUnique(command("unique"), key))
                     .isInstanceOf(UnsupportedOperationException.class)
-                    .hasMessageContaining("cannot be enqueued through the outbox").hasMessageContaining("Route.DIRECT");
+                    .hasMessageContaining("cannot be enqueued through the outbox")
+                    .hasMessageContaining("EnqueueRoute.DIRECT");
             assertThat(baton.outboxBacklog().map(OutboxBacklog::waiting)).contains(0L);
 
-            baton.enqueueUnique(command("unique"), key, Route.DIRECT);
+            baton.enqueueUnique(command("unique"), key, EnqueueRoute.DIRECT);
             assertThat(length(baton)).isOne();
         }
     }

@@ -140,7 +140,7 @@ class TypedRoutingTest {
             assertThat(heard).as("counted when they reach the queue, not in the producer's transaction")
                     .containsExactly("direct", "all-1", "all-2", "unique-1");
 
-            baton.enqueue(command("through-outbox"), Route.OUTBOX); // starts this instance's relay
+            baton.enqueue(command("through-outbox"), EnqueueRoute.OUTBOX); // starts this instance's relay
 
             await().atMost(WAIT).until(() -> heard.size() >= 7);
             assertThat(heard).containsExactlyInAnyOrder("direct", "all-1", "all-2", "unique-1", "committed", "by-sql",

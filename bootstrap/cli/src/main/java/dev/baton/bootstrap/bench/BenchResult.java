@@ -1,6 +1,6 @@
 package dev.baton.bootstrap.bench;
 
-import dev.baton.bootstrap.Route;
+import dev.baton.bootstrap.EnqueueRoute;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -34,7 +34,7 @@ public record BenchResult(String mode, int jobs, int concurrency, String handler
                           double enqueueJobsPerS, double processJobsPerS, LatencyRecorder.Latencies latency,
                           double cpuMicrosPerJob, int warmupJobs, long jitMillis, double peakHeapMib,
                           double heapAfterGcMib, double rssMib, double rssNowMib,
-                          boolean exactlyOnce, String check, String loadAverage, Route enqueue,
+                          boolean exactlyOnce, String check, String loadAverage, EnqueueRoute enqueue,
                           Optional<OutboxThroughput.Rates> outbox) {
 
     /** The {@code --json} object. */

@@ -8,7 +8,7 @@ import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.application.port.out.JobLeases;
 import dev.baton.application.service.worker.WorkerSettings;
 import dev.baton.bootstrap.Baton;
-import dev.baton.bootstrap.Route;
+import dev.baton.bootstrap.EnqueueRoute;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.config.Mode;
 import dev.baton.bootstrap.demo.NoopHandler;
@@ -36,15 +36,15 @@ public final class Benchmark {
      * @param jobs      how many jobs
      * @param handler   {@code noop} or {@code orders} (exactly-once only: it writes a demo row per job)
      * @param rate      jobs offered per second while the worker runs; empty: enqueue all first, then process
-     * @param warmup    jobs of the first warm-up round, run first on a queue of their own, not measured: rounds
-     *                  (later ones of ~3 s) go on until the JIT is quiet (it compiled for under 5% of the last round)
+     * @param warmup    jobs of the first warm-up round, run first on a queue of their own, not measured; rounds go
+     *                  on until the JIT is quiet, as {@code WarmUp} decides
      * @param maxWarmup no warm-up round starts after this long
-     * @param enqueue   how the jobs are enqueued; {@link Route#OUTBOX} also measures the outbox's transactional
+     * @param enqueue   how the jobs are enqueued; {@link EnqueueRoute#OUTBOX} also measures the outbox's transactional
      *                  enqueue rates first ({@link OutboxThroughput}), and needs exactly-once
-     * @param producers threads enqueueing one job per transaction at once, for {@link Route#OUTBOX}
+     * @param producers threads enqueueing one job per transaction at once, for {@link EnqueueRoute#OUTBOX}
      */
     public record Options(int jobs, String handler, OptionalDouble rate, int warmup, Duration maxWarmup,
-                          Route enqueue, int producers) {
+                          EnqueueRoute enqueue, int producers) {
         public Options {
             if (producers < 1 || producers > 256) {
                 throw new InvalidValueException("--producers must be 1..256, got " + producers);
@@ -88,7 +88,7 @@ public final class Benchmark {
             throw new InvalidValueException("the orders handler writes in the ledger's transaction: it needs "
                     + "--mode exactly-once");
         }
-        if (options.enqueue() == Route.OUTBOX && config.mode() != Mode.EXACTLY_ONCE) {
+        if (options.enqueue() == EnqueueRoute.OUTBOX && config.mode() != Mode.EXACTLY_ONCE) {
             throw new InvalidValueException("--enqueue outbox writes the ledger's outbox: it needs --mode exactly-once");
         }
         this.config = config;
@@ -112,7 +112,7 @@ public final class Benchmark {
         }
         BatonConfig benchConfig = ledger ? config.withSchema("baton_bench_" + run) : config;
         Optional<OutboxThroughput.Rates> outbox = Optional.empty();
-        if (options.enqueue() == Route.OUTBOX) {
+        if (options.enqueue() == EnqueueRoute.OUTBOX) {
             progress.progress("outbox-enqueue", 0, 1);
             outbox = Optional.of(OutboxThroughput.measure(config.withSchema("baton_bench_tx_" + run),
                     QueueName.of("bench-tx-" + run), options.jobs(), options.producers(), payload()));
@@ -131,8 +131,8 @@ public final class Benchmark {
     private BenchResult measure(Baton baton, CurrentRecorder timing, Optional<OutboxThroughput.Rates> outbox)
             throws InterruptedException {
         baton.migrate();
-        EnqueueJobsUseCase enqueue = options.enqueue() == Route.DIRECT ? baton.use(EnqueueJobsUseCase.class)
-                : command -> baton.enqueueAll(command.jobs(), Route.OUTBOX);
+        EnqueueJobsUseCase enqueue = options.enqueue() == EnqueueRoute.DIRECT ? baton.use(EnqueueJobsUseCase.class)
+                : command -> baton.enqueueAll(command.jobs(), EnqueueRoute.OUTBOX);
         LoadGenerator load = new LoadGenerator(enqueue, payload());
         // the use case itself, not Baton.start, which would add a ledger janitor per warm-up round
         BenchWorker worker = new BenchWorker(baton.use(RunWorkerUseCase.class), timing,
@@ -148,7 +148,8 @@ public final class Benchmark {
                                  HeapAfterGc heapAfterGc, Optional<OutboxThroughput.Rates> outbox)
             throws InterruptedException {
         int jobs = options.jobs();
-        LatencyRecorder recorder = new LatencyRecorder(queue.value() + "-", jobs, options.enqueue() == Route.OUTBOX);
+        LatencyRecorder recorder = new LatencyRecorder(queue.value() + "-", jobs,
+                options.enqueue() == EnqueueRoute.OUTBOX);
         baton.use(JobLeases.class).declare(queue);
         double enqueueRate = options.rate().isEmpty() ? load.enqueueAll(queue, recorder, progress) : 0;
         long cpuBefore = ProcessProbes.cpuNanos();

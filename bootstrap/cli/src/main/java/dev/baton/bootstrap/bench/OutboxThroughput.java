@@ -2,7 +2,7 @@ package dev.baton.bootstrap.bench;
 
 import dev.baton.application.port.in.EnqueueJobUseCase;
 import dev.baton.bootstrap.Baton;
-import dev.baton.bootstrap.Route;
+import dev.baton.bootstrap.EnqueueRoute;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
@@ -59,7 +59,7 @@ final class OutboxThroughput {
                 running.add(threads.submit(() -> {
                     for (int i = first; i < jobs; i += producers) {
                         baton.enqueue(EnqueueJobUseCase.Command.now(queue, JobId.of(prefix + i), payload),
-                                Route.OUTBOX);
+                                EnqueueRoute.OUTBOX);
                     }
                 }));
             }
@@ -81,7 +81,7 @@ final class OutboxThroughput {
             for (int i = from; i < Math.min(jobs, from + BULK); i++) {
                 commands.add(EnqueueJobUseCase.Command.now(queue, JobId.of(prefix + i), payload));
             }
-            baton.enqueueAll(commands, Route.OUTBOX);
+            baton.enqueueAll(commands, EnqueueRoute.OUTBOX);
         }
         return jobs / took.seconds();
     }

@@ -5,8 +5,8 @@ import dev.baton.domain.QueueName;
 import java.time.Duration;
 
 /**
- * Runs rounds of jobs on a queue of their own, unmeasured, until the JIT is quiet: on two cores a JIT still compiling
- * takes a quarter of the CPU, and the measurement would be of the compiler. Each round has a worker of its own.
+ * Runs rounds of jobs on a queue of their own, unmeasured, until the JIT is quiet: a JIT still compiling takes CPU
+ * from the worker, and the measurement would be of the compiler. Each round has a worker of its own.
  */
 final class WarmUp {
     /** The most jobs of one round. */

@@ -3,7 +3,7 @@ package dev.baton.bootstrap.cli;
 import dev.baton.bootstrap.bench.BenchResult;
 import dev.baton.bootstrap.bench.Benchmark;
 import dev.baton.bootstrap.config.ConfigLoader;
-import dev.baton.bootstrap.Route;
+import dev.baton.bootstrap.EnqueueRoute;
 import dev.baton.bootstrap.json.Json;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -84,7 +84,7 @@ final class BenchCommand extends SessionCommand {
         }
         int pool = ConfigLoader.autoPoolSize(Math.max(1, running), Math.max(1, batchCommit));
         return Map.of("concurrency", Integer.toString(DEFAULT_CONCURRENCY),
-                "mode", route() == Route.OUTBOX ? "exactly-once" : "at-least-once",
+                "mode", route() == EnqueueRoute.OUTBOX ? "exactly-once" : "at-least-once",
                 "admin-address", "off", "pool-size", Integer.toString(Math.max(10, pool)));
     }
 
@@ -116,10 +116,10 @@ final class BenchCommand extends SessionCommand {
         return result.exactlyOnce() ? ExitCodes.OK : ExitCodes.FAILURE;
     }
 
-    private Route route() {
+    private EnqueueRoute route() {
         return switch (enqueue.trim().toLowerCase(Locale.ROOT)) {
-            case "direct" -> Route.DIRECT;
-            case "outbox" -> Route.OUTBOX;
+            case "direct" -> EnqueueRoute.DIRECT;
+            case "outbox" -> EnqueueRoute.OUTBOX;
             default -> throw new UsageException("--enqueue must be direct or outbox, got " + enqueue);
         };
     }

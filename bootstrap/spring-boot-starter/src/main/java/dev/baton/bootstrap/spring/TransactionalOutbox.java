@@ -19,8 +19,8 @@ import org.springframework.jdbc.support.SQLStateSQLExceptionTranslator;
  * Enqueues into Baton's outbox inside the Spring transaction of the calling thread ({@code @Transactional},
  * {@code TransactionTemplate}): on the connection {@link DataSourceUtils} binds to it, so the job runs once that
  * transaction commits and never when it rolls back. Outside a transaction the connection autocommits: the job is
- * committed at once, as through {@code Route.OUTBOX}. A bean of the auto-configuration with a {@code DataSource}
- * (docs/SPRING.md#enqueueing-from-a-transactional-method).
+ * committed at once, as through {@code EnqueueRoute.OUTBOX}. A bean of the auto-configuration with a
+ * {@code DataSource} (docs/SPRING.md#enqueueing-from-a-transactional-method).
  */
 public final class TransactionalOutbox {
     private final Baton baton;

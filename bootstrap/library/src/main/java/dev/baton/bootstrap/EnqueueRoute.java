@@ -4,7 +4,7 @@ package dev.baton.bootstrap;
  * Where a Java enqueue goes. The default is {@link #OUTBOX} when {@code BATON_ENQUEUE_THROUGH_OUTBOX=on}, else
  * {@link #DIRECT} (docs/RELIABILITY.md#enqueueing-through-the-outbox).
  */
-public enum Route {
+public enum EnqueueRoute {
     /** Straight to Redis: an {@code XADD}, lost if Redis loses its data before a worker ran the job. */
     DIRECT,
     /**
