@@ -113,18 +113,6 @@ class ValueObjectTest {
     }
 
     @Test
-    void attemptsAreNumberedFromOneAndCannotEndBeforeTheyStart() {
-        ConsumerName consumer = ConsumerName.of("w");
-        AttemptOutcome ok = new AttemptOutcome.Succeeded(Optional.empty());
-        Attempt attempt = new Attempt(1, consumer, NOW, NOW.plusMillis(250), ok);
-
-        assertThat(attempt.duration()).isEqualTo(Duration.ofMillis(250));
-        assertThatThrownBy(() -> new Attempt(0, consumer, NOW, NOW, ok)).isInstanceOf(InvalidValueException.class);
-        assertThatThrownBy(() -> new Attempt(1, consumer, NOW, NOW.minusMillis(1), ok))
-                .isInstanceOf(InvalidValueException.class);
-    }
-
-    @Test
     void aTimedOutAttemptIsARetryableTimeoutError() {
         JobError error = new AttemptOutcome.TimedOut(Duration.ofSeconds(60)).asError();
 
