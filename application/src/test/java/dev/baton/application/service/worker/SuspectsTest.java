@@ -172,7 +172,7 @@ class SuspectsTest {
     class WhenAConsumerRestarts {
         @Test
         void itResumesItsOldestEntryAloneAndReclaimsTheRestAfterTheLease() {
-            List.of("held-1", "held-2", "held-3").forEach(this::enqueue);
+            List.of("held-1", "held-2", "held-3").forEach(SuspectsTest.this::enqueue);
             transport.lease(queue, ConsumerName.of("w1"), 3, Duration.ZERO).deliveries();
 
             RunningWorker worker = start("w1", 3);
