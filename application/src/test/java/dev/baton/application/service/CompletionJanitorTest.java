@@ -27,7 +27,7 @@ class CompletionJanitorTest {
     private final CompletionJanitor janitor = new CompletionJanitor(ledger, RETENTION, clock, Duration.ofMinutes(10));
 
     @Test
-    void forgetsExactlyTheCompletionsOlderThanTheRetentionPlusTheSlack() {
+    void forgetsExactlyTheCompletionsOlderThanTheRetentionPlusSlack() {
         Job oldest = complete("oldest");
         clock.advance(Duration.ofMinutes(1));
         Job atTheCutoff = complete("at-the-cutoff");

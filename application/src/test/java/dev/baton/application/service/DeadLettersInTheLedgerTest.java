@@ -42,7 +42,7 @@ class DeadLettersInTheLedgerTest {
     private final ConsumerName worker = ConsumerName.of("w1");
 
     @Test
-    void aReplayIsRecordedAsReplayedThenRedrivenAndAgainChangesNothing() {
+    void aReplayRecordsReplayedThenRedrivenAndAgainChangesNothing() {
         deadLetter("r1", "r2");
         clock.advance(Duration.ofMinutes(5));
 

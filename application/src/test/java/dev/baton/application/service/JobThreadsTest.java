@@ -27,8 +27,8 @@ class JobThreadsTest {
     @ParameterizedTest
     @CsvSource({"17, 1, PLATFORM", "21, 1, PLATFORM", "23, 1, PLATFORM", "24, 1, VIRTUAL", "25, 1, VIRTUAL",
             "25, 2, PLATFORM", "25, 256, PLATFORM"})
-    void autoChoosesVirtualThreadsWhereSynchronizedNoLongerPinsAndJobsCommitAlone(int javaRelease, int batchCommit,
-                                                                                  JobThreads expected) {
+    void autoIsVirtualWhereSynchronizedDoesNotPinAndJobsCommitAlone(int javaRelease, int batchCommit,
+                                                                    JobThreads expected) {
         assertThat(JobThreads.AUTO.resolve(javaRelease, batchCommit)).isEqualTo(expected);
         assertThat(JobThreads.PLATFORM.resolve(javaRelease, batchCommit)).isEqualTo(JobThreads.PLATFORM);
     }

@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.entry;
 import dev.baton.application.port.in.CountCompletionsUseCase;
 import dev.baton.application.port.in.InspectQueueUseCase;
 import dev.baton.application.port.in.ListDeadLettersUseCase;
-import dev.baton.application.port.in.LocateJobUseCase.Whereabouts;
 import dev.baton.application.port.in.LocateJobUseCase;
+import dev.baton.application.port.in.LocateJobUseCase.Whereabouts;
 import dev.baton.application.port.in.PurgeDeadLettersUseCase;
 import dev.baton.application.port.in.ReadQueueTotalsUseCase;
 import dev.baton.application.port.in.RedriveDeadLettersUseCase;
@@ -40,6 +40,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /** The operator-facing services: inspect, locate, dead letters, trim. */
@@ -55,8 +56,8 @@ class OperatorServicesTest {
         publish("a");
         complete("done");
 
-        InspectQueueUseCase.QueueReport withLedger = new QueueQueryService(transport, transport, Optional.of(ledger), ledger)
-                .inspect(new InspectQueueUseCase.Command(queue));
+        InspectQueueUseCase.QueueReport withLedger = new QueueQueryService(transport, transport, Optional.of(ledger),
+                ledger).inspect(new InspectQueueUseCase.Command(queue));
         InspectQueueUseCase.QueueReport withoutLedger = new QueueQueryService(transport, transport, Optional.empty(),
                 JobOutcomes.NOT_RECORDED).inspect(new InspectQueueUseCase.Command(queue));
 
@@ -67,7 +68,8 @@ class OperatorServicesTest {
 
     @Test
     void totalsAreReadForEveryQueueAskedForAndNoneForNoQueue() {
-        QueueQueryService service = new QueueQueryService(transport, transport, Optional.empty(), JobOutcomes.NOT_RECORDED);
+        QueueQueryService service = new QueueQueryService(transport, transport, Optional.empty(),
+                JobOutcomes.NOT_RECORDED);
         QueueName other = QueueName.of("mail");
         publish("a", "b");
         List<Delivery> leased = transport.lease(queue, worker, 2, Duration.ZERO).deliveries();
@@ -118,69 +120,74 @@ class OperatorServicesTest {
         assertThat(transport.find(queue, JobId.of("x1"))).containsInstanceOf(JobSighting.Waiting.class);
     }
 
-    @Test
-    void aFilterListsRedrivesAndPurgesOnlyTheDeadLettersItMatchesAndASecondRedriveMovesNone() {
-        DeadLetterService service = new DeadLetterService(transport, ledger, clock);
-        publish("io-1", "io-2", "npe", "poison");
-        List<Delivery> deliveries = transport.lease(queue, worker, 4, Duration.ZERO).deliveries();
-        for (Delivery delivery : deliveries) {
-            Job job = ((Delivery.Leased) delivery).job();
-            boolean io = job.id().value().startsWith("io");
-            DeadLetterReason reason = job.id().value().equals("poison") ? DeadLetterReason.POISON
-                    : DeadLetterReason.EXHAUSTED;
-            DeadLetter letter = DeadLetter.of(job, reason, JobError.permanent(io ? "java.io.IOException"
-                    : "java.lang.NullPointerException", "m"), 5, clock.instant());
-            ledger.recordDead(DeadLetterRecord.of(letter, worker, delivery.id().value()));
-            transport.deadLetter(delivery, letter);
+    @Nested
+    class WithAFilter {
+        @Test
+        void onlyMatchesAreListedRedrivenPurgedAndASecondRedriveMovesNone() {
+            DeadLetterService service = new DeadLetterService(transport, ledger, clock);
+            publish("io-1", "io-2", "npe", "poison");
+            List<Delivery> deliveries = transport.lease(queue, worker, 4, Duration.ZERO).deliveries();
+            for (Delivery delivery : deliveries) {
+                Job job = ((Delivery.Leased) delivery).job();
+                boolean io = job.id().value().startsWith("io");
+                DeadLetterReason reason = job.id().value().equals("poison") ? DeadLetterReason.POISON
+                        : DeadLetterReason.EXHAUSTED;
+                DeadLetter letter = DeadLetter.of(job, reason, JobError.permanent(io ? "java.io.IOException"
+                        : "java.lang.NullPointerException", "m"), 5, clock.instant());
+                ledger.recordDead(DeadLetterRecord.of(letter, worker, delivery.id().value()));
+                transport.deadLetter(delivery, letter);
+            }
+            DeadLetterSelection ioExhausted = new DeadLetterSelection.ByFilter(Optional.of(DeadLetterReason.EXHAUSTED),
+                    Optional.of("java.io.IOException"), Optional.empty(), Optional.empty());
+
+            List<StoredDeadLetter> listed = service.list(new ListDeadLettersUseCase.Command(queue, Optional.empty(), 10,
+                    ioExhausted));
+            int first = service.redrive(new RedriveDeadLettersUseCase.Command(queue, ioExhausted));
+            int second = service.redrive(new RedriveDeadLettersUseCase.Command(queue, ioExhausted));
+            int purged = service.purge(new PurgeDeadLettersUseCase.Command(queue, new DeadLetterSelection.ByFilter(
+                    Optional.of(DeadLetterReason.POISON), Optional.empty(), Optional.empty(), Optional.empty())));
+
+            assertThat(listed).extracting(stored -> stored.letter().jobId().orElseThrow())
+                    .containsExactly("io-1", "io-2");
+            assertThat(first).isEqualTo(2);
+            assertThat(second).as("replaying the same filter again runs nothing").isZero();
+            assertThat(purged).isEqualTo(1);
+            assertThat(service.list(new ListDeadLettersUseCase.Command(queue, Optional.empty(), 10)))
+                    .extracting(stored -> stored.letter().jobId().orElseThrow()).containsExactly("npe");
+            assertThat(ledger.find(queue, "io-1")).containsInstanceOf(JobOutcome.Replayed.class);
+            assertThat(ledger.find(queue, "poison")).containsInstanceOf(JobOutcome.Purged.class);
         }
-        DeadLetterSelection ioExhausted = new DeadLetterSelection.ByFilter(Optional.of(DeadLetterReason.EXHAUSTED),
-                Optional.of("java.io.IOException"), Optional.empty(), Optional.empty());
 
-        List<StoredDeadLetter> listed = service.list(new ListDeadLettersUseCase.Command(queue, Optional.empty(), 10,
-                ioExhausted));
-        int first = service.redrive(new RedriveDeadLettersUseCase.Command(queue, ioExhausted));
-        int second = service.redrive(new RedriveDeadLettersUseCase.Command(queue, ioExhausted));
-        int purged = service.purge(new PurgeDeadLettersUseCase.Command(queue, new DeadLetterSelection.ByFilter(
-                Optional.of(DeadLetterReason.POISON), Optional.empty(), Optional.empty(), Optional.empty())));
+        @Test
+        void aListStopsAtItsLimitAcrossTheTransportsPages() {
+            DeadLetterService service = new DeadLetterService(transport, ledger, clock);
+            int jobs = DeadLetterService.PAGE + 5;
+            for (int i = 0; i < jobs; i++) {
+                publish("j-" + i);
+            }
+            for (Delivery delivery : transport.lease(queue, worker, jobs, Duration.ZERO).deliveries()) {
+                Job job = ((Delivery.Leased) delivery).job();
+                boolean odd = Integer.parseInt(job.id().value().substring(2)) % 2 == 1;
+                transport.deadLetter(delivery, DeadLetter.of(job, odd ? DeadLetterReason.POISON
+                        : DeadLetterReason.EXHAUSTED, JobError.permanent("t", "m"), 1, clock.instant()));
+            }
+            DeadLetterSelection poison = new DeadLetterSelection.ByFilter(Optional.of(DeadLetterReason.POISON),
+                    Optional.empty(), Optional.empty(), Optional.empty());
 
-        assertThat(listed).extracting(stored -> stored.letter().jobId().orElseThrow()).containsExactly("io-1", "io-2");
-        assertThat(first).isEqualTo(2);
-        assertThat(second).as("replaying the same filter again runs nothing").isZero();
-        assertThat(purged).isEqualTo(1);
-        assertThat(service.list(new ListDeadLettersUseCase.Command(queue, Optional.empty(), 10)))
-                .extracting(stored -> stored.letter().jobId().orElseThrow()).containsExactly("npe");
-        assertThat(ledger.find(queue, "io-1")).containsInstanceOf(JobOutcome.Replayed.class);
-        assertThat(ledger.find(queue, "poison")).containsInstanceOf(JobOutcome.Purged.class);
+            List<StoredDeadLetter> first = service.list(new ListDeadLettersUseCase.Command(queue, Optional.empty(), 40,
+                    poison));
+            List<StoredDeadLetter> rest = service.list(new ListDeadLettersUseCase.Command(queue,
+                    Optional.of(first.get(first.size() - 1).id()), 100, poison));
+
+            assertThat(first).hasSize(40);
+            assertThat(rest).hasSize(jobs / 2 - 40);
+            assertThat(rest).allSatisfy(stored ->
+                    assertThat(stored.letter().reason()).isEqualTo(DeadLetterReason.POISON));
+        }
     }
 
     @Test
-    void aFilteredListStopsAtItsLimitAcrossTheTransportsPages() {
-        DeadLetterService service = new DeadLetterService(transport, ledger, clock);
-        int jobs = DeadLetterService.PAGE + 5;
-        for (int i = 0; i < jobs; i++) {
-            publish("j-" + i);
-        }
-        for (Delivery delivery : transport.lease(queue, worker, jobs, Duration.ZERO).deliveries()) {
-            Job job = ((Delivery.Leased) delivery).job();
-            boolean odd = Integer.parseInt(job.id().value().substring(2)) % 2 == 1;
-            transport.deadLetter(delivery, DeadLetter.of(job, odd ? DeadLetterReason.POISON
-                    : DeadLetterReason.EXHAUSTED, JobError.permanent("t", "m"), 1, clock.instant()));
-        }
-        DeadLetterSelection poison = new DeadLetterSelection.ByFilter(Optional.of(DeadLetterReason.POISON),
-                Optional.empty(), Optional.empty(), Optional.empty());
-
-        List<StoredDeadLetter> first = service.list(new ListDeadLettersUseCase.Command(queue, Optional.empty(), 40,
-                poison));
-        List<StoredDeadLetter> rest = service.list(new ListDeadLettersUseCase.Command(queue,
-                Optional.of(first.get(first.size() - 1).id()), 100, poison));
-
-        assertThat(first).hasSize(40);
-        assertThat(rest).hasSize(jobs / 2 - 40);
-        assertThat(rest).allSatisfy(stored -> assertThat(stored.letter().reason()).isEqualTo(DeadLetterReason.POISON));
-    }
-
-    @Test
-    void theSearchPagesWithACursorAndCountsRecentCompletionsOnlyWithALedger() {
+    void searchPagesByCursorAndCountsRecentCompletionsOnlyWithALedger() {
         OutcomeSearchService search = new OutcomeSearchService(Optional.of(ledger), clock);
         complete("c1");
         clock.advance(Duration.ofHours(2));

@@ -16,6 +16,7 @@ import dev.baton.domain.PayloadLimit;
 import dev.baton.domain.QueueName;
 import java.time.Duration;
 import java.time.Instant;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -67,25 +68,28 @@ class OutboxRelayOutageTest {
         assertThat(outbox.backlog(clock.instant()).waiting()).isZero();
     }
 
-    /** Redis went down after the housekeeping's look: the claimed batch is held, and nothing else is claimed. */
-    @Test
-    void aBatchTheTransportDidNotTakeGoesOutFirstOnceItAnswersNotOnceItsClaimExpired() {
-        relay.runOnce(); // the epoch is recorded
-        add(12);
-        transport.setUnreachable(true);
+    @Nested
+    class WhenRedisDidNotTakeAClaimedBatch {
+        /** Redis went down after the housekeeping's look: the claimed batch is held, and nothing else is claimed. */
+        @Test
+        void itGoesOutFirstOnceRedisAnswersNotOnceItsClaimExpired() {
+            relay.runOnce(); // the epoch is recorded
+            add(12);
+            transport.setUnreachable(true);
 
-        assertThatThrownBy(relay::runOnce).isInstanceOf(TransportException.class);
-        assertThatThrownBy(relay::runOnce).isInstanceOf(TransportException.class);
-        Instant now = clock.instant();
-        assertThat(outbox.claim(10, now, now)).as("the rows beyond the first batch stay unclaimed").hasSize(2);
+            assertThatThrownBy(relay::runOnce).isInstanceOf(TransportException.class);
+            assertThatThrownBy(relay::runOnce).isInstanceOf(TransportException.class);
+            Instant now = clock.instant();
+            assertThat(outbox.claim(10, now, now)).as("the rows beyond the first batch stay unclaimed").hasSize(2);
 
-        transport.setUnreachable(false);
-        assertThat(relay.runOnce()).as("the held batch, with its claim still on").isEqualTo(10);
-        assertThat(relay.runOnce()).isEqualTo(2);
-        relay.runOnce();
+            transport.setUnreachable(false);
+            assertThat(relay.runOnce()).as("the held batch, with its claim still on").isEqualTo(10);
+            assertThat(relay.runOnce()).isEqualTo(2);
+            relay.runOnce();
 
-        assertThat(transport.stats(ORDERS).length()).as("each job once").isEqualTo(12);
-        assertThat(outbox.backlog(clock.instant()).waiting()).isZero();
+            assertThat(transport.stats(ORDERS).length()).as("each job once").isEqualTo(12);
+            assertThat(outbox.backlog(clock.instant()).waiting()).isZero();
+        }
     }
 
     @Test

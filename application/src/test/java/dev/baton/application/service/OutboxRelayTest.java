@@ -7,8 +7,8 @@ import static org.awaitility.Awaitility.await;
 import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.port.out.JobOutbox;
 import dev.baton.application.port.out.JobPublisher;
-import dev.baton.application.port.out.TransportException;
 import dev.baton.application.port.out.MaintenanceObserver;
+import dev.baton.application.port.out.TransportException;
 import dev.baton.application.testing.InMemoryExecutionLedger;
 import dev.baton.application.testing.InMemoryJobOutbox;
 import dev.baton.application.testing.InMemoryStreamTransport;
@@ -36,6 +36,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 class OutboxRelayTest {
@@ -83,7 +84,7 @@ class OutboxRelayTest {
     }
 
     @Test
-    void afterALossTheObserverHearsTheRepublishedJobsAndTheirPublishing() {
+    void afterALossTheObserverHearsJobsRepublishedAndPublished() {
         outbox.add(job("l-1"));
         outbox.add(job("l-2"));
         relay.runOnce();
@@ -115,24 +116,27 @@ class OutboxRelayTest {
         assertThat(outbox.forgetEnded(1_000)).as("rows left to forget").isZero();
     }
 
-    @Test
-    void itsHousekeepingLooksForALossOncePerPollIntervalHoweverManyBatchesItRelays() {
-        epoch.set("run-2"); // a loss, seen by the first look
-        for (int i = 0; i < 25; i++) {
-            outbox.add(job("t-" + i));
-        }
-        // batches of 10: three batches at one instant of the clock, the first with the look
-        try (OutboxRelay running = new OutboxRelay(outbox, transport, ledger, () -> {
-            looks.incrementAndGet();
-            return epoch.get();
-        }, PayloadLimit.DEFAULT, clock, new OutboxRelay.Settings(10, Duration.ofSeconds(30), Duration.ofSeconds(1)),
-                observer).start()) {
-            await().atMost(Duration.ofSeconds(30)).until(() -> observer.published.get() == 25);
-            assertThat(looks).hasValue(1);
+    @Nested
+    class ItsHousekeeping {
+        @Test
+        void looksForALossOncePerPollIntervalHoweverManyBatchesItRelays() {
+            epoch.set("run-2"); // a loss, seen by the first look
+            for (int i = 0; i < 25; i++) {
+                outbox.add(job("t-" + i));
+            }
+            // batches of 10: three batches at one instant of the clock, the first with the look
+            try (OutboxRelay running = new OutboxRelay(outbox, transport, ledger, () -> {
+                looks.incrementAndGet();
+                return epoch.get();
+            }, PayloadLimit.DEFAULT, clock, new OutboxRelay.Settings(10, Duration.ofSeconds(30), Duration.ofSeconds(1)),
+                    observer).start()) {
+                await().atMost(Duration.ofSeconds(30)).until(() -> observer.published.get() == 25);
+                assertThat(looks).hasValue(1);
 
-            clock.advance(Duration.ofSeconds(1));
-            outbox.add(job("t-late"));
-            await().atMost(Duration.ofSeconds(30)).until(() -> looks.get() == 2);
+                clock.advance(Duration.ofSeconds(1));
+                outbox.add(job("t-late"));
+                await().atMost(Duration.ofSeconds(30)).until(() -> looks.get() == 2);
+            }
         }
     }
 
@@ -141,7 +145,7 @@ class OutboxRelayTest {
      * that published before its housekeeping's first look would publish its first batch twice.
      */
     @Test
-    void aRelayPublishesNothingBeforeItsHousekeepingRecordedTheTransportsEpoch() throws InterruptedException {
+    void aRelayPublishesNothingBeforeTheTransportsEpochIsRecorded() throws InterruptedException {
         CountDownLatch looking = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         outbox.add(job("e-1"));
@@ -178,7 +182,7 @@ class OutboxRelayTest {
      * waits for the poll interval (an hour here).
      */
     @Test
-    void aRelayIsMarkedClaimingWhileItFindsRowsAndUnmarkedBeforeItWaits() {
+    void aRelayIsMarkedClaimingWhileItFindsRowsUnmarkedBeforeItWaits() {
         outbox.republishAfterLoss(epoch.get()); // the epoch is known: the housekeeping republishes nothing
         for (int i = 0; i < 25; i++) {
             outbox.add(job("c-" + i));
@@ -211,32 +215,35 @@ class OutboxRelayTest {
         }
     }
 
-    /**
-     * A row that is no job is dead-lettered MALFORMED with its raw values and reason: in the ledger, then in its
-     * queue's dead letters, then marked in the outbox; the rows after it are published.
-     */
-    @Test
-    void aRowThatIsNoJobIsDeadLetteredMalformedInTheLedgerAndItsQueueAndTheRowsAfterItArePublished() {
-        Map<String, String> raw = Map.of("job_id", "bad\nid", "payload", "{}", "tenant", "acme");
-        long position = outbox.addMalformed("orders", raw, "job id must be printable text");
-        outbox.add(job("after-1"));
+    @Nested
+    class WhenARowIsNoJob {
+        /**
+         * A row that is no job is dead-lettered MALFORMED with its raw values and reason: in the ledger, then in its
+         * queue's dead letters, then marked in the outbox; the rows after it are published.
+         */
+        @Test
+        void itIsDeadLetteredMalformedInLedgerAndQueueTheRestPublished() {
+            Map<String, String> raw = Map.of("job_id", "bad\nid", "payload", "{}", "tenant", "acme");
+            long position = outbox.addMalformed("orders", raw, "job id must be printable text");
+            outbox.add(job("after-1"));
 
-        assertThat(relay.runOnce()).isEqualTo(2);
+            assertThat(relay.runOnce()).isEqualTo(2);
 
-        List<StoredDeadLetter> dead = transport.deadLetters(ORDERS, Optional.empty(), 10);
-        assertThat(dead).singleElement().satisfies(stored -> {
-            assertThat(stored.letter().job()).isEmpty();
-            assertThat(stored.letter().rawFields()).isEqualTo(raw);
-            assertThat(stored.letter().reason()).isEqualTo(DeadLetterReason.MALFORMED);
-            assertThat(stored.letter().lastError().message()).isEqualTo("job id must be printable text");
-        });
-        assertThat(ledger.find(ORDERS, "bad\nid")).get().isInstanceOfSatisfying(JobOutcome.Dead.class, outcome -> {
-            assertThat(outcome.record().reason()).isEqualTo(DeadLetterReason.MALFORMED);
-            assertThat(outcome.record().entryId()).isEqualTo("outbox:" + position);
-            assertThat(outcome.record().consumer()).isEqualTo(OutboxRefusals.CONSUMER);
-        });
-        assertThat(outbox.backlog(clock.instant()).malformed()).isOne();
-        assertThat(transport.stats(ORDERS).length()).as("the row after it").isOne();
+            List<StoredDeadLetter> dead = transport.deadLetters(ORDERS, Optional.empty(), 10);
+            assertThat(dead).singleElement().satisfies(stored -> {
+                assertThat(stored.letter().job()).isEmpty();
+                assertThat(stored.letter().rawFields()).isEqualTo(raw);
+                assertThat(stored.letter().reason()).isEqualTo(DeadLetterReason.MALFORMED);
+                assertThat(stored.letter().lastError().message()).isEqualTo("job id must be printable text");
+            });
+            assertThat(ledger.find(ORDERS, "bad\nid")).get().isInstanceOfSatisfying(JobOutcome.Dead.class, outcome -> {
+                assertThat(outcome.record().reason()).isEqualTo(DeadLetterReason.MALFORMED);
+                assertThat(outcome.record().entryId()).isEqualTo("outbox:" + position);
+                assertThat(outcome.record().consumer()).isEqualTo(OutboxRefusals.CONSUMER);
+            });
+            assertThat(outbox.backlog(clock.instant()).malformed()).isOne();
+            assertThat(transport.stats(ORDERS).length()).as("the row after it").isOne();
+        }
     }
 
     /** A payload over the limit: the job itself is dead-lettered, keyed by its id in the ledger. */
@@ -253,29 +260,32 @@ class OutboxRelayTest {
         assertThat(ledger.find(ORDERS, "big")).get().isInstanceOf(JobOutcome.Dead.class);
     }
 
-    /**
-     * When the transport fails to take the dead letter, the row stays unmarked (the ledger already says dead); once
-     * its claim expired the relay dead-letters it again, once, and only then marks it.
-     */
-    @Test
-    void whenTheTransportFailsTheRowStaysUnmarkedAndIsDeadLetteredOnceOnTheNextClaim() {
-        outbox.addMalformed("orders", Map.of("payload", "{}"), "missing job id");
-        outbox.add(job("after-2"));
-        transport.failNextUnpublishedDeadLetters(1);
+    @Nested
+    class WhenTheTransportFailsTheDeadLetter {
+        /**
+         * When the transport fails to take the dead letter, the row stays unmarked (the ledger already says dead); once
+         * its claim expired the relay dead-letters it again, once, and only then marks it.
+         */
+        @Test
+        void theRowStaysUnmarkedAndIsDeadLetteredOnceOnTheNextClaim() {
+            outbox.addMalformed("orders", Map.of("payload", "{}"), "missing job id");
+            outbox.add(job("after-2"));
+            transport.failNextUnpublishedDeadLetters(1);
 
-        assertThat(relay.runOnce()).isEqualTo(2);
-        assertThat(outbox.backlog(clock.instant()).malformed()).as("left for the next claim").isZero();
-        assertThat(transport.deadLetters(ORDERS, Optional.empty(), 10)).isEmpty();
-        assertThat(transport.stats(ORDERS).length()).as("the rest of the batch goes on").isOne();
-        assertThat(relay.runOnce()).as("still claimed").isZero();
+            assertThat(relay.runOnce()).isEqualTo(2);
+            assertThat(outbox.backlog(clock.instant()).malformed()).as("left for the next claim").isZero();
+            assertThat(transport.deadLetters(ORDERS, Optional.empty(), 10)).isEmpty();
+            assertThat(transport.stats(ORDERS).length()).as("the rest of the batch goes on").isOne();
+            assertThat(relay.runOnce()).as("still claimed").isZero();
 
-        clock.advance(Duration.ofSeconds(30));
-        assertThat(relay.runOnce()).isOne();
-        relay.runOnce();
+            clock.advance(Duration.ofSeconds(30));
+            assertThat(relay.runOnce()).isOne();
+            relay.runOnce();
 
-        assertThat(transport.deadLetters(ORDERS, Optional.empty(), 10)).hasSize(1);
-        assertThat(outbox.backlog(clock.instant()).malformed()).isOne();
-        assertThat(outbox.backlog(clock.instant()).waiting()).isZero();
+            assertThat(transport.deadLetters(ORDERS, Optional.empty(), 10)).hasSize(1);
+            assertThat(outbox.backlog(clock.instant()).malformed()).isOne();
+            assertThat(outbox.backlog(clock.instant()).waiting()).isZero();
+        }
     }
 
     /** A row whose queue name is invalid has no queue for a dead letter: it is marked in the outbox only. */
@@ -319,7 +329,7 @@ class OutboxRelayTest {
      * and returns only once the relay marked it, or the batch would be published again.
      */
     @Test
-    void closingLetsTheBatchBeingPublishedGoOutAndReturnsOnceItIsMarked() throws InterruptedException {
+    void closingLetsTheBatchBeingPublishedGoOutReturningOnceMarked() throws InterruptedException {
         outbox.republishAfterLoss(epoch.get()); // the epoch is known: the housekeeping republishes nothing
         outbox.add(job("m-1"));
         HeldPublishing publisher = new HeldPublishing(transport);

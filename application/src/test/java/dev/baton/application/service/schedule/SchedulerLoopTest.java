@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.IntStream;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /** Schedulers driven one pass at a time by a clock the test moves, on the in-memory transport. */
@@ -59,7 +60,7 @@ class SchedulerLoopTest {
     }
 
     @Test
-    void aNewScheduleFiresNothingFromBeforeItWasSeenThenEveryFireTimeOnce() {
+    void aNewScheduleSkipsFireTimesBeforeItWasSeenThenFiresEachOnce() {
         SchedulerLoop scheduler = scheduler(tick);
         scheduler.runOnce();
         assertThat(firedTimes()).isEmpty();
@@ -106,45 +107,48 @@ class SchedulerLoopTest {
         assertThat(firedTimes()).isEqualTo(seconds(1, 5));
     }
 
-    @Test
-    void afterEveryoneWasDownLatestRunsTheLastMissedFireTimeOnce() {
-        Schedule hourly = Schedule.of("hourly", "0 * * * *", "metrics", "{}");
-        scheduler(hourly).runOnce();
+    @Nested
+    class AfterEveryoneWasDown {
+        @Test
+        void latestRunsTheLastMissedFireTimeOnce() {
+            Schedule hourly = Schedule.of("hourly", "0 * * * *", "metrics", "{}");
+            scheduler(hourly).runOnce();
 
-        clock.advance(Duration.ofHours(5)); // 15:00:00.4; every scheduler down since 10:00:00.4
-        clock.advance(Duration.ofMinutes(30));
-        scheduler(hourly).runOnce();
+            clock.advance(Duration.ofHours(5)); // 15:00:00.4; every scheduler down since 10:00:00.4
+            clock.advance(Duration.ofMinutes(30));
+            scheduler(hourly).runOnce();
 
-        assertThat(firedTimes()).containsExactly(Instant.parse("2026-12-01T15:00:00Z"));
-    }
+            assertThat(firedTimes()).containsExactly(Instant.parse("2026-12-01T15:00:00Z"));
+        }
 
-    @Test
-    void afterEveryoneWasDownSkipFiresNothingMissedAndGoesOnFromNow() {
-        Schedule hourly = Schedule.of("hourly", "0 * * * * catch-up=skip", "metrics", "{}");
-        scheduler(hourly).runOnce();
-        clock.advance(Duration.ofMinutes(330));
+        @Test
+        void skipFiresNothingMissedAndGoesOnFromNow() {
+            Schedule hourly = Schedule.of("hourly", "0 * * * * catch-up=skip", "metrics", "{}");
+            scheduler(hourly).runOnce();
+            clock.advance(Duration.ofMinutes(330));
 
-        scheduler(hourly).runOnce();
-        assertThat(firedTimes()).isEmpty();
-        assertThat(fires.state(hourly)).isEqualTo(
-                new ScheduleState(Optional.of(Instant.parse("2026-12-01T15:00:00Z")), Optional.empty()));
+            scheduler(hourly).runOnce();
+            assertThat(firedTimes()).isEmpty();
+            assertThat(fires.state(hourly)).isEqualTo(
+                    new ScheduleState(Optional.of(Instant.parse("2026-12-01T15:00:00Z")), Optional.empty()));
 
-        clock.advance(Duration.ofMinutes(30));
-        scheduler(hourly).runOnce();
-        assertThat(firedTimes()).containsExactly(Instant.parse("2026-12-01T16:00:00Z"));
-    }
+            clock.advance(Duration.ofMinutes(30));
+            scheduler(hourly).runOnce();
+            assertThat(firedTimes()).containsExactly(Instant.parse("2026-12-01T16:00:00Z"));
+        }
 
-    @Test
-    void afterEveryoneWasDownAllWithinRunsEveryMissedFireTimeOfTheWindowInOrder() {
-        Schedule hourly = Schedule.of("hourly", "0 * * * *", "metrics", "{}").withCatchUp(
-                CatchUp.allWithin(Duration.ofHours(3)));
-        scheduler(hourly).runOnce();
-        clock.advance(Duration.ofMinutes(330)); // 15:30:00.4
+        @Test
+        void allWithinRunsEveryMissedFireTimeOfTheWindowInOrder() {
+            Schedule hourly = Schedule.of("hourly", "0 * * * *", "metrics", "{}").withCatchUp(
+                    CatchUp.allWithin(Duration.ofHours(3)));
+            scheduler(hourly).runOnce();
+            clock.advance(Duration.ofMinutes(330)); // 15:30:00.4
 
-        scheduler(hourly).runOnce();
+            scheduler(hourly).runOnce();
 
-        assertThat(firedTimes()).containsExactly(Instant.parse("2026-12-01T13:00:00Z"),
-                Instant.parse("2026-12-01T14:00:00Z"), Instant.parse("2026-12-01T15:00:00Z"));
+            assertThat(firedTimes()).containsExactly(Instant.parse("2026-12-01T13:00:00Z"),
+                    Instant.parse("2026-12-01T14:00:00Z"), Instant.parse("2026-12-01T15:00:00Z"));
+        }
     }
 
     @Test

@@ -67,7 +67,7 @@ class AcknowledgementsTest {
     }
 
     @Test
-    void heldAcknowledgementsGoInFrontOfTheLeaseOfTheirQueueAndTheOthersGoOnTheirOwn() {
+    void heldOnesGoInFrontOfTheirQueuesLeaseAndTheOthersOnTheirOwn() {
         List<Done> orders = leased(ORDERS, "o-1", "o-2");
         List<Done> mails = leased(MAILS, "m-1");
         transport.publish(job(ORDERS, "o-3"));
@@ -103,7 +103,7 @@ class AcknowledgementsTest {
     }
 
     @Test
-    void aFailedAcknowledgementInFrontOfALeaseIsToldAndTheLeaseStillCounts() {
+    void aFailedOneInFrontOfALeaseIsToldAndTheLeaseStillCounts() {
         List<Done> orders = leased(ORDERS, "o-1");
         transport.publish(job(ORDERS, "o-2"));
 

@@ -35,6 +35,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /** Cancelling jobs, on the in-memory adapters: what a worker runs, acknowledges and counts once a job is cancelled. */
@@ -119,56 +120,59 @@ class CancelledJobsTest {
         assertThat(ledger.committedEffects()).containsKey("effect:done");
     }
 
-    @Test
-    void aRunningJobSeesCancelledRollsBackAndIsAcknowledgedWithoutARetry() throws Exception {
-        CountDownLatch started = new CountDownLatch(1);
-        AtomicBoolean sawCancel = new AtomicBoolean();
-        handler = context -> {
-            started.countDown();
-            context.unwrap(InMemoryEffects.class).put("effect:" + context.job().id().value(), "partial");
-            await().atMost(WAIT).until(context::cancelled);
-            sawCancel.set(true);
-            return Optional.empty(); // a cooperative handler returns: its writes roll back all the same
-        };
-        RunningWorker worker = start(1);
-        enqueue("long", Optional.empty());
-        assertThat(started.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+    @Nested
+    class WhenARunningJobIsCancelled {
+        @Test
+        void itSeesCancelledRollsBackAndIsAcknowledgedWithoutARetry() throws Exception {
+            CountDownLatch started = new CountDownLatch(1);
+            AtomicBoolean sawCancel = new AtomicBoolean();
+            handler = context -> {
+                started.countDown();
+                context.unwrap(InMemoryEffects.class).put("effect:" + context.job().id().value(), "partial");
+                await().atMost(WAIT).until(context::cancelled);
+                sawCancel.set(true);
+                return Optional.empty(); // a cooperative handler returns: its writes roll back all the same
+            };
+            RunningWorker worker = start(1);
+            enqueue("long", Optional.empty());
+            assertThat(started.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
 
-        assertThat(cancel("long")).isEqualTo(CancelJobUseCase.Answer.CANCELLED);
+            assertThat(cancel("long")).isEqualTo(CancelJobUseCase.Answer.CANCELLED);
 
-        await().atMost(WAIT).until(() -> worker.counters().cancelled() == 1);
-        assertThat(sawCancel).isTrue();
-        assertThat(ledger.committedEffects()).doesNotContainKey("effect:long");
-        assertThat(worker.counters().retried()).isZero();
-        assertThat(transport.stats(queue).pending()).isZero();
-        assertThat(transport.stats(queue).delayed()).as("no retry").isZero();
-    }
+            await().atMost(WAIT).until(() -> worker.counters().cancelled() == 1);
+            assertThat(sawCancel).isTrue();
+            assertThat(ledger.committedEffects()).doesNotContainKey("effect:long");
+            assertThat(worker.counters().retried()).isZero();
+            assertThat(transport.stats(queue).pending()).isZero();
+            assertThat(transport.stats(queue).delayed()).as("no retry").isZero();
+        }
 
-    @Test
-    void aRunningHandlerThatIgnoresTheCancelIsInterruptedAfterTheGrace() throws Exception {
-        settings = settings.with(settings.stopping().withCancelGrace(Duration.ofMillis(200)));
-        CountDownLatch started = new CountDownLatch(1);
-        AtomicBoolean interrupted = new AtomicBoolean();
-        handler = context -> {
-            started.countDown();
-            try {
-                new CountDownLatch(1).await(WAIT.toMillis(), TimeUnit.MILLISECONDS); // deaf to cancelled()
-            } catch (InterruptedException e) {
-                interrupted.set(context.cancelled());
-                throw e;
-            }
-            return Optional.empty();
-        };
-        RunningWorker worker = start(1);
-        enqueue("stubborn", Optional.empty());
-        assertThat(started.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+        @Test
+        void aHandlerIgnoringTheCancelIsInterruptedAfterTheGrace() throws Exception {
+            settings = settings.with(settings.stopping().withCancelGrace(Duration.ofMillis(200)));
+            CountDownLatch started = new CountDownLatch(1);
+            AtomicBoolean interrupted = new AtomicBoolean();
+            handler = context -> {
+                started.countDown();
+                try {
+                    new CountDownLatch(1).await(WAIT.toMillis(), TimeUnit.MILLISECONDS); // deaf to cancelled()
+                } catch (InterruptedException e) {
+                    interrupted.set(context.cancelled());
+                    throw e;
+                }
+                return Optional.empty();
+            };
+            RunningWorker worker = start(1);
+            enqueue("stubborn", Optional.empty());
+            assertThat(started.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
 
-        cancel("stubborn");
+            cancel("stubborn");
 
-        await().atMost(WAIT).until(() -> worker.counters().cancelled() == 1);
-        assertThat(interrupted).as("interrupted, and cancelled() was true by then").isTrue();
-        assertThat(worker.counters().retried()).isZero();
-        assertThat(transport.stats(queue).pending()).isZero();
+            await().atMost(WAIT).until(() -> worker.counters().cancelled() == 1);
+            assertThat(interrupted).as("interrupted, and cancelled() was true by then").isTrue();
+            assertThat(worker.counters().retried()).isZero();
+            assertThat(transport.stats(queue).pending()).isZero();
+        }
     }
 
     @Test

@@ -12,6 +12,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 class DeadlineLoopTest {
@@ -32,39 +33,42 @@ class DeadlineLoopTest {
         assertThat(DeadlineLoop.interval(Duration.ofHours(1))).isEqualTo(Duration.ofMillis(500));
     }
 
-    @Test
-    void aRunningHandlerPastItsDeadlineIsInterrupted() throws Exception {
-        HeldDelivery held = hold("sleepy");
-        held.startDeadline(System.nanoTime());
-        CountDownLatch inHandler = new CountDownLatch(1);
-        Future<Optional<String>> attempt = jobThread.submit(() -> held.runHandler(context -> {
-            inHandler.countDown();
-            never.await();
-            return Optional.empty();
-        }, null));
-        assertThat(inHandler.await(10, TimeUnit.SECONDS)).isTrue();
+    @Nested
+    class WhenAnAttemptIsPastItsDeadline {
+        @Test
+        void aRunningHandlerIsInterrupted() throws Exception {
+            HeldDelivery held = hold("sleepy");
+            held.startDeadline(System.nanoTime());
+            CountDownLatch inHandler = new CountDownLatch(1);
+            Future<Optional<String>> attempt = jobThread.submit(() -> held.runHandler(context -> {
+                inHandler.countDown();
+                never.await();
+                return Optional.empty();
+            }, null));
+            assertThat(inHandler.await(10, TimeUnit.SECONDS)).isTrue();
 
-        assertThat(sweep.runOnce()).isEqualTo(new DeadlineLoop.TimedOut(1));
+            assertThat(sweep.runOnce()).isEqualTo(new DeadlineLoop.TimedOut(1));
 
-        assertThatThrownBy(() -> attempt.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
-                .hasCauseInstanceOf(InterruptedException.class);
-        assertThat(held.isPastDeadline()).isTrue();
+            assertThatThrownBy(() -> attempt.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                    .hasCauseInstanceOf(InterruptedException.class);
+            assertThat(held.isPastDeadline()).isTrue();
+        }
+
+        @Test
+        void itMayNotStartItsHandlerButStillFinishesAsATimeout() {
+            HeldDelivery held = hold("late");
+            held.startDeadline(System.nanoTime());
+
+            assertThat(sweep.runOnce()).isEqualTo(new DeadlineLoop.TimedOut(1));
+
+            assertThatThrownBy(() -> held.runHandler(context -> Optional.of("ran"), null))
+                    .isInstanceOf(HeldDelivery.AttemptCancelled.class).hasMessageContaining("deadline");
+            assertThat(held.beginFinish()).isTrue();
+        }
     }
 
     @Test
-    void anAttemptPastItsDeadlineMayNotStartItsHandlerButStillFinishesAsATimeout() {
-        HeldDelivery held = hold("late");
-        held.startDeadline(System.nanoTime());
-
-        assertThat(sweep.runOnce()).isEqualTo(new DeadlineLoop.TimedOut(1));
-
-        assertThatThrownBy(() -> held.runHandler(context -> Optional.of("ran"), null))
-                .isInstanceOf(HeldDelivery.AttemptCancelled.class).hasMessageContaining("deadline");
-        assertThat(held.beginFinish()).isTrue();
-    }
-
-    @Test
-    void attemptsWithinTheirDeadlineAndDeliveriesNotRunningAreLeftAlone() throws Exception {
+    void attemptsInTheirDeadlineAndDeliveriesNotRunningAreLeftAlone() throws Exception {
         HeldDelivery running = hold("in-time");
         running.startDeadline(System.nanoTime() + Duration.ofHours(1).toNanos());
         HeldDelivery ended = hold("ended");

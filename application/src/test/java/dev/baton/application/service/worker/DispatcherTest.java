@@ -20,6 +20,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 class DispatcherTest {
@@ -52,47 +53,49 @@ class DispatcherTest {
         assertThat(inFlight.takeFreeSlots()).as("every slot but the running job's").isEqualTo(11);
     }
 
-    @Test
-    void whatTheStoppedJobThreadsRefuseIsReleased() throws InterruptedException {
-        Dispatcher dispatcher = new Dispatcher(inFlight, marks, 1, 1, task -> {
-            throw new RejectedExecutionException("stopped");
-        }, tasks::add, LeaseAhead.none());
+    @Nested
+    class WhenTheStoppedJobThreadsRefuse {
+        @Test
+        void whatTheyRefuseIsReleased() throws InterruptedException {
+            Dispatcher dispatcher = new Dispatcher(inFlight, marks, 1, 1, task -> {
+                throw new RejectedExecutionException("stopped");
+            }, tasks::add, LeaseAhead.none());
 
-        dispatcher.dispatch(lease(2));
+            dispatcher.dispatch(lease(2));
 
-        assertThat(inFlight.size()).isZero();
-        assertThat(inFlight.takeFreeSlots()).isEqualTo(12);
-    }
+            assertThat(inFlight.size()).isZero();
+            assertThat(inFlight.takeFreeSlots()).isEqualTo(12);
+        }
 
-    @Test
-    void whatIsReadyWhenTheStoppedJobThreadsRefuseADrainerIsReleased() throws InterruptedException {
-        Dispatcher dispatcher = new Dispatcher(inFlight, marks, 3, 2, task -> {
-            throw new RejectedExecutionException("stopped");
-        }, tasks::add, LeaseAhead.none());
+        @Test
+        void whatIsReadyWhenTheyRefuseADrainerIsReleased() throws InterruptedException {
+            Dispatcher dispatcher = new Dispatcher(inFlight, marks, 3, 2, task -> {
+                throw new RejectedExecutionException("stopped");
+            }, tasks::add, LeaseAhead.none());
 
-        dispatcher.dispatch(lease(5));
+            dispatcher.dispatch(lease(5));
 
-        assertThat(tasks).isEmpty();
-        assertThat(inFlight.size()).isZero();
-        assertThat(inFlight.takeFreeSlots()).isEqualTo(12);
-    }
+            assertThat(tasks).isEmpty();
+            assertThat(inFlight.size()).isZero();
+            assertThat(inFlight.takeFreeSlots()).isEqualTo(12);
+        }
 
-    @Test
-    void whatIsReadyWhenTheStoppedJobThreadsRefuseAnotherDrainerIsRunByTheDrainerStillRunning()
-            throws InterruptedException {
-        List<Runnable> accepted = new ArrayList<>();
-        Dispatcher dispatcher = new Dispatcher(inFlight, marks, 1, 12, task -> {
-            if (!accepted.isEmpty()) {
-                throw new RejectedExecutionException("stopping: the first drainer was accepted before");
-            }
-            accepted.add(task);
-        }, tasks::add, LeaseAhead.none());
-        dispatcher.dispatch(lease(3));
+        @Test
+        void whatIsReadyWhenTheyRefuseAnotherDrainerIsRunByTheOneRunning() throws InterruptedException {
+            List<Runnable> accepted = new ArrayList<>();
+            Dispatcher dispatcher = new Dispatcher(inFlight, marks, 1, 12, task -> {
+                if (!accepted.isEmpty()) {
+                    throw new RejectedExecutionException("stopping: the first drainer was accepted before");
+                }
+                accepted.add(task);
+            }, tasks::add, LeaseAhead.none());
+            dispatcher.dispatch(lease(3));
 
-        accepted.get(0).run();
+            accepted.get(0).run();
 
-        assertThat(tasks).as("all three run in the grace period, none left for a redelivery").hasSize(3);
-        assertThat(inFlight.size()).isEqualTo(3);
+            assertThat(tasks).as("all three run in the grace period, none left for a redelivery").hasSize(3);
+            assertThat(inFlight.size()).isEqualTo(3);
+        }
     }
 
     @Test
@@ -133,7 +136,7 @@ class DispatcherTest {
     }
 
     @Test
-    void aDispatchStartsOneDrainerAndADrainerThatLeavesMoreReadyStartsTheNext() throws InterruptedException {
+    void aDispatchStartsOneDrainerAndOneLeavingMoreReadyStartsTheNext() throws InterruptedException {
         List<Runnable> drainers = new ArrayList<>();
         Dispatcher dispatcher = new Dispatcher(inFlight, marks, 4, 3, drainers::add, tasks::add, LeaseAhead.none());
 
@@ -181,15 +184,17 @@ class DispatcherTest {
         inFlight.takeSlot();
         inFlight.takeSlot();
 
-        dispatcher.dispatch(List.of(Deliveries.leased("job-a"), Deliveries.suspect(Job.create(JobId.of("job-suspect"), Deliveries.QUEUE, "{}", Deliveries.NOW), 0),
+        dispatcher.dispatch(List.of(Deliveries.leased("job-a"),
+                Deliveries.suspect(Job.create(JobId.of("job-suspect"), Deliveries.QUEUE, "{}", Deliveries.NOW), 0),
                 Deliveries.leased("job-b")));
 
-        assertThat(tasks).extracting(batch -> batch.stream().map(held -> ((Delivery.Leased) held.delivery()).job().id().value())
-                .toList()).contains(List.of("job-suspect"));
+        assertThat(tasks).extracting(batch -> batch.stream()
+                .map(held -> ((Delivery.Leased) held.delivery()).job().id().value()).toList())
+                .contains(List.of("job-suspect"));
     }
 
     @Test
-    void theCancelsAreReadOnceForWhatCameTogetherAndWhenThatFailsNoneRuns() throws InterruptedException {
+    void cancelsAreReadOnceForWhatCameTogetherIfThatFailsNoneRuns() throws InterruptedException {
         Dispatcher dispatcher = new Dispatcher(inFlight, marks, 1, 1, Runnable::run, tasks::add, LeaseAhead.none());
         transport.failNextCancelReads(1);
 

@@ -11,9 +11,9 @@ import dev.baton.application.port.out.Delivery;
 import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.port.out.JobTracing;
-import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.port.out.LedgerOutcome;
 import dev.baton.application.port.out.LedgerUnavailableException;
+import dev.baton.application.port.out.MaintenanceObserver;
 import dev.baton.application.service.JobThreads;
 import dev.baton.application.testing.InMemoryExecutionLedger;
 import dev.baton.application.testing.InMemoryStreamTransport;
@@ -39,6 +39,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /** The finishing room on the in-memory transport: where each outcome leaves its entry. */
@@ -77,7 +78,7 @@ class FinisherTest {
     }
 
     @Test
-    void aFailedEffectIsRetriedAfterItsBackoffOrDeadLetteredWhenItCannotBe() {
+    void aFailedEffectIsRetriedAfterItsBackoffElseDeadLettered() {
         RunOutcome flaky = attempt(leaseAndHold("flaky"), job -> failed(new IOException("reset")));
         RunOutcome refused = attempt(leaseAndHold("refused"), job -> failed(new NonRetryableException("no")));
 
@@ -142,102 +143,111 @@ class FinisherTest {
         assertThat(transport.stats(QUEUE).delayed()).isZero();
     }
 
-    @Test
-    void settledDeliveriesAreDeadLetteredReleasedOrAcknowledgedWithoutRunning() {
-        HeldDelivery poison = leaseAndHold("poison");
-        HeldDelivery orphan = leaseAndHold("orphan");
-        HeldDelivery done = leaseAndHold("done");
-        Delivery.Leased doneDelivery = (Delivery.Leased) done.delivery();
+    @Nested
+    class WhenTriageSettlesADelivery {
+        @Test
+        void itIsDeadLetteredReleasedOrAcknowledgedWithoutRunning() {
+            HeldDelivery poison = leaseAndHold("poison");
+            HeldDelivery orphan = leaseAndHold("orphan");
+            HeldDelivery done = leaseAndHold("done");
+            Delivery.Leased doneDelivery = (Delivery.Leased) done.delivery();
 
-        finisher.settle(new Triage.Refused(poison, DeadLetter.of(((Delivery.Leased) poison.delivery()).job(),
-                DeadLetterReason.POISON, JobError.permanent("poison", "too often"), 6,
-                clock.instant())));
-        Job waiting = ((Delivery.Leased) orphan.delivery()).job().waitingForHandler(clock.instant(),
-                clock.instant().plusSeconds(1));
-        finisher.settle(new Triage.Released(orphan, (Delivery.Leased) orphan.delivery(), waiting,
-                "no handler named x"));
-        assertThat(finisher.settle(new Triage.Completed(done, doneDelivery, completion(doneDelivery.job()))))
-                .isEqualTo(Ending.HANDED_OVER);
+            finisher.settle(new Triage.Refused(poison, DeadLetter.of(((Delivery.Leased) poison.delivery()).job(),
+                    DeadLetterReason.POISON, JobError.permanent("poison", "too often"), 6,
+                    clock.instant())));
+            Job waiting = ((Delivery.Leased) orphan.delivery()).job().waitingForHandler(clock.instant(),
+                    clock.instant().plusSeconds(1));
+            finisher.settle(new Triage.Released(orphan, (Delivery.Leased) orphan.delivery(), waiting,
+                    "no handler named x"));
+            assertThat(finisher.settle(new Triage.Completed(done, doneDelivery, completion(doneDelivery.job()))))
+                    .isEqualTo(Ending.HANDED_OVER);
 
-        assertThat(transport.deadLetters(QUEUE, Optional.empty(), 10)).extracting(stored -> stored.letter().reason())
-                .containsExactly(DeadLetterReason.POISON);
-        assertThat(transport.find(QUEUE, JobId.of("orphan"))).as("released, not run, not lost")
-                .contains(new JobSighting.Delayed(waiting, clock.instant().plusSeconds(1)));
-        assertThat(transport.deadLetters(QUEUE, Optional.empty(), 10)).allSatisfy(stored ->
-                assertThat(stored.letter().trace()).as("nothing was thrown").isEmpty());
-        await().atMost(WAIT).until(() -> transport.stats(QUEUE).pending() == 0
-                && counting.counters(0, 0).duplicates() == 1);
+            assertThat(transport.deadLetters(QUEUE, Optional.empty(), 10))
+                    .extracting(stored -> stored.letter().reason()).containsExactly(DeadLetterReason.POISON);
+            assertThat(transport.find(QUEUE, JobId.of("orphan"))).as("released, not run, not lost")
+                    .contains(new JobSighting.Delayed(waiting, clock.instant().plusSeconds(1)));
+            assertThat(transport.deadLetters(QUEUE, Optional.empty(), 10)).allSatisfy(stored ->
+                    assertThat(stored.letter().trace()).as("nothing was thrown").isEmpty());
+            await().atMost(WAIT).until(() -> transport.stats(QUEUE).pending() == 0
+                    && counting.counters(0, 0).duplicates() == 1);
+        }
     }
 
-    @Test
-    void aDeadLetterIsRecordedInTheLedgerAndThenMoved() {
-        finisher.finish(List.of(attempt(leaseAndHold("refused"), job -> failed(new NonRetryableException("no")))));
+    @Nested
+    class WhenAJobIsDeadLettered {
+        @Test
+        void itIsRecordedInTheLedgerAndThenMoved() {
+            finisher.finish(List.of(attempt(leaseAndHold("refused"), job -> failed(new NonRetryableException("no")))));
 
-        assertThat(ledger.find(QUEUE, "refused")).hasValueSatisfying(outcome -> assertThat(((JobOutcome.Dead) outcome)
-                .record().reason()).isEqualTo(DeadLetterReason.NON_RETRYABLE));
-        assertThat(transport.deadLetters(QUEUE, Optional.empty(), 10)).hasSize(1);
+            assertThat(ledger.find(QUEUE, "refused")).hasValueSatisfying(outcome -> assertThat(
+                    ((JobOutcome.Dead) outcome).record().reason()).isEqualTo(DeadLetterReason.NON_RETRYABLE));
+            assertThat(transport.deadLetters(QUEUE, Optional.empty(), 10)).hasSize(1);
+        }
+
+        @Test
+        void withTheLedgerDownNothingIsDeadLetteredTheEntryStaysPending() {
+            HeldDelivery poison = leaseAndHold("poison");
+            ledger.setUnavailable(true);
+
+            finisher.finish(List.of(attempt(leaseAndHold("refused"), job -> failed(new NonRetryableException("no")))));
+            assertThatThrownBy(() -> finisher.settle(new Triage.Refused(poison, poisonLetter(poison))))
+                    .isInstanceOf(LedgerUnavailableException.class);
+
+            assertThat(transport.deadLetters(QUEUE, Optional.empty(), 10)).isEmpty();
+            assertThat(transport.stats(QUEUE).pending()).isEqualTo(2);
+        }
+
+        @Test
+        void butTheLedgerSaysCompletedItIsAcknowledgedInstead() {
+            HeldDelivery poison = leaseAndHold("shipped-then-crashed");
+            Delivery.Leased delivery = (Delivery.Leased) poison.delivery();
+            ledger.execute(new ExecutionLedger.Execution(delivery.job(), worker, delivery.id(), 1, clock.instant()
+                    .plusSeconds(5)), transaction -> Optional.empty());
+
+            finisher.settle(new Triage.Refused(poison, poisonLetter(poison)));
+
+            assertThat(transport.deadLetters(QUEUE, Optional.empty(), 10)).isEmpty();
+            assertThat(transport.stats(QUEUE).pending()).isZero();
+            assertThat(ledger.find(QUEUE, "shipped-then-crashed")).hasValueSatisfying(outcome ->
+                    assertThat(outcome).isInstanceOf(JobOutcome.Completed.class));
+        }
     }
 
-    @Test
-    void withTheLedgerDownNothingIsDeadLetteredAndTheEntryStaysPending() {
-        HeldDelivery poison = leaseAndHold("poison");
-        ledger.setUnavailable(true);
+    @Nested
+    class WhenTheLedgerSaysTheJobIsAlreadyDead {
+        @Test
+        void itIsAcknowledgedAndItsLostDeadLetterWrittenAgainOnce() {
+            HeldDelivery first = leaseAndHold("dead-before");
+            DeadLetterRecord record = new DeadLetterRecord("dead-before", QUEUE, DeadLetterReason.EXHAUSTED,
+                    JobError.permanent("java.io.IOException", "reset"), 3, ConsumerName.of("w0"), "1-0",
+                    clock.instant());
+            JobOutcome dead = ledger.recordDead(record);
+            HeldDelivery again = leaseAndHold("dead-before");
 
-        finisher.finish(List.of(attempt(leaseAndHold("refused"), job -> failed(new NonRetryableException("no")))));
-        assertThatThrownBy(() -> finisher.settle(new Triage.Refused(poison, poisonLetter(poison))))
-                .isInstanceOf(LedgerUnavailableException.class);
+            finisher.finish(List.of(attempt(first, job -> new LedgerOutcome.AlreadyDead(dead))));
+            finisher.finish(List.of(attempt(again, job -> new LedgerOutcome.AlreadyDead(dead))));
 
-        assertThat(transport.deadLetters(QUEUE, Optional.empty(), 10)).isEmpty();
-        assertThat(transport.stats(QUEUE).pending()).isEqualTo(2);
-    }
+            assertThat(transport.deadLetters(QUEUE, Optional.empty(), 10)).singleElement().satisfies(stored -> {
+                assertThat(stored.letter().reason()).isEqualTo(DeadLetterReason.EXHAUSTED);
+                assertThat(stored.letter().attempts()).isEqualTo(3);
+                assertThat(stored.letter().lastError().message()).isEqualTo("reset");
+            });
+            assertThat(transport.stats(QUEUE).pending()).isZero();
+            assertThat(counting.counters(0, 0).deadLettered()).as("not dead-lettered anew").isZero();
+        }
 
-    @Test
-    void aJobTheLedgerSaysCompletedIsAcknowledgedInsteadOfDeadLettered() {
-        HeldDelivery poison = leaseAndHold("shipped-then-crashed");
-        Delivery.Leased delivery = (Delivery.Leased) poison.delivery();
-        ledger.execute(new ExecutionLedger.Execution(delivery.job(), worker, delivery.id(), 1, clock.instant()
-                .plusSeconds(5)), transaction -> Optional.empty());
+        @Test
+        void ifPurgedItIsOnlyAcknowledged() {
+            HeldDelivery held = leaseAndHold("purged");
+            DeadLetterRecord record = new DeadLetterRecord("purged", QUEUE, DeadLetterReason.POISON,
+                    JobError.permanent("poison", "too often"), 6, worker, "1-0", clock.instant());
 
-        finisher.settle(new Triage.Refused(poison, poisonLetter(poison)));
+            finisher.finish(List.of(attempt(held, job -> new LedgerOutcome.AlreadyDead(new JobOutcome.Purged(record,
+                    clock.instant())))));
 
-        assertThat(transport.deadLetters(QUEUE, Optional.empty(), 10)).isEmpty();
-        assertThat(transport.stats(QUEUE).pending()).isZero();
-        assertThat(ledger.find(QUEUE, "shipped-then-crashed")).hasValueSatisfying(outcome ->
-                assertThat(outcome).isInstanceOf(JobOutcome.Completed.class));
-    }
-
-    @Test
-    void aJobTheLedgerSaysIsDeadIsAcknowledgedAndItsLostDeadLetterWrittenAgainOnce() {
-        HeldDelivery first = leaseAndHold("dead-before");
-        DeadLetterRecord record = new DeadLetterRecord("dead-before", QUEUE, DeadLetterReason.EXHAUSTED,
-                JobError.permanent("java.io.IOException", "reset"), 3, ConsumerName.of("w0"), "1-0",
-                clock.instant());
-        JobOutcome dead = ledger.recordDead(record);
-        HeldDelivery again = leaseAndHold("dead-before");
-
-        finisher.finish(List.of(attempt(first, job -> new LedgerOutcome.AlreadyDead(dead))));
-        finisher.finish(List.of(attempt(again, job -> new LedgerOutcome.AlreadyDead(dead))));
-
-        assertThat(transport.deadLetters(QUEUE, Optional.empty(), 10)).singleElement().satisfies(stored -> {
-            assertThat(stored.letter().reason()).isEqualTo(DeadLetterReason.EXHAUSTED);
-            assertThat(stored.letter().attempts()).isEqualTo(3);
-            assertThat(stored.letter().lastError().message()).isEqualTo("reset");
-        });
-        assertThat(transport.stats(QUEUE).pending()).isZero();
-        assertThat(counting.counters(0, 0).deadLettered()).as("not dead-lettered anew").isZero();
-    }
-
-    @Test
-    void aJobTheLedgerSaysWasPurgedIsOnlyAcknowledged() {
-        HeldDelivery held = leaseAndHold("purged");
-        DeadLetterRecord record = new DeadLetterRecord("purged", QUEUE, DeadLetterReason.POISON,
-                JobError.permanent("poison", "too often"), 6, worker, "1-0", clock.instant());
-
-        finisher.finish(List.of(attempt(held, job -> new LedgerOutcome.AlreadyDead(new JobOutcome.Purged(record,
-                clock.instant())))));
-
-        assertThat(transport.deadLetters(QUEUE, Optional.empty(), 10)).isEmpty();
-        assertThat(transport.stats(QUEUE).pending()).isZero();
+            assertThat(transport.deadLetters(QUEUE, Optional.empty(), 10)).isEmpty();
+            assertThat(transport.stats(QUEUE).pending()).isZero();
+        }
     }
 
     private DeadLetter poisonLetter(HeldDelivery held) {

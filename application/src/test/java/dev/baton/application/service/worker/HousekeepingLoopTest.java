@@ -35,7 +35,7 @@ class HousekeepingLoopTest {
             });
 
     @Test
-    void acknowledgedHistoryOlderThanTheRetentionIsTrimmedAndNewerEntriesStay() {
+    void acknowledgedHistoryPastTheRetentionIsTrimmedNewerStays() {
         ConsumerName worker = ConsumerName.of("w1");
         publish("old-1");
         publish("old-2");

@@ -34,7 +34,7 @@ class InFlightTest {
     }
 
     @Test
-    void aSuspectWaitsForTheSlotsLeasedAheadTooAndFreezesThemUntilItRan() throws InterruptedException {
+    void aSuspectWaitsForSlotsLeasedAheadTooAndFreezesThemUntilItRan() throws InterruptedException {
         inFlight.leaseAhead(2);
         assertThat(inFlight.takeFreeSlots()).isEqualTo(6); // the suspect's own slot and five others
         CompletableFuture<Void> isolated = isolating();

@@ -38,6 +38,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -117,35 +118,38 @@ class JobsWithoutAHandlerTest {
         assertThat(ledger.committedEffects()).isEmpty();
     }
 
-    @Test
-    void afterTheGraceTheJobIsDeadLetteredNoHandlerAndAReplayRunsOnceAHandlerExists() {
-        InlineWorker old = worker(Map.of("send-email", shipOrder));
-        enqueueTyped("order-1", "ship-order");
-        Instant firstSeen = clock.instant();
-        int leases = 0;
-        for (int pass = 0; pass < 100 && old.counters().deadLettered() == 0; pass++) {
-            leases += old.runOnce();
-            clock.set(transport.nextDue(shipping).orElse(clock.instant()));
-            old.promoteDue();
+    @Nested
+    class AfterTheGrace {
+        @Test
+        void itIsDeadLetteredNoHandlerAndAReplayRunsOnceAHandlerExists() {
+            InlineWorker old = worker(Map.of("send-email", shipOrder));
+            enqueueTyped("order-1", "ship-order");
+            Instant firstSeen = clock.instant();
+            int leases = 0;
+            for (int pass = 0; pass < 100 && old.counters().deadLettered() == 0; pass++) {
+                leases += old.runOnce();
+                clock.set(transport.nextDue(shipping).orElse(clock.instant()));
+                old.promoteDue();
+            }
+
+            assertThat(clock.instant()).isEqualTo(firstSeen.plus(GRACE));
+            assertThat(leases).as("leased about once a minute").isBetween(15, 25);
+            DeadLetter letter = transport.deadLetters(shipping, Optional.empty(), 10).get(0).letter();
+            assertThat(letter.reason()).isEqualTo(DeadLetterReason.NO_HANDLER);
+            assertThat(letter.attempts()).isZero();
+            assertThat(letter.lastError().message()).isEqualTo("no handler named ship-order on this worker (its"
+                    + " handlers: send-email); waited 15m for a worker that has one");
+            assertThat(ledger.find(shipping, "order-1")).hasValueSatisfying(outcome -> assertThat(outcome)
+                    .isInstanceOfSatisfying(JobOutcome.Dead.class, dead ->
+                            assertThat(dead.record().reason()).isEqualTo(DeadLetterReason.NO_HANDLER)));
+            assertThat(ledger.committedEffects()).isEmpty();
+
+            new DeadLetterService(transport, ledger, clock).redrive(new RedriveDeadLettersUseCase.Command(shipping,
+                    new DeadLetterSelection.ByReason(DeadLetterReason.NO_HANDLER)));
+            assertThat(worker(Map.of("ship-order", shipOrder)).runOnce()).isEqualTo(1);
+
+            assertThat(ledger.committedEffects()).containsExactly(Map.entry("shipped:order-1", "1"));
         }
-
-        assertThat(clock.instant()).isEqualTo(firstSeen.plus(GRACE));
-        assertThat(leases).as("leased about once a minute").isBetween(15, 25);
-        DeadLetter letter = transport.deadLetters(shipping, Optional.empty(), 10).get(0).letter();
-        assertThat(letter.reason()).isEqualTo(DeadLetterReason.NO_HANDLER);
-        assertThat(letter.attempts()).isZero();
-        assertThat(letter.lastError().message()).isEqualTo("no handler named ship-order on this worker (its"
-                + " handlers: send-email); waited 15m for a worker that has one");
-        assertThat(ledger.find(shipping, "order-1")).hasValueSatisfying(outcome -> assertThat(outcome)
-                .isInstanceOfSatisfying(JobOutcome.Dead.class, dead ->
-                        assertThat(dead.record().reason()).isEqualTo(DeadLetterReason.NO_HANDLER)));
-        assertThat(ledger.committedEffects()).isEmpty();
-
-        new DeadLetterService(transport, ledger, clock).redrive(new RedriveDeadLettersUseCase.Command(shipping,
-                new DeadLetterSelection.ByReason(DeadLetterReason.NO_HANDLER)));
-        assertThat(worker(Map.of("ship-order", shipOrder)).runOnce()).isEqualTo(1);
-
-        assertThat(ledger.committedEffects()).containsExactly(Map.entry("shipped:order-1", "1"));
     }
 
     @Test

@@ -56,7 +56,7 @@ class LeaseAheadTest {
     }
 
     @Test
-    void singleCommitsLeaseAsFarAheadAsTheirJobThreadsEndJobsWithinTheWait() {
+    void singleCommitsLeaseAheadWhatTheirJobThreadsEndWithinTheWait() {
         LeaseAhead single = LeaseAhead.forWorker(16, 1);
 
         single.batchTook(WAIT * 8); // each of the 16 job threads ends an eighth of a job within the wait

@@ -15,6 +15,7 @@ import dev.baton.domain.JobSighting;
 import dev.baton.domain.QueueName;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 class LeaseExtensionLoopTest {
@@ -29,7 +30,7 @@ class LeaseExtensionLoopTest {
     private final LeaseExtensionLoop extension = new LeaseExtensionLoop(transport, worker, inFlight, counting);
 
     @Test
-    void anExtendedLeaseIsNotReclaimedByAnotherConsumerInAnyOfTheQueues() {
+    void anExtendedLeaseIsNotReclaimedByAnotherConsumerInAnyQueue() {
         QueueName emails = QueueName.of("emails");
         leaseAndHold(Deliveries.QUEUE, "slow-order");
         leaseAndHold(emails, "slow-email");
@@ -43,19 +44,22 @@ class LeaseExtensionLoopTest {
         assertThat(counting.counters(0, 0).leasesLost()).isZero();
     }
 
-    @Test
-    void aLeaseTakenByAnotherConsumerIsMarkedLostOnceAndItsOutcomeIsNotRecorded() {
-        HeldDelivery held = leaseAndHold(Deliveries.QUEUE, "contested");
-        clock.advance(LEASE.plusSeconds(1));
-        assertThat(transport.reclaimAbandoned(Deliveries.QUEUE, thief, LEASE, 1).deliveries()).hasSize(1);
+    @Nested
+    class WhenAnotherConsumerTakesALease {
+        @Test
+        void itIsMarkedLostOnceAndItsOutcomeIsNotRecorded() {
+            HeldDelivery held = leaseAndHold(Deliveries.QUEUE, "contested");
+            clock.advance(LEASE.plusSeconds(1));
+            assertThat(transport.reclaimAbandoned(Deliveries.QUEUE, thief, LEASE, 1).deliveries()).hasSize(1);
 
-        assertThat(extension.runOnce()).isEqualTo(new LeaseExtensionLoop.Extended(0, 1));
-        assertThat(extension.runOnce()).as("marked lost once").isEqualTo(new LeaseExtensionLoop.Extended(0, 0));
+            assertThat(extension.runOnce()).isEqualTo(new LeaseExtensionLoop.Extended(0, 1));
+            assertThat(extension.runOnce()).as("marked lost once").isEqualTo(new LeaseExtensionLoop.Extended(0, 0));
 
-        assertThat(counting.counters(0, 0).leasesLost()).isEqualTo(1);
-        assertThat(held.beginFinish()).isFalse();
-        assertThat(transport.find(Deliveries.QUEUE, JobId.of("contested"))).hasValueSatisfying(sighting ->
-                assertThat(((JobSighting.Pending) sighting).consumer()).isEqualTo(thief.value()));
+            assertThat(counting.counters(0, 0).leasesLost()).isEqualTo(1);
+            assertThat(held.beginFinish()).isFalse();
+            assertThat(transport.find(Deliveries.QUEUE, JobId.of("contested"))).hasValueSatisfying(sighting ->
+                    assertThat(((JobSighting.Pending) sighting).consumer()).isEqualTo(thief.value()));
+        }
     }
 
     private HeldDelivery leaseAndHold(QueueName queue, String jobId) {

@@ -29,6 +29,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /** Pausing a queue, on the in-memory adapters: what a worker leases, runs and acknowledges while it is paused. */
@@ -60,81 +61,84 @@ class PausedQueueTest {
         workers.forEach(worker -> worker.stop(Duration.ZERO));
     }
 
-    @Test
-    void aPausedQueueRunsNothingPassAfterPassWhileEnqueuesGoOnThenEverythingAfterResume() {
-        InlineWorker worker = service().inline(command("w1", paused, running));
-        transport.pause(paused);
-        enqueue(paused, "r-1", Optional.empty());
-        enqueue(paused, "r-2", Optional.empty());
-        enqueue(paused, "r-later", Optional.of(clock.instant().plusSeconds(2)));
+    @Nested
+    class WhileAQueueIsPaused {
+        @Test
+        void nothingRunsPassAfterPassWhileEnqueuesGoOnThenAllOnResume() {
+            InlineWorker worker = service().inline(command("w1", paused, running));
+            transport.pause(paused);
+            enqueue(paused, "r-1", Optional.empty());
+            enqueue(paused, "r-2", Optional.empty());
+            enqueue(paused, "r-later", Optional.of(clock.instant().plusSeconds(2)));
 
-        // five seconds of the test's clock, one pass a second: promotion goes on, leasing does not
-        for (int second = 1; second <= 5; second++) {
-            enqueue(running, "m-" + second, Optional.empty());
-            clock.advance(Duration.ofSeconds(1));
-            worker.promoteDue();
-            assertThat(worker.runOnce()).as("second %d", second).isEqualTo(1);
+            // five seconds of the test's clock, one pass a second: promotion goes on, leasing does not
+            for (int second = 1; second <= 5; second++) {
+                enqueue(running, "m-" + second, Optional.empty());
+                clock.advance(Duration.ofSeconds(1));
+                worker.promoteDue();
+                assertThat(worker.runOnce()).as("second %d", second).isEqualTo(1);
+            }
+
+            assertThat(ran).containsExactly("m-1", "m-2", "m-3", "m-4", "m-5");
+            assertThat(transport.stats(paused).length()).as("enqueued and promoted, not leased").isEqualTo(3);
+            assertThat(transport.stats(paused).delayed()).isZero();
+            assertThat(transport.stats(paused).pending()).isZero();
+            assertThat(transport.stats(paused).paused()).isTrue();
+
+            transport.resume(paused);
+
+            assertThat(worker.runOnce()).isEqualTo(3);
+            assertThat(ran).endsWith("r-1", "r-2", "r-later");
+            assertThat(ledger.find(paused, JobId.of("r-later"))).isPresent();
         }
 
-        assertThat(ran).containsExactly("m-1", "m-2", "m-3", "m-4", "m-5");
-        assertThat(transport.stats(paused).length()).as("enqueued and promoted, not leased").isEqualTo(3);
-        assertThat(transport.stats(paused).delayed()).isZero();
-        assertThat(transport.stats(paused).pending()).isZero();
-        assertThat(transport.stats(paused).paused()).isTrue();
+        @Test
+        void aRunningJobFinishesAndIsAcknowledgedWhileNewOnesWait() {
+            RunningWorker worker = start("w1", paused);
+            enqueue(paused, "slow-1", Optional.empty());
+            await().atMost(WAIT).until(() -> worker.counters().running() == 1);
 
-        transport.resume(paused);
+            transport.pause(paused);
+            await().atMost(WAIT).until(() -> worker.pausedQueues().contains(paused));
+            enqueue(paused, "r-1", Optional.empty());
+            enqueue(paused, "r-2", Optional.empty());
+            release.countDown();
 
-        assertThat(worker.runOnce()).isEqualTo(3);
-        assertThat(ran).endsWith("r-1", "r-2", "r-later");
-        assertThat(ledger.find(paused, JobId.of("r-later"))).isPresent();
-    }
+            await().atMost(WAIT).until(() -> worker.counters().completed() == 1);
+            await().atMost(WAIT).until(() -> transport.stats(paused).pending() == 0);
+            await().during(TWO_CHECKS).atMost(TWO_CHECKS.multipliedBy(3)).until(() -> ran.equals(List.of("slow-1")));
+            assertThat(transport.stats(paused).length()).isEqualTo(3);
 
-    @Test
-    void aRunningJobFinishesAndIsAcknowledgedWhileNewOnesWaitForTheResume() {
-        RunningWorker worker = start("w1", paused);
-        enqueue(paused, "slow-1", Optional.empty());
-        await().atMost(WAIT).until(() -> worker.counters().running() == 1);
+            transport.resume(paused);
 
-        transport.pause(paused);
-        await().atMost(WAIT).until(() -> worker.pausedQueues().contains(paused));
-        enqueue(paused, "r-1", Optional.empty());
-        enqueue(paused, "r-2", Optional.empty());
-        release.countDown();
+            await().atMost(WAIT).until(() -> worker.counters().completed() == 3);
+            assertThat(worker.pausedQueues()).isEmpty();
+            assertThat(ran).containsExactlyInAnyOrder("slow-1", "r-1", "r-2");
+        }
 
-        await().atMost(WAIT).until(() -> worker.counters().completed() == 1);
-        await().atMost(WAIT).until(() -> transport.stats(paused).pending() == 0);
-        await().during(TWO_CHECKS).atMost(TWO_CHECKS.multipliedBy(3)).until(() -> ran.equals(List.of("slow-1")));
-        assertThat(transport.stats(paused).length()).isEqualTo(3);
+        @Test
+        void aRestartedWorkerRunsNothingNotEvenWhatItHeldBefore() {
+            RunningWorker first = start("w1", paused);
+            enqueue(paused, "slow-held", Optional.empty());
+            await().atMost(WAIT).until(() -> first.counters().running() == 1);
+            assertThat(first.stop(Duration.ZERO)).as("abandoned, still pending for w1").isEqualTo(1);
+            release.countDown();
+            transport.pause(paused);
+            enqueue(paused, "r-1", Optional.empty());
 
-        transport.resume(paused);
+            RunningWorker restarted = start("w1", paused);
 
-        await().atMost(WAIT).until(() -> worker.counters().completed() == 3);
-        assertThat(worker.pausedQueues()).isEmpty();
-        assertThat(ran).containsExactlyInAnyOrder("slow-1", "r-1", "r-2");
-    }
+            await().atMost(WAIT).until(() -> restarted.pausedQueues().contains(paused));
+            await().during(TWO_CHECKS).atMost(TWO_CHECKS.multipliedBy(3)).until(ran::isEmpty);
+            assertThat(transport.stats(paused).pending()).as("the held job stays pending").isEqualTo(1);
 
-    @Test
-    void aWorkerStartedOnAPausedQueueRunsNothingNotEvenWhatItHeldBeforeItsRestart() {
-        RunningWorker first = start("w1", paused);
-        enqueue(paused, "slow-held", Optional.empty());
-        await().atMost(WAIT).until(() -> first.counters().running() == 1);
-        assertThat(first.stop(Duration.ZERO)).as("abandoned, still pending for w1").isEqualTo(1);
-        release.countDown();
-        transport.pause(paused);
-        enqueue(paused, "r-1", Optional.empty());
-
-        RunningWorker restarted = start("w1", paused);
-
-        await().atMost(WAIT).until(() -> restarted.pausedQueues().contains(paused));
-        await().during(TWO_CHECKS).atMost(TWO_CHECKS.multipliedBy(3)).until(ran::isEmpty);
-        assertThat(transport.stats(paused).pending()).as("the held job stays pending").isEqualTo(1);
-
-        transport.resume(paused);
-        await().atMost(WAIT).until(() -> ran.contains("r-1"));
-        // what w1 held comes back as any abandoned entry does: reclaimed once its lease ran out
-        clock.advance(settings.leasing().lease().plusSeconds(1));
-        await().atMost(WAIT).until(() -> ran.contains("slow-held"));
-        assertThat(restarted.counters().reclaimed()).isEqualTo(1);
+            transport.resume(paused);
+            await().atMost(WAIT).until(() -> ran.contains("r-1"));
+            // what w1 held comes back as any abandoned entry does: reclaimed once its lease ran out
+            clock.advance(settings.leasing().lease().plusSeconds(1));
+            await().atMost(WAIT).until(() -> ran.contains("slow-held"));
+            assertThat(restarted.counters().reclaimed()).isEqualTo(1);
+        }
     }
 
     private RunningWorker start(String consumer, QueueName... queues) {

@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 class RecoveryTest {
@@ -66,25 +67,28 @@ class RecoveryTest {
         assertThat(counting.counters(0, 0).reclaimed()).isEqualTo(1);
     }
 
-    @Test
-    void whileItHoldsASuspectTheWorkerReclaimsNothingAndTakesTheNextOneAsSoonAsItIsReleased() {
-        List<Delivery> abandoned = abandon(2);
-        clock.advance(LEASE.plusSeconds(1));
-        intervalPasses();
-        recovery.runOnce(4);
+    @Nested
+    class WhileItHoldsASuspect {
+        @Test
+        void theWorkerReclaimsNothingAndTakesTheNextOnceItIsReleased() {
+            List<Delivery> abandoned = abandon(2);
+            clock.advance(LEASE.plusSeconds(1));
+            intervalPasses();
+            recovery.runOnce(4);
 
-        assertThat(recovery.runOnce(4).reclaimed()).as("a suspect is held").isZero();
-        assertThat(inFlight.suspects()).isEqualTo(1);
+            assertThat(recovery.runOnce(4).reclaimed()).as("a suspect is held").isZero();
+            assertThat(inFlight.suspects()).isEqualTo(1);
 
-        inFlight.end(Ending.MOVED.ofAll(dispatched));
+            inFlight.end(Ending.MOVED.ofAll(dispatched));
 
-        assertThat(recovery.runOnce(4).reclaimed()).as("still due, within the interval").isEqualTo(1);
-        assertThat(dispatched).extracting(held -> held.delivery().id())
-                .containsExactly(abandoned.get(0).id(), abandoned.get(1).id());
-        inFlight.end(Ending.MOVED.ofAll(List.of(dispatched.get(1))));
-        assertThat(recovery.runOnce(4).reclaimed()).as("nothing left: no longer due").isZero();
-        intervalPasses();
-        assertThat(recovery.runOnce(4).reclaimed()).isZero();
+            assertThat(recovery.runOnce(4).reclaimed()).as("still due, within the interval").isEqualTo(1);
+            assertThat(dispatched).extracting(held -> held.delivery().id())
+                    .containsExactly(abandoned.get(0).id(), abandoned.get(1).id());
+            inFlight.end(Ending.MOVED.ofAll(List.of(dispatched.get(1))));
+            assertThat(recovery.runOnce(4).reclaimed()).as("nothing left: no longer due").isZero();
+            intervalPasses();
+            assertThat(recovery.runOnce(4).reclaimed()).isZero();
+        }
     }
 
     @Test

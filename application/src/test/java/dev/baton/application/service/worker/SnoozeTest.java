@@ -33,6 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /** A handler's snooze, on the in-memory adapters: the job waits, its attempt unspent and its writes rolled back. */
@@ -56,41 +57,44 @@ class SnoozeTest {
         return Optional.of("booked after " + context.job().snoozes() + " snoozes");
     };
 
-    @Test
-    void aSnoozedJobWaitsItsDelayWithItsAttemptUnspentAndNothingCommitted() {
-        // one attempt only: a snooze that spent one would dead-letter the job
-        InlineWorker worker = worker(new RetryPolicy(1, new Backoff.Fixed(Duration.ZERO), Jitter.NONE, Set.of()));
-        enqueue("p-1");
+    @Nested
+    class WhenAJobSnoozes {
+        @Test
+        void itWaitsItsDelayWithItsAttemptUnspentAndNothingCommitted() {
+            // one attempt only: a snooze that spent one would dead-letter the job
+            InlineWorker worker = worker(new RetryPolicy(1, new Backoff.Fixed(Duration.ZERO), Jitter.NONE, Set.of()));
+            enqueue("p-1");
 
-        assertThat(worker.runOnce()).isEqualTo(1);
-
-        assertThat(transport.find(queue, JobId.of("p-1"))).hasValueSatisfying(sighting ->
-                assertThat(sighting).isInstanceOfSatisfying(JobSighting.Delayed.class, delayed -> {
-                    assertThat(delayed.dueAt()).isEqualTo(clock.instant().plus(SNOOZE));
-                    assertThat(delayed.job().attempt()).isZero();
-                    assertThat(delayed.job().snoozes()).isEqualTo(1);
-                }));
-        assertThat(ledger.committedEffects()).isEmpty();
-        assertThat(transport.stats(queue).pending()).isZero();
-        clock.advance(SNOOZE.minusSeconds(1));
-        worker.promoteDue();
-        assertThat(worker.runOnce()).as("not before its delay").isZero();
-
-        for (int snooze = 2; snooze <= 4; snooze++) {
-            clock.advance(SNOOZE);
-            worker.promoteDue();
             assertThat(worker.runOnce()).isEqualTo(1);
-        }
 
-        assertThat(attemptsSeen).containsExactly(1, 1, 1, 1);
-        assertThat(ledger.find(queue, JobId.of("p-1"))).hasValueSatisfying(completion -> {
-            assertThat(completion.attempt()).isEqualTo(1);
-            assertThat(completion.result()).contains("booked after 3 snoozes");
-        });
-        assertThat(ledger.committedEffects()).containsExactly(Map.entry("booked:p-1", "1"));
-        assertThat(worker.counters().snoozed()).isEqualTo(3);
-        assertThat(worker.counters().retried()).isZero();
-        assertThat(worker.counters().deadLettered()).isZero();
+            assertThat(transport.find(queue, JobId.of("p-1"))).hasValueSatisfying(sighting ->
+                    assertThat(sighting).isInstanceOfSatisfying(JobSighting.Delayed.class, delayed -> {
+                        assertThat(delayed.dueAt()).isEqualTo(clock.instant().plus(SNOOZE));
+                        assertThat(delayed.job().attempt()).isZero();
+                        assertThat(delayed.job().snoozes()).isEqualTo(1);
+                    }));
+            assertThat(ledger.committedEffects()).isEmpty();
+            assertThat(transport.stats(queue).pending()).isZero();
+            clock.advance(SNOOZE.minusSeconds(1));
+            worker.promoteDue();
+            assertThat(worker.runOnce()).as("not before its delay").isZero();
+
+            for (int snooze = 2; snooze <= 4; snooze++) {
+                clock.advance(SNOOZE);
+                worker.promoteDue();
+                assertThat(worker.runOnce()).isEqualTo(1);
+            }
+
+            assertThat(attemptsSeen).containsExactly(1, 1, 1, 1);
+            assertThat(ledger.find(queue, JobId.of("p-1"))).hasValueSatisfying(completion -> {
+                assertThat(completion.attempt()).isEqualTo(1);
+                assertThat(completion.result()).contains("booked after 3 snoozes");
+            });
+            assertThat(ledger.committedEffects()).containsExactly(Map.entry("booked:p-1", "1"));
+            assertThat(worker.counters().snoozed()).isEqualTo(3);
+            assertThat(worker.counters().retried()).isZero();
+            assertThat(worker.counters().deadLettered()).isZero();
+        }
     }
 
     @Test

@@ -37,6 +37,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -67,7 +68,7 @@ class SuspectsTest {
     }
 
     @Test
-    void aSuspectWaitsForTheWorkersOtherJobsRunsAloneAndThenTheWorkerRunsAtFullConcurrencyAgain() {
+    void aSuspectWaitsForTheOthersRunsAloneThenFullConcurrencyResumes() {
         abandon("suspect");
         RunningWorker worker = start("w1", 3);
         enqueue("slow-1");
@@ -108,7 +109,7 @@ class SuspectsTest {
     }
 
     @Test
-    void aJobThatOnlySharedWorkersThatDiedIsNotPoisonHoweverOftenItWasDelivered() {
+    void aJobThatOnlySharedDeadWorkersIsNotPoisonHoweverOften() {
         settings = settings.with(settings.admission().withDeliveryLimit(new DeliveryLimit(1)));
         abandon("unlucky");
         for (int crash = 0; crash < 3; crash++) {
@@ -140,47 +141,53 @@ class SuspectsTest {
         assertThat(transport.deadLetters(queue, Optional.empty(), 10)).isEmpty();
     }
 
-    @Test
-    void aSuspectThatDiedAloneMoreOftenThanTheLimitIsDeadLetteredAsPoisonWithoutRunning() {
-        settings = settings.with(settings.admission().withDeliveryLimit(new DeliveryLimit(2)));
-        abandon("poison");
-        for (int crash = 0; crash < 2; crash++) {
+    @Nested
+    class WhenASuspectDiedAloneMoreOftenThanTheLimit {
+        @Test
+        void itIsDeadLetteredAsPoisonWithoutRunning() {
+            settings = settings.with(settings.admission().withDeliveryLimit(new DeliveryLimit(2)));
+            abandon("poison");
+            for (int crash = 0; crash < 2; crash++) {
+                clock.advance(PAST_LEASE);
+                ConsumerName isolating = ConsumerName.of("isolating-" + crash);
+                Delivery.Leased suspect = (Delivery.Leased) transport.reclaimAbandoned(queue, isolating, LEASE, 1)
+                        .deliveries().get(0);
+                assertThat(transport.isolate(suspect, isolating)).hasValue(crash + 1); // then its worker died
+            }
             clock.advance(PAST_LEASE);
-            ConsumerName isolating = ConsumerName.of("isolating-" + crash);
-            Delivery.Leased suspect = (Delivery.Leased) transport.reclaimAbandoned(queue, isolating, LEASE, 1)
-                    .deliveries().get(0);
-            assertThat(transport.isolate(suspect, isolating)).hasValue(crash + 1); // then its worker died
+
+            RunningWorker worker = start("w1", 2);
+
+            DeadLetter letter = awaitDeadLetter().letter();
+            assertThat(letter.reason()).isEqualTo(DeadLetterReason.POISON);
+            assertThat(letter.attempts()).isEqualTo(4);
+            assertThat(calls("poison")).hasValue(0);
+            assertThat(worker.counters().reclaimed()).isEqualTo(1);
+            assertThat(transport.stats(queue).pending()).isZero();
+            assertThat(transport.stats(queue).suspects()).as("forgotten with the entry").isZero();
         }
-        clock.advance(PAST_LEASE);
-
-        RunningWorker worker = start("w1", 2);
-
-        DeadLetter letter = awaitDeadLetter().letter();
-        assertThat(letter.reason()).isEqualTo(DeadLetterReason.POISON);
-        assertThat(letter.attempts()).isEqualTo(4);
-        assertThat(calls("poison")).hasValue(0);
-        assertThat(worker.counters().reclaimed()).isEqualTo(1);
-        assertThat(transport.stats(queue).pending()).isZero();
-        assertThat(transport.stats(queue).suspects()).as("forgotten with the entry").isZero();
     }
 
-    @Test
-    void aRestartedConsumerResumesItsOldestEntryAloneAndReclaimsTheRestAfterTheLease() {
-        List.of("held-1", "held-2", "held-3").forEach(this::enqueue);
-        transport.lease(queue, ConsumerName.of("w1"), 3, Duration.ZERO).deliveries();
+    @Nested
+    class WhenAConsumerRestarts {
+        @Test
+        void itResumesItsOldestEntryAloneAndReclaimsTheRestAfterTheLease() {
+            List.of("held-1", "held-2", "held-3").forEach(SuspectsTest.this::enqueue);
+            transport.lease(queue, ConsumerName.of("w1"), 3, Duration.ZERO).deliveries();
 
-        RunningWorker worker = start("w1", 3);
+            RunningWorker worker = start("w1", 3);
 
-        await().atMost(WAIT).until(() -> worker.counters().completed() == 1);
-        assertThat(ledger.find(queue, JobId.of("held-1"))).isPresent();
-        assertThat(worker.counters().reclaimed()).isZero();
-        assertThat(transport.stats(queue).pending()).as("the rest wait for the lease").isEqualTo(2);
-        clock.advance(PAST_LEASE);
-        await().atMost(WAIT).until(() -> worker.counters().completed() == 3);
-        assertThat(worker.counters().reclaimed()).isEqualTo(2);
-        assertThat(worker.counters().isolated()).isEqualTo(3);
-        assertThat(runningBeside).containsOnly(Map.entry("held-1", 0), Map.entry("held-2", 0),
-                Map.entry("held-3", 0));
+            await().atMost(WAIT).until(() -> worker.counters().completed() == 1);
+            assertThat(ledger.find(queue, JobId.of("held-1"))).isPresent();
+            assertThat(worker.counters().reclaimed()).isZero();
+            assertThat(transport.stats(queue).pending()).as("the rest wait for the lease").isEqualTo(2);
+            clock.advance(PAST_LEASE);
+            await().atMost(WAIT).until(() -> worker.counters().completed() == 3);
+            assertThat(worker.counters().reclaimed()).isEqualTo(2);
+            assertThat(worker.counters().isolated()).isEqualTo(3);
+            assertThat(runningBeside).containsOnly(Map.entry("held-1", 0), Map.entry("held-2", 0),
+                    Map.entry("held-3", 0));
+        }
     }
 
     @Test
@@ -229,7 +236,8 @@ class SuspectsTest {
 
     private RunningWorker start(String consumer, int concurrency, ExecutionLedger executionLedger) {
         WorkerService service = new WorkerService(transport, transport, executionLedger,
-                executionLedger instanceof JobOutcomes outcomes ? outcomes : JobOutcomes.NOT_RECORDED, JobHandlers.of(Map.of("orders", context -> handler.handle(context))), settings, clock, () -> 0.5,
+                executionLedger instanceof JobOutcomes outcomes ? outcomes : JobOutcomes.NOT_RECORDED,
+                JobHandlers.of(Map.of("orders", context -> handler.handle(context))), settings, clock, () -> 0.5,
                 JobObserver.NONE, MaintenanceObserver.NONE, JobTracing.NONE);
         RunningWorker worker = service.start(new RunWorkerUseCase.Command(List.of(queue), ConsumerName.of(consumer),
                 concurrency, Optional.empty()));

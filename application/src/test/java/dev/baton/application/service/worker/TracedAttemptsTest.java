@@ -50,7 +50,7 @@ class TracedAttemptsTest {
     private final QueueName queue = QueueName.of("orders");
 
     @Test
-    void anEnqueuedJobTravelsWithTheHeadersItsSendingAddedAndTheSendingHearsItWasSent() {
+    void anEnqueuedJobCarriesItsSendingsHeadersAndTheSendingHearsIt() {
         Job sent = enqueue.enqueue(EnqueueJobUseCase.Command.now(queue, JobId.of("o-1"), "{}"));
 
         assertThat(sent.headers()).containsEntry("trace", "sent:o-1");
@@ -62,7 +62,7 @@ class TracedAttemptsTest {
     }
 
     @Test
-    void eachAttemptEndsOnceAsSettledAndARetryCarriesTheFailedAttemptsHeaders() {
+    void anAttemptEndsOnceAsSettledARetryCarriesTheFailedOnesHeaders() {
         AtomicInteger runs = new AtomicInteger();
         InlineWorker worker = inline(context -> {
             assertThat(RecordingTracing.CURRENT.get()).as("the attempt's trace is current in the handler")
@@ -100,7 +100,7 @@ class TracedAttemptsTest {
     }
 
     @Test
-    void aSnoozedAttemptEndsSnoozedWithoutAnErrorAndItsNextRunCarriesItsHeaders() {
+    void aSnoozeEndsSnoozedWithoutErrorAndTheNextRunCarriesItsHeaders() {
         AtomicInteger runs = new AtomicInteger();
         InlineWorker worker = inline(context -> {
             if (runs.incrementAndGet() == 1) {

@@ -39,7 +39,7 @@ class TriageTest {
             "fallback", fallback));
 
     @Test
-    void aTypedJobRunsUnderTheHandlerOfItsTypeAndNeverFallsBackToTheQueues() {
+    void aTypedJobRunsUnderItsTypesHandlerNeverTheQueues() {
         Triage triage = triage(Optional.empty());
 
         assertThat(run(triage.of(held(job("typed").withType("email"), 1), Set.of()))).isSameAs(email);
@@ -60,7 +60,7 @@ class TriageTest {
     }
 
     @Test
-    void aJobThatWaitedTheGraceForAHandlerIsDeadLetteredNamingWhatItNeeds() {
+    void aJobPastTheGraceForAHandlerIsDeadLetteredNamingWhatItNeeds() {
         Job waited = job("refund").withType("refund").waitingForHandler(clock.instant(), clock.instant());
         clock.advance(GRACE);
 
@@ -114,8 +114,8 @@ class TriageTest {
 
         assertThat(triage.of(new HeldDelivery(Deliveries.suspect(job("one-isolated-death"), 1)), Set.of()))
                 .isInstanceOf(Triage.Run.class);
-        DeadLetter poison = ((Triage.Refused) triage.of(new HeldDelivery(Deliveries.suspect(job("poison"), 2)), Set.of()))
-                .letter();
+        DeadLetter poison = ((Triage.Refused) triage.of(new HeldDelivery(Deliveries.suspect(job("poison"), 2)),
+                Set.of())).letter();
         assertThat(poison.reason()).isEqualTo(DeadLetterReason.POISON);
         assertThat(poison.attempts()).isEqualTo(4);
         assertThat(poison.lastError().message()).isEqualTo("ran alone in its worker 2 times and never finished"
@@ -123,7 +123,7 @@ class TriageTest {
     }
 
     @Test
-    void aJobThatOnlySharedWorkersThatDiedIsNeverPoisonHoweverOftenItWasDelivered() {
+    void aJobThatOnlySharedDeadWorkersIsNeverPoisonHoweverOften() {
         Triage triage = triage(Optional.empty());
 
         assertThat(triage.of(held(job("unlucky"), 50), Set.of())).isInstanceOf(Triage.Run.class);

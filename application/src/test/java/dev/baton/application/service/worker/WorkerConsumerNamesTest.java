@@ -9,6 +9,7 @@ import dev.baton.domain.ConsumerStats;
 import dev.baton.domain.JobId;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /** The consumer names workers run under on the in-memory adapters: never shared, and no pile-up over restarts. */
@@ -31,22 +32,25 @@ class WorkerConsumerNamesTest extends WorkerFixture {
         assertThat(start(HOST.value(), 1).consumer()).as("the stopped worker's name is free again").isEqualTo(HOST);
     }
 
-    @Test
-    void aStartRemovesTheEmptyConsumersEarlierRunsLeftAndKeepsOneHoldingEntries() {
-        ConsumerName oldPid = ConsumerName.of(HOST + "-4821");
-        ConsumerName holding = ConsumerName.of(HOST + "-4822");
-        ConsumerName neighbour = ConsumerName.of("web-8");
-        enqueue("done");
-        enqueue("held");
-        transport.acknowledge(queue, List.of(transport.lease(queue, oldPid, 1, Duration.ZERO).deliveries().get(0)
-                .id()));
-        transport.lease(queue, holding, 1, Duration.ZERO);
-        transport.lease(queue, neighbour, 1, Duration.ZERO);
+    @Nested
+    class WhenAWorkerStarts {
+        @Test
+        void itRemovesEarlierRunsEmptyConsumersAndKeepsOneHoldingEntries() {
+            ConsumerName oldPid = ConsumerName.of(HOST + "-4821");
+            ConsumerName holding = ConsumerName.of(HOST + "-4822");
+            ConsumerName neighbour = ConsumerName.of("web-8");
+            enqueue("done");
+            enqueue("held");
+            transport.acknowledge(queue, List.of(transport.lease(queue, oldPid, 1, Duration.ZERO).deliveries().get(0)
+                    .id()));
+            transport.lease(queue, holding, 1, Duration.ZERO);
+            transport.lease(queue, neighbour, 1, Duration.ZERO);
 
-        start(HOST.value(), 1);
+            start(HOST.value(), 1);
 
-        assertThat(transport.stats(queue).consumers()).extracting(ConsumerStats::name)
-                .contains(holding.value(), neighbour.value()).doesNotContain(oldPid.value());
-        assertThat(transport.stats(queue).pending()).isEqualTo(1);
+            assertThat(transport.stats(queue).consumers()).extracting(ConsumerStats::name)
+                    .contains(holding.value(), neighbour.value()).doesNotContain(oldPid.value());
+            assertThat(transport.stats(queue).pending()).isEqualTo(1);
+        }
     }
 }

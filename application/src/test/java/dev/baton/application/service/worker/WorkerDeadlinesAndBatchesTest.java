@@ -25,63 +25,68 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /** The worker's deadlines and batched commits on the in-memory adapters: what times out, and what commits together. */
 class WorkerDeadlinesAndBatchesTest extends WorkerFixture {
-    @Test
-    void anAttemptPastItsTimeoutIsInterruptedRolledBackAndCountsAsAFailure() {
-        settings = settings.with(new Retries(new RetryPolicy(1, new Backoff.Fixed(Duration.ZERO), Jitter.NONE,
-                Set.of()), Duration.ofMillis(100)));
-        AtomicReference<Boolean> interrupted = new AtomicReference<>(false);
-        handlers.put("orders", context -> {
-            context.unwrap(InMemoryEffects.class).put("half-done", "yes");
-            try {
-                never.await();
-            } catch (InterruptedException e) {
-                interrupted.set(true);
-                throw e;
-            }
-            return Optional.empty();
-        });
-        start("w1", 1);
-
-        enqueue("sleepy");
-
-        DeadLetter letter = awaitDeadLetter().letter();
-        assertThat(letter.reason()).isEqualTo(DeadLetterReason.EXHAUSTED);
-        assertThat(letter.lastError().type()).isEqualTo("timeout");
-        assertThat(interrupted.get()).isTrue();
-        assertThat(ledger.committedEffects()).isEmpty();
-    }
-
-    /** On a virtual thread the deadline's interrupt closes the socket the handler waits on: still a timeout. */
-    @Test
-    void aConnectionLostToTheDeadlinesInterruptIsATimeoutRetriedNotAnOutage() {
-        settings = settings.with(new Retries(new RetryPolicy(2, new Backoff.Fixed(Duration.ZERO), Jitter.NONE,
-                Set.of()), Duration.ofMillis(100)));
-        handlers.put("orders", context -> {
-            InMemoryEffects effects = context.unwrap(InMemoryEffects.class);
-            effects.put("attempt-" + context.attempt(), "written");
-            if (context.attempt() == 1) {
+    @Nested
+    class WhenAnAttemptPassesItsTimeout {
+        @Test
+        void itIsInterruptedRolledBackAndCountsAsAFailure() {
+            settings = settings.with(new Retries(new RetryPolicy(1, new Backoff.Fixed(Duration.ZERO), Jitter.NONE,
+                    Set.of()), Duration.ofMillis(100)));
+            AtomicReference<Boolean> interrupted = new AtomicReference<>(false);
+            handlers.put("orders", context -> {
+                context.unwrap(InMemoryEffects.class).put("half-done", "yes");
                 try {
                     never.await();
                 } catch (InterruptedException e) {
-                    effects.loseConnection();
-                    throw new IOException("Closed by interrupt", e);
+                    interrupted.set(true);
+                    throw e;
                 }
-            }
-            return Optional.empty();
-        });
-        RunningWorker worker = start("w1", 1);
+                return Optional.empty();
+            });
+            start("w1", 1);
 
-        enqueue("stuck");
+            enqueue("sleepy");
 
-        await().atMost(WAIT).until(() -> worker.counters().completed() == 1);
-        assertThat(worker.counters().retried()).isEqualTo(1);
-        assertThat(worker.counters().reclaimed()).isZero(); // retried at once, not left to wait for the lease
-        assertThat(ledger.committedEffects()).containsOnlyKeys("attempt-2");
-        assertThat(ledger.find(queue, JobId.of("stuck"))).hasValueSatisfying(c -> assertThat(c.attempt()).isEqualTo(2));
+            DeadLetter letter = awaitDeadLetter().letter();
+            assertThat(letter.reason()).isEqualTo(DeadLetterReason.EXHAUSTED);
+            assertThat(letter.lastError().type()).isEqualTo("timeout");
+            assertThat(interrupted.get()).isTrue();
+            assertThat(ledger.committedEffects()).isEmpty();
+        }
+
+        /** On a virtual thread the deadline's interrupt closes the socket the handler waits on: still a timeout. */
+        @Test
+        void aConnectionLostToTheInterruptIsATimeoutRetriedNotAnOutage() {
+            settings = settings.with(new Retries(new RetryPolicy(2, new Backoff.Fixed(Duration.ZERO), Jitter.NONE,
+                    Set.of()), Duration.ofMillis(100)));
+            handlers.put("orders", context -> {
+                InMemoryEffects effects = context.unwrap(InMemoryEffects.class);
+                effects.put("attempt-" + context.attempt(), "written");
+                if (context.attempt() == 1) {
+                    try {
+                        never.await();
+                    } catch (InterruptedException e) {
+                        effects.loseConnection();
+                        throw new IOException("Closed by interrupt", e);
+                    }
+                }
+                return Optional.empty();
+            });
+            RunningWorker worker = start("w1", 1);
+
+            enqueue("stuck");
+
+            await().atMost(WAIT).until(() -> worker.counters().completed() == 1);
+            assertThat(worker.counters().retried()).isEqualTo(1);
+            assertThat(worker.counters().reclaimed()).isZero(); // retried at once, not left to wait for the lease
+            assertThat(ledger.committedEffects()).containsOnlyKeys("attempt-2");
+            assertThat(ledger.find(queue, JobId.of("stuck")))
+                    .hasValueSatisfying(c -> assertThat(c.attempt()).isEqualTo(2));
+        }
     }
 
     @Test
@@ -156,7 +161,7 @@ class WorkerDeadlinesAndBatchesTest extends WorkerFixture {
     }
 
     @Test
-    void aBatchTakesNoMoreThanItsShareOfTheConcurrencySoTheOtherTransactionsGetJobsToo() {
+    void aBatchTakesOnlyItsShareOfTheConcurrencySoOthersGetJobsToo() {
         settings = settings.with(settings.dispatching().withBatchCommit(8));
         List<Integer> batchSizes = new CopyOnWriteArrayList<>();
         handlers.put("orders", context -> Optional.empty());

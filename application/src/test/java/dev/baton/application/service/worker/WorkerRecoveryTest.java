@@ -16,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -86,7 +87,7 @@ class WorkerRecoveryTest extends WorkerFixture {
     }
 
     @Test
-    void aCompletedJobPublishedAgainIsAcknowledgedAndItsWritesRollBack() {
+    void aCompletedJobPublishedAgainIsAcknowledgedItsWritesRollBack() {
         handlers.put("orders", context -> {
             context.unwrap(InMemoryEffects.class).put("shipped-again", "yes");
             return Optional.empty();
@@ -102,26 +103,29 @@ class WorkerRecoveryTest extends WorkerFixture {
         assertThat(transport.stats(queue).pending()).isZero();
     }
 
-    @Test
-    void aCommitWhoseAcknowledgementWasLostCompletesOnRedeliveryWithoutRunningTwice() {
-        handlers.put("orders", context -> {
-            calls("orders").incrementAndGet();
-            context.unwrap(InMemoryEffects.class).increment("runs");
-            return Optional.empty();
-        });
-        ledger.crashAfterNextCommit();
-        RunningWorker worker = start("w1", 1);
+    @Nested
+    class WhenAnAcknowledgementIsLost {
+        @Test
+        void theCommitCompletesOnRedeliveryWithoutRunningTwice() {
+            handlers.put("orders", context -> {
+                calls("orders").incrementAndGet();
+                context.unwrap(InMemoryEffects.class).increment("runs");
+                return Optional.empty();
+            });
+            ledger.crashAfterNextCommit();
+            RunningWorker worker = start("w1", 1);
 
-        enqueue("lost-ack");
+            enqueue("lost-ack");
 
-        await().atMost(WAIT).until(() -> ledger.find(queue, JobId.of("lost-ack")).isPresent()
-                && worker.counters().running() == 0);
-        clock.advance(PAST_LEASE);
-        await().atMost(WAIT).until(() -> worker.counters().duplicates() == 1);
-        assertThat(ledger.committedEffects()).containsEntry("runs", "1");
-        assertThat(calls("orders")).as("the redelivery is checked before its handler runs").hasValue(1);
-        assertThat(worker.counters().reclaimed()).isEqualTo(1);
-        assertThat(transport.stats(queue).pending()).isZero();
+            await().atMost(WAIT).until(() -> ledger.find(queue, JobId.of("lost-ack")).isPresent()
+                    && worker.counters().running() == 0);
+            clock.advance(PAST_LEASE);
+            await().atMost(WAIT).until(() -> worker.counters().duplicates() == 1);
+            assertThat(ledger.committedEffects()).containsEntry("runs", "1");
+            assertThat(calls("orders")).as("the redelivery is checked before its handler runs").hasValue(1);
+            assertThat(worker.counters().reclaimed()).isEqualTo(1);
+            assertThat(transport.stats(queue).pending()).isZero();
+        }
     }
 
     @Test

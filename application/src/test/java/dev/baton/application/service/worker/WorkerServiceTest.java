@@ -33,6 +33,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.IntStream;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -63,37 +64,43 @@ class WorkerServiceTest extends WorkerFixture {
         assertThat(calls.values()).allSatisfy(count -> assertThat(count).hasValue(1));
     }
 
-    @Test
-    void aBusyWorkerAcknowledgesInFrontOfItsLeasesAndLeavesNothingPending() {
-        handlers.put("orders", counting("orders"));
-        IntStream.range(0, 200).forEach(i -> enqueue("o-" + i));
+    @Nested
+    class WhenTheWorkerIsBusy {
+        @Test
+        void itAcknowledgesInFrontOfItsLeasesAndLeavesNothingPending() {
+            handlers.put("orders", counting("orders"));
+            IntStream.range(0, 200).forEach(i -> enqueue("o-" + i));
 
-        RunningWorker worker = start("w1", 4);
+            RunningWorker worker = start("w1", 4);
 
-        await().atMost(WAIT).until(() -> worker.counters().completed() == 200);
-        assertThat(transport.acknowledgedInFrontOfLeases()).as("acknowledged with the next lease").isPositive();
-        assertThat(transport.stats(queue).pending()).isZero();
-        assertThat(calls("orders")).hasValue(200);
+            await().atMost(WAIT).until(() -> worker.counters().completed() == 200);
+            assertThat(transport.acknowledgedInFrontOfLeases()).as("acknowledged with the next lease").isPositive();
+            assertThat(transport.stats(queue).pending()).isZero();
+            assertThat(calls("orders")).hasValue(200);
+        }
     }
 
-    @Test
-    void aWorkerOfShortJobsLeasesAheadOfThemYetRunsNoMoreAtOnceThanItsConcurrency() {
-        AtomicInteger running = new AtomicInteger();
-        AtomicInteger mostRunning = new AtomicInteger();
-        handlers.put("orders", context -> {
-            mostRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
-            running.decrementAndGet();
-            return Optional.empty();
-        });
-        IntStream.range(0, 2_000).forEach(i -> enqueue("o-" + i));
+    @Nested
+    class WithShortJobs {
+        @Test
+        void theWorkerLeasesAheadYetRunsNoMoreAtOnceThanItsConcurrency() {
+            AtomicInteger running = new AtomicInteger();
+            AtomicInteger mostRunning = new AtomicInteger();
+            handlers.put("orders", context -> {
+                mostRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
+                running.decrementAndGet();
+                return Optional.empty();
+            });
+            IntStream.range(0, 2_000).forEach(i -> enqueue("o-" + i));
 
-        RunningWorker worker = start("w1", 4);
+            RunningWorker worker = start("w1", 4);
 
-        await().atMost(WAIT).until(() -> worker.counters().completed() == 2_000);
-        assertThat(transport.largestLease()).as("leased beyond the four slots of running jobs").isGreaterThan(4)
-                .isLessThanOrEqualTo(4 + LeaseAhead.most(4));
-        assertThat(mostRunning).hasValueLessThanOrEqualTo(4);
-        assertThat(transport.stats(queue).pending()).isZero();
+            await().atMost(WAIT).until(() -> worker.counters().completed() == 2_000);
+            assertThat(transport.largestLease()).as("leased beyond the four slots of running jobs").isGreaterThan(4)
+                    .isLessThanOrEqualTo(4 + LeaseAhead.most(4));
+            assertThat(mostRunning).hasValueLessThanOrEqualTo(4);
+            assertThat(transport.stats(queue).pending()).isZero();
+        }
     }
 
     @ParameterizedTest
@@ -182,7 +189,7 @@ class WorkerServiceTest extends WorkerFixture {
     }
 
     @Test
-    void theJobTypeSelectsTheHandlerAndUntypedJobsRunTheWorkersHandler() {
+    void theJobTypeSelectsTheHandlerUntypedJobsRunTheWorkersHandler() {
         handlers.put("email", counting("email"));
         handlers.put("default", counting("default"));
         RunningWorker worker = start(command(queue, "w1", 1, Optional.of("default")));

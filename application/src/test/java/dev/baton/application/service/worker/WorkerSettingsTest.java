@@ -36,7 +36,7 @@ class WorkerSettingsTest {
     }
 
     @Test
-    void batchedCommitsRunOnPlatformThreadsUnlessVirtualOnesAreAskedFor() {
+    void batchedCommitsRunOnPlatformThreadsUnlessVirtualOnesAreAsked() {
         Dispatching batched = Dispatching.DEFAULT.withBatchCommit(32);
 
         assertThat(batched.runsJobsOn()).isEqualTo(JobThreads.PLATFORM);
@@ -100,7 +100,7 @@ class WorkerSettingsTest {
     }
 
     @Test
-    void batchedTransactionsAreEnoughForFullBatchesAndAtLeastFourUnlessTheConcurrencyIsLower() {
+    void transactionsFillFullBatchesAndAreAtLeastFourUnlessFewerJobs() {
         assertThat(WorkerSettings.transactionsAtOnce(32, 1)).as("one by one").isEqualTo(32);
         assertThat(WorkerSettings.transactionsAtOnce(32, 16)).isEqualTo(4);
         assertThat(WorkerSettings.transactionsAtOnce(32, 50)).isEqualTo(4);
@@ -110,7 +110,7 @@ class WorkerSettingsTest {
     }
 
     @Test
-    void aTransactionTakesNoMoreThanItsShareOfTheConcurrencySoThatEveryTransactionHasJobs() {
+    void aTransactionTakesOnlyItsShareOfTheConcurrencySoEachHasJobs() {
         assertThat(WorkerSettings.jobsPerTransaction(32, 1)).as("one by one").isEqualTo(1);
         assertThat(WorkerSettings.jobsPerTransaction(64, 16)).as("four full batches").isEqualTo(16);
         assertThat(WorkerSettings.jobsPerTransaction(64, 64)).as("a quarter each, not one batch of all")
