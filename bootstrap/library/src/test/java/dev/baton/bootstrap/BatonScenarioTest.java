@@ -57,7 +57,7 @@ class BatonScenarioTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("wirings")
-    void jobsCompleteOnceRetriesSucceedAndARedrivenDeadLetterCompletes(String name,
+    void jobsCompleteOnceRetriesSucceedAndARedrivenLetterCompletes(String name,
                                                                         Function<BatonBuilder, BatonBuilder> wiring) {
         QueueName queue = QueueName.of(TestEndpoints.unique("scenario").replace('_', '-'));
         BatonConfig config = threeQuickAttempts("scenario");
