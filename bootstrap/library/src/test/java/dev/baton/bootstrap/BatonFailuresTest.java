@@ -61,7 +61,7 @@ class BatonFailuresTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.baton.bootstrap.BatonScenarioTest#wirings")
     void aJobThatAlwaysFailsIsDeadLetteredOnceItsTraceLoggedAndHeard(String name,
-                                                                        Function<BatonBuilder, BatonBuilder> wiring) {
+                                                                     Function<BatonBuilder, BatonBuilder> wiring) {
         QueueName queue = QueueName.of(TestEndpoints.unique("failures").replace('_', '-'));
         List<DeadLetter> heard = new CopyOnWriteArrayList<>();
 

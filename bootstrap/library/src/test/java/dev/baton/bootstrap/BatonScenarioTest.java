@@ -58,7 +58,7 @@ class BatonScenarioTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("wirings")
     void jobsCompleteOnceRetriesSucceedAndARedrivenLetterCompletes(String name,
-                                                                        Function<BatonBuilder, BatonBuilder> wiring) {
+                                                                   Function<BatonBuilder, BatonBuilder> wiring) {
         QueueName queue = QueueName.of(TestEndpoints.unique("scenario").replace('_', '-'));
         BatonConfig config = threeQuickAttempts("scenario");
         Map<String, AtomicInteger> runs = new ConcurrentHashMap<>();

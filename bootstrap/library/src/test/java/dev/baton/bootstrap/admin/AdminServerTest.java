@@ -114,8 +114,7 @@ class AdminServerTest {
     @Nested
     class WithoutPasswords {
         @Test
-        void aPostChangesNothingAndNonLoopbackServesOnlyHealthAndMetrics()
-                throws Exception {
+        void aPostChangesNothingAndNonLoopbackServesOnlyHealthAndMetrics() throws Exception {
             try (Baton baton = Baton.builder()
                     .config(ConfigLoader.load(Map.of("BATON_ADMIN_ADDRESS", "0.0.0.0:0"), Optional.empty(), Map.of()))
                     .adapters(new InMemoryAdapters(Clock.systemUTC()).ports())
