@@ -93,7 +93,7 @@ class RulesBiteTest {
     }
 
     @Test
-    void openTelemetryConfinementBitesOnAClassOutsideTracingEvenForTheTypeTheBuilderMayName() {
+    void openTelemetryRuleBitesOutsideTracingEvenForTheBuildersTypes() {
         assertViolated(BatonRules.OPENTELEMETRY_ONLY_IN_TRACING, MetricsUsingOpenTelemetry.class);
     }
 

@@ -13,7 +13,7 @@ class DeadLetterRecordTest {
     private static final Instant AT = Instant.parse("2026-11-29T10:00:00.123456789Z");
 
     @Test
-    void aJobsRecordIsKeyedByItsIdWithItsErrorFinalAndItsTimeInMilliseconds() {
+    void aJobsRecordIsKeyedByIdWithItsErrorFinalAndTimeInMillis() {
         Job job = Job.create(JobId.of("order-1"), QUEUE, "{}", AT);
         DeadLetter letter = DeadLetter.of(job, DeadLetterReason.EXHAUSTED, JobError.retryable("io", "reset"), 3, AT);
 

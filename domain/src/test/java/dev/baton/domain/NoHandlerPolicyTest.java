@@ -17,7 +17,7 @@ class NoHandlerPolicyTest {
     private static final NoHandlerPolicy POLICY = new NoHandlerPolicy(Duration.ofMinutes(15));
 
     @Test
-    void aFirstSightingReleasesTheJobForASecondWithoutSpendingAnAttempt() {
+    void aFirstSightingReleasesItForASecondWithoutSpendingAnAttempt() {
         Job waiting = released(POLICY.decide(JOB, NOW));
 
         assertThat(waiting.notBefore()).contains(NOW.plus(NoHandlerPolicy.FIRST_WAIT));
@@ -43,7 +43,7 @@ class NoHandlerPolicyTest {
     }
 
     @Test
-    void onceTheGraceHasPassedTheJobIsDeadLetteredWithoutItsWaitRecorded() {
+    void afterTheGraceTheJobIsDeadLetteredWithoutItsWaitRecorded() {
         Job seen = JOB.waitingForHandler(NOW.minus(Duration.ofMinutes(15)), NOW);
 
         NoHandlerDecision decision = POLICY.decide(seen, NOW);
@@ -63,7 +63,7 @@ class NoHandlerPolicyTest {
     }
 
     @Test
-    void releasedAgainAndAgainAJobIsDeadLetteredExactlyWhenTheGraceEnds() {
+    void releasedRepeatedlyAJobIsDeadLetteredExactlyWhenTheGraceEnds() {
         Instant now = NOW;
         Job job = JOB;
         int releases = 0;

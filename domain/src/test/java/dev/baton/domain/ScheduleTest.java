@@ -88,7 +88,7 @@ class ScheduleTest {
     }
 
     @Test
-    void missedFireTimesAreSkippedCollapsedIntoTheLatestOrRunWithinTheWindow() {
+    void missedFireTimesAreSkippedCollapsedOrRunWithinTheWindow() {
         Instant settled = at("06:30:00");
         Instant now = at("09:30:00");
 

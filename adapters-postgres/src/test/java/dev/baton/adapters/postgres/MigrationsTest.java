@@ -33,6 +33,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.postgresql.PGConnection;
@@ -83,7 +84,7 @@ class MigrationsTest {
     }
 
     @Test
-    void workersStartingTogetherOnAnEmptySchemaAllSucceedAndMigrateOnce() throws Exception {
+    void workersStartingAtOnceOnAnEmptySchemaSucceedAndMigrateOnce() throws Exception {
         int workers = 4;
         PostgresAdapter.Config config = RACED.config().withPoolSize(1)
                 .withExtraMigrationLocations(List.of(DemoShipments.LOCATION));
@@ -134,7 +135,7 @@ class MigrationsTest {
     }
 
     @Test
-    void aStartWithMigrationsToApplyWaitsForTheLockABoundedTimeAndNamesItsHolder() throws Exception {
+    void aStartWithMigrationsWaitsABoundedTimeAndNamesTheLocksHolder() throws Exception {
         PGSimpleDataSource dataSource = new PGSimpleDataSource();
         dataSource.setURL(HELD_PENDING.jdbcUrl());
         Migrations migrations = new Migrations(dataSource, HELD_PENDING.name(), List.of(), "test",
@@ -191,56 +192,59 @@ class MigrationsTest {
                 .hasMessageContaining("db/no-such-location");
     }
 
-    @Test
-    void upgradingALedgerOfTheFirstVersionKeepsEveryCompletionAsCompleted() {
-        Flyway.configure().dataSource(FROM_V1.jdbcUrl(), null, null).schemas(FROM_V1.name())
-                .defaultSchema(FROM_V1.name()).table(MigrationLocation.LEDGER_HISTORY_TABLE)
-                .locations(MigrationLocation.LEDGER_NAME).target("1").load().migrate();
-        FROM_V1.jdbi().useHandle(handle -> handle.execute("INSERT INTO " + FROM_V1.name() + ".job_completions"
-                + " (job_id, queue, type, attempt, consumer, message_id, result, completed_at) VALUES"
-                + " ('old-1', 'orders', NULL, 1, 'w1', '1-0', 'shipped', '2026-01-01T00:00:00Z'),"
-                + " ('old-2', 'orders', 'refund', 3, 'w2', '2-0', NULL, '2026-01-02T00:00:00Z')"));
+    @Nested
+    class UpgradingALedger {
+        @Test
+        void fromTheFirstVersionKeepsEveryCompletionAsCompleted() {
+            Flyway.configure().dataSource(FROM_V1.jdbcUrl(), null, null).schemas(FROM_V1.name())
+                    .defaultSchema(FROM_V1.name()).table(MigrationLocation.LEDGER_HISTORY_TABLE)
+                    .locations(MigrationLocation.LEDGER_NAME).target("1").load().migrate();
+            FROM_V1.jdbi().useHandle(handle -> handle.execute("INSERT INTO " + FROM_V1.name() + ".job_completions"
+                    + " (job_id, queue, type, attempt, consumer, message_id, result, completed_at) VALUES"
+                    + " ('old-1', 'orders', NULL, 1, 'w1', '1-0', 'shipped', '2026-01-01T00:00:00Z'),"
+                    + " ('old-2', 'orders', 'refund', 3, 'w2', '2-0', NULL, '2026-01-02T00:00:00Z')"));
 
-        try (PostgresAdapter adapter = PostgresAdapter.open(FROM_V1.config().withPoolSize(1), Clock.systemUTC())) {
-            assertThat(tables(FROM_V1)).contains("job_outcomes").doesNotContain("job_completions");
-            assertThat(adapter.ledger().find(QueueName.of("orders"), JobId.of("old-1"))).contains(new Completion(
-                    JobId.of("old-1"), QueueName.of("orders"), Optional.empty(), 1, ConsumerName.of("w1"), "1-0",
-                    Optional.of("shipped"), Instant.parse("2026-01-01T00:00:00Z")));
-            assertThat(adapter.outcomes().find(QueueName.of("orders"), "old-2")).hasValueSatisfying(outcome ->
-                    assertThat(((JobOutcome.Completed) outcome).completion().type()).contains("refund"));
-            assertThat(adapter.ledger().countCompleted(QueueName.of("orders"))).isEqualTo(2);
+            try (PostgresAdapter adapter = PostgresAdapter.open(FROM_V1.config().withPoolSize(1), Clock.systemUTC())) {
+                assertThat(tables(FROM_V1)).contains("job_outcomes").doesNotContain("job_completions");
+                assertThat(adapter.ledger().find(QueueName.of("orders"), JobId.of("old-1"))).contains(new Completion(
+                        JobId.of("old-1"), QueueName.of("orders"), Optional.empty(), 1, ConsumerName.of("w1"), "1-0",
+                        Optional.of("shipped"), Instant.parse("2026-01-01T00:00:00Z")));
+                assertThat(adapter.outcomes().find(QueueName.of("orders"), "old-2")).hasValueSatisfying(outcome ->
+                        assertThat(((JobOutcome.Completed) outcome).completion().type()).contains("refund"));
+                assertThat(adapter.ledger().countCompleted(QueueName.of("orders"))).isEqualTo(2);
+            }
         }
-    }
 
-    /** V11 scopes a job id by its queue: every row keeps its meaning, and the same id on another queue is free. */
-    @Test
-    void upgradingALedgerOfVersion10KeepsEveryRowAndScopesJobIdsByQueue() {
-        Flyway.configure().dataSource(FROM_V10.jdbcUrl(), null, null).schemas(FROM_V10.name())
-                .defaultSchema(FROM_V10.name()).table(MigrationLocation.LEDGER_HISTORY_TABLE)
-                .locations(MigrationLocation.LEDGER_NAME).target("10").load().migrate();
-        FROM_V10.jdbi().useHandle(handle -> handle.execute("INSERT INTO " + FROM_V10.name() + ".job_outcomes"
-                + " (job_id, queue, attempt, consumer, message_id, result, completed_at, state, reason, error_type,"
-                + " error_message, dead_at, state_changed_at) VALUES"
-                + " ('order-1001', 'ship', 1, 'w1', '1-0', 'shipped', '2026-01-01T00:00:00Z', 'completed', NULL, NULL,"
-                + " NULL, NULL, NULL),"
-                + " ('order-1002', 'ship', 3, 'w1', '2-0', NULL, NULL, 'dead', 'EXHAUSTED', 'java.io.IOException',"
-                + " 'reset', '2026-01-02T00:00:00Z', '2026-01-02T00:00:00Z')"));
-        QueueName ship = QueueName.of("ship");
-        QueueName email = QueueName.of("email");
+        /** V11 scopes a job id by its queue: every row keeps its meaning, and the same id on another queue is free. */
+        @Test
+        void fromVersion10KeepsEveryRowAndScopesJobIdsByQueue() {
+            Flyway.configure().dataSource(FROM_V10.jdbcUrl(), null, null).schemas(FROM_V10.name())
+                    .defaultSchema(FROM_V10.name()).table(MigrationLocation.LEDGER_HISTORY_TABLE)
+                    .locations(MigrationLocation.LEDGER_NAME).target("10").load().migrate();
+            FROM_V10.jdbi().useHandle(handle -> handle.execute("INSERT INTO " + FROM_V10.name() + ".job_outcomes"
+                    + " (job_id, queue, attempt, consumer, message_id, result, completed_at, state, reason, error_type,"
+                    + " error_message, dead_at, state_changed_at) VALUES"
+                    + " ('order-1001', 'ship', 1, 'w1', '1-0', 'shipped', '2026-01-01T00:00:00Z', 'completed',"
+                    + " NULL, NULL, NULL, NULL, NULL),"
+                    + " ('order-1002', 'ship', 3, 'w1', '2-0', NULL, NULL, 'dead', 'EXHAUSTED', 'java.io.IOException',"
+                    + " 'reset', '2026-01-02T00:00:00Z', '2026-01-02T00:00:00Z')"));
+            QueueName ship = QueueName.of("ship");
+            QueueName email = QueueName.of("email");
 
-        try (PostgresAdapter adapter = PostgresAdapter.open(FROM_V10.config().withPoolSize(1), Clock.systemUTC())) {
-            String primaryKey = FROM_V10.jdbi().withHandle(handle -> handle.createQuery("SELECT"
-                    + " pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = CAST(:table AS regclass)"
-                    + " AND conname = 'job_outcomes_pkey'")
-                    .bind("table", FROM_V10.name() + ".job_outcomes").mapTo(String.class).one());
-            assertThat(primaryKey).isEqualTo("PRIMARY KEY (job_id, queue)");
-            assertThat(adapter.ledger().find(ship, JobId.of("order-1001"))).hasValueSatisfying(completion ->
-                    assertThat(completion.result()).contains("shipped"));
-            assertThat(adapter.outcomes().find(ship, "order-1002")).containsInstanceOf(JobOutcome.Dead.class);
-            assertThat(mail(adapter, ship, "order-1001", 2)).isInstanceOf(LedgerOutcome.AlreadyCompleted.class);
-            assertThat(mail(adapter, ship, "order-1002", 1)).isInstanceOf(LedgerOutcome.AlreadyDead.class);
-            assertThat(mail(adapter, email, "order-1001", 1)).isInstanceOf(LedgerOutcome.Committed.class);
-            assertThat(mail(adapter, email, "order-1002", 2)).isInstanceOf(LedgerOutcome.Committed.class);
+            try (PostgresAdapter adapter = PostgresAdapter.open(FROM_V10.config().withPoolSize(1), Clock.systemUTC())) {
+                String primaryKey = FROM_V10.jdbi().withHandle(handle -> handle.createQuery("SELECT"
+                        + " pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = CAST(:table AS regclass)"
+                        + " AND conname = 'job_outcomes_pkey'")
+                        .bind("table", FROM_V10.name() + ".job_outcomes").mapTo(String.class).one());
+                assertThat(primaryKey).isEqualTo("PRIMARY KEY (job_id, queue)");
+                assertThat(adapter.ledger().find(ship, JobId.of("order-1001"))).hasValueSatisfying(completion ->
+                        assertThat(completion.result()).contains("shipped"));
+                assertThat(adapter.outcomes().find(ship, "order-1002")).containsInstanceOf(JobOutcome.Dead.class);
+                assertThat(mail(adapter, ship, "order-1001", 2)).isInstanceOf(LedgerOutcome.AlreadyCompleted.class);
+                assertThat(mail(adapter, ship, "order-1002", 1)).isInstanceOf(LedgerOutcome.AlreadyDead.class);
+                assertThat(mail(adapter, email, "order-1001", 1)).isInstanceOf(LedgerOutcome.Committed.class);
+                assertThat(mail(adapter, email, "order-1002", 2)).isInstanceOf(LedgerOutcome.Committed.class);
+            }
         }
     }
 

@@ -39,6 +39,7 @@ import javax.sql.DataSource;
 import org.jdbi.v3.core.Handle;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.postgresql.ds.PGSimpleDataSource;
@@ -76,7 +77,7 @@ class OptimisticBatchTest {
     }
 
     @Test
-    void aBatchOfFirstDeliveriesCostsOneStatementPerJobBesidesWhatOneJobAloneCosts() {
+    void firstDeliveriesCostOneStatementPerJobBesidesOneJobsCost() {
         int alone = statementsOf(() -> assertThat(ledger.execute(shipping(job(0)).execution(),
                 shipping(job(0)).effect())).isInstanceOf(LedgerOutcome.Committed.class));
         List<Job> jobs = jobs(1, 8);
@@ -114,7 +115,7 @@ class OptimisticBatchTest {
 
     /** The last job's: no effect's statement after it finds the transaction aborted, the driver's state tells. */
     @Test
-    void anEffectLeavingTheTransactionAbortedFailsAloneAndTheOthersCommit() {
+    void anEffectAbortingTheTransactionFailsAloneAndTheOthersCommit() {
         List<Job> jobs = jobs(0, 3);
 
         List<LedgerOutcome> outcomes = ledger.executeAll(List.of(shipping(jobs.get(0)), shipping(jobs.get(1)),
@@ -137,7 +138,7 @@ class OptimisticBatchTest {
     }
 
     @Test
-    void aJobThatCompletedBeforeIsReportedItsWritesRollBackAndTheOthersCommit() {
+    void aCompletedJobIsReportedItsWritesRollBackAndTheOthersCommit() {
         List<Job> jobs = jobs(0, 3);
         LedgerOutcome before = ledger.execute(execution(jobs.get(1)), transaction -> Optional.of("earlier"));
 
@@ -188,51 +189,55 @@ class OptimisticBatchTest {
         assertThat(shipments(jobs)).containsExactly(0, 1);
     }
 
-    @Test
-    void anEffectEndingTheTransactionWithSqlFailsItAndTheJobsBeforeItForGoodAndTheJobsAfterItCommit() {
-        List<Job> jobs = jobs(0, 3);
+    @Nested
+    class WhenAnEffectEndsTheTransactionWithSql {
+        @Test
+        void itAndTheJobsBeforeItFailForGoodAndTheJobsAfterItCommit() {
+            List<Job> jobs = jobs(0, 3);
 
-        List<LedgerOutcome> outcomes = ledger.executeAll(List.of(shipping(jobs.get(0)),
-                new Step(execution(jobs.get(1)), transaction -> {
-                    transaction.unwrap(Handle.class).execute("COMMIT");
-                    return Optional.empty();
-                }),
-                shipping(jobs.get(2))));
-
-        assertThat(outcomes.subList(0, 2)).allSatisfy(outcome -> assertThat(outcome)
-                .isInstanceOfSatisfying(LedgerOutcome.EffectFailed.class, failed -> assertThat(failed.cause())
-                        .isInstanceOf(NonRetryableException.class).hasMessageContaining("ended the batch's")));
-        assertThat(outcomes.get(2)).isInstanceOf(LedgerOutcome.Committed.class);
-        assertThat(shipments(jobs)).as("the first job's, committed by the second's COMMIT, and the third's")
-                .containsExactly(1, 0, 1);
-        assertThat(completed(jobs)).containsExactly(false, false, true);
-    }
-
-    /**
-     * On the ledger's own pool, whose session timeouts fit the deadline, nothing precedes the first effect: only its
-     * own writes are in doubt, and the jobs after it commit.
-     */
-    @Test
-    void theFirstEffectEndingTheTransactionWithSqlFailsAloneForGoodAndIsNotRunAgain() {
-        List<Job> jobs = jobs(0, 3);
-        PostgresAdapter.Config config = SCHEMA.config().withPoolSize(1).withMigrateOnStart(false)
-                .withTransactionTimeout(Duration.ofSeconds(60));
-        try (PostgresAdapter ownPool = PostgresAdapter.open(config, Clock.systemUTC())) {
-            List<LedgerOutcome> outcomes = ownPool.ledger(MutableClock.at(T0)).executeAll(List.of(
-                    new Step(execution(jobs.get(0)), transaction -> {
-                        ship(transaction, jobs.get(0));
+            List<LedgerOutcome> outcomes = ledger.executeAll(List.of(shipping(jobs.get(0)),
+                    new Step(execution(jobs.get(1)), transaction -> {
                         transaction.unwrap(Handle.class).execute("COMMIT");
                         return Optional.empty();
                     }),
-                    shipping(jobs.get(1)), shipping(jobs.get(2))));
+                    shipping(jobs.get(2))));
 
-            assertThat(outcomes.get(0)).isInstanceOfSatisfying(LedgerOutcome.EffectFailed.class,
-                    failed -> assertThat(failed.cause()).isInstanceOf(NonRetryableException.class));
-            assertThat(outcomes.subList(1, 3))
-                    .allSatisfy(outcome -> assertThat(outcome).isInstanceOf(LedgerOutcome.Committed.class));
+            assertThat(outcomes.subList(0, 2)).allSatisfy(outcome -> assertThat(outcome)
+                    .isInstanceOfSatisfying(LedgerOutcome.EffectFailed.class, failed -> assertThat(failed.cause())
+                            .isInstanceOf(NonRetryableException.class).hasMessageContaining("ended the batch's")));
+            assertThat(outcomes.get(2)).isInstanceOf(LedgerOutcome.Committed.class);
+            assertThat(shipments(jobs)).as("the first job's, committed by the second's COMMIT, and the third's")
+                    .containsExactly(1, 0, 1);
+            assertThat(completed(jobs)).containsExactly(false, false, true);
         }
-        assertThat(shipments(jobs)).as("the first job's committed by its own COMMIT, once").containsExactly(1, 1, 1);
-        assertThat(completed(jobs)).containsExactly(false, true, true);
+
+        /**
+         * On the ledger's own pool, whose session timeouts fit the deadline, nothing precedes the first effect: only
+         * its own writes are in doubt, and the jobs after it commit.
+         */
+        @Test
+        void theFirstFailsAloneForGoodAndIsNotRunAgain() {
+            List<Job> jobs = jobs(0, 3);
+            PostgresAdapter.Config config = SCHEMA.config().withPoolSize(1).withMigrateOnStart(false)
+                    .withTransactionTimeout(Duration.ofSeconds(60));
+            try (PostgresAdapter ownPool = PostgresAdapter.open(config, Clock.systemUTC())) {
+                List<LedgerOutcome> outcomes = ownPool.ledger(MutableClock.at(T0)).executeAll(List.of(
+                        new Step(execution(jobs.get(0)), transaction -> {
+                            ship(transaction, jobs.get(0));
+                            transaction.unwrap(Handle.class).execute("COMMIT");
+                            return Optional.empty();
+                        }),
+                        shipping(jobs.get(1)), shipping(jobs.get(2))));
+
+                assertThat(outcomes.get(0)).isInstanceOfSatisfying(LedgerOutcome.EffectFailed.class,
+                        failed -> assertThat(failed.cause()).isInstanceOf(NonRetryableException.class));
+                assertThat(outcomes.subList(1, 3))
+                        .allSatisfy(outcome -> assertThat(outcome).isInstanceOf(LedgerOutcome.Committed.class));
+            }
+            assertThat(shipments(jobs)).as("the first job's committed by its own COMMIT, once")
+                    .containsExactly(1, 1, 1);
+            assertThat(completed(jobs)).containsExactly(false, true, true);
+        }
     }
 
     @Test
@@ -256,7 +261,7 @@ class OptimisticBatchTest {
     }
 
     @Test
-    void batchesOfTheSameFirstDeliveriesInOppositeOrderCommitEachJobOnce() throws Exception {
+    void sameFirstDeliveriesInOppositeOrderCommitEachJobOnce() throws Exception {
         List<Job> jobs = jobs(0, 20);
         List<Job> reversed = new ArrayList<>(jobs);
         Collections.reverse(reversed);

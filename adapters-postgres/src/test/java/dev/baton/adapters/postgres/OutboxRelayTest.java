@@ -34,6 +34,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.postgresql.PGConnection;
@@ -65,7 +66,7 @@ class OutboxRelayTest {
     }
 
     @Test
-    void committedJobsArePublishedOnceInTheOrderTheyCommittedAndRolledBackOnesNever() {
+    void jobsArePublishedOnceInCommitOrderAndRolledBackOnesNever() {
         enqueue("a-1", true);
         enqueue("a-2", false);
         enqueue("a-3", true);
@@ -78,7 +79,7 @@ class OutboxRelayTest {
 
     /** The relay holds the batch the transport did not take, and publishes it first; no other relay claims it. */
     @Test
-    void aBatchWhosePublishFailedIsPublishedAgainByItsRelayAtItsNextPass() {
+    void aBatchWhosePublishFailedIsPublishedAtItsRelaysNextPass() {
         enqueue("f-1", true);
         publisher.failNext = true;
         OutboxRelay other = new OutboxRelay(adapter.jobOutbox(), publisher, adapter.outcomes(), epoch::get,
@@ -114,7 +115,7 @@ class OutboxRelayTest {
      * its reason and never claimed again; every good row, before and after it, is published in order.
      */
     @Test
-    void rowsThatAreNoJobsAreMarkedMalformedWithTheirReasonAndTheRowsAroundThemArePublished() {
+    void rowsThatAreNoJobsAreMarkedMalformedAndTheRestPublished() {
         Map<Long, String> bad = new LinkedHashMap<>();
         enqueue("m-ok-1", true);
         bad.put(insertRaw("'m-1'", "'no such queue!'", "'{}'", "NULL"), "queue name 'no such queue!' is invalid");
@@ -154,7 +155,7 @@ class OutboxRelayTest {
      * transport's reason; the others of its batch are published, in order, and the relay goes on.
      */
     @Test
-    void aJobTheTransportRefusesIsMarkedMalformedAndTheRestOfItsBatchIsPublished() {
+    void aJobTheTransportRefusesIsMarkedMalformedAndTheRestPublished() {
         enqueue("r-1", true);
         enqueue("r-refused", true);
         enqueue("r-2", true);
@@ -185,7 +186,7 @@ class OutboxRelayTest {
      * ended (delayed ones, say) are not read again by every look; after the last row it starts over at the first.
      */
     @Test
-    void aLookAtEndedRowsReadsTheWindowAfterTheLastOneAndStartsOverAfterTheLastRow() {
+    void aLookAtEndedRowsReadsOnFromTheLastAndStartsOverAtTheEnd() {
         for (int i = 1; i <= 4; i++) {
             enqueue("w-" + i, true);
         }
@@ -204,21 +205,24 @@ class OutboxRelayTest {
         assertThat(column("count(*)::text", "w-3")).isEqualTo("1");
     }
 
-    @Test
-    void afterTheTransportLostDataEveryPublishedJobWithoutATerminalOutcomeIsPublishedOnceMore() {
-        enqueue("l-1", true);
-        enqueue("l-2", true);
-        relay.runOnce();
-        completed("l-1");
-        assertThat(relay.runOnce()).as("same epoch: nothing again").isZero();
+    @Nested
+    class AfterTheTransportLostData {
+        @Test
+        void everyPublishedJobWithoutATerminalOutcomeIsPublishedOnceMore() {
+            enqueue("l-1", true);
+            enqueue("l-2", true);
+            relay.runOnce();
+            completed("l-1");
+            assertThat(relay.runOnce()).as("same epoch: nothing again").isZero();
 
-        epoch.set("run-2/marker-2");
-        OutboxRelay other = new OutboxRelay(adapter.jobOutbox(), publisher, adapter.outcomes(), epoch::get, PayloadLimit.DEFAULT, clock,
-                SETTINGS);
-        assertThat(relay.runOnce()).isOne();
-        assertThat(other.runOnce()).as("one relay republishes a loss").isZero();
+            epoch.set("run-2/marker-2");
+            OutboxRelay other = new OutboxRelay(adapter.jobOutbox(), publisher, adapter.outcomes(), epoch::get,
+                    PayloadLimit.DEFAULT, clock, SETTINGS);
+            assertThat(relay.runOnce()).isOne();
+            assertThat(other.runOnce()).as("one relay republishes a loss").isZero();
 
-        assertThat(publisher.jobIds()).containsExactly("l-1", "l-2", "l-2");
+            assertThat(publisher.jobIds()).containsExactly("l-1", "l-2", "l-2");
+        }
     }
 
     @Test
@@ -245,7 +249,7 @@ class OutboxRelayTest {
      * proves the earlier commit sent none.
      */
     @Test
-    void aCommitWhileARelayIsClaimingWakesNobodyAndOneAfterItStoppedDoes() throws Exception {
+    void aCommitDuringAClaimWakesNobodyAndOneAfterItStoppedDoes() throws Exception {
         JobOutbox outbox = adapter.jobOutbox();
         try (Connection listener = connection(); Connection early = connection(); Connection late = connection()) {
             listener.createStatement().execute("LISTEN " + SCHEMA.name() + "_outbox");

@@ -24,6 +24,7 @@ import java.util.Optional;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -46,7 +47,7 @@ class OutboxTest {
     }
 
     @Test
-    void aJobEnqueuedInATransactionExistsOnlyOnceItCommitsAndTheConnectionStaysTheCallers() throws SQLException {
+    void anEnqueueAppearsOnCommitAndLeavesTheConnectionToTheCaller() throws SQLException {
         try (Connection producer = connection()) {
             producer.setAutoCommit(false);
             adapter.outbox().enqueue(producer, EnqueueJobUseCase.Command.now(QueueName.of("orders"),
@@ -135,91 +136,109 @@ class OutboxTest {
         assertThat(outboxRows("handle-1")).isOne();
     }
 
-    @Test
-    void theSqlFunctionEnqueuesInTheCallersTransactionWhateverItsSearchPath() throws SQLException {
-        try (Connection producer = connection()) {
-            producer.setAutoCommit(false);
-            producer.createStatement().execute("SET search_path TO public");
-            try (PreparedStatement call = producer.prepareStatement("SELECT " + SCHEMA.name()
-                    + ".enqueue('orders', 'sql-1', '{}', 'ship', now() + interval '1 hour', '{\"a\": \"b\"}')")) {
-                call.execute();
+    @Nested
+    class ThroughTheSqlFunction {
+        @Test
+        void itEnqueuesInTheCallersTransactionWhateverItsSearchPath() throws SQLException {
+            try (Connection producer = connection()) {
+                producer.setAutoCommit(false);
+                producer.createStatement().execute("SET search_path TO public");
+                try (PreparedStatement call = producer.prepareStatement("SELECT " + SCHEMA.name()
+                        + ".enqueue('orders', 'sql-1', '{}', 'ship', now() + interval '1 hour', '{\"a\": \"b\"}')")) {
+                    call.execute();
+                }
+                assertThat(outboxRows("sql-1")).isZero();
+                producer.commit();
             }
-            assertThat(outboxRows("sql-1")).isZero();
-            producer.commit();
+            assertThat(outboxRows("sql-1")).isOne();
         }
-        assertThat(outboxRows("sql-1")).isOne();
-    }
 
-    /**
-     * Each bad call comes after an order row and a good enqueue in the same transaction: the error is the caller's to
-     * handle, its transaction rolls back whole, and the connection stays usable.
-     */
-    @Test
-    void badInputToTheSqlFunctionRaisesAClearErrorTheCallerMayRollBackLeavingNothing() throws SQLException {
-        assertSqlError("'bad queue!', 'id-1', '{}'", "22023", "queue name 'bad queue!' is invalid");
-        assertSqlError("'-orders', 'id-1', '{}'", "22023", "queue name '-orders' is invalid");
-        assertSqlError("repeat('q', 101), 'id-1', '{}'", "22023", "is invalid: use 1..100 letters");
-        assertSqlError("NULL, 'id-1', '{}'", "22023", "queue name NULL is invalid");
-        assertSqlError("'orders', '', '{}'", "22023", "job id '' is invalid");
-        assertSqlError("'orders', E'a\\nb', '{}'", "22023", "job id");
-        assertSqlError("'orders', repeat('j', 257), '{}'", "22023", "must have 1..256 UTF-16 characters");
-        // 129 emoji are 129 code points but 258 UTF-16 chars, as Java counts them
-        assertSqlError("'orders', repeat(U&'\\+01F600', 129), '{}'", "22023", "counts 2), got 258");
-        assertSqlError("'orders', U&'id\\0378', '{}'", "22023", "holds a control character or an unassigned");
-        assertSqlError("'orders', U&'id\\0085', '{}'", "22023", "holds a control character or an unassigned");
-        assertSqlError("'orders', NULL, '{}'", "22023", "job id NULL is invalid");
-        assertSqlError("'orders', 'id-2', repeat('x', 1048577)", "54000",
-                "payload has 1048577 bytes, more than the limit of 1048576");
-        assertSqlError("'orders', 'id-2', NULL", "22023", "payload is required");
-        assertSqlError("'orders', 'id-3', '{}', headers => '{\"n\": 1}'", "22023",
-                "headers must be a JSON object of strings");
-        assertSqlError("'orders', 'id-4', '{}', type => ' '", "22023", "job type must be");
-        assertSqlError("'orders', 'id-4', '{}', type => U&'\\3000\\2003'", "22023", "job type must be");
-        assertSqlError("'orders', 'id-4', '{}', type => repeat(U&'\\+01F600', 101)", "22023", "job type must be");
-        assertSqlError("'orders', 'id-4', '{}', type => U&'ship\\FFFF'", "22023", "job type must be");
-        assertSqlError("'orders', 'id-5', '{}', headers => '{\"a\": \"b\", \"payload\": \"x\"}'", "22023",
-                "header 'payload' is a field of Baton's wire protocol");
-        assertSqlError("'orders', 'id-5', '{}', headers => '{\"dead_reason\": \"x\"}'", "22023",
-                "header 'dead_reason' is a field of Baton's wire protocol");
-        assertSqlError("'orders', 'id-5', '{}', headers => '{\"unique_key\": \"k\"}'", "22023",
-                "header 'unique_key' is reserved for a uniqueness key");
-    }
-
-    /** Java's limits are the function's: what the relay publishes, the function accepts. */
-    @Test
-    void whatJavaAcceptsAtItsLimitsTheFunctionAcceptsToo() throws SQLException {
-        try (Connection producer = connection()) {
-            producer.setAutoCommit(false);
-            producer.createStatement().execute("SELECT " + SCHEMA.name() + ".enqueue('orders', "
-                    + "repeat(U&'\\+01F600', 128), '{}', type => repeat(U&'\\+01F69A', 100), headers => "
-                    + "'{\"traceparent\": \"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01\", "
-                    + "\"partition_key\": \"p\", \"unique_for_ms\": \"5\", \"\": \"\"}')");
-            producer.commit();
+        /**
+         * Each bad call comes after an order row and a good enqueue in the same transaction: the error is the caller's
+         * to handle, its transaction rolls back whole, and the connection stays usable.
+         */
+        @Test
+        void badInputRaisesAClearErrorTheCallerMayRollBackLeavingNothing() throws SQLException {
+            assertSqlError("'bad queue!', 'id-1', '{}'", "22023", "queue name 'bad queue!' is invalid");
+            assertSqlError("'-orders', 'id-1', '{}'", "22023", "queue name '-orders' is invalid");
+            assertSqlError("repeat('q', 101), 'id-1', '{}'", "22023", "is invalid: use 1..100 letters");
+            assertSqlError("NULL, 'id-1', '{}'", "22023", "queue name NULL is invalid");
+            assertSqlError("'orders', '', '{}'", "22023", "job id '' is invalid");
+            assertSqlError("'orders', E'a\\nb', '{}'", "22023", "job id");
+            assertSqlError("'orders', repeat('j', 257), '{}'", "22023", "must have 1..256 UTF-16 characters");
+            // 129 emoji are 129 code points but 258 UTF-16 chars, as Java counts them
+            assertSqlError("'orders', repeat(U&'\\+01F600', 129), '{}'", "22023", "counts 2), got 258");
+            assertSqlError("'orders', U&'id\\0378', '{}'", "22023", "holds a control character or an unassigned");
+            assertSqlError("'orders', U&'id\\0085', '{}'", "22023", "holds a control character or an unassigned");
+            assertSqlError("'orders', NULL, '{}'", "22023", "job id NULL is invalid");
+            assertSqlError("'orders', 'id-2', repeat('x', 1048577)", "54000",
+                    "payload has 1048577 bytes, more than the limit of 1048576");
+            assertSqlError("'orders', 'id-2', NULL", "22023", "payload is required");
+            assertSqlError("'orders', 'id-3', '{}', headers => '{\"n\": 1}'", "22023",
+                    "headers must be a JSON object of strings");
+            assertSqlError("'orders', 'id-4', '{}', type => ' '", "22023", "job type must be");
+            assertSqlError("'orders', 'id-4', '{}', type => U&'\\3000\\2003'", "22023", "job type must be");
+            assertSqlError("'orders', 'id-4', '{}', type => repeat(U&'\\+01F600', 101)", "22023", "job type must be");
+            assertSqlError("'orders', 'id-4', '{}', type => U&'ship\\FFFF'", "22023", "job type must be");
+            assertSqlError("'orders', 'id-5', '{}', headers => '{\"a\": \"b\", \"payload\": \"x\"}'", "22023",
+                    "header 'payload' is a field of Baton's wire protocol");
+            assertSqlError("'orders', 'id-5', '{}', headers => '{\"dead_reason\": \"x\"}'", "22023",
+                    "header 'dead_reason' is a field of Baton's wire protocol");
+            assertSqlError("'orders', 'id-5', '{}', headers => '{\"unique_key\": \"k\"}'", "22023",
+                    "header 'unique_key' is reserved for a uniqueness key");
         }
-        String emoji = "\uD83D\uDE00".repeat(128);
-        assertThat(JobId.of(emoji).value()).hasSize(JobId.MAX_LENGTH);
-        assertThat(outboxRows(emoji)).isOne();
-    }
 
-    /**
-     * Java's {@code Text.printable} and the function's {@code outbox_printable} answer alike for every code point of
-     * the Basic Multilingual Plane (PostgreSQL text holds no NUL, nor surrogates): the function's ranges are the
-     * JDK's.
-     */
-    @Test
-    void theFunctionFindsTheUnprintableCharactersJavaFinds() {
-        List<Integer> refusedBySql = SCHEMA.jdbi().withHandle(handle -> handle.createQuery("SELECT c FROM "
-                + "generate_series(1, 65535) AS c WHERE c NOT BETWEEN 55296 AND 57343 AND NOT " + SCHEMA.name()
-                + ".outbox_printable(chr(c)) ORDER BY c").mapTo(Integer.class).list());
-        List<Integer> refusedByJava = IntStream.rangeClosed(1, 0xFFFF)
-                .filter(c -> !Character.isSurrogate((char) c) && !isJobId(String.valueOf((char) c)))
-                .boxed().toList();
-        assertThat(refusedByJava).hasSizeGreaterThan(1000);
-        // the function's table is Java 17's Unicode; a newer JDK assigns more characters, which the function still
-        // refuses: it never accepts what a Java relay refuses
-        assertThat(refusedBySql).containsAll(refusedByJava);
-        if (Runtime.version().feature() == 17) {
-            assertThat(refusedBySql).isEqualTo(refusedByJava);
+        /** Java's limits are the function's: what the relay publishes, the function accepts. */
+        @Test
+        void whatJavaAcceptsAtItsLimitsItAcceptsToo() throws SQLException {
+            try (Connection producer = connection()) {
+                producer.setAutoCommit(false);
+                producer.createStatement().execute("SELECT " + SCHEMA.name() + ".enqueue('orders', "
+                        + "repeat(U&'\\+01F600', 128), '{}', type => repeat(U&'\\+01F69A', 100), headers => "
+                        + "'{\"traceparent\": \"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01\", "
+                        + "\"partition_key\": \"p\", \"unique_for_ms\": \"5\", \"\": \"\"}')");
+                producer.commit();
+            }
+            String emoji = "\uD83D\uDE00".repeat(128);
+            assertThat(JobId.of(emoji).value()).hasSize(JobId.MAX_LENGTH);
+            assertThat(outboxRows(emoji)).isOne();
+        }
+
+        /**
+         * Java's {@code Text.printable} and the function's {@code outbox_printable} answer alike for every code point
+         * of the Basic Multilingual Plane (PostgreSQL text holds no NUL, nor surrogates): the function's ranges are the
+         * JDK's.
+         */
+        @Test
+        void itFindsTheUnprintableCharactersJavaFinds() {
+            List<Integer> refusedBySql = SCHEMA.jdbi().withHandle(handle -> handle.createQuery("SELECT c FROM "
+                    + "generate_series(1, 65535) AS c WHERE c NOT BETWEEN 55296 AND 57343 AND NOT " + SCHEMA.name()
+                    + ".outbox_printable(chr(c)) ORDER BY c").mapTo(Integer.class).list());
+            List<Integer> refusedByJava = IntStream.rangeClosed(1, 0xFFFF)
+                    .filter(c -> !Character.isSurrogate((char) c) && !isJobId(String.valueOf((char) c)))
+                    .boxed().toList();
+            assertThat(refusedByJava).hasSizeGreaterThan(1000);
+            // the function's table is Java 17's Unicode; a newer JDK assigns more characters, which the function still
+            // refuses: it never accepts what a Java relay refuses
+            assertThat(refusedBySql).containsAll(refusedByJava);
+            if (Runtime.version().feature() == 17) {
+                assertThat(refusedBySql).isEqualTo(refusedByJava);
+            }
+        }
+
+        /**
+         * The function cannot know which queues workers serve (that is their configuration, not the schema's): a
+         * well-formed name is a queue, which exists once a job is published to it, as with a direct enqueue.
+         */
+        @Test
+        void aWellFormedQueueNameNoWorkerServesIsAccepted() throws SQLException {
+            try (Connection producer = connection()) {
+                producer.setAutoCommit(false);
+                producer.createStatement().execute("SELECT " + SCHEMA.name()
+                        + ".enqueue('nobody-serves-this', 'q-1', '{}')");
+                producer.commit();
+            }
+            assertThat(outboxRows("q-1")).isOne();
         }
     }
 
@@ -232,23 +251,8 @@ class OutboxTest {
         }
     }
 
-    /**
-     * The function cannot know which queues workers serve (that is their configuration, not the schema's): a
-     * well-formed name is a queue, which exists once a job is published to it, as with a direct enqueue.
-     */
     @Test
-    void aWellFormedQueueNameNoWorkerServesIsAcceptedLikeADirectEnqueue() throws SQLException {
-        try (Connection producer = connection()) {
-            producer.setAutoCommit(false);
-            producer.createStatement().execute("SELECT " + SCHEMA.name()
-                    + ".enqueue('nobody-serves-this', 'q-1', '{}')");
-            producer.commit();
-        }
-        assertThat(outboxRows("q-1")).isOne();
-    }
-
-    @Test
-    void afterASavepointRollbackTheTransactionGoesOnAndCommitsItsOtherRows() throws SQLException {
+    void aSavepointRollbackLetsTheTransactionCommitItsOtherRows() throws SQLException {
         try (Connection producer = connection()) {
             producer.setAutoCommit(false);
             order(producer, "sp-1");

@@ -89,7 +89,7 @@ class PostgresAdapterTest {
     }
 
     @Test
-    void anUnreachableServerFailsFastNamingTheSettingWithoutThePassword() {
+    void anUnreachableServerFailsFastNamingTheSettingButNoPassword() {
         Config config = Config.of("jdbc:postgresql://127.0.0.1:1/app?user=baton&password=" + SECRET);
 
         assertThatThrownBy(() -> PostgresAdapter.open(config, Clock.systemUTC()))
@@ -113,7 +113,7 @@ class PostgresAdapterTest {
     }
 
     @Test
-    void onTheApplicationsDataSourceItMigratesThroughItAndLeavesItOpen() {
+    void itMigratesThroughTheApplicationsDataSourceAndLeavesItOpen() {
         String schema = SCHEMA.name() + "_app";
         HikariConfig hikari = new HikariConfig();
         hikari.setJdbcUrl(SCHEMA.config().jdbcUrl());

@@ -45,7 +45,7 @@ class PostgresDownAtStartTest {
     }
 
     @Test
-    void ledgerCallsFailAtOnceUntilPostgresAnswersThenTheMigratedSchemaIsUsed() throws IOException {
+    void callsFailAtOnceUntilPostgresAnswersThenUseTheMigratedSchema() throws IOException {
         int port = freePort();
         String url = "jdbc:postgresql://127.0.0.1:" + port + "/postgres?user=postgres";
         Config config = Config.of(url).withSchema(SCHEMA).withPoolSize(3).withRequireServerAtOpen(false);

@@ -47,6 +47,7 @@ import org.jdbi.v3.core.Handle;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -409,7 +410,7 @@ class PostgresExecutionLedgerTest {
     }
 
     @Test
-    void withSessionTimeoutsATransactionSetsItsOwnOnlyWhenTheDeadlineIsNotWithinATenthBelowThem() {
+    void sessionTimeoutsStayWhenAtMostATenthAboveTheDeadline() {
         try (PostgresAdapter timed = PostgresAdapter.open(SCHEMA.config()
                 .withTransactionTimeout(Duration.ofSeconds(50)).withMigrateOnStart(false), Clock.systemUTC())) {
             ExecutionLedger timedLedger = timed.ledger(clock);
@@ -431,7 +432,7 @@ class PostgresExecutionLedgerTest {
     }
 
     @Test
-    void aHandlerStatementRunningPastTheDeadlineIsCancelledAndFailsTheJob() {
+    void aStatementRunningPastTheDeadlineIsCancelledAndFailsTheJob() {
         Job job = job();
         String order = order();
         Execution execution = new Execution(job, CONSUMER, new DeliveryId("10-0"), 1, T0.plusSeconds(1));
@@ -454,7 +455,7 @@ class PostgresExecutionLedgerTest {
      */
     @ParameterizedTest(name = "{0} thread, delivery count {1}")
     @MethodSource("threadsAndDeliveryCounts")
-    void aJobInterruptedWhileWaitingForPostgresFailsItsAttemptAndCommitsNothing(JobThreads threads, long deliveryCount)
+    void anInterruptedWaitOnPostgresFailsTheAttemptAndCommitsNothing(JobThreads threads, long deliveryCount)
             throws Exception {
         Job job = job();
         String order = order();
@@ -499,60 +500,63 @@ class PostgresExecutionLedgerTest {
         }
     }
 
-    @Test
-    void aConnectionKilledDuringTheEffectMakesTheLedgerUnavailableAndCommitsNothing() {
-        Job job = job();
-        String order = order();
+    @Nested
+    class WhenTheConnectionIsKilled {
+        @Test
+        void duringTheEffectTheLedgerIsUnavailableAndCommitsNothing() {
+            Job job = job();
+            String order = order();
 
-        assertThat(unknown(ledger.execute(execution(job, "10-0"), transaction -> {
-            DemoShipments.ship(transaction, order, job.id().value());
-            terminate(backendPid(transaction));
-            DemoShipments.ship(transaction, order, job.id().value());
-            return Optional.empty();
-        }))).hasMessageContaining(job.id().value());
-
-        assertThat(SHIPMENTS.count(order)).isZero();
-        assertThat(completionRows(job.id())).isZero();
-        assertThatTheRedeliveryShipsOnce(job, order);
-    }
-
-    @Test
-    void aConnectionKilledJustBeforeCommitMakesTheLedgerUnavailableAndCommitsNothing() {
-        Job job = job();
-        String order = order();
-
-        assertThat(unknown(ledger.execute(execution(job, "10-0"), transaction -> {
-            DemoShipments.ship(transaction, order, job.id().value());
-            terminate(backendPid(transaction));
-            return Optional.of("done");
-        })));
-
-        assertThat(SHIPMENTS.count(order)).isZero();
-        assertThat(completionRows(job.id())).isZero();
-        assertThatTheRedeliveryShipsOnce(job, order);
-    }
-
-    @Test
-    void aConnectionKilledDuringCommitLeavesTheOutcomeToTheRedelivery() throws Exception {
-        Job job = job();
-        AtomicInteger pid = new AtomicInteger();
-        Future<LedgerOutcome> execution;
-        try (Handle commitGate = SHIPMENTS.holdCommits()) {
-            execution = executor.submit(() -> ledger.execute(execution(job, "10-0"), transaction -> {
-                pid.set(backendPid(transaction));
-                DemoShipments.ship(transaction, DemoShipments.HOLD_COMMIT, job.id().value());
+            assertThat(unknown(ledger.execute(execution(job, "10-0"), transaction -> {
+                DemoShipments.ship(transaction, order, job.id().value());
+                terminate(backendPid(transaction));
+                DemoShipments.ship(transaction, order, job.id().value());
                 return Optional.empty();
-            }));
-            // the COMMIT runs the deferred trigger, which waits for the gate's advisory lock
-            await().atMost(Duration.ofSeconds(10)).until(() -> pid.get() != 0 && isWaitingInCommit(pid.get()));
-            terminate(pid.get());
+            }))).hasMessageContaining(job.id().value());
+
+            assertThat(SHIPMENTS.count(order)).isZero();
+            assertThat(completionRows(job.id())).isZero();
+            assertThatTheRedeliveryShipsOnce(job, order);
         }
 
-        assertThat(unknown(execution.get(10, TimeUnit.SECONDS))).hasMessageContaining("not confirmed");
-        assertThat(SHIPMENTS.count(DemoShipments.HOLD_COMMIT)).isZero();
-        assertThat(completionRows(job.id())).isZero();
-        assertThat(ledger.execute(redelivery(job, "11-0"), transaction -> Optional.empty()))
-                .isInstanceOf(LedgerOutcome.Committed.class);
+        @Test
+        void justBeforeCommitTheLedgerIsUnavailableAndCommitsNothing() {
+            Job job = job();
+            String order = order();
+
+            assertThat(unknown(ledger.execute(execution(job, "10-0"), transaction -> {
+                DemoShipments.ship(transaction, order, job.id().value());
+                terminate(backendPid(transaction));
+                return Optional.of("done");
+            })));
+
+            assertThat(SHIPMENTS.count(order)).isZero();
+            assertThat(completionRows(job.id())).isZero();
+            assertThatTheRedeliveryShipsOnce(job, order);
+        }
+
+        @Test
+        void duringCommitTheOutcomeIsLeftToTheRedelivery() throws Exception {
+            Job job = job();
+            AtomicInteger pid = new AtomicInteger();
+            Future<LedgerOutcome> execution;
+            try (Handle commitGate = SHIPMENTS.holdCommits()) {
+                execution = executor.submit(() -> ledger.execute(execution(job, "10-0"), transaction -> {
+                    pid.set(backendPid(transaction));
+                    DemoShipments.ship(transaction, DemoShipments.HOLD_COMMIT, job.id().value());
+                    return Optional.empty();
+                }));
+                // the COMMIT runs the deferred trigger, which waits for the gate's advisory lock
+                await().atMost(Duration.ofSeconds(10)).until(() -> pid.get() != 0 && isWaitingInCommit(pid.get()));
+                terminate(pid.get());
+            }
+
+            assertThat(unknown(execution.get(10, TimeUnit.SECONDS))).hasMessageContaining("not confirmed");
+            assertThat(SHIPMENTS.count(DemoShipments.HOLD_COMMIT)).isZero();
+            assertThat(completionRows(job.id())).isZero();
+            assertThat(ledger.execute(redelivery(job, "11-0"), transaction -> Optional.empty()))
+                    .isInstanceOf(LedgerOutcome.Committed.class);
+        }
     }
 
     @Test
@@ -576,7 +580,7 @@ class PostgresExecutionLedgerTest {
     }
 
     @Test
-    void theJanitorForgetsWhatIsOlderThanTheLedgerRetentionPlusItsSlack() {
+    void theJanitorForgetsWhatOutlivedTheRetentionPlusItsSlack() {
         MutableClock adapterClock = MutableClock.at(T0);
         PostgresAdapter.Config config = SCHEMA.config().withPoolSize(1).withMigrateOnStart(false)
                 .withRetention(new Retention(Duration.ofDays(2)));
@@ -596,95 +600,99 @@ class PostgresExecutionLedgerTest {
         }
     }
 
-    @Test
-    void inABatchAJobThatSwallowsAnSqlErrorFailsAloneAndTheOthersCommit() {
-        List<Job> jobs = List.of(job(), job(), job());
-        List<String> orders = List.of(order(), order(), order());
+    @Nested
+    class InABatch {
+        @Test
+        void aJobThatSwallowsAnSqlErrorFailsAloneAndTheOthersCommit() {
+            List<Job> jobs = List.of(job(), job(), job());
+            List<String> orders = List.of(order(), order(), order());
 
-        List<LedgerOutcome> outcomes = ledger.executeAll(List.of(
-                shipping(jobs.get(0), orders.get(0)),
-                new Step(execution(jobs.get(1), "2-0"), transaction -> {
-                    DemoShipments.ship(transaction, orders.get(1), jobs.get(1).id().value());
-                    try {
-                        transaction.unwrap(Handle.class).execute("INSERT INTO no_such_table VALUES (1)");
-                    } catch (RuntimeException ignored) {
-                        // the transaction is now aborted, back to this job's savepoint
-                    }
-                    return Optional.empty();
-                }),
-                shipping(jobs.get(2), orders.get(2))));
+            List<LedgerOutcome> outcomes = ledger.executeAll(List.of(
+                    shipping(jobs.get(0), orders.get(0)),
+                    new Step(execution(jobs.get(1), "2-0"), transaction -> {
+                        DemoShipments.ship(transaction, orders.get(1), jobs.get(1).id().value());
+                        try {
+                            transaction.unwrap(Handle.class).execute("INSERT INTO no_such_table VALUES (1)");
+                        } catch (RuntimeException ignored) {
+                            // the transaction is now aborted, back to this job's savepoint
+                        }
+                        return Optional.empty();
+                    }),
+                    shipping(jobs.get(2), orders.get(2))));
 
-        assertThat(outcomes.get(0)).isInstanceOf(LedgerOutcome.Committed.class);
-        assertThat(outcomes.get(1)).isInstanceOfSatisfying(LedgerOutcome.EffectFailed.class,
-                failed -> assertThat(failed.cause()).hasMessageContaining("aborted"));
-        assertThat(outcomes.get(2)).isInstanceOf(LedgerOutcome.Committed.class);
-        assertThat(List.of(SHIPMENTS.count(orders.get(0)), SHIPMENTS.count(orders.get(1)),
-                SHIPMENTS.count(orders.get(2)))).containsExactly(1, 0, 1);
-        assertThat(jobs.stream().map(job -> completionRows(job.id())).toList()).containsExactly(1, 0, 1);
-    }
+            assertThat(outcomes.get(0)).isInstanceOf(LedgerOutcome.Committed.class);
+            assertThat(outcomes.get(1)).isInstanceOfSatisfying(LedgerOutcome.EffectFailed.class,
+                    failed -> assertThat(failed.cause()).hasMessageContaining("aborted"));
+            assertThat(outcomes.get(2)).isInstanceOf(LedgerOutcome.Committed.class);
+            assertThat(List.of(SHIPMENTS.count(orders.get(0)), SHIPMENTS.count(orders.get(1)),
+                    SHIPMENTS.count(orders.get(2)))).containsExactly(1, 0, 1);
+            assertThat(jobs.stream().map(job -> completionRows(job.id())).toList()).containsExactly(1, 0, 1);
+        }
 
-    @Test
-    void aConnectionKilledDuringABatchCommitsNoneOfItsJobs() {
-        List<Job> jobs = List.of(job(), job(), job());
-        List<String> orders = List.of(order(), order(), order());
+        @Test
+        void aKilledConnectionCommitsNoneOfItsJobs() {
+            List<Job> jobs = List.of(job(), job(), job());
+            List<String> orders = List.of(order(), order(), order());
 
-        assertThat(unknownBatch(ledger.executeAll(List.of(shipping(jobs.get(0), orders.get(0)),
-                shipping(jobs.get(1), orders.get(1)),
-                new Step(execution(jobs.get(2), "3-0"), transaction -> {
-                    DemoShipments.ship(transaction, orders.get(2), jobs.get(2).id().value());
-                    terminate(backendPid(transaction));
-                    return Optional.empty();
-                })))));
+            assertThat(unknownBatch(ledger.executeAll(List.of(shipping(jobs.get(0), orders.get(0)),
+                    shipping(jobs.get(1), orders.get(1)),
+                    new Step(execution(jobs.get(2), "3-0"), transaction -> {
+                        DemoShipments.ship(transaction, orders.get(2), jobs.get(2).id().value());
+                        terminate(backendPid(transaction));
+                        return Optional.empty();
+                    })))));
 
-        assertThat(orders).allSatisfy(order -> assertThat(SHIPMENTS.count(order)).isZero());
-        assertThat(jobs).allSatisfy(job -> assertThat(completionRows(job.id())).isZero());
-        assertThatTheRedeliveryShipsOnce(jobs.get(0), orders.get(0));
-    }
+            assertThat(orders).allSatisfy(order -> assertThat(SHIPMENTS.count(order)).isZero());
+            assertThat(jobs).allSatisfy(job -> assertThat(completionRows(job.id())).isZero());
+            assertThatTheRedeliveryShipsOnce(jobs.get(0), orders.get(0));
+        }
 
-    @Test
-    void aConstraintFailingAtTheBatchCommitFailsEveryJobOfTheBatch() {
-        List<Job> jobs = List.of(job(), job());
-        String order = order();
+        @Test
+        void aConstraintFailingAtCommitFailsEveryJob() {
+            List<Job> jobs = List.of(job(), job());
+            String order = order();
 
-        List<LedgerOutcome> outcomes = ledger.executeAll(List.of(shipping(jobs.get(0), order),
-                shipping(jobs.get(1), DemoShipments.REJECT_AT_COMMIT)));
+            List<LedgerOutcome> outcomes = ledger.executeAll(List.of(shipping(jobs.get(0), order),
+                    shipping(jobs.get(1), DemoShipments.REJECT_AT_COMMIT)));
 
-        assertThat(outcomes).allSatisfy(outcome -> assertThat(outcome).isInstanceOf(LedgerOutcome.EffectFailed.class));
-        assertThat(SHIPMENTS.count(order)).isZero();
-        assertThat(jobs).allSatisfy(job -> assertThat(completionRows(job.id())).isZero());
-    }
+            assertThat(outcomes)
+                    .allSatisfy(outcome -> assertThat(outcome).isInstanceOf(LedgerOutcome.EffectFailed.class));
+            assertThat(SHIPMENTS.count(order)).isZero();
+            assertThat(jobs).allSatisfy(job -> assertThat(completionRows(job.id())).isZero());
+        }
 
-    @Test
-    void inABatchAHandlerTryingToEndTheTransactionFailsAloneAndTheOthersCommit() {
-        List<Job> jobs = List.of(job(), job());
-        String order = order();
+        @Test
+        void aHandlerTryingToRollBackFailsAloneAndTheOthersCommit() {
+            List<Job> jobs = List.of(job(), job());
+            String order = order();
 
-        List<LedgerOutcome> outcomes = ledger.executeAll(List.of(shipping(jobs.get(0), order),
-                new Step(execution(jobs.get(1), "2-0"), transaction -> {
-                    transaction.unwrap(Handle.class).rollback();
-                    return Optional.empty();
-                })));
+            List<LedgerOutcome> outcomes = ledger.executeAll(List.of(shipping(jobs.get(0), order),
+                    new Step(execution(jobs.get(1), "2-0"), transaction -> {
+                        transaction.unwrap(Handle.class).rollback();
+                        return Optional.empty();
+                    })));
 
-        assertThat(outcomes.get(0)).isInstanceOf(LedgerOutcome.Committed.class);
-        assertThat(outcomes.get(1)).isInstanceOfSatisfying(LedgerOutcome.EffectFailed.class,
-                failed -> assertThat(rootCause(failed.cause())).hasMessageContaining("must not"));
-        assertThat(SHIPMENTS.count(order)).isEqualTo(1);
-        assertThat(completionRows(jobs.get(1).id())).isZero();
-    }
+            assertThat(outcomes.get(0)).isInstanceOf(LedgerOutcome.Committed.class);
+            assertThat(outcomes.get(1)).isInstanceOfSatisfying(LedgerOutcome.EffectFailed.class,
+                    failed -> assertThat(rootCause(failed.cause())).hasMessageContaining("must not"));
+            assertThat(SHIPMENTS.count(order)).isEqualTo(1);
+            assertThat(completionRows(jobs.get(1).id())).isZero();
+        }
 
-    @Test
-    void aHandlerThatEndsTheTransactionOfABatchWithARedeliveryWithSqlMakesTheWholeBatchUnknown() {
-        List<Job> jobs = List.of(job(), job());
-        String order = order();
+        @Test
+        void aRedeliveryEndingTheTransactionWithSqlMakesItAllUnknown() {
+            List<Job> jobs = List.of(job(), job());
+            String order = order();
 
-        assertThat(unknownBatch(ledger.executeAll(List.of(shipping(jobs.get(0), order),
-                new Step(redelivery(jobs.get(1), "2-0"), transaction -> {
-                    transaction.unwrap(Handle.class).execute("ROLLBACK");
-                    return Optional.empty();
-                }))))).hasMessageContaining("ended the batch");
+            assertThat(unknownBatch(ledger.executeAll(List.of(shipping(jobs.get(0), order),
+                    new Step(redelivery(jobs.get(1), "2-0"), transaction -> {
+                        transaction.unwrap(Handle.class).execute("ROLLBACK");
+                        return Optional.empty();
+                    }))))).hasMessageContaining("ended the batch");
 
-        assertThat(SHIPMENTS.count(order)).isZero();
-        assertThat(jobs).allSatisfy(job -> assertThat(completionRows(job.id())).isZero());
+            assertThat(SHIPMENTS.count(order)).isZero();
+            assertThat(jobs).allSatisfy(job -> assertThat(completionRows(job.id())).isZero());
+        }
     }
 
     private static Step shipping(Job job, String order) {

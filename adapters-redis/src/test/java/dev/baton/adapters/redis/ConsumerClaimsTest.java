@@ -41,7 +41,7 @@ class ConsumerClaimsTest {
     }
 
     @Test
-    void aSecondProcessOnTheHostTakesTheNextNumberAndNamesItsConnection() {
+    void aSecondProcessTakesTheHostsNextNumberAndNamesItsConnection() {
         RedisAdapter first = process();
         RedisAdapter second = process();
 

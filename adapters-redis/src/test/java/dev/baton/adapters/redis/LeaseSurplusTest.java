@@ -19,7 +19,7 @@ class LeaseSurplusTest {
     private final LeaseSurplus.Slot bob = new LeaseSurplus.Slot(QUEUE, ConsumerName.of("bob"));
 
     @Test
-    void deliveriesBeyondTheMaxAreHandedOutByTheSameConsumersNextLeases() {
+    void deliveriesBeyondTheMaxAreHandedOutByTheConsumersNextLeases() {
         List<Delivery> leased = deliveries(5);
 
         assertThat(surplus.atMost(alice, leased, 2)).containsExactlyElementsOf(leased.subList(0, 2));

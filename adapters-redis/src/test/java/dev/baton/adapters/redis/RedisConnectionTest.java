@@ -95,7 +95,7 @@ class RedisConnectionTest {
     }
 
     @Test
-    void anAcknowledgementInFrontOfALeaseLoadsItsScriptAgainWhenRedisForgotIt() {
+    void acknowledgementBeforeALeaseReloadsItsScriptWhenRedisForgotIt() {
         try (ThrowawayRedis server = ThrowawayRedis.start();
              RedisAdapter adapter = open(server.uri(), Duration.ofSeconds(2));
              RawRedis raw = new RawRedis(server.uri())) {
@@ -135,7 +135,7 @@ class RedisConnectionTest {
     }
 
     @Test
-    void aPublishWhoseReplyWasLostIsSentAgainAfterTheReconnectSoTheJobLandsTwice() throws Exception {
+    void aPublishWhoseReplyWasLostIsResentOnReconnectAndLandsTwice() throws Exception {
         try (ThrowawayRedis server = ThrowawayRedis.start();
              FaultyProxy proxy = new FaultyProxy(server.port());
              RedisAdapter adapter = open(proxy.uri(), Duration.ofSeconds(10));
@@ -160,7 +160,7 @@ class RedisConnectionTest {
     }
 
     @Test
-    void aBlockingReadHoldsUpNoOtherCommandAndOutlivesTheCommandTimeout() throws Exception {
+    void aBlockingReadHoldsUpNoOtherCommandAndOutlivesTheTimeout() throws Exception {
         try (ThrowawayRedis server = ThrowawayRedis.start();
              RedisAdapter adapter = open(server.uri(), Duration.ofSeconds(2));
              RawRedis raw = new RawRedis(server.uri())) {

@@ -121,7 +121,7 @@ class RedisStreamTransportTest {
     }
 
     @Test
-    void malformedEntriesOfEveryKindAreLeasedWithoutBlockingTheValidOnes() {
+    void malformedEntriesOfAnyKindAreLeasedWithoutBlockingValidOnes() {
         adapter.leases().declare(queue);
         byte[] invalidUtf8 = {'{', (byte) 0xC3, (byte) 0x28, '}'};
         byte[] twoMiB = new byte[2 * 1024 * 1024];
@@ -199,7 +199,7 @@ class RedisStreamTransportTest {
     }
 
     @Test
-    void aCrashedConsumersJobIsTakenOverWithItsDeliveriesAndIsolatedDeliveriesCounted() {
+    void aCrashedConsumersJobIsTakenOverWithItsDeliveryCounts() {
         adapter.publisher().publish(Job.create(JobId.of("crashy"), queue, "{}", NOW));
         DeliveryId id = single(adapter.leases().lease(queue, alice, 1, SHORT_BLOCK).deliveries()).id();
 
@@ -307,7 +307,7 @@ class RedisStreamTransportTest {
     }
 
     @Test
-    void aDelayedMemberThatIsNotAJobIsPromotedAsAMalformedEntryInsteadOfBlocking() {
+    void aDelayedMemberThatIsNoJobIsPromotedAsMalformedNotBlocking() {
         adapter.leases().declare(queue);
         raw.commands().zadd(RawRedis.delayed(queue), 1.0, bytes("not json"));
         adapter.publisher().publish(Job.create(JobId.of("after"), queue, "{}", NOW).notBefore(Instant.ofEpochMilli(2)));
@@ -351,7 +351,7 @@ class RedisStreamTransportTest {
     }
 
     @Test
-    void aJobThatWorkersWouldRejectIsNotPublishedAndNothingOfItsBatchIs() {
+    void aJobWorkersWouldRejectIsNotPublishedNorAnyOfItsBatch() {
         Job fine = Job.create(JobId.of("fine"), queue, "{}", NOW);
         Job clash = fine.withHeaders(Map.of("attempt", "7"));
         Job huge = Job.create(JobId.of("huge"), queue, "x".repeat(PayloadLimit.DEFAULT.maxBytes() + 1), NOW);

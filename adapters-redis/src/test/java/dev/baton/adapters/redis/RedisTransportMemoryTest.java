@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class RedisTransportMemoryTest {
 
     @Test
-    void theEpochStaysWhileRedisKeepsItsDataAndChangesAfterAFlushOrARestart() {
+    void theEpochStaysWhileRedisKeepsItsDataChangingOnAFlushOrRestart() {
         try (ThrowawayRedis server = ThrowawayRedis.start();
              RedisAdapter adapter = RedisAdapter.open(new RedisAdapter.Config(server.uri(), "-workers",
                      PayloadLimit.DEFAULT, Duration.ofSeconds(2), false), Clock.systemUTC())) {

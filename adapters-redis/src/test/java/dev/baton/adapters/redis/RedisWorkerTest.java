@@ -27,7 +27,7 @@ class RedisWorkerTest {
     }
 
     @Test
-    void twoWorkersRunEveryJobOnceRetryingFailuresThroughTheDelayedSet() {
+    void twoWorkersRunEveryJobOnceRetryingThroughTheDelayedSet() {
         FlakyJobsRun.runAndCheck(adapter, queue, 200);
         raw.forget(queue);
     }

@@ -42,7 +42,7 @@ class SentinelFailoverTest {
     private final AtomicBoolean running = new AtomicBoolean(true);
 
     @Test
-    void oneAdapterCarriesOnWhenThePrimaryDiesAndTheSentinelsPromoteItsReplica() throws Exception {
+    void theAdapterCarriesOnWhenSentinelsReplaceTheDeadPrimary() throws Exception {
         ExecutorService consumers = Executors.newFixedThreadPool(2);
         try (TestSentinel sentinel = TestSentinel.start();
              RedisAdapter adapter = RedisAdapter.open(new RedisAdapter.Config(sentinel.uri(), "-workers",

@@ -75,7 +75,7 @@ class TraceContextFieldsTest {
     }
 
     @Test
-    void theTraceContextIsOnThePublishedEntryAndKeptThroughARetryViaTheDelayedSet() {
+    void theContextIsOnThePublishedEntryAndKeptThroughADelayedRetry() {
         Delivery first = leaseOne(alice);
         assertThat(streamFields(RawRedis.stream(queue)).get(0)).containsAllEntriesOf(TRACE_CONTEXT);
 
@@ -99,7 +99,7 @@ class TraceContextFieldsTest {
     }
 
     @Test
-    void aDeadLetterKeepsTheTraceContextAndItsRedriveCarriesItBackToTheStream() {
+    void aDeadLetterKeepsTheContextAndItsRedriveCarriesItToTheStream() {
         Delivery failed = leaseOne(alice);
         adapter.leases().deadLetter(failed, DeadLetter.of(job(failed), DeadLetterReason.EXHAUSTED,
                 JobError.retryable("E", "boom"), 3, NOW));

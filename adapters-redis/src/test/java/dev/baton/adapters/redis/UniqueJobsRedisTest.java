@@ -56,7 +56,7 @@ class UniqueJobsRedisTest {
     }
 
     @Test
-    void sixtyFourThreadsPublishingOneKeyAThousandTimesAddOneEntryInThePartitionOfTheKey() throws Exception {
+    void sixtyFourThreadsPublishingOneKeyAddOneEntryInItsPartition() throws Exception {
         adapter.declarePartitions(queue, PARTITIONS);
         ExecutorService threads = Executors.newFixedThreadPool(64);
         List<Future<JobId>> answers;
@@ -92,7 +92,7 @@ class UniqueJobsRedisTest {
     }
 
     @Test
-    void deletingTheQueueDeletesItsKeysOfWaitingDelayedAndCompletedJobs() {
+    void deletingAQueueDeletesKeysOfItsWaitingDelayedAndCompletedJobs() {
         adapter.publisher().publishUnique(KEY.on(job("waiting")));
         adapter.publisher().publishUnique(Uniqueness.of("later").on(job("delayed").notBefore(Instant.now()
                 .plusSeconds(3600))));

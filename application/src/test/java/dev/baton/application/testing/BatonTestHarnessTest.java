@@ -27,7 +27,7 @@ class BatonTestHarnessTest {
     private final AtomicInteger calls = new AtomicInteger();
 
     @Test
-    void aJobThatSucceedsIsCompletedWithItsEffectCommittedAndAcknowledged() {
+    void aSucceedingJobCompletesWithItsEffectCommittedAndAcknowledged() {
         BatonTestHarness harness = BatonTestHarness.builder()
                 .handler("orders", context -> {
                     calls.incrementAndGet();
@@ -51,7 +51,7 @@ class BatonTestHarnessTest {
     }
 
     @Test
-    void aJobThatFailsTwiceIsRetriedAtItsBackoffByTheClockAndThenCompletes() {
+    void aJobFailingTwiceIsRetriedAtItsBackoffByTheClockThenCompletes() {
         BatonTestHarness harness = BatonTestHarness.builder().handler("orders", context -> {
             if (calls.incrementAndGet() <= 2) {
                 context.unwrap(InMemoryEffects.class).put("attempt-" + context.attempt(), "rolled back");
@@ -132,7 +132,7 @@ class BatonTestHarnessTest {
     }
 
     @Test
-    void aMalformedEntryAndAJobWithoutAHandlerAreDeadLetteredWithoutRunning() {
+    void aMalformedEntryAndAnUnhandledJobAreDeadLetteredNotRun() {
         BatonTestHarness harness = BatonTestHarness.builder().handler("orders", context -> {
             calls.incrementAndGet();
             return Optional.empty();

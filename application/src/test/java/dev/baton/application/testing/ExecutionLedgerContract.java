@@ -32,6 +32,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -89,43 +90,46 @@ public abstract class ExecutionLedgerContract {
         assertThat(effectRecorded(marker)).isTrue();
     }
 
-    @Test
-    void aRedeliveredCompletedJobIsReportedAndItsEffectDoesNotRunAgain() {
-        Job job = job();
-        AtomicInteger runs = new AtomicInteger();
-        LedgerOutcome first = ledger.execute(execution(job, "1-0"), counting(runs));
-        clock.advance(Duration.ofMinutes(5));
+    @Nested
+    class WhenTheJobCompletedBefore {
+        @Test
+        void aRedeliveryIsReportedAndItsEffectDoesNotRunAgain() {
+            Job job = job();
+            AtomicInteger runs = new AtomicInteger();
+            LedgerOutcome first = ledger.execute(execution(job, "1-0"), counting(runs));
+            clock.advance(Duration.ofMinutes(5));
 
-        LedgerOutcome second = ledger.execute(redelivery(job.retriedAfter(
-                JobError.retryable("x", "y"), T0), "2-0"), counting(runs));
+            LedgerOutcome second = ledger.execute(redelivery(job.retriedAfter(
+                    JobError.retryable("x", "y"), T0), "2-0"), counting(runs));
 
-        assertThat(second).isEqualTo(new LedgerOutcome.AlreadyCompleted(completionOf(first)));
-        assertThat(runs).hasValue(1);
+            assertThat(second).isEqualTo(new LedgerOutcome.AlreadyCompleted(completionOf(first)));
+            assertThat(runs).hasValue(1);
+        }
+
+        @ParameterizedTest(name = "its effect fails: {0}")
+        @ValueSource(booleans = {false, true})
+        void aFirstDeliveryIsReportedAndItsWritesRollBack(boolean effectFails) {
+            Job job = job();
+            LedgerOutcome first = ledger.execute(execution(job, "1-0"), transaction -> Optional.empty());
+            String marker = marker();
+
+            // published again: the handler may run, on a unique key of its own it may fail; nothing of it commits
+            LedgerOutcome published = ledger.execute(execution(job, "2-0"), transaction -> {
+                recordEffect(transaction, marker);
+                if (effectFails) {
+                    throw new IOException("duplicate key on the handler's own table");
+                }
+                return Optional.of("again");
+            });
+
+            assertThat(published).isEqualTo(new LedgerOutcome.AlreadyCompleted(completionOf(first)));
+            assertThat(effectRecorded(marker)).isFalse();
+            assertThat(ledger.find(queue, job.id())).contains(completionOf(first));
+        }
     }
 
-    @ParameterizedTest(name = "its effect fails: {0}")
-    @ValueSource(booleans = {false, true})
-    void aFirstDeliveryOfACompletedJobIsReportedAndItsWritesRollBack(boolean effectFails) {
-        Job job = job();
-        LedgerOutcome first = ledger.execute(execution(job, "1-0"), transaction -> Optional.empty());
-        String marker = marker();
-
-        // published again: the handler may run, on a unique key of its own it may fail; nothing of it commits
-        LedgerOutcome published = ledger.execute(execution(job, "2-0"), transaction -> {
-            recordEffect(transaction, marker);
-            if (effectFails) {
-                throw new IOException("duplicate key on the handler's own table");
-            }
-            return Optional.of("again");
-        });
-
-        assertThat(published).isEqualTo(new LedgerOutcome.AlreadyCompleted(completionOf(first)));
-        assertThat(effectRecorded(marker)).isFalse();
-        assertThat(ledger.find(queue, job.id())).contains(completionOf(first));
-    }
-
     @Test
-    void aFirstDeliveryLosesToARedeliveryThatCommitsWhileItsEffectRuns() throws Exception {
+    void aFirstDeliveryLosesToARedeliveryCommittingWhileItsEffectRuns() throws Exception {
         Job job = job();
         String stalledMarker = marker();
         String takenOverMarker = marker();

@@ -28,7 +28,7 @@ public abstract class JobIsolationContract extends TransportFixture {
     }
 
     @Test
-    void onlyTheHolderRecordsAnIsolatedDeliveryAndWhoeverLeasesTheEntryNextSeesIt() {
+    void onlyTheHolderRecordsAnIsolatedDeliveryAndTheNextLeaseSeesIt() {
         publish("suspect");
         Delivery.Leased first = leased(single(leases().lease(queue, alice, 1, SHORT_BLOCK).deliveries()));
 

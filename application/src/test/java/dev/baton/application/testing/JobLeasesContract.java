@@ -28,6 +28,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.IntStream;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /** The guarantees every {@link JobLeases} gives, as tests; see {@link TransportFixture} for the setup. */
@@ -87,7 +88,7 @@ public abstract class JobLeasesContract extends TransportFixture {
     }
 
     @Test
-    void anInterruptedLeaseEndsItsReadAndWhatComesAfterGoesToTheOthers() throws InterruptedException {
+    void anInterruptedLeaseEndsItsReadLeavingLaterEntriesToOthers() throws InterruptedException {
         leases().declare(queue);
         AtomicReference<Lease> cutShort = new AtomicReference<>();
         AtomicBoolean stillInterrupted = new AtomicBoolean();
@@ -109,7 +110,7 @@ public abstract class JobLeasesContract extends TransportFixture {
     }
 
     @Test
-    void leaseOwnPendingRereadsOnlyTheConsumersOwnEntriesAndCountsADelivery() {
+    void leaseOwnPendingRereadsOnlyItsOwnEntriesAndCountsADelivery() {
         publish("a1", "a2", "b1", "new");
         List<Delivery> ofAlice = leases().lease(queue, alice, 2, SHORT_BLOCK).deliveries();
         leases().lease(queue, bob, 1, SHORT_BLOCK).deliveries();
@@ -146,34 +147,37 @@ public abstract class JobLeasesContract extends TransportFixture {
         assertThat(leases().lease(queue, alice, 10, SHORT_BLOCK).deliveries()).isEmpty();
     }
 
-    @Test
-    void acknowledgeAndLeaseAcknowledgesThenLeasesWhatIsThereWithItsCancels() {
-        publish("a", "b", "c", "d");
-        List<Delivery> first = leases().lease(queue, alice, 2, SHORT_BLOCK).deliveries();
-        administration().cancel(queue, JobId.of("d"), Instant.parse("2026-12-01T00:00:00Z"));
+    @Nested
+    class WhenAcknowledgingAndLeasing {
+        @Test
+        void itAcknowledgesThenLeasesWhatIsThereWithItsCancels() {
+            publish("a", "b", "c", "d");
+            List<Delivery> first = leases().lease(queue, alice, 2, SHORT_BLOCK).deliveries();
+            administration().cancel(queue, JobId.of("d"), Instant.parse("2026-12-01T00:00:00Z"));
 
-        AcknowledgedLease next = leases().acknowledgeAndLease(queue,
-                List.of(first.get(0).id(), new DeliveryId("1-1")), alice, 10);
+            AcknowledgedLease next = leases().acknowledgeAndLease(queue,
+                    List.of(first.get(0).id(), new DeliveryId("1-1")), alice, 10);
 
-        assertThat(next.acknowledgementFailure()).isEmpty();
-        assertThat(jobIds(next.lease().deliveries())).containsExactly("c", "d");
-        assertThat(next.lease().cancelled()).containsExactly(JobId.of("d"));
-        assertThat(administration().find(queue, JobId.of("a"))).isEmpty();
-        assertThat(administration().stats(queue).pending()).isEqualTo(3);
-    }
+            assertThat(next.acknowledgementFailure()).isEmpty();
+            assertThat(jobIds(next.lease().deliveries())).containsExactly("c", "d");
+            assertThat(next.lease().cancelled()).containsExactly(JobId.of("d"));
+            assertThat(administration().find(queue, JobId.of("a"))).isEmpty();
+            assertThat(administration().stats(queue).pending()).isEqualTo(3);
+        }
 
-    @Test
-    void acknowledgeAndLeaseOnAnEmptyQueueAcknowledgesAndReturnsWithoutWaitingForEntries() {
-        publish("a");
-        List<Delivery> leased = leases().lease(queue, alice, 1, SHORT_BLOCK).deliveries();
+        @Test
+        void onAnEmptyQueueItAcknowledgesAndReturnsWithoutWaiting() {
+            publish("a");
+            List<Delivery> leased = leases().lease(queue, alice, 1, SHORT_BLOCK).deliveries();
 
-        // nothing else publishes: a lease that waited for entries would end in a timeout, not with this answer
-        AcknowledgedLease next = leases().acknowledgeAndLease(queue, ids(leased), alice, 10);
+            // nothing else publishes: a lease that waited for entries would end in a timeout, not with this answer
+            AcknowledgedLease next = leases().acknowledgeAndLease(queue, ids(leased), alice, 10);
 
-        assertThat(next.acknowledgementFailure()).isEmpty();
-        assertThat(next.lease().isEmpty()).isTrue();
-        assertThat(administration().stats(queue).pending()).isZero();
-        assertThat(leases().acknowledgeAndLease(queue, List.of(), alice, 10).lease().isEmpty()).isTrue();
+            assertThat(next.acknowledgementFailure()).isEmpty();
+            assertThat(next.lease().isEmpty()).isTrue();
+            assertThat(administration().stats(queue).pending()).isZero();
+            assertThat(leases().acknowledgeAndLease(queue, List.of(), alice, 10).lease().isEmpty()).isTrue();
+        }
     }
 
     @Test
@@ -246,7 +250,7 @@ public abstract class JobLeasesContract extends TransportFixture {
     }
 
     @Test
-    void aJobIsDeadLetteredOnceAnotherDeliveryOfItWhileItsDeadLetterIsThereIsOnlyAcknowledged() {
+    void deadLetteringAJobTwiceKeepsTheFirstAndOnlyAcknowledges() {
         publish("twice");
         Delivery first = single(leases().lease(queue, alice, 1, SHORT_BLOCK).deliveries());
         leases().deadLetter(first, DeadLetter.of(leased(first).job(), DeadLetterReason.EXHAUSTED, ERROR, 3, BASE));

@@ -56,7 +56,7 @@ public abstract class JobOutboxContract {
     }
 
     @Test
-    void theBacklogCountsWaitingRowsAndTheOldestOnesAgeUntilTheyArePublished() {
+    void theBacklogCountsWaitingRowsAndTheOldestsAgeUntilPublished() {
         commit(job("b-1", T0));
         commit(job("b-2", T0.plusSeconds(5)));
 
@@ -107,7 +107,7 @@ public abstract class JobOutboxContract {
 
     /** The claim that ends a relay's claiming marks and claims as the usual one does, rows committed meanwhile too. */
     @Test
-    void stoppingClaimingMarksTheBatchBeforeAndClaimsTheRowsCommittedWhileClaiming() {
+    void stoppingMarksTheBatchBeforeAndClaimsRowsCommittedMeanwhile() {
         commit(job("s-1", T0));
         outbox.keepClaiming("relay-1", Duration.ofMinutes(1));
         long first = outbox.claim(1, T0, T0.plusSeconds(30)).get(0).position();

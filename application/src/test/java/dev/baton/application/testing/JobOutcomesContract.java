@@ -27,6 +27,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -118,59 +119,75 @@ public abstract class JobOutcomesContract {
         assertThat(outcomes.find(queue, job.id().value())).contains(new JobOutcome.Dead(record));
     }
 
-    @Test
-    void aReplayedJobRunsOnItsFirstDeliveryAndCompletesAndReplayingAgainChangesNothing() {
-        Job job = job();
-        DeadLetterRecord record = dead(job, DeadLetterReason.EXHAUSTED);
-        outcomes.recordDead(record);
-        Instant replayedAt = T0.plusSeconds(30);
+    @Nested
+    class WhenADeadJobIsReplayed {
+        @Test
+        void itCompletesOnItsFirstDeliveryAndReplayingAgainChangesNothing() {
+            Job job = job();
+            DeadLetterRecord record = dead(job, DeadLetterReason.EXHAUSTED);
+            outcomes.recordDead(record);
+            Instant replayedAt = T0.plusSeconds(30);
 
-        assertThat(outcomes.recordReplayed(queue, List.of(job.id().value()), replayedAt)).isEqualTo(1);
-        assertThat(outcomes.recordReplayed(queue, List.of(job.id().value()), replayedAt.plusSeconds(1))).isZero();
-        assertThat(outcomes.find(queue, job.id().value())).contains(new JobOutcome.Replayed(record, replayedAt));
-        assertThat(outcomes.countDead(queue)).isEmpty();
+            assertThat(outcomes.recordReplayed(queue, List.of(job.id().value()), replayedAt)).isEqualTo(1);
+            assertThat(outcomes.recordReplayed(queue, List.of(job.id().value()), replayedAt.plusSeconds(1))).isZero();
+            assertThat(outcomes.find(queue, job.id().value())).contains(new JobOutcome.Replayed(record, replayedAt));
+            assertThat(outcomes.countDead(queue)).isEmpty();
 
-        clock.advance(Duration.ofMinutes(1));
-        AtomicInteger runs = new AtomicInteger();
-        LedgerOutcome outcome = ledger.execute(execution(job.redriven(), 1), transaction -> {
-            runs.incrementAndGet();
-            return Optional.of("ok");
-        });
+            clock.advance(Duration.ofMinutes(1));
+            AtomicInteger runs = new AtomicInteger();
+            LedgerOutcome outcome = ledger.execute(execution(job.redriven(), 1), transaction -> {
+                runs.incrementAndGet();
+                return Optional.of("ok");
+            });
 
-        assertThat(outcome).isInstanceOf(LedgerOutcome.Committed.class);
-        assertThat(runs).as("a replayed job runs once").hasValue(1);
-        assertThat(ledger.find(queue, job.id())).hasValueSatisfying(c -> assertThat(c.result()).contains("ok"));
-        assertThat(outcomes.recordReplayed(queue, List.of(job.id().value()), replayedAt.plusSeconds(90))).isZero();
-        assertThat(outcomes.find(queue, job.id().value())).hasValueSatisfying(found ->
-                assertThat(found).isInstanceOf(JobOutcome.Completed.class));
-        assertThat(ledger.countCompleted(queue)).isEqualTo(1);
+            assertThat(outcome).isInstanceOf(LedgerOutcome.Committed.class);
+            assertThat(runs).as("a replayed job runs once").hasValue(1);
+            assertThat(ledger.find(queue, job.id())).hasValueSatisfying(c -> assertThat(c.result()).contains("ok"));
+            assertThat(outcomes.recordReplayed(queue, List.of(job.id().value()), replayedAt.plusSeconds(90))).isZero();
+            assertThat(outcomes.find(queue, job.id().value())).hasValueSatisfying(found ->
+                    assertThat(found).isInstanceOf(JobOutcome.Completed.class));
+            assertThat(ledger.countCompleted(queue)).isEqualTo(1);
+        }
+
+        @Test
+        void itRunsOnARedeliveryToo() {
+            Job job = job();
+            outcomes.recordDead(dead(job, DeadLetterReason.POISON));
+            outcomes.recordReplayed(queue, List.of(job.id().value()), T0);
+
+            LedgerOutcome outcome = ledger.execute(execution(job.redriven(), 2), transaction -> Optional.empty());
+
+            assertThat(outcome).isInstanceOf(LedgerOutcome.Committed.class);
+            assertThat(ledger.find(queue, job.id())).isPresent();
+        }
+
+        @Test
+        void ifItFailsForGoodAgainItIsDeadAnew() {
+            Job job = job();
+            outcomes.recordDead(dead(job, DeadLetterReason.POISON));
+            outcomes.recordReplayed(queue, List.of(job.id().value()), T0);
+            DeadLetterRecord second = dead(job, DeadLetterReason.EXHAUSTED);
+
+            assertThat(outcomes.recordDead(second)).isEqualTo(new JobOutcome.Dead(second));
+            assertThat(outcomes.countDead(queue)).isEqualTo(Map.of(DeadLetterReason.EXHAUSTED, 1L));
+        }
+
+        @Test
+        void itCanBeCancelledAndThenDoesNotRun() {
+            Job job = job();
+            outcomes.recordDead(dead(job, DeadLetterReason.POISON));
+            outcomes.recordReplayed(queue, List.of(job.id().value()), T0);
+
+            JobOutcome recorded = outcomes.recordCancelled(job.id().value(), queue, T0.plusSeconds(2));
+
+            assertThat(recorded).isEqualTo(new JobOutcome.Cancelled(job.id().value(), queue, T0.plusSeconds(2)));
+            assertThat(ledger.execute(execution(job.redriven(), 1), transaction -> Optional.empty()))
+                    .isInstanceOf(LedgerOutcome.AlreadyCancelled.class);
+        }
     }
 
     @Test
-    void aReplayedJobRunsOnARedeliveryToo() {
-        Job job = job();
-        outcomes.recordDead(dead(job, DeadLetterReason.POISON));
-        outcomes.recordReplayed(queue, List.of(job.id().value()), T0);
-
-        LedgerOutcome outcome = ledger.execute(execution(job.redriven(), 2), transaction -> Optional.empty());
-
-        assertThat(outcome).isInstanceOf(LedgerOutcome.Committed.class);
-        assertThat(ledger.find(queue, job.id())).isPresent();
-    }
-
-    @Test
-    void aReplayedJobThatFailsForGoodAgainIsDeadAnew() {
-        Job job = job();
-        outcomes.recordDead(dead(job, DeadLetterReason.POISON));
-        outcomes.recordReplayed(queue, List.of(job.id().value()), T0);
-        DeadLetterRecord second = dead(job, DeadLetterReason.EXHAUSTED);
-
-        assertThat(outcomes.recordDead(second)).isEqualTo(new JobOutcome.Dead(second));
-        assertThat(outcomes.countDead(queue)).isEqualTo(Map.of(DeadLetterReason.EXHAUSTED, 1L));
-    }
-
-    @Test
-    void aPurgedJobNeverRunsAgainAndIsForgottenAfterTheRetentionUnlikeADeadOne() {
+    void aPurgedJobNeverRunsAgainAndIsForgottenUnlikeADeadOne() {
         Job purged = job();
         Job stillDead = job();
         DeadLetterRecord record = dead(purged, DeadLetterReason.EXHAUSTED);
@@ -193,63 +210,53 @@ public abstract class JobOutcomesContract {
                 assertThat(found).isInstanceOf(JobOutcome.Dead.class));
     }
 
-    @Test
-    void aCancelledJobNeverRunsOnAFirstDeliveryOrARedeliveryAndIsForgottenAfterTheRetention() {
-        Job job = job();
-        Instant cancelledAt = T0.plusSeconds(5);
-        AtomicInteger committedRuns = new AtomicInteger();
+    @Nested
+    class WhenAJobIsCancelled {
+        @Test
+        void itNeverRunsOnAnyDeliveryAndIsForgottenAfterTheRetention() {
+            Job job = job();
+            Instant cancelledAt = T0.plusSeconds(5);
+            AtomicInteger committedRuns = new AtomicInteger();
 
-        JobOutcome recorded = outcomes.recordCancelled(job.id().value(), queue, cancelledAt);
-        LedgerOutcome first = ledger.execute(execution(job, 1), transaction -> Optional.of("shipped"));
-        LedgerOutcome redelivered = ledger.execute(execution(job, 2), counting(committedRuns));
+            JobOutcome recorded = outcomes.recordCancelled(job.id().value(), queue, cancelledAt);
+            LedgerOutcome first = ledger.execute(execution(job, 1), transaction -> Optional.of("shipped"));
+            LedgerOutcome redelivered = ledger.execute(execution(job, 2), counting(committedRuns));
 
-        JobOutcome.Cancelled cancelled = new JobOutcome.Cancelled(job.id().value(), queue, cancelledAt);
-        assertThat(recorded).isEqualTo(cancelled);
-        assertThat(first).isEqualTo(new LedgerOutcome.AlreadyCancelled(cancelled));
-        assertThat(redelivered).isEqualTo(new LedgerOutcome.AlreadyCancelled(cancelled));
-        assertThat(committedRuns).hasValue(0);
-        assertThat(ledger.find(queue, job.id())).isEmpty();
-        assertThat(outcomes.recordCancelled(job.id().value(), queue, cancelledAt.plusSeconds(1)))
-                .as("a second cancel is told the first").isEqualTo(cancelled);
-        assertThat(outcomes.recordDead(dead(job, DeadLetterReason.POISON))).isEqualTo(cancelled);
+            JobOutcome.Cancelled cancelled = new JobOutcome.Cancelled(job.id().value(), queue, cancelledAt);
+            assertThat(recorded).isEqualTo(cancelled);
+            assertThat(first).isEqualTo(new LedgerOutcome.AlreadyCancelled(cancelled));
+            assertThat(redelivered).isEqualTo(new LedgerOutcome.AlreadyCancelled(cancelled));
+            assertThat(committedRuns).hasValue(0);
+            assertThat(ledger.find(queue, job.id())).isEmpty();
+            assertThat(outcomes.recordCancelled(job.id().value(), queue, cancelledAt.plusSeconds(1)))
+                    .as("a second cancel is told the first").isEqualTo(cancelled);
+            assertThat(outcomes.recordDead(dead(job, DeadLetterReason.POISON))).isEqualTo(cancelled);
 
-        ledger.forgetCompletedBefore(cancelledAt.plusSeconds(1));
+            ledger.forgetCompletedBefore(cancelledAt.plusSeconds(1));
 
-        assertThat(outcomes.find(queue, job.id().value())).isEmpty();
-    }
+            assertThat(outcomes.find(queue, job.id().value())).isEmpty();
+        }
 
-    @Test
-    void aCancelAfterTheCommitIsToldTheCompletionAndADeadOrPurgedJobStaysSo() {
-        Job completed = job();
-        Job dead = job();
-        Job purged = job();
-        LedgerOutcome committed = ledger.execute(execution(completed, 1), transaction -> Optional.of("shipped"));
-        DeadLetterRecord deadRecord = dead(dead, DeadLetterReason.EXHAUSTED);
-        outcomes.recordDead(deadRecord);
-        DeadLetterRecord purgedRecord = dead(purged, DeadLetterReason.EXHAUSTED);
-        outcomes.recordDead(purgedRecord);
-        outcomes.recordPurged(queue, List.of(purged.id().value()), T0);
+        @Test
+        void tooLateItIsToldTheCompletionOrThatTheJobIsDeadOrPurged() {
+            Job completed = job();
+            Job dead = job();
+            Job purged = job();
+            LedgerOutcome committed = ledger.execute(execution(completed, 1), transaction -> Optional.of("shipped"));
+            DeadLetterRecord deadRecord = dead(dead, DeadLetterReason.EXHAUSTED);
+            outcomes.recordDead(deadRecord);
+            DeadLetterRecord purgedRecord = dead(purged, DeadLetterReason.EXHAUSTED);
+            outcomes.recordDead(purgedRecord);
+            outcomes.recordPurged(queue, List.of(purged.id().value()), T0);
 
-        assertThat(outcomes.recordCancelled(completed.id().value(), queue, T0.plusSeconds(1)))
-                .isEqualTo(new JobOutcome.Completed(ExecutionLedgerContract.completionOf(committed)));
-        assertThat(outcomes.recordCancelled(dead.id().value(), queue, T0.plusSeconds(1)))
-                .isEqualTo(new JobOutcome.Dead(deadRecord));
-        assertThat(outcomes.recordCancelled(purged.id().value(), queue, T0.plusSeconds(1)))
-                .isEqualTo(new JobOutcome.Purged(purgedRecord, T0));
-        assertThat(ledger.find(queue, completed.id())).isPresent();
-    }
-
-    @Test
-    void aReplayedJobCanBeCancelledAndThenDoesNotRun() {
-        Job job = job();
-        outcomes.recordDead(dead(job, DeadLetterReason.POISON));
-        outcomes.recordReplayed(queue, List.of(job.id().value()), T0);
-
-        JobOutcome recorded = outcomes.recordCancelled(job.id().value(), queue, T0.plusSeconds(2));
-
-        assertThat(recorded).isEqualTo(new JobOutcome.Cancelled(job.id().value(), queue, T0.plusSeconds(2)));
-        assertThat(ledger.execute(execution(job.redriven(), 1), transaction -> Optional.empty()))
-                .isInstanceOf(LedgerOutcome.AlreadyCancelled.class);
+            assertThat(outcomes.recordCancelled(completed.id().value(), queue, T0.plusSeconds(1)))
+                    .isEqualTo(new JobOutcome.Completed(ExecutionLedgerContract.completionOf(committed)));
+            assertThat(outcomes.recordCancelled(dead.id().value(), queue, T0.plusSeconds(1)))
+                    .isEqualTo(new JobOutcome.Dead(deadRecord));
+            assertThat(outcomes.recordCancelled(purged.id().value(), queue, T0.plusSeconds(1)))
+                    .isEqualTo(new JobOutcome.Purged(purgedRecord, T0));
+            assertThat(ledger.find(queue, completed.id())).isPresent();
+        }
     }
 
     @Test
@@ -263,57 +270,61 @@ public abstract class JobOutcomesContract {
         assertThat(outcomes.countDead(queue)).isEqualTo(Map.of(DeadLetterReason.MALFORMED, 1L));
     }
 
-    @Test
-    void aSearchFindsOutcomesNewestFirstByStateReasonTimeAndErrorTextAPageAtATime() {
-        JobOutcome completed = complete(job());
-        clock.advance(Duration.ofSeconds(1));
-        JobOutcome exhausted = outcomes.recordDead(dead(job(), DeadLetterReason.EXHAUSTED));
-        clock.advance(Duration.ofSeconds(1));
-        Job full = job();
-        JobOutcome poison = outcomes.recordDead(new DeadLetterRecord(full.id().value(), queue,
-                DeadLetterReason.POISON, JobError.permanent("java.io.IOException", "Disk 100% FULL on /var"), 1,
-                CONSUMER, "1700000000000-9", clock.instant()));
-        clock.advance(Duration.ofSeconds(1));
-        DeadLetterRecord replayedRecord = dead(job(), DeadLetterReason.NON_RETRYABLE);
-        outcomes.recordDead(replayedRecord);
-        outcomes.recordReplayed(queue, List.of(replayedRecord.key()), clock.advance(Duration.ofSeconds(1)));
-        JobOutcome replayed = outcomes.find(queue, replayedRecord.key()).orElseThrow();
-        OutcomeQuery all = OutcomeQuery.all(queue);
+    @Nested
+    class WhenSearchingOutcomes {
+        @Test
+        void itFindsNewestFirstByStateReasonTimeAndErrorTextPageByPage() {
+            JobOutcome completed = complete(job());
+            clock.advance(Duration.ofSeconds(1));
+            JobOutcome exhausted = outcomes.recordDead(dead(job(), DeadLetterReason.EXHAUSTED));
+            clock.advance(Duration.ofSeconds(1));
+            Job full = job();
+            JobOutcome poison = outcomes.recordDead(new DeadLetterRecord(full.id().value(), queue,
+                    DeadLetterReason.POISON, JobError.permanent("java.io.IOException", "Disk 100% FULL on /var"), 1,
+                    CONSUMER, "1700000000000-9", clock.instant()));
+            clock.advance(Duration.ofSeconds(1));
+            DeadLetterRecord replayedRecord = dead(job(), DeadLetterReason.NON_RETRYABLE);
+            outcomes.recordDead(replayedRecord);
+            outcomes.recordReplayed(queue, List.of(replayedRecord.key()), clock.advance(Duration.ofSeconds(1)));
+            JobOutcome replayed = outcomes.find(queue, replayedRecord.key()).orElseThrow();
+            OutcomeQuery all = OutcomeQuery.all(queue);
 
-        List<JobOutcome> first = outcomes.search(all, 2);
-        List<JobOutcome> second = outcomes.search(all.withBefore(OutcomeCursor.after(first.get(1))), 2);
+            List<JobOutcome> first = outcomes.search(all, 2);
+            List<JobOutcome> second = outcomes.search(all.withBefore(OutcomeCursor.after(first.get(1))), 2);
 
-        assertThat(first).containsExactly(replayed, poison);
-        assertThat(second).containsExactly(exhausted, completed);
-        assertThat(outcomes.search(all.withBefore(OutcomeCursor.after(completed)), 2)).isEmpty();
-        assertThat(outcomes.search(query(Optional.of(OutcomeState.DEAD), Optional.empty(), Optional.empty(),
-                Optional.empty(), Optional.empty()), 10)).containsExactly(poison, exhausted);
-        assertThat(outcomes.search(query(Optional.empty(), Optional.of(DeadLetterReason.POISON), Optional.empty(),
-                Optional.empty(), Optional.empty()), 10)).containsExactly(poison);
-        assertThat(outcomes.search(query(Optional.empty(), Optional.empty(), Optional.of(T0.plusSeconds(1)),
-                Optional.of(exhausted.at().plusSeconds(2)), Optional.empty()), 10)).containsExactly(poison, exhausted);
-        assertThat(outcomes.search(query(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
-                Optional.of("disk 100% full")), 10)).as("ignoring case, %% literal").containsExactly(poison);
-        assertThat(outcomes.search(query(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
-                Optional.of("disk 1_0")), 10)).as("_ literal").isEmpty();
-        assertThat(outcomes.search(OutcomeQuery.all(QueueName.of("elsewhere-" + UUID.randomUUID())), 10)).isEmpty();
-    }
-
-    @Test
-    void pagingThroughOutcomesOfTheSameInstantNeitherSkipsNorRepeatsOne() {
-        List<JobOutcome> done = new ArrayList<>();
-        for (int i = 0; i < 5; i++) {
-            done.add(complete(job()));
-        }
-        List<JobOutcome> paged = new ArrayList<>();
-        OutcomeQuery query = OutcomeQuery.all(queue);
-        List<JobOutcome> page = outcomes.search(query, 2);
-        for (int pages = 0; !page.isEmpty() && pages < done.size(); pages++) {
-            paged.addAll(page);
-            page = outcomes.search(query.withBefore(OutcomeCursor.after(page.get(page.size() - 1))), 2);
+            assertThat(first).containsExactly(replayed, poison);
+            assertThat(second).containsExactly(exhausted, completed);
+            assertThat(outcomes.search(all.withBefore(OutcomeCursor.after(completed)), 2)).isEmpty();
+            assertThat(outcomes.search(query(Optional.of(OutcomeState.DEAD), Optional.empty(), Optional.empty(),
+                    Optional.empty(), Optional.empty()), 10)).containsExactly(poison, exhausted);
+            assertThat(outcomes.search(query(Optional.empty(), Optional.of(DeadLetterReason.POISON), Optional.empty(),
+                    Optional.empty(), Optional.empty()), 10)).containsExactly(poison);
+            assertThat(outcomes.search(query(Optional.empty(), Optional.empty(), Optional.of(T0.plusSeconds(1)),
+                    Optional.of(exhausted.at().plusSeconds(2)), Optional.empty()), 10))
+                    .containsExactly(poison, exhausted);
+            assertThat(outcomes.search(query(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                    Optional.of("disk 100% full")), 10)).as("ignoring case, %% literal").containsExactly(poison);
+            assertThat(outcomes.search(query(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                    Optional.of("disk 1_0")), 10)).as("_ literal").isEmpty();
+            assertThat(outcomes.search(OutcomeQuery.all(QueueName.of("elsewhere-" + UUID.randomUUID())), 10)).isEmpty();
         }
 
-        assertThat(paged).containsExactlyInAnyOrderElementsOf(done).doesNotHaveDuplicates();
+        @Test
+        void pagingThroughTheSameInstantNeitherSkipsNorRepeatsOne() {
+            List<JobOutcome> done = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                done.add(complete(job()));
+            }
+            List<JobOutcome> paged = new ArrayList<>();
+            OutcomeQuery query = OutcomeQuery.all(queue);
+            List<JobOutcome> page = outcomes.search(query, 2);
+            for (int pages = 0; !page.isEmpty() && pages < done.size(); pages++) {
+                paged.addAll(page);
+                page = outcomes.search(query.withBefore(OutcomeCursor.after(page.get(page.size() - 1))), 2);
+            }
+
+            assertThat(paged).containsExactlyInAnyOrderElementsOf(done).doesNotHaveDuplicates();
+        }
     }
 
     @Test

@@ -205,7 +205,7 @@ public abstract class QueueAdministrationContract extends TransportFixture {
     }
 
     @Test
-    void partitionStatsAreNoneForOnePartitionOrAddUpToTheQueuesNumbers() {
+    void partitionStatsAreNoneForOnePartitionOrAddUpToTheQueues() {
         publish("p1", "p2", "p3");
         leases().lease(queue, alice, 1, SHORT_BLOCK).deliveries();
 
@@ -247,7 +247,7 @@ public abstract class QueueAdministrationContract extends TransportFixture {
     // ---- cancelling --------------------------------------------------------------------------------------------
 
     @Test
-    void aCancelIsRecordedOnceSeenByItsQueueOnlyAndForgottenAfterTheRetention() {
+    void aCancelIsRecordedOnceSeenByItsQueueOnlyAndLaterForgotten() {
         QueueName other = randomQueue();
         leases().declare(other);
         JobId waiting = JobId.of("waiting");

@@ -211,7 +211,7 @@ public abstract class QueueMaintenanceContract extends TransportFixture {
     }
 
     @Test
-    void removeStaleConsumersRemovesEarlierRunsOfTheNameThatOwnNothing() {
+    void removeStaleConsumersRemovesEarlierRunsOfTheNameOwningNothing() {
         ConsumerName host = hostName();
         ConsumerName oldPid = ConsumerName.of(host + "-48213");
         ConsumerName holding = ConsumerName.of(host + "-48214");

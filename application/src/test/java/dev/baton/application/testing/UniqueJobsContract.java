@@ -115,7 +115,7 @@ public abstract class UniqueJobsContract extends TransportFixture {
     }
 
     @Test
-    void anEntryThatVanishedWhilePendingReleasesItsKeyWhenReclaimingFindsIt() {
+    void aPendingEntryThatVanishedReleasesItsKeyWhenReclaimingFindsIt() {
         publishUnique("lost", KEY);
         Delivery delivery = single(leases().lease(queue, alice, 1, SHORT_BLOCK).deliveries());
         deleteFromStream(queue, delivery.id());

@@ -148,7 +148,7 @@ class JobIdScopeTest {
     }
 
     @Test
-    void anotherTypeUnderACompletedJobsIdIsNotRunAndIsWarnedOfAndCounted() throws SQLException {
+    void anotherTypeUnderACompletedJobsIdIsNotRunButWarnedAndCounted() throws SQLException {
         ListAppender<ILoggingEvent> log = new ListAppender<>();
         Logger acknowledgements = (Logger) LoggerFactory.getLogger(
                 "dev.baton.application.service.worker.AcknowledgedHandOvers");

@@ -22,7 +22,7 @@ class ApplicationDataSourceTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
 
     @Test
-    void aJobRunsOnTheApplicationsPoolWhichStaysOpenAndUntouchedAfterClose() throws Exception {
+    void aJobRunsOnTheApplicationsPoolLeftOpenAndUntouchedByClose() throws Exception {
         String schema = TestEndpoints.unique("app_pool");
         String queue = schema.replace('_', '-');
         HikariConfig hikari = new HikariConfig();

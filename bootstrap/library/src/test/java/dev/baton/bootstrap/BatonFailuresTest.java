@@ -60,8 +60,8 @@ class BatonFailuresTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.baton.bootstrap.BatonScenarioTest#wirings")
-    void aJobThatAlwaysFailsIsDeadLetteredOnceWithItsTraceLoggedAndHeard(String name,
-                                                                        Function<BatonBuilder, BatonBuilder> wiring) {
+    void aJobThatAlwaysFailsIsDeadLetteredOnceItsTraceLoggedAndHeard(String name,
+                                                                     Function<BatonBuilder, BatonBuilder> wiring) {
         QueueName queue = QueueName.of(TestEndpoints.unique("failures").replace('_', '-'));
         List<DeadLetter> heard = new CopyOnWriteArrayList<>();
 

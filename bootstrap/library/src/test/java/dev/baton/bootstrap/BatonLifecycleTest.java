@@ -55,7 +55,7 @@ class BatonLifecycleTest {
     }
 
     @Test
-    void theShutdownHookStopsTheWorkersGracefullyAndAcknowledgesWhatCommitted() throws Exception {
+    void theShutdownHookStopsGracefullyAndAcknowledgesWhatCommitted() throws Exception {
         CountDownLatch running = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         Baton baton = builder().handler(QUEUE, context -> {

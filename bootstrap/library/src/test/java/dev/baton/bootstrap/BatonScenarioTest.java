@@ -57,8 +57,8 @@ class BatonScenarioTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("wirings")
-    void jobsCompleteOnceRetriesSucceedAndARedrivenDeadLetterCompletes(String name,
-                                                                        Function<BatonBuilder, BatonBuilder> wiring) {
+    void jobsCompleteOnceRetriesSucceedAndARedrivenLetterCompletes(String name,
+                                                                   Function<BatonBuilder, BatonBuilder> wiring) {
         QueueName queue = QueueName.of(TestEndpoints.unique("scenario").replace('_', '-'));
         BatonConfig config = threeQuickAttempts("scenario");
         Map<String, AtomicInteger> runs = new ConcurrentHashMap<>();

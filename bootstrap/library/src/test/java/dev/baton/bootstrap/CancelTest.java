@@ -33,6 +33,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.IntStream;
 import org.jdbi.v3.core.Handle;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /** Cancelling jobs through {@link Baton} on real Redis and PostgreSQL (exactly-once mode). */
@@ -66,69 +67,76 @@ class CancelTest {
         }
     }
 
-    @Test
-    void aRunningJobSeesCancelledIsInterruptedAfterTheGraceAndItsWritesRollBack() throws Exception {
-        CountDownLatch inserted = new CountDownLatch(1);
-        AtomicBoolean cancelledWhenInterrupted = new AtomicBoolean();
-        JobHandler deaf = context -> {
-            insertShipment(context.unwrap(Handle.class), context.job().id().value());
-            inserted.countDown();
-            try {
-                new CountDownLatch(1).await(WAIT.toSeconds(), TimeUnit.SECONDS); // ignores cancelled()
-            } catch (InterruptedException e) {
-                cancelledWhenInterrupted.set(context.cancelled());
-                throw e;
+    @Nested
+    class WhenARunningJobIsCancelled {
+        @Test
+        void itSeesCancelledIsInterruptedAfterTheGraceAndRollsBack() throws Exception {
+            CountDownLatch inserted = new CountDownLatch(1);
+            AtomicBoolean cancelledWhenInterrupted = new AtomicBoolean();
+            JobHandler deaf = context -> {
+                insertShipment(context.unwrap(Handle.class), context.job().id().value());
+                inserted.countDown();
+                try {
+                    new CountDownLatch(1).await(WAIT.toSeconds(), TimeUnit.SECONDS); // ignores cancelled()
+                } catch (InterruptedException e) {
+                    cancelledWhenInterrupted.set(context.cancelled());
+                    throw e;
+                }
+                return Optional.empty();
+            };
+            try (Baton baton = real(Baton.builder().cancelGrace(Duration.ofMillis(500)).handler(queue.value(), deaf))) {
+                RunningWorker worker = baton.start(queue.value());
+                baton.enqueue(queue, JobId.of("long"), "{}");
+                assertThat(inserted.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+
+                assertThat(baton.cancel(queue, JobId.of("long"))).isEqualTo(Answer.CANCELLED);
+
+                await().atMost(WAIT).until(() -> worker.counters().cancelled() == 1);
+                assertThat(cancelledWhenInterrupted).isTrue();
+                assertThat(shipments()).as("its insert rolled back").isZero();
+                assertThat(worker.counters().retried()).isZero();
+                assertThat(worker.counters().completed()).isZero();
             }
-            return Optional.empty();
-        };
-        try (Baton baton = real(Baton.builder().cancelGrace(Duration.ofMillis(500)).handler(queue.value(), deaf))) {
-            RunningWorker worker = baton.start(queue.value());
-            baton.enqueue(queue, JobId.of("long"), "{}");
-            assertThat(inserted.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
-
-            assertThat(baton.cancel(queue, JobId.of("long"))).isEqualTo(Answer.CANCELLED);
-
-            await().atMost(WAIT).until(() -> worker.counters().cancelled() == 1);
-            assertThat(cancelledWhenInterrupted).isTrue();
-            assertThat(shipments()).as("its insert rolled back").isZero();
-            assertThat(worker.counters().retried()).isZero();
-            assertThat(worker.counters().completed()).isZero();
         }
     }
 
-    @Test
-    void aCancelRacingTheCommitIsToldTheTruthAndAJobIsNeverBothCancelledAndCompleted() throws Exception {
-        ExecutorService cancellers = Executors.newFixedThreadPool(8);
-        try (Baton baton = real(Baton.builder().concurrency(8).handler(queue.value(), shipping()))) {
-            RunningWorker worker = baton.start(queue.value());
-            Map<String, Future<Answer>> answers = new ConcurrentHashMap<>();
-            // all enqueued first, then cancelled in the order the worker runs them: the cancels meet the commits
-            List<String> ids = IntStream.range(0, RACED_JOBS).mapToObj(i -> "raced-" + i).toList();
-            ids.forEach(id -> baton.enqueue(queue, JobId.of(id), "{}"));
-            ids.forEach(id -> answers.put(id, cancellers.submit(() -> baton.cancel(queue, JobId.of(id)))));
-            Set<String> cancelled = new HashSet<>();
-            Set<String> completed = new HashSet<>();
-            for (Map.Entry<String, Future<Answer>> answer : answers.entrySet()) {
-                Answer told = answer.getValue().get(WAIT.toSeconds(), TimeUnit.SECONDS);
-                assertThat(told).as(answer.getKey()).isIn(Answer.CANCELLED, Answer.ALREADY_COMPLETED);
-                (told == Answer.CANCELLED ? cancelled : completed).add(answer.getKey());
-            }
-            await().atMost(WAIT).until(() -> worker.counters().cancelled() + worker.counters().completed()
-                    == RACED_JOBS);
+    @Nested
+    class WhenACancelRacesTheCommit {
+        @Test
+        void itIsToldTheTruthAndAJobIsNeverBothCancelledAndCompleted() throws Exception {
+            ExecutorService cancellers = Executors.newFixedThreadPool(8);
+            try (Baton baton = real(Baton.builder().concurrency(8).handler(queue.value(), shipping()))) {
+                RunningWorker worker = baton.start(queue.value());
+                Map<String, Future<Answer>> answers = new ConcurrentHashMap<>();
+                // all enqueued first, then cancelled in the order the worker runs them: the cancels meet the commits
+                List<String> ids = IntStream.range(0, RACED_JOBS).mapToObj(i -> "raced-" + i).toList();
+                ids.forEach(id -> baton.enqueue(queue, JobId.of(id), "{}"));
+                ids.forEach(id -> answers.put(id, cancellers.submit(() -> baton.cancel(queue, JobId.of(id)))));
+                Set<String> cancelled = new HashSet<>();
+                Set<String> completed = new HashSet<>();
+                for (Map.Entry<String, Future<Answer>> answer : answers.entrySet()) {
+                    Answer told = answer.getValue().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+                    assertThat(told).as(answer.getKey()).isIn(Answer.CANCELLED, Answer.ALREADY_COMPLETED);
+                    (told == Answer.CANCELLED ? cancelled : completed).add(answer.getKey());
+                }
+                await().atMost(WAIT).until(() -> worker.counters().cancelled() + worker.counters().completed()
+                        == RACED_JOBS);
 
-            assertThat(worker.counters().cancelled()).isEqualTo(cancelled.size());
-            assertThat(worker.counters().completed()).isEqualTo(completed.size());
-            for (String id : cancelled) {
-                assertThat(baton.job(queue.value(), id)).as(id).isInstanceOfSatisfying(Whereabouts.DeadLettered.class,
-                        ended -> assertThat(ended.outcome()).isInstanceOf(JobOutcome.Cancelled.class));
+                assertThat(worker.counters().cancelled()).isEqualTo(cancelled.size());
+                assertThat(worker.counters().completed()).isEqualTo(completed.size());
+                for (String id : cancelled) {
+                    assertThat(baton.job(queue.value(), id)).as(id)
+                            .isInstanceOfSatisfying(Whereabouts.DeadLettered.class,
+                                    ended -> assertThat(ended.outcome()).isInstanceOf(JobOutcome.Cancelled.class));
+                }
+                for (String id : completed) {
+                    assertThat(baton.job(queue.value(), id)).as(id).isInstanceOf(Whereabouts.Completed.class);
+                }
+                assertThat(shippedJobs()).as("effects exactly of the completed jobs").isEqualTo(completed);
+                assertThat(Set.copyOf(ran)).containsAll(completed);
+            } finally {
+                cancellers.shutdownNow();
             }
-            for (String id : completed) {
-                assertThat(baton.job(queue.value(), id)).as(id).isInstanceOf(Whereabouts.Completed.class);
-            }
-            assertThat(shippedJobs()).as("effects exactly of the completed jobs").isEqualTo(completed);
-            assertThat(Set.copyOf(ran)).containsAll(completed);
-        } finally {
-            cancellers.shutdownNow();
         }
     }
 

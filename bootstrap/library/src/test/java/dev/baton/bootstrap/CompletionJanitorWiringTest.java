@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class CompletionJanitorWiringTest {
 
     @Test
-    void workersStartedByOneInstanceShareOneJanitorThatStopsWithTheInstance() {
+    void workersOfOneInstanceShareOneJanitorThatStopsWithIt() {
         long before = janitorThreads();
         try (Baton baton = Baton.builder()
                 .config(ConfigLoader.load(Map.of("BATON_ADMIN_ADDRESS", "off"), Optional.empty(), Map.of()))

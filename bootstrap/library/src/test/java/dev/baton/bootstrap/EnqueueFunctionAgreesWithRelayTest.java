@@ -59,7 +59,7 @@ class EnqueueFunctionAgreesWithRelayTest {
     }
 
     @Test
-    void whatTheFunctionAcceptsTheRelayPublishesAndWhatItRefusesTheRelayDeadLetters() throws SQLException {
+    void theRelayPublishesWhatTheFunctionTakesAndDeadLettersTheRest() throws SQLException {
         try (Baton baton = Baton.builder().config(config).redis(TestEndpoints.redisUri())
                 .postgres(TestEndpoints.jdbcUrl()).handler(queue, context -> Optional.empty()).build()) {
             baton.migrate();

@@ -48,7 +48,7 @@ class EnqueueThroughOutboxTest {
     }
 
     @Test
-    void enqueuesWaitInTheOutboxUntilARelayPublishesThemAndEachJobRunsOnce() throws Exception {
+    void enqueuesWaitInTheOutboxUntilARelayPublishesThemAndRunOnce() throws Exception {
         try (Baton baton = baton(config("off"))) {
             InetSocketAddress admin = baton.startAdmin().orElseThrow();
             baton.enqueue(queue, JobId.of("one"), "{}");
@@ -80,7 +80,7 @@ class EnqueueThroughOutboxTest {
     }
 
     @Test
-    void aUniqueJobIsRefusedThroughTheOutboxBeforeAnythingIsWrittenAndGoesDirectlyWhenAsked() {
+    void aUniqueJobIsRefusedBeforeAnyWriteAndGoesDirectlyWhenAsked() {
         try (Baton baton = baton(config("off"))) {
             Uniqueness key = Uniqueness.of("order-7");
 

@@ -21,7 +21,7 @@ class ForgottenCloseTest {
     private static final int JOBS = 20;
 
     @Test
-    void jobsRunningOrCommittedWhenMainReturnedAreCompletedAndAcknowledged(@TempDir Path output) throws Exception {
+    void jobsInFlightWhenMainReturnedAreCompletedAndAcknowledged(@TempDir Path output) throws Exception {
         String queue = TestEndpoints.unique("forgotten").replace('_', '-');
         String schema = TestEndpoints.unique("forgotten");
         Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),

@@ -33,7 +33,7 @@ class JobThreadsEndToEndTest {
 
     @ParameterizedTest
     @MethodSource("dev.baton.application.testing.JobThreadChoices#ofThisRuntime")
-    void anAttemptBlockedInPostgresPastItsDeadlineTimesOutUncommittedAndThePoolServesTheNextJobs(JobThreads threads) {
+    void anAttemptStuckInPostgresTimesOutUncommittedAndOthersStillRun(JobThreads threads) {
         QueueName queue = QueueName.of(TestEndpoints.unique("threads").replace('_', '-'));
         BatonConfig config = ConfigLoader.load(Map.of("BATON_SCHEMA", TestEndpoints.unique("threads"),
                 "BATON_JOB_THREADS", threads.label(), "BATON_JOB_TIMEOUT", "1s", "BATON_CONCURRENCY", "1",

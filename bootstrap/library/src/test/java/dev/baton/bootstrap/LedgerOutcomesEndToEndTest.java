@@ -30,6 +30,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -83,14 +84,17 @@ class LedgerOutcomesEndToEndTest {
         }
     }
 
-    @Test
-    void afterRedisLostTheDeadLetterAndRolledBackItsGroupTheDeadJobIsAcknowledgedAndItsDeadLetterWrittenAgain() {
-        redeliveredAfterARollback(true);
-    }
+    @Nested
+    class AfterRedisRolledBackItsGroup {
+        @Test
+        void theDeadJobIsAcknowledgedAndItsLostDeadLetterWrittenAgain() {
+            redeliveredAfterARollback(true);
+        }
 
-    @Test
-    void afterRedisRolledBackItsGroupTheDeadJobIsAcknowledgedAndItsDeadLetterNotDuplicated() {
-        redeliveredAfterARollback(false);
+        @Test
+        void theDeadJobIsAcknowledgedAndItsDeadLetterNotDuplicated() {
+            redeliveredAfterARollback(false);
+        }
     }
 
     private void redeliveredAfterARollback(boolean deadLetterLost) {

@@ -35,7 +35,7 @@ class OutboxEndToEndTest {
     private final Map<String, AtomicInteger> runs = new ConcurrentHashMap<>();
 
     @Test
-    void committedJobsRunOnceThroughTheWorkersRelayRolledBackOnesNeverAndTheOutboxEmpties() throws SQLException {
+    void committedJobsRunOnceRolledBackOnesNeverAndTheOutboxEmpties() throws SQLException {
         try (Baton baton = countingRuns()) {
             baton.start(queue.value());
 
@@ -61,7 +61,7 @@ class OutboxEndToEndTest {
      * outbox only). The good rows run.
      */
     @Test
-    void rowsThatCannotBePublishedAreDeadLetteredMalformedAndTheRowsOfTheirBatchStillRun() throws SQLException {
+    void unpublishableRowsAreDeadLetteredAndTheRestOfTheBatchRuns() throws SQLException {
         try (Baton baton = countingRuns()) {
             baton.migrate();
             enqueueWithSql("batch-1", true);

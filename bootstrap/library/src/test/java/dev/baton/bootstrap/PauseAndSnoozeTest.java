@@ -45,7 +45,7 @@ class PauseAndSnoozeTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.baton.bootstrap.BatonScenarioTest#wirings")
-    void aPausedQueueRunsNothingForFiveSecondsThenEverythingAfterResumeAndAWorkerStartedMeanwhileWaitsToo(
+    void aPausedQueueRunsNothingEvenOnANewWorkerThenAllOnResume(
             String name, Function<BatonBuilder, BatonBuilder> wiring) {
         try (Baton baton = wiring.apply(Baton.builder().config(BatonScenarioTest.threeQuickAttempts("paused"))
                 .handler(queue.value(), recording)).build()) {

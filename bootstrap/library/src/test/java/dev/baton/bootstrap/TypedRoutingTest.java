@@ -31,6 +31,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -46,7 +47,7 @@ class TypedRoutingTest {
     private final List<ShipParcel> shipped = new CopyOnWriteArrayList<>();
 
     @Test
-    void aWorkerOnAQueueNamedLikeNoHandlerRunsTheTypedJobsItHasHandlersFor() {
+    void aWorkerOnAQueueNamedLikeNoHandlerRunsTheTypesItHandles() {
         try (Baton shop = upgraded().build()) {
             RunningWorker worker = shop.start(queue.value());
 
@@ -57,52 +58,55 @@ class TypedRoutingTest {
         }
     }
 
-    @Test
-    void duringARollingDeployAJobOfANewTypeWaitsForAWorkerThatHasItsHandler() {
-        try (Baton old = builder().build(); Baton upgraded = upgraded().build()) {
-            RunningWorker oldWorker = old.start(queue.value());
-            old.enqueue(ShippingJobs.SHIP_PARCEL, queue, JobId.of("parcel-2"), new ShipParcel("2", 300, false));
-            await().atMost(WAIT).until(() -> old.job(queue.value(), "parcel-2")
-                    instanceof Whereabouts.InTransport found && found.sighting() instanceof JobSighting.Delayed);
-            oldWorker.stop(Duration.ofSeconds(5)); // the old release goes, the new one comes
+    @Nested
+    class DuringARollingDeploy {
+        @Test
+        void aJobOfANewTypeWaitsForAWorkerThatHasItsHandler() {
+            try (Baton old = builder().build(); Baton upgraded = upgraded().build()) {
+                RunningWorker oldWorker = old.start(queue.value());
+                old.enqueue(ShippingJobs.SHIP_PARCEL, queue, JobId.of("parcel-2"), new ShipParcel("2", 300, false));
+                await().atMost(WAIT).until(() -> old.job(queue.value(), "parcel-2")
+                        instanceof Whereabouts.InTransport found && found.sighting() instanceof JobSighting.Delayed);
+                oldWorker.stop(Duration.ofSeconds(5)); // the old release goes, the new one comes
 
-            RunningWorker newWorker = upgraded.start(queue.value());
+                RunningWorker newWorker = upgraded.start(queue.value());
 
-            await().atMost(WAIT).until(() -> newWorker.counters().completed() == 1);
-            assertThat(upgraded.job(queue.value(), "parcel-2")).isInstanceOfSatisfying(Whereabouts.Completed.class,
-                    done -> assertThat(done.completion().attempt()).as("waiting spent no attempt").isEqualTo(1));
-            assertThat(oldWorker.counters().completed()).isZero();
-            assertThat(oldWorker.counters().deadLettered()).isZero();
+                await().atMost(WAIT).until(() -> newWorker.counters().completed() == 1);
+                assertThat(upgraded.job(queue.value(), "parcel-2")).isInstanceOfSatisfying(Whereabouts.Completed.class,
+                        done -> assertThat(done.completion().attempt()).as("waiting spent no attempt").isEqualTo(1));
+                assertThat(oldWorker.counters().completed()).isZero();
+                assertThat(oldWorker.counters().deadLettered()).isZero();
+            }
         }
-    }
 
-    @Test
-    void afterTheGraceItIsDeadLetteredNoHandlerAndAReplayRunsOnAWorkerThatHasTheHandler() {
-        List<DeadLetter> letters = new CopyOnWriteArrayList<>();
-        try (Baton old = builder().noHandlerGrace(Duration.ofSeconds(2)).onDeadLetter(letters::add).build()) {
-            RunningWorker worker = old.start(queue.value());
-            old.enqueue(ShippingJobs.SHIP_PARCEL, queue, JobId.of("parcel-3"), new ShipParcel("3", 300, false));
+        @Test
+        void afterTheGraceItIsDeadNoHandlerAndAReplayRunsOnANewWorker() {
+            List<DeadLetter> letters = new CopyOnWriteArrayList<>();
+            try (Baton old = builder().noHandlerGrace(Duration.ofSeconds(2)).onDeadLetter(letters::add).build()) {
+                RunningWorker worker = old.start(queue.value());
+                old.enqueue(ShippingJobs.SHIP_PARCEL, queue, JobId.of("parcel-3"), new ShipParcel("3", 300, false));
 
-            // the worker counts a dead letter before its observers hear it: wait for the listener too
-            await().atMost(WAIT).until(() -> worker.counters().deadLettered() == 1 && !letters.isEmpty());
+                // the worker counts a dead letter before its observers hear it: wait for the listener too
+                await().atMost(WAIT).until(() -> worker.counters().deadLettered() == 1 && !letters.isEmpty());
 
-            assertThat(letters).singleElement().satisfies(letter -> {
-                assertThat(letter.reason()).isEqualTo(DeadLetterReason.NO_HANDLER);
-                assertThat(letter.attempts()).isZero();
-                assertThat(letter.lastError().message()).isEqualTo("no handler named ship-parcel on this worker (its"
-                        + " handlers: shop-orders); waited 2s for a worker that has one");
-            });
-            assertThat(old.job(queue.value(), "parcel-3")).isInstanceOfSatisfying(Whereabouts.DeadLettered.class,
-                    dead -> assertThat(((JobOutcome.Dead) dead.outcome()).record().reason())
-                            .isEqualTo(DeadLetterReason.NO_HANDLER));
-        }
-        try (Baton upgraded = upgraded().build()) {
-            assertThat(upgraded.use(RedriveDeadLettersUseCase.class).redrive(new RedriveDeadLettersUseCase.Command(
-                    queue, new DeadLetterSelection.ByReason(DeadLetterReason.NO_HANDLER)))).isOne();
-            RunningWorker worker = upgraded.start(queue.value());
+                assertThat(letters).singleElement().satisfies(letter -> {
+                    assertThat(letter.reason()).isEqualTo(DeadLetterReason.NO_HANDLER);
+                    assertThat(letter.attempts()).isZero();
+                    assertThat(letter.lastError().message()).isEqualTo("no handler named ship-parcel on this worker"
+                            + " (its handlers: shop-orders); waited 2s for a worker that has one");
+                });
+                assertThat(old.job(queue.value(), "parcel-3")).isInstanceOfSatisfying(Whereabouts.DeadLettered.class,
+                        dead -> assertThat(((JobOutcome.Dead) dead.outcome()).record().reason())
+                                .isEqualTo(DeadLetterReason.NO_HANDLER));
+            }
+            try (Baton upgraded = upgraded().build()) {
+                assertThat(upgraded.use(RedriveDeadLettersUseCase.class).redrive(new RedriveDeadLettersUseCase.Command(
+                        queue, new DeadLetterSelection.ByReason(DeadLetterReason.NO_HANDLER)))).isOne();
+                RunningWorker worker = upgraded.start(queue.value());
 
-            await().atMost(WAIT).until(() -> worker.counters().completed() == 1);
-            assertThat(shipped).containsExactly(new ShipParcel("3", 300, false));
+                await().atMost(WAIT).until(() -> worker.counters().completed() == 1);
+                assertThat(shipped).containsExactly(new ShipParcel("3", 300, false));
+            }
         }
     }
 

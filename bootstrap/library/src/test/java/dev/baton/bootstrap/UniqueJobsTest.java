@@ -58,7 +58,7 @@ class UniqueJobsTest {
     }
 
     @Test
-    void sixtyFourThreadsAskingAThousandTimesMakeOneEntryAndOneExecutionAndHearOneJobId() throws Exception {
+    void sixtyFourThreadsMakeOneEntryAndOneExecutionAndHearOneJobId() throws Exception {
         DigestJobs digests = new DigestJobs(baton, queue);
         ExecutorService threads = Executors.newFixedThreadPool(64);
         List<Future<JobId>> answers;

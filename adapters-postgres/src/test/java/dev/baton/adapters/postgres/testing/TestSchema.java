@@ -35,12 +35,21 @@ public final class TestSchema implements BeforeAllCallback, AfterAllCallback {
 
     @Override
     public void beforeAll(ExtensionContext context) {
-        drop();
+        if (registeringClass(context)) {
+            drop();
+        }
     }
 
     @Override
     public void afterAll(ExtensionContext context) {
-        drop();
+        if (registeringClass(context)) {
+            drop();
+        }
+    }
+
+    /** JUnit calls back for each {@code @Nested} class too; those share their outer class's schema. */
+    private static boolean registeringClass(ExtensionContext context) {
+        return context.getParent().flatMap(ExtensionContext::getTestClass).isEmpty();
     }
 
     private void drop() {

@@ -40,7 +40,7 @@ class LatencyRecorderTest {
     }
 
     @Test
-    void commitToStartRunsFromTheReturnOfTheEnqueueCallAndIsNeverNegative() {
+    void commitToStartRunsFromTheEnqueueCallsReturnAndIsNeverNegative() {
         LatencyRecorder recorder = new LatencyRecorder("bench-test-", 2, true);
         long now = System.nanoTime();
         recorder.offered(0, now - 5_000_000_000L);

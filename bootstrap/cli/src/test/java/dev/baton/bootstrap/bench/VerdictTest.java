@@ -25,7 +25,7 @@ class VerdictTest {
     }
 
     @Test
-    void anEffectThatRanTwiceFailsTheRunThoughTheLedgerCountsEachJobOnce() {
+    void anEffectThatRanTwiceFailsTheRunThoughTheLedgerCountsOnce() {
         Verdict verdict = Verdict.exactlyOnce(JOBS, true, DRAINED, JOBS, shipments(JOBS + 1, JOBS));
 
         assertThat(verdict.exactlyOnce()).isFalse();
@@ -62,7 +62,7 @@ class VerdictTest {
     }
 
     @Test
-    void aQueueLeftWithPendingUndeliveredDelayedOrDeadJobsFailsEitherMode() {
+    void pendingUndeliveredDelayedOrDeadJobsLeftFailEitherMode() {
         for (QueueStats left : List.of(stats(1, 0, 0, 0), stats(0, 1, 0, 0), stats(0, 0, 1, 0), stats(0, 0, 0, 1))) {
             assertThat(Verdict.exactlyOnce(JOBS, true, left, JOBS, shipments(JOBS, JOBS)).exactlyOnce())
                     .as("%s", left).isFalse();

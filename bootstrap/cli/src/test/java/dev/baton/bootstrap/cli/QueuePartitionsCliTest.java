@@ -51,7 +51,7 @@ class QueuePartitionsCliTest {
     }
 
     @Test
-    void enqueueAndWorkerWithPartitionsProcessEveryJobAndRefuseAnotherCount() throws Exception {
+    void partitionedEnqueueAndWorkerRunEveryJobAndRefuseAnotherCount() throws Exception {
         InJvmCli cli = cli(Map.of("BATON_SCHEMA", TestEndpoints.unique("parts")));
         String queue = queue("work");
 

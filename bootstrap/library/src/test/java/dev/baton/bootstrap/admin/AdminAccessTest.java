@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
@@ -44,48 +45,52 @@ class AdminAccessTest {
         root.detachAppender(log);
     }
 
-    @Test
-    void withPasswordsEverythingButHealthAndMetricsNeedsALoginAndOnlyTheOperatorChanges() throws Exception {
-        try (Baton baton = baton("127.0.0.1:0", VIEWER_PASSWORD, OPERATOR_PASSWORD)) {
-            AdminClient anonymous = AdminClient.anonymous(baton.startAdmin().orElseThrow());
-            AdminClient viewer = anonymous.as("viewer", VIEWER_PASSWORD);
-            AdminClient operator = anonymous.as("operator", OPERATOR_PASSWORD);
+    @Nested
+    class WithPasswords {
+        @Test
+        void allButHealthAndMetricsNeedsALoginAndOnlyTheOperatorChanges() throws Exception {
+            try (Baton baton = baton("127.0.0.1:0", VIEWER_PASSWORD, OPERATOR_PASSWORD)) {
+                AdminClient anonymous = AdminClient.anonymous(baton.startAdmin().orElseThrow());
+                AdminClient viewer = anonymous.as("viewer", VIEWER_PASSWORD);
+                AdminClient operator = anonymous.as("operator", OPERATOR_PASSWORD);
 
-            for (String path : List.of("/api/queues", "/api/whoami", "/api/queues/mail", "/", "/nowhere")) {
-                HttpResponse<String> refused = anonymous.get(path);
-                assertThat(refused.statusCode()).as(path).isEqualTo(401);
-                assertThat(refused.headers().firstValue("WWW-Authenticate")).contains(AdminAccess.CHALLENGE);
-                assertThat(refused.body()).contains("\"error\"");
+                for (String path : List.of("/api/queues", "/api/whoami", "/api/queues/mail", "/", "/nowhere")) {
+                    HttpResponse<String> refused = anonymous.get(path);
+                    assertThat(refused.statusCode()).as(path).isEqualTo(401);
+                    assertThat(refused.headers().firstValue("WWW-Authenticate")).contains(AdminAccess.CHALLENGE);
+                    assertThat(refused.body()).contains("\"error\"");
+                }
+                assertThat(anonymous.get("/health/live").statusCode()).isEqualTo(200);
+                assertThat(anonymous.get("/health/ready").statusCode()).isEqualTo(200);
+                assertThat(anonymous.get("/metrics").statusCode()).isEqualTo(200);
+                assertThat(anonymous.post(PAUSE, "{}").statusCode()).isEqualTo(401);
+                assertThat(anonymous.as("viewer", OPERATOR_PASSWORD).get("/api/queues").statusCode())
+                        .as("the operator's password is not the viewer's").isEqualTo(401);
+                assertThat(anonymous.as("operator", VIEWER_PASSWORD).get("/api/queues").statusCode()).isEqualTo(401);
+                assertThat(anonymous.as("admin", OPERATOR_PASSWORD).get("/api/queues").statusCode()).isEqualTo(401);
+
+                assertThat(viewer.get("/api/queues").statusCode()).isEqualTo(200);
+                assertThat(viewer.get("/api/whoami").body())
+                        .contains("\"user\" : \"viewer\"", "\"can_change\" : false");
+                HttpResponse<String> viewerPause = viewer.post(PAUSE, "{}");
+                assertThat(viewerPause.statusCode()).isEqualTo(403);
+                assertThat(viewerPause.body()).contains("viewer may not change");
+                assertThat(viewer.post("/api/queues/mail/dead/purge", "{\"all\": true}").statusCode()).isEqualTo(403);
+                assertThat(paused(baton)).isFalse();
+
+                assertThat(operator.get("/api/whoami").body()).contains("\"user\" : \"operator\"",
+                        "\"can_change\" : true");
+                assertThat(operator.post(PAUSE, "{}").statusCode()).isEqualTo(200);
+                assertThat(paused(baton)).isTrue();
+                assertThat(operator.get("/api/queues/mail/pause").statusCode()).isEqualTo(405);
+
+                assertNoPassword(anonymous.received());
             }
-            assertThat(anonymous.get("/health/live").statusCode()).isEqualTo(200);
-            assertThat(anonymous.get("/health/ready").statusCode()).isEqualTo(200);
-            assertThat(anonymous.get("/metrics").statusCode()).isEqualTo(200);
-            assertThat(anonymous.post(PAUSE, "{}").statusCode()).isEqualTo(401);
-            assertThat(anonymous.as("viewer", OPERATOR_PASSWORD).get("/api/queues").statusCode())
-                    .as("the operator's password is not the viewer's").isEqualTo(401);
-            assertThat(anonymous.as("operator", VIEWER_PASSWORD).get("/api/queues").statusCode()).isEqualTo(401);
-            assertThat(anonymous.as("admin", OPERATOR_PASSWORD).get("/api/queues").statusCode()).isEqualTo(401);
-
-            assertThat(viewer.get("/api/queues").statusCode()).isEqualTo(200);
-            assertThat(viewer.get("/api/whoami").body()).contains("\"user\" : \"viewer\"", "\"can_change\" : false");
-            HttpResponse<String> viewerPause = viewer.post(PAUSE, "{}");
-            assertThat(viewerPause.statusCode()).isEqualTo(403);
-            assertThat(viewerPause.body()).contains("viewer may not change");
-            assertThat(viewer.post("/api/queues/mail/dead/purge", "{\"all\": true}").statusCode()).isEqualTo(403);
-            assertThat(paused(baton)).isFalse();
-
-            assertThat(operator.get("/api/whoami").body()).contains("\"user\" : \"operator\"",
-                    "\"can_change\" : true");
-            assertThat(operator.post(PAUSE, "{}").statusCode()).isEqualTo(200);
-            assertThat(paused(baton)).isTrue();
-            assertThat(operator.get("/api/queues/mail/pause").statusCode()).isEqualTo(405);
-
-            assertNoPassword(anonymous.received());
         }
     }
 
     @Test
-    void aChangeFromAnotherOriginOrNotSentAsJsonIsRefusedAndChangesNothing() throws Exception {
+    void aCrossOriginOrNonJsonChangeIsRefusedAndChangesNothing() throws Exception {
         try (Baton baton = baton("127.0.0.1:0", "", OPERATOR_PASSWORD)) {
             AdminClient operator = AdminClient.anonymous(baton.startAdmin().orElseThrow())
                     .as("operator", OPERATOR_PASSWORD);
@@ -119,31 +124,34 @@ class AdminAccessTest {
         }
     }
 
-    @Test
-    void withoutPasswordsTheLoopbackAddressIsReadOnlyForAnyone() throws Exception {
-        try (Baton baton = baton("127.0.0.1:0", "", "")) {
-            AdminClient anonymous = AdminClient.anonymous(baton.startAdmin().orElseThrow());
+    @Nested
+    class WithoutPasswords {
+        @Test
+        void theLoopbackAddressIsReadOnlyForAnyone() throws Exception {
+            try (Baton baton = baton("127.0.0.1:0", "", "")) {
+                AdminClient anonymous = AdminClient.anonymous(baton.startAdmin().orElseThrow());
 
-            assertThat(anonymous.get("/api/queues").statusCode()).isEqualTo(200);
-            assertThat(anonymous.get("/api/whoami").body()).contains("\"user\" : null", "\"can_change\" : false");
-            assertThat(anonymous.post(PAUSE, "{}").statusCode()).isEqualTo(403);
-            assertThat(anonymous.post("/api/queues/mail/dead/replay", "{\"all\": true}").statusCode())
-                    .isEqualTo(403);
-            assertThat(paused(baton)).isFalse();
+                assertThat(anonymous.get("/api/queues").statusCode()).isEqualTo(200);
+                assertThat(anonymous.get("/api/whoami").body()).contains("\"user\" : null", "\"can_change\" : false");
+                assertThat(anonymous.post(PAUSE, "{}").statusCode()).isEqualTo(403);
+                assertThat(anonymous.post("/api/queues/mail/dead/replay", "{\"all\": true}").statusCode())
+                        .isEqualTo(403);
+                assertThat(paused(baton)).isFalse();
+            }
         }
-    }
 
-    @Test
-    void withoutPasswordsANonLoopbackAddressServesOnlyHealthAndMetricsAndAWarningSaysWhy() throws Exception {
-        try (Baton baton = baton("0.0.0.0:0", "", "")) {
-            AdminClient anonymous = AdminClient.anonymous(baton.startAdmin().orElseThrow());
+        @Test
+        void aNonLoopbackAddressServesOnlyHealthAndMetricsAndWarnsWhy() throws Exception {
+            try (Baton baton = baton("0.0.0.0:0", "", "")) {
+                AdminClient anonymous = AdminClient.anonymous(baton.startAdmin().orElseThrow());
 
-            assertThat(anonymous.get("/api/queues").statusCode()).isEqualTo(403);
-            assertThat(anonymous.get("/api/whoami").statusCode()).isEqualTo(403);
-            assertThat(anonymous.get("/health/live").statusCode()).isEqualTo(200);
-            assertThat(anonymous.get("/metrics").statusCode()).isEqualTo(200);
-            assertThat(log.list).anySatisfy(event -> assertThat(event.getFormattedMessage())
-                    .contains("non-loopback", "only /health/* and /metrics"));
+                assertThat(anonymous.get("/api/queues").statusCode()).isEqualTo(403);
+                assertThat(anonymous.get("/api/whoami").statusCode()).isEqualTo(403);
+                assertThat(anonymous.get("/health/live").statusCode()).isEqualTo(200);
+                assertThat(anonymous.get("/metrics").statusCode()).isEqualTo(200);
+                assertThat(log.list).anySatisfy(event -> assertThat(event.getFormattedMessage())
+                        .contains("non-loopback", "only /health/* and /metrics"));
+            }
         }
     }
 

@@ -74,7 +74,7 @@ class AdminApiTest {
     }
 
     @Test
-    void theApiShowsQueuesJobsAndOutcomesAndReplaysOrPurgesDeadLettersOnce() throws Exception {
+    void theApiShowsQueuesJobsOutcomesAndReplaysOrPurgesTheDeadOnce() throws Exception {
         try (Baton baton = baton()) {
             AdminClient anonymous = AdminClient.anonymous(baton.startAdmin().orElseThrow());
             AdminClient viewer = anonymous.as("viewer", VIEWER_PASSWORD);

@@ -26,6 +26,7 @@ import java.util.Base64;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /** The admin endpoints over a Baton on the in-memory adapters; the access rules in {@code AdminAccessTest}. */
@@ -69,7 +70,7 @@ class AdminServerTest {
     }
 
     @Test
-    void theOperatorsPostPausesAndResumesAQueueAndTheGaugeAndCountersShowIt() throws Exception {
+    void theOperatorsPostPausesAndResumesAQueueAndTheMetricsShowIt() throws Exception {
         QueueName mail = QueueName.of("mail");
         try (Baton baton = Baton.builder()
                 .config(ConfigLoader.load(Map.of("BATON_ADMIN_ADDRESS", "127.0.0.1:0",
@@ -110,43 +111,45 @@ class AdminServerTest {
         }
     }
 
-    @Test
-    void withoutPasswordsAPostChangesNothingAndOnANonLoopbackAddressOnlyHealthAndMetricsAreServed()
-            throws Exception {
-        try (Baton baton = Baton.builder()
-                .config(ConfigLoader.load(Map.of("BATON_ADMIN_ADDRESS", "0.0.0.0:0"), Optional.empty(), Map.of()))
-                .adapters(new InMemoryAdapters(Clock.systemUTC()).ports())
-                .handler("mail", context -> Optional.empty())
-                .build()) {
-            InetSocketAddress address = baton.startAdmin().orElseThrow();
+    @Nested
+    class WithoutPasswords {
+        @Test
+        void aPostChangesNothingAndNonLoopbackServesOnlyHealthAndMetrics() throws Exception {
+            try (Baton baton = Baton.builder()
+                    .config(ConfigLoader.load(Map.of("BATON_ADMIN_ADDRESS", "0.0.0.0:0"), Optional.empty(), Map.of()))
+                    .adapters(new InMemoryAdapters(Clock.systemUTC()).ports())
+                    .handler("mail", context -> Optional.empty())
+                    .build()) {
+                InetSocketAddress address = baton.startAdmin().orElseThrow();
 
-            HttpResponse<String> refused = post(address, "/api/queues/mail/pause", "application/json");
+                HttpResponse<String> refused = post(address, "/api/queues/mail/pause", "application/json");
 
-            assertThat(refused.statusCode()).isEqualTo(403);
-            assertThat(refused.body()).contains("non-loopback");
-            assertThat(get(address, "/api/queues").statusCode()).isEqualTo(403);
-            assertThat(get(address, "/health/live").statusCode()).isEqualTo(200);
-            assertThat(get(address, "/metrics").statusCode()).isEqualTo(200);
-            assertThat(paused(baton)).as("nothing paused").isFalse();
-        }
-        try (Baton baton = Baton.builder()
-                .config(ConfigLoader.load(Map.of("BATON_ADMIN_ADDRESS", "127.0.0.1:0"), Optional.empty(), Map.of()))
-                .adapters(new InMemoryAdapters(Clock.systemUTC()).ports())
-                .handler("mail", context -> Optional.empty())
-                .build()) {
-            InetSocketAddress address = baton.startAdmin().orElseThrow();
+                assertThat(refused.statusCode()).isEqualTo(403);
+                assertThat(refused.body()).contains("non-loopback");
+                assertThat(get(address, "/api/queues").statusCode()).isEqualTo(403);
+                assertThat(get(address, "/health/live").statusCode()).isEqualTo(200);
+                assertThat(get(address, "/metrics").statusCode()).isEqualTo(200);
+                assertThat(paused(baton)).as("nothing paused").isFalse();
+            }
+            try (Baton baton = Baton.builder()
+                    .config(ConfigLoader.load(Map.of("BATON_ADMIN_ADDRESS", "127.0.0.1:0"), Optional.empty(), Map.of()))
+                    .adapters(new InMemoryAdapters(Clock.systemUTC()).ports())
+                    .handler("mail", context -> Optional.empty())
+                    .build()) {
+                InetSocketAddress address = baton.startAdmin().orElseThrow();
 
-            HttpResponse<String> refused = post(address, "/api/queues/mail/pause", "application/json");
+                HttpResponse<String> refused = post(address, "/api/queues/mail/pause", "application/json");
 
-            assertThat(refused.statusCode()).isEqualTo(403);
-            assertThat(refused.body()).contains("no operator is configured");
-            assertThat(get(address, "/api/queues").statusCode()).isEqualTo(200);
-            assertThat(paused(baton)).as("nothing paused").isFalse();
+                assertThat(refused.statusCode()).isEqualTo(403);
+                assertThat(refused.body()).contains("no operator is configured");
+                assertThat(get(address, "/api/queues").statusCode()).isEqualTo(200);
+                assertThat(paused(baton)).as("nothing paused").isFalse();
+            }
         }
     }
 
     @Test
-    void withTheApplicationsRegistryTheMetricsGoThereAndMetricsAnswer404SayingSo() throws Exception {
+    void theApplicationsRegistryGetsTheMetricsAndMetricsAnswers404() throws Exception {
         SimpleMeterRegistry applications = new SimpleMeterRegistry();
         try (Baton baton = Baton.builder()
                 .config(ConfigLoader.load(Map.of("BATON_ADMIN_ADDRESS", "127.0.0.1:0"), Optional.empty(), Map.of()))

@@ -51,7 +51,7 @@ class DashboardHttpTest {
     }
 
     @Test
-    void pagesScriptsAndTheChartLibraryAreServedWithTheirTypesAndNothingElse() throws Exception {
+    void pagesScriptsAndTheChartLibraryAreServedTypedAndNothingElse() throws Exception {
         HttpResponse<String> index = get("/");
         assertThat(index.statusCode()).isEqualTo(200);
         assertThat(index.headers().firstValue("Content-Type")).contains("text/html; charset=utf-8");
@@ -84,7 +84,7 @@ class DashboardHttpTest {
     }
 
     @Test
-    void eventsReportTheThroughputEverySecondAndAClosedConnectionFreesItsPlace() throws Exception {
+    void eventsReportThroughputEachSecondAndAClosedOneFreesItsPlace() throws Exception {
         RunningWorker worker = baton.start("mail");
         List<InputStream> streams = new ArrayList<>();
         for (int i = 0; i < Dashboard.MAX_EVENT_CLIENTS; i++) {

@@ -31,7 +31,7 @@ class EventStreamClientTest {
             new ThroughputSampler(reader, () -> List.of(ORDERS), clock, 900, UnaryOperator.identity());
 
     @Test
-    void aBrowserThatStopsReadingIsEndedWithoutHoldingUpTheSamplerOrTheOthers() {
+    void aStalledBrowserIsEndedWithoutHoldingUpTheSamplerOrOthers() {
         CountDownLatch never = new CountDownLatch(1);
         OutputStream stalled = new OutputStream() {
             @Override

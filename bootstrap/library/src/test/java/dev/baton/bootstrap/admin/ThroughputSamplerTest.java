@@ -76,7 +76,7 @@ class ThroughputSamplerTest {
     }
 
     @Test
-    void aSubscriberGetsTheHistoryThenEachNewSampleAndTheHistoryIsBounded() {
+    void aSubscriberGetsTheBoundedHistoryThenEachNewSample() {
         for (int i = 0; i < 5; i++) {
             clock.advance(Duration.ofSeconds(1));
             sampler.runOnce();

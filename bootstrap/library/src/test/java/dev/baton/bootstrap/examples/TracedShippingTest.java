@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 class TracedShippingTest {
 
     @Test
-    void theCheckoutsTraceRunsThroughTheSendSpanToTheAttemptThatShippedTheParcel() {
+    void theCheckoutsTraceRunsViaTheSendSpanToTheAttemptThatShipped() {
         InMemorySpanExporter exporter = InMemorySpanExporter.create();
         List<SpanData> finished;
         QueueName queue = QueueName.of(TestEndpoints.unique("traced-shop").replace('_', '-'));

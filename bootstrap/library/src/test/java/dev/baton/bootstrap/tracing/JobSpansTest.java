@@ -38,6 +38,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -68,7 +69,7 @@ class JobSpansTest {
     }
 
     @Test
-    void aProcessedJobsSpanIsAChildOfItsEnqueueSpanWhoseContextTravelsOnTheEntry() {
+    void aProcessedJobsSpanIsAChildOfItsEnqueueSpanViaTheEntry() {
         baton = build(builder -> builder.openTelemetry(sdk), context -> Optional.of("done"));
         baton.enqueue(queue, JobId.of("order-1"), "{}");
         SpanData send = single(SpanKind.PRODUCER);
@@ -96,7 +97,7 @@ class JobSpansTest {
     }
 
     @Test
-    void aRetrysSpanIsAChildOfTheEnqueueSpanAndLinksToTheFirstAttemptsSpan() {
+    void aRetrysSpanIsAChildOfTheEnqueueSpanLinkedToTheFirstAttempts() {
         baton = build(builder -> builder.openTelemetry(sdk), context -> {
             if (context.attempt() < 3) {
                 throw new IllegalStateException("attempt " + context.attempt() + " fails");
@@ -122,7 +123,7 @@ class JobSpansTest {
     }
 
     @Test
-    void aDeadLetteredJobsSpanRecordsTheErrorAndItsRedriveStaysInTheTrace() {
+    void aDeadJobsSpanRecordsTheErrorAndItsRedriveStaysInTheTrace() {
         AtomicBoolean fixed = new AtomicBoolean(false);
         baton = build(builder -> builder.openTelemetry(sdk), context -> {
             if (!fixed.get()) {
@@ -168,19 +169,22 @@ class JobSpansTest {
         assertThat(process.getTraceId()).isEqualTo(checkout.getSpanContext().getTraceId());
     }
 
-    @Test
-    void withoutABuilderCallBatonTracesThroughTheGlobalOpenTelemetryEvenOneSetAfterItsFirstJob() {
-        baton = build(UnaryOperator.identity(), context -> Optional.empty());
-        baton.enqueue(queue, JobId.of("before-sdk"), "{}");
+    @Nested
+    class WithoutABuilderCall {
+        @Test
+        void itUsesTheGlobalOpenTelemetryEvenOneSetAfterItsFirstJob() {
+            baton = build(UnaryOperator.identity(), context -> Optional.empty());
+            baton.enqueue(queue, JobId.of("before-sdk"), "{}");
 
-        GlobalOpenTelemetry.set(sdk); // Baton only peeked (getOrNoop): the application may still install its SDK
-        baton.enqueue(queue, JobId.of("after-sdk"), "{}");
-        baton.start(queue.value());
+            GlobalOpenTelemetry.set(sdk); // Baton only peeked (getOrNoop): the application may still install its SDK
+            baton.enqueue(queue, JobId.of("after-sdk"), "{}");
+            baton.start(queue.value());
 
-        attempts(2);
-        assertThat(spans(SpanKind.PRODUCER)).singleElement().satisfies(send -> assertThat(send.getAttributes()
-                .get(AttributeKey.stringKey("messaging.message.id"))).isEqualTo("after-sdk"));
-        assertThat(entryFields()).doesNotContainKey("traceparent");
+            attempts(2);
+            assertThat(spans(SpanKind.PRODUCER)).singleElement().satisfies(send -> assertThat(send.getAttributes()
+                    .get(AttributeKey.stringKey("messaging.message.id"))).isEqualTo("after-sdk"));
+            assertThat(entryFields()).doesNotContainKey("traceparent");
+        }
     }
 
     private Baton build(UnaryOperator<BatonBuilder> tracing, JobHandler handler) {

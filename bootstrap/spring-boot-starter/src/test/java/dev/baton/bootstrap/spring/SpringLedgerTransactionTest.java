@@ -59,7 +59,7 @@ class SpringLedgerTransactionTest {
     }
 
     @Test
-    void aHandlersJdbcTemplateWritesCommitOnceWithTheJobAndRollBackWithAFailedAttempt() {
+    void handlerJdbcWritesCommitOnceWithTheJobAndRollBackOnFailure() {
         String schema = TestEndpoints.unique("spring_ledger");
         String queue = schema.replace('_', '-');
         FlakyMailer mailer = new FlakyMailer();
@@ -97,7 +97,7 @@ class SpringLedgerTransactionTest {
 
     /** What a {@code @Transactional} service method the handler calls does, without a proxy: the same manager. */
     @Test
-    void aTransactionTheHandlerAsksForJoinsTheJobsAndItsFailureFailsTheAttempt() {
+    void aHandlersTransactionJoinsTheJobsAndItsFailureFailsTheAttempt() {
         String schema = TestEndpoints.unique("spring_joined");
         String queue = schema.replace('_', '-');
         try (HikariDataSource dataSource = dataSource()) {

@@ -23,7 +23,7 @@ class TransactionalOutboxTest {
     private final QueueName queue = QueueName.of(schema.replace('_', '-'));
 
     @Test
-    void anEnqueueCommitsAndRollsBackWithTheTransactionTemplatesTransaction() {
+    void anEnqueueCommitsAndRollsBackWithTheTransactionTemplate() {
         try (HikariDataSource dataSource = SpringLedgerTransactionTest.dataSource()) {
             runner(dataSource).run(context -> {
                 assertThat(context).hasNotFailed();
