@@ -19,12 +19,23 @@ import javax.xml.stream.XMLStreamReader;
 /**
  * Prints the slowest test classes of a build and each module's test time, read from the surefire and failsafe
  * reports ({@code target/*-reports/TEST-*.xml}) under the reactor's root. Only reports written since the build
- * started count, so a module left out of this build does not show with an old run. {@code @Nested} classes add to
- * their outer class. Run by the last module of the reactor (architecture-tests) at {@code verify}:
+ * started count, so a module left out of this build does not show with an old run. {@code @Nested} classes count
+ * with their outer class. Run by the last module of the reactor (architecture-tests) at {@code verify}:
  * {@code java .mvn/SlowestTests.java ROOT BUILD_START [COUNT]}.
  */
 public final class SlowestTests {
-    private record TestClass(String module, String name, double seconds) {
+    /** A report's suite: its outer class, whether it is a nested one, its time. */
+    private record TestClass(String module, String name, boolean nested, double seconds) {
+        /**
+         * A class and its {@code @Nested} classes as one: the outer suite's time spans its nested ones' in some
+         * reports and not in others, so the larger of the outer time and the nested times' sum.
+         */
+        static TestClass merge(List<TestClass> suites) {
+            double outer = suites.stream().filter(c -> !c.nested()).mapToDouble(TestClass::seconds).sum();
+            double nested = suites.stream().filter(TestClass::nested).mapToDouble(TestClass::seconds).sum();
+            TestClass first = suites.get(0);
+            return new TestClass(first.module(), first.name(), false, Math.max(outer, nested));
+        }
     }
 
     public static void main(String[] args) throws IOException {
@@ -35,10 +46,9 @@ public final class SlowestTests {
         // modules sit one or two levels down: root/module/target/surefire-reports/TEST-x.xml
         try (Stream<Path> files = Files.find(root, 5, (file, attributes) -> isReport(file))) {
             classes = files.filter(file -> modifiedSince(file, since))
-                    .map(file -> read(root, file)).collect(Collectors.groupingBy(
-                            c -> c.module() + " " + c.name(), Collectors.reducing((a, b) ->
-                                    new TestClass(a.module(), a.name(), a.seconds() + b.seconds()))))
-                    .values().stream().map(c -> c.orElseThrow())
+                    .map(file -> read(root, file))
+                    .collect(Collectors.groupingBy(c -> c.module() + " " + c.name())).values().stream()
+                    .map(TestClass::merge)
                     .sorted(Comparator.comparingDouble(TestClass::seconds).reversed()).toList();
         }
         if (classes.isEmpty()) {
@@ -84,7 +94,7 @@ public final class SlowestTests {
             // surefire groups thousands with a comma in some versions
             double seconds = Double.parseDouble(xml.getAttributeValue(null, "time").replace(",", ""));
             int nested = name.indexOf('$');
-            return new TestClass(module, nested < 0 ? name : name.substring(0, nested), seconds);
+            return new TestClass(module, nested < 0 ? name : name.substring(0, nested), nested >= 0, seconds);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (XMLStreamException e) {
