@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -63,73 +64,80 @@ class HarnessIT {
         });
     }
 
-    @Test
-    void onALedgerOfOutcomesTheCheckerFlagsDeadLettersThatContradictIt() throws SQLException {
-        onThrowawayQueue((probe, ledger, sql, schema) -> {
-            sql.execute("create table " + schema + "." + LedgerProbe.OUTCOMES
-                    + " (job_id text primary key, state text not null, reason text)");
-            sql.execute("create table " + schema + ".demo_shipments (job_id text)");
-            // ok: completed; shipped: completed, a dead letter left over; poison: dead as POISON in both;
-            // forgotten: dead in the ledger, no dead letter; unrecorded: a dead letter the ledger does not know;
-            // other-reason: the two disagree; dead-shipped: dead in the ledger, yet its effect committed;
-            // innocent: a job that should have completed, dead as POISON in both
-            sql.execute("insert into " + schema + "." + LedgerProbe.OUTCOMES + " values ('ok', 'completed', null),"
-                    + " ('shipped', 'completed', null), ('poison', 'dead', 'POISON'), ('forgotten', 'dead', 'POISON'),"
-                    + " ('other-reason', 'dead', 'POISON'), ('dead-shipped', 'dead', 'POISON'),"
-                    + " ('innocent', 'dead', 'POISON')");
-            sql.execute("insert into " + schema + ".demo_shipments values ('ok'), ('shipped'), ('dead-shipped')");
-            deadLetter(probe, "shipped", "NON_RETRYABLE");
-            deadLetter(probe, "poison", "POISON");
-            deadLetter(probe, "unrecorded", "POISON");
-            deadLetter(probe, "other-reason", "NON_RETRYABLE");
-            deadLetter(probe, "dead-shipped", "POISON");
-            deadLetter(probe, "innocent", "POISON");
-            List<JobSpec> jobs = List.of(job("ok"), job("shipped"), poison("poison"), poison("forgotten"),
-                    poison("unrecorded"), poison("other-reason"), poison("dead-shipped"), job("innocent"));
+    @Nested
+    class OnALedgerOfOutcomes {
+        @Test
+        void theCheckerFlagsDeadLettersThatContradictIt() throws SQLException {
+            onThrowawayQueue((probe, ledger, sql, schema) -> {
+                sql.execute("create table " + schema + "." + LedgerProbe.OUTCOMES
+                        + " (job_id text primary key, state text not null, reason text)");
+                sql.execute("create table " + schema + ".demo_shipments (job_id text)");
+                // ok: completed; shipped: completed, a dead letter left over; poison: dead as POISON in both;
+                // forgotten: dead in the ledger, no dead letter; unrecorded: a dead letter the ledger does not know;
+                // other-reason: the two disagree; dead-shipped: dead in the ledger, yet its effect committed;
+                // innocent: a job that should have completed, dead as POISON in both
+                sql.execute("insert into " + schema + "." + LedgerProbe.OUTCOMES
+                        + " values ('ok', 'completed', null), ('shipped', 'completed', null),"
+                        + " ('poison', 'dead', 'POISON'), ('forgotten', 'dead', 'POISON'),"
+                        + " ('other-reason', 'dead', 'POISON'), ('dead-shipped', 'dead', 'POISON'),"
+                        + " ('innocent', 'dead', 'POISON')");
+                sql.execute("insert into " + schema + ".demo_shipments values ('ok'), ('shipped'), ('dead-shipped')");
+                deadLetter(probe, "shipped", "NON_RETRYABLE");
+                deadLetter(probe, "poison", "POISON");
+                deadLetter(probe, "unrecorded", "POISON");
+                deadLetter(probe, "other-reason", "NON_RETRYABLE");
+                deadLetter(probe, "dead-shipped", "POISON");
+                deadLetter(probe, "innocent", "POISON");
+                List<JobSpec> jobs = List.of(job("ok"), job("shipped"), poison("poison"), poison("forgotten"),
+                        poison("unrecorded"), poison("other-reason"), poison("dead-shipped"), job("innocent"));
 
-            Verdict verdict = new LedgerInvariant(probe, ledger, 3, true).check(jobs);
+                Verdict verdict = new LedgerInvariant(probe, ledger, 3, true).check(jobs);
 
-            assertThat(verdict.completed()).isEqualTo(2);
-            assertThat(verdict.completedAndDead()).containsExactly("shipped");
-            assertThat(verdict.contradicted()).hasSize(3)
-                    .anySatisfy(d -> assertThat(d).startsWith("forgotten("))
-                    .anySatisfy(d -> assertThat(d).startsWith("unrecorded("))
-                    .anySatisfy(d -> assertThat(d).startsWith("other-reason("));
-            assertThat(verdict.duplicateEffects()).singleElement().asString().startsWith("dead-shipped(");
-            assertThat(verdict.innocentPoison()).containsExactly("innocent");
-            assertThat(verdict.lost()).isEmpty();
-            assertThat(verdict.wrongFate()).singleElement().asString().startsWith("shipped(");
-            assertThat(verdict.deadByReason()).as("the ledger's reason first")
-                    .isEqualTo(Map.of("POISON", 6, "NON_RETRYABLE", 1));
-            assertThat(ledger.completedCount()).isEqualTo(2);
-            assertThat(ledger.isCompleted("poison")).isFalse();
-            assertThat(verdict.holds()).isFalse();
-        });
+                assertThat(verdict.completed()).isEqualTo(2);
+                assertThat(verdict.completedAndDead()).containsExactly("shipped");
+                assertThat(verdict.contradicted()).hasSize(3)
+                        .anySatisfy(d -> assertThat(d).startsWith("forgotten("))
+                        .anySatisfy(d -> assertThat(d).startsWith("unrecorded("))
+                        .anySatisfy(d -> assertThat(d).startsWith("other-reason("));
+                assertThat(verdict.duplicateEffects()).singleElement().asString().startsWith("dead-shipped(");
+                assertThat(verdict.innocentPoison()).containsExactly("innocent");
+                assertThat(verdict.lost()).isEmpty();
+                assertThat(verdict.wrongFate()).singleElement().asString().startsWith("shipped(");
+                assertThat(verdict.deadByReason()).as("the ledger's reason first")
+                        .isEqualTo(Map.of("POISON", 6, "NON_RETRYABLE", 1));
+                assertThat(ledger.completedCount()).isEqualTo(2);
+                assertThat(ledger.isCompleted("poison")).isFalse();
+                assertThat(verdict.holds()).isFalse();
+            });
+        }
     }
 
-    @Test
-    void aofAlwaysKeepsEveryAcknowledgedWriteAcrossKill9AndNoPersistenceKeepsNothing() {
-        for (PrivateRedis.Persistence persistence : List.of(PrivateRedis.Persistence.AOF_ALWAYS,
-                PrivateRedis.Persistence.AOF_EVERYSEC, PrivateRedis.Persistence.NONE)) {
-            try (PrivateRedis redis = PrivateRedis.start(persistence)) {
-                try (QueueProbe probe = new QueueProbe(redis.uri(), "persistence")) {
-                    for (int i = 0; i < 500; i++) {
-                        probe.appendRaw(Map.of(QueueProbe.bytes("job_id"), QueueProbe.bytes("j" + i)));
+    @Nested
+    class PrivateRedisAcrossKill9 {
+        @Test
+        void keepsEveryAcknowledgedWriteWithAofAlwaysAndNothingWithout() {
+            for (PrivateRedis.Persistence persistence : List.of(PrivateRedis.Persistence.AOF_ALWAYS,
+                    PrivateRedis.Persistence.AOF_EVERYSEC, PrivateRedis.Persistence.NONE)) {
+                try (PrivateRedis redis = PrivateRedis.start(persistence)) {
+                    try (QueueProbe probe = new QueueProbe(redis.uri(), "persistence")) {
+                        for (int i = 0; i < 500; i++) {
+                            probe.appendRaw(Map.of(QueueProbe.bytes("job_id"), QueueProbe.bytes("j" + i)));
+                        }
+                        // the test is about what reached the OS: everysec may hold the AOF buffer back for up to
+                        // 2 s while a background fsync runs on a busy disk (see RELIABILITY.md), and the first AOF
+                        // rewrite of a new server switches files only when it ends
+                        await("AOF written").atMost(Duration.ofSeconds(10)).until(() -> {
+                            String info = probe.redis().info("persistence");
+                            return info.contains("aof_enabled:0") || info.contains("aof_buffer_length:0")
+                                    && info.contains("aof_rewrite_in_progress:0");
+                        });
                     }
-                    // the test is about what reached the OS: everysec may hold the AOF buffer back for up to 2 s while
-                    // a background fsync runs on a busy disk (see RELIABILITY.md), and the first AOF rewrite of a new
-                    // server switches files only when it ends
-                    await("AOF written").atMost(Duration.ofSeconds(10)).until(() -> {
-                        String info = probe.redis().info("persistence");
-                        return info.contains("aof_enabled:0") || info.contains("aof_buffer_length:0")
-                                && info.contains("aof_rewrite_in_progress:0");
-                    });
-                }
-                redis.crashAndRestart();
-                try (QueueProbe probe = new QueueProbe(redis.uri(), "persistence")) {
-                    // a kill -9 of the process (not of the machine): what was written to the AOF is in the OS
-                    assertThat(probe.streamLength()).as(persistence.name())
-                            .isEqualTo(persistence == PrivateRedis.Persistence.NONE ? 0 : 500);
+                    redis.crashAndRestart();
+                    try (QueueProbe probe = new QueueProbe(redis.uri(), "persistence")) {
+                        // a kill -9 of the process (not of the machine): what was written to the AOF is in the OS
+                        assertThat(probe.streamLength()).as(persistence.name())
+                                .isEqualTo(persistence == PrivateRedis.Persistence.NONE ? 0 : 500);
+                    }
                 }
             }
         }

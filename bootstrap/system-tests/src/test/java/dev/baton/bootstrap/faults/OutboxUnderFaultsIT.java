@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -33,64 +34,67 @@ class OutboxUnderFaultsIT {
     private static final int JOBS = 2000;
     private static final int ROLLED_BACK = 300;
 
-    @Test
-    void committedJobsCompleteOnceRolledBackOnesNeverRunAndOnlyALossOfRedisDataIsRepublished() {
-        try (PrivateRedis redis = PrivateRedis.start(PrivateRedis.Persistence.NONE);
-             Scenario scenario = Scenario.on("outbox", redis.uri(), TestEndpoints.jdbcUrl(), Map.of())) {
-            scenario.cli().runOk("migrate");
-            OutboxProducers producers = new OutboxProducers(scenario, 4);
-            List<JobSpec> jobs = scenario.generate(JobMix.plain().sleepingUpTo(20), JOBS);
-            List<JobSpec> rolledBack = new ArrayList<>();
-            Chaos chaos = new Chaos(scenario);
+    @Nested
+    class CommittedAndRolledBackJobs {
+        @Test
+        void completeOnceOrNeverAndOnlyALossOfRedisDataIsRepublished() {
+            try (PrivateRedis redis = PrivateRedis.start(PrivateRedis.Persistence.NONE);
+                 Scenario scenario = Scenario.on("outbox", redis.uri(), TestEndpoints.jdbcUrl(), Map.of())) {
+                scenario.cli().runOk("migrate");
+                OutboxProducers producers = new OutboxProducers(scenario, 4);
+                List<JobSpec> jobs = scenario.generate(JobMix.plain().sleepingUpTo(20), JOBS);
+                List<JobSpec> rolledBack = new ArrayList<>();
+                Chaos chaos = new Chaos(scenario);
 
-            // a backlog in the outbox before any relay runs
-            rolledBack.addAll(committed(scenario, producers.enqueue(jobs.subList(0, 800), 120)));
-            WorkerFleet fleet = scenario.startWorkers(3);
-            chaos.awaitProgress(0.25);
-            Map<Long, String> bad = producers.writeUnpublishableRows();
+                // a backlog in the outbox before any relay runs
+                rolledBack.addAll(committed(scenario, producers.enqueue(jobs.subList(0, 800), 120)));
+                WorkerFleet fleet = scenario.startWorkers(3);
+                chaos.awaitProgress(0.25);
+                Map<Long, String> bad = producers.writeUnpublishableRows();
 
-            var secondWave = producers.start(jobs.subList(800, 1400), 90);
-            long republishedWhileHealthy = republished(fleet);
-            chaos.crashRedis(redis);
-            rolledBack.addAll(committed(scenario, secondWave.join()));
-            // a relay's first round after the restart republishes before it publishes anything new
-            chaos.awaitProgress(0.5);
+                var secondWave = producers.start(jobs.subList(800, 1400), 90);
+                long republishedWhileHealthy = republished(fleet);
+                chaos.crashRedis(redis);
+                rolledBack.addAll(committed(scenario, secondWave.join()));
+                // a relay's first round after the restart republishes before it publishes anything new
+                chaos.awaitProgress(0.5);
 
-            var thirdWave = producers.start(jobs.subList(1400, 2000), 90);
-            long republishedAfterLoss = republished(fleet);
-            chaos.killWorker(fleet);
-            rolledBack.addAll(committed(scenario, thirdWave.join()));
+                var thirdWave = producers.start(jobs.subList(1400, 2000), 90);
+                long republishedAfterLoss = republished(fleet);
+                chaos.killWorker(fleet);
+                rolledBack.addAll(committed(scenario, thirdWave.join()));
 
-            Verdict verdict = scenario.verify(STALL, fleet);
-            new Progressing(STALL, Duration.ofMillis(500)).until("outbox forgotten",
-                    scenario.ledger()::outboxRowsLeft, () -> scenario.ledger().outboxRowsLeft() == 0);
+                Verdict verdict = scenario.verify(STALL, fleet);
+                new Progressing(STALL, Duration.ofMillis(500)).until("outbox forgotten",
+                        scenario.ledger()::outboxRowsLeft, () -> scenario.ledger().outboxRowsLeft() == 0);
 
-            assertThat(verdict.completed()).as("committed jobs completed").isEqualTo(JOBS - ROLLED_BACK);
-            assertThat(rolledBack).hasSize(ROLLED_BACK);
-            Set<String> rolledBackIds = rolledBack.stream().map(JobSpec::jobId).collect(Collectors.toSet());
-            assertThat(scenario.ledger().completions().keySet()).as("rolled-back jobs completed")
-                    .doesNotContainAnyElementsOf(rolledBackIds);
-            assertThat(scenario.ledger().effects().keySet()).as("rolled-back jobs' effects")
-                    .doesNotContainAnyElementsOf(rolledBackIds);
-            assertThat(scenario.invariant().deadJobs().keySet()).as("rolled-back jobs dead-lettered")
-                    .doesNotContainAnyElementsOf(rolledBackIds);
-            assertThat(scenario.ledger().outboxRowsOf(rolledBackIds)).as("rolled-back jobs' outbox rows").isZero();
-            assertThat(scenario.ledger().effectsWithoutARowIn(OutboxProducers.ORDERS))
-                    .as("shipments of orders that were never committed").isZero();
+                assertThat(verdict.completed()).as("committed jobs completed").isEqualTo(JOBS - ROLLED_BACK);
+                assertThat(rolledBack).hasSize(ROLLED_BACK);
+                Set<String> rolledBackIds = rolledBack.stream().map(JobSpec::jobId).collect(Collectors.toSet());
+                assertThat(scenario.ledger().completions().keySet()).as("rolled-back jobs completed")
+                        .doesNotContainAnyElementsOf(rolledBackIds);
+                assertThat(scenario.ledger().effects().keySet()).as("rolled-back jobs' effects")
+                        .doesNotContainAnyElementsOf(rolledBackIds);
+                assertThat(scenario.invariant().deadJobs().keySet()).as("rolled-back jobs dead-lettered")
+                        .doesNotContainAnyElementsOf(rolledBackIds);
+                assertThat(scenario.ledger().outboxRowsOf(rolledBackIds)).as("rolled-back jobs' outbox rows").isZero();
+                assertThat(scenario.ledger().effectsWithoutARowIn(OutboxProducers.ORDERS))
+                        .as("shipments of orders that were never committed").isZero();
 
-            Map<Long, String> malformed = scenario.ledger().malformedOutboxRows();
-            assertThat(malformed).as("rows that cannot be published").containsOnlyKeys(bad.keySet());
-            bad.forEach((position, reason) -> assertThat(malformed.get(position)).contains(reason));
+                Map<Long, String> malformed = scenario.ledger().malformedOutboxRows();
+                assertThat(malformed).as("rows that cannot be published").containsOnlyKeys(bad.keySet());
+                bad.forEach((position, reason) -> assertThat(malformed.get(position)).contains(reason));
 
-            assertThat(republishedWhileHealthy).as("jobs republished before Redis lost its data").isZero();
-            assertThat(republishedAfterLoss).as("jobs republished after Redis lost its data").isPositive();
-            assertThat(republished(fleet)).as("jobs republished after the loss had been made good (a kill and a"
-                    + " restart of a relaying worker included)").isEqualTo(republishedAfterLoss);
-            assertThat(scenario.faults().get("kill -9")).isOne();
-            scenario.note(JOBS + " jobs enqueued in producer transactions, " + ROLLED_BACK + " rolled back: "
-                    + verdict.completed() + " completed once, 0 rolled-back ran, " + bad.size() + " bad rows "
-                    + "dead-lettered MALFORMED; republished after the Redis restart: " + republishedAfterLoss
-                    + " (rounds: " + republishEvents(fleet) + "), before it: " + republishedWhileHealthy);
+                assertThat(republishedWhileHealthy).as("jobs republished before Redis lost its data").isZero();
+                assertThat(republishedAfterLoss).as("jobs republished after Redis lost its data").isPositive();
+                assertThat(republished(fleet)).as("jobs republished after the loss had been made good (a kill and a"
+                        + " restart of a relaying worker included)").isEqualTo(republishedAfterLoss);
+                assertThat(scenario.faults().get("kill -9")).isOne();
+                scenario.note(JOBS + " jobs enqueued in producer transactions, " + ROLLED_BACK + " rolled back: "
+                        + verdict.completed() + " completed once, 0 rolled-back ran, " + bad.size() + " bad rows "
+                        + "dead-lettered MALFORMED; republished after the Redis restart: " + republishedAfterLoss
+                        + " (rounds: " + republishEvents(fleet) + "), before it: " + republishedWhileHealthy);
+            }
         }
     }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.baton.bootstrap.testing.TestEndpoints;
 import java.time.Duration;
 import java.util.Map;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -15,22 +16,25 @@ import org.junit.jupiter.api.Test;
 @Tag("faults")
 class PostgresFaultsIT {
 
-    @Test
-    void terminatedBackendsDuringHandlersAndCommitsLoseAndDoubleNothing() {
-        try (PrivatePostgres postgres = PrivatePostgres.start();
-             Scenario scenario = Scenario.on("pg-terminate", TestEndpoints.redisUri(), postgres.jdbcUrl(),
-                     Map.of("BATON_DELIVERY_LIMIT", "10"))) {
-            scenario.enqueue(new JobMix(0.1, 0, 0, 40), SoakSize.scaled(500));
-            WorkerFleet fleet = scenario.startWorkers(3);
-            Chaos chaos = new Chaos(scenario);
-            int rounds = 6;
-            for (int round = 1; round <= rounds; round++) {
-                chaos.awaitProgress(round / (rounds + 2.0));
-                chaos.terminateBackends(postgres);
+    @Nested
+    class TerminatedBackendsDuringHandlersAndCommits {
+        @Test
+        void loseAndDoubleNothing() {
+            try (PrivatePostgres postgres = PrivatePostgres.start();
+                 Scenario scenario = Scenario.on("pg-terminate", TestEndpoints.redisUri(), postgres.jdbcUrl(),
+                         Map.of("BATON_DELIVERY_LIMIT", "10"))) {
+                scenario.enqueue(new JobMix(0.1, 0, 0, 40), SoakSize.scaled(500));
+                WorkerFleet fleet = scenario.startWorkers(3);
+                Chaos chaos = new Chaos(scenario);
+                int rounds = 6;
+                for (int round = 1; round <= rounds; round++) {
+                    chaos.awaitProgress(round / (rounds + 2.0));
+                    chaos.terminateBackends(postgres);
+                }
+                scenario.verify(Duration.ofMinutes(3), fleet);
+                assertThat(scenario.faults().get("backend terminated")).isPositive();
+                assertThat(fleet.workers()).allMatch(WorkerProcess::isAlive);
             }
-            scenario.verify(Duration.ofMinutes(3), fleet);
-            assertThat(scenario.faults().get("backend terminated")).isPositive();
-            assertThat(fleet.workers()).allMatch(WorkerProcess::isAlive);
         }
     }
 

@@ -5,9 +5,9 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * How big a run is. CI runs the bounded defaults; a soak scales them up with {@code -Dbaton.faults.jobs=100000
- * -Dbaton.faults.minutes=30} (or {@code BATON_FAULTS_JOBS} / {@code BATON_FAULTS_MINUTES}); {@code baton.faults.seed}
- * replays a run.
+ * How big a run is. {@code verify} runs the bounded defaults; the soak profile ({@code -Psoak}) scales them up to
+ * {@code -Dbaton.faults.jobs=100000 -Dbaton.faults.minutes=30} (or {@code BATON_FAULTS_JOBS} /
+ * {@code BATON_FAULTS_MINUTES}); {@code baton.faults.seed} replays a run.
  */
 final class SoakSize {
 
@@ -37,7 +37,8 @@ final class SoakSize {
 
     private static Optional<String> setting(String property) {
         String env = "BATON_FAULTS_" + property.substring("baton.faults.".length()).toUpperCase(Locale.ROOT);
-        return Optional.ofNullable(System.getProperty(property)).or(() -> Optional.ofNullable(System.getenv(env)))
-                .filter(v -> !v.isBlank());
+        // failsafe passes the pom's empty default as a blank property: that leaves the choice to the environment
+        return Optional.ofNullable(System.getProperty(property)).filter(v -> !v.isBlank())
+                .or(() -> Optional.ofNullable(System.getenv(env)).filter(v -> !v.isBlank()));
     }
 }

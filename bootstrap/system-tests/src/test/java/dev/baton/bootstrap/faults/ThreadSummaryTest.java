@@ -2,6 +2,7 @@ package dev.baton.bootstrap.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 class ThreadSummaryTest {
@@ -35,14 +36,17 @@ class ThreadSummaryTest {
             \tat io.netty.channel.epoll.Native.epollWait(Native Method)
             """;
 
-    @Test
-    void theMainThreadAndEachBatonThreadIsALineWithItsStateAndTheFrameItWaitsIn() {
-        assertThat(ThreadSummary.of(DUMP)).containsExactly(
-                "main WAITING in dev.baton.adapters.postgres.Migrations.apply < jdk.internal.misc.Unsafe.park",
-                "baton-w3-fetch-1 WAITING in dev.baton.application.service.worker.InFlight.takeFreeSlots"
-                        + " < jdk.internal.misc.Unsafe.park",
-                "baton-w3-job-1 RUNNABLE in dev.baton.bootstrap.demo.OrdersHandler.handle",
-                "baton-w3-loop-1 TIMED_WAITING in jdk.internal.misc.Unsafe.park");
+    @Nested
+    class TheMainThreadAndEachBatonThread {
+        @Test
+        void isALineWithItsStateAndTheFrameItWaitsIn() {
+            assertThat(ThreadSummary.of(DUMP)).containsExactly(
+                    "main WAITING in dev.baton.adapters.postgres.Migrations.apply < jdk.internal.misc.Unsafe.park",
+                    "baton-w3-fetch-1 WAITING in dev.baton.application.service.worker.InFlight.takeFreeSlots"
+                            + " < jdk.internal.misc.Unsafe.park",
+                    "baton-w3-job-1 RUNNABLE in dev.baton.bootstrap.demo.OrdersHandler.handle",
+                    "baton-w3-loop-1 TIMED_WAITING in jdk.internal.misc.Unsafe.park");
+        }
     }
 
     @Test
