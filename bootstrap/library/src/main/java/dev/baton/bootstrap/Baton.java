@@ -150,7 +150,7 @@ public final class Baton implements AutoCloseable {
     }
 
     private Route defaultRoute() {
-        return config.enqueueThroughOutbox() ? Route.OUTBOX : Route.DIRECT;
+        return config.get(Setting.ENQUEUE_THROUGH_OUTBOX) ? Route.OUTBOX : Route.DIRECT;
     }
 
     /**
@@ -162,7 +162,7 @@ public final class Baton implements AutoCloseable {
             return components.enqueue();
         }
         EnqueueService throughOutbox = components.outboxEnqueue();
-        if (config.relay()) {
+        if (config.get(Setting.RELAY)) {
             relay();
         }
         return throughOutbox;
@@ -201,7 +201,7 @@ public final class Baton implements AutoCloseable {
      */
     public RunningWorker start(String... queues) {
         List<QueueName> names = Arrays.stream(queues).map(QueueName::of).toList();
-        return start(new RunWorkerUseCase.Command(names, consumer(), config.concurrency(), Optional.empty()));
+        return start(new RunWorkerUseCase.Command(names, consumer(), config.get(Setting.CONCURRENCY), Optional.empty()));
     }
 
     /**
@@ -215,10 +215,10 @@ public final class Baton implements AutoCloseable {
         components.queues().add(command.queues());
         RunningWorker worker = use(RunWorkerUseCase.class).start(command);
         components.startJanitor(); // started with the first worker, one for all of them
-        if (config.relay() && components.hasOutbox()) {
+        if (config.get(Setting.RELAY) && components.hasOutbox()) {
             relay();
         }
-        Duration grace = config.grace();
+        Duration grace = config.get(Setting.GRACE);
         components.closer().register(() -> worker.stop(grace));
         workers.add(worker);
         startScheduler();

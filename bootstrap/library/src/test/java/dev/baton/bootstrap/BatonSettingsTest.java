@@ -10,6 +10,7 @@ import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.config.ConfigException;
 import dev.baton.bootstrap.config.ConfigLoader;
 import dev.baton.bootstrap.config.Mode;
+import dev.baton.bootstrap.config.Setting;
 import dev.baton.bootstrap.testing.InMemoryAdapters;
 import dev.baton.domain.Backoff;
 import dev.baton.domain.JobId;
@@ -59,14 +60,14 @@ class BatonSettingsTest {
                 .build()) {
             BatonConfig config = baton.config();
 
-            assertThat(config.redisUri()).isEqualTo("redis://cache:6380");
-            assertThat(config.redisClusterNodes()).containsExactly("cache-1:7000", "cache-2:7000");
-            assertThat(config.schema()).isEqualTo("shop");
-            assertThat(config.mode()).isEqualTo(Mode.AT_LEAST_ONCE);
+            assertThat(config.get(Setting.REDIS_URI)).isEqualTo("redis://cache:6380");
+            assertThat(config.get(Setting.REDIS_CLUSTER_NODES)).containsExactly("cache-1:7000", "cache-2:7000");
+            assertThat(config.get(Setting.SCHEMA)).isEqualTo("shop");
+            assertThat(config.get(Setting.MODE)).isEqualTo(Mode.AT_LEAST_ONCE);
             assertThat(config.queues()).containsExactly(QueueName.of("emails"), QueueName.of("reports"));
             assertThat(config.adminAddress()).isEmpty();
             assertThat(config.poolSize()).isEqualTo(3);
-            assertThat(config.migrations()).containsExactly("classpath:db/shop");
+            assertThat(config.get(Setting.MIGRATIONS)).containsExactly("classpath:db/shop");
         }
     }
 
@@ -76,9 +77,9 @@ class BatonSettingsTest {
                 Optional.empty(), Map.of());
 
         try (Baton baton = builder().concurrency(20).config(environment).build()) {
-            assertThat(baton.config().concurrency()).isEqualTo(20);
+            assertThat(baton.config().get(Setting.CONCURRENCY)).isEqualTo(20);
             assertThat(baton.config().poolSize()).as("auto = concurrency + 2").isEqualTo(22);
-            assertThat(baton.config().lease()).as("from the environment").isEqualTo(Duration.ofSeconds(9));
+            assertThat(baton.config().get(Setting.LEASE)).as("from the environment").isEqualTo(Duration.ofSeconds(9));
         }
     }
 

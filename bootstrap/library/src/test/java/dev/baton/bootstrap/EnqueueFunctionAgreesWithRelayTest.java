@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.bootstrap.config.BatonConfig;
+import dev.baton.bootstrap.config.Setting;
 import dev.baton.bootstrap.testing.TestEndpoints;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -80,7 +81,7 @@ class EnqueueFunctionAgreesWithRelayTest {
     private boolean acceptedByTheFunction(Input input) throws SQLException {
         try (Connection producer = DriverManager.getConnection(TestEndpoints.jdbcUrl())) {
             producer.setAutoCommit(false);
-            try (PreparedStatement enqueue = producer.prepareStatement("SELECT " + config.schema()
+            try (PreparedStatement enqueue = producer.prepareStatement("SELECT " + config.get(Setting.SCHEMA)
                     + ".enqueue(?, ?, '{}', type => ?, headers => ?::jsonb)")) {
                 bind(enqueue, input);
                 enqueue.execute();
@@ -97,7 +98,7 @@ class EnqueueFunctionAgreesWithRelayTest {
     /** The row as a client that bypasses the function would write it. @return its position */
     private long insertedRaw(Input input) throws SQLException {
         try (Connection connection = DriverManager.getConnection(TestEndpoints.jdbcUrl());
-             PreparedStatement insert = connection.prepareStatement("INSERT INTO " + config.schema()
+             PreparedStatement insert = connection.prepareStatement("INSERT INTO " + config.get(Setting.SCHEMA)
                      + ".job_outbox (queue, job_id, payload, type, headers) VALUES (?, ?, '{}', ?, ?::jsonb)"
                      + " RETURNING position")) {
             bind(insert, input);
@@ -127,7 +128,7 @@ class EnqueueFunctionAgreesWithRelayTest {
     private Boolean relayed(long position) throws SQLException {
         try (Connection connection = DriverManager.getConnection(TestEndpoints.jdbcUrl());
              PreparedStatement select = connection.prepareStatement("SELECT published_at IS NOT NULL,"
-                     + " malformed IS NOT NULL FROM " + config.schema() + ".job_outbox WHERE position = ?")) {
+                     + " malformed IS NOT NULL FROM " + config.get(Setting.SCHEMA) + ".job_outbox WHERE position = ?")) {
             select.setLong(1, position);
             try (ResultSet row = select.executeQuery()) {
                 if (!row.next()) {

@@ -7,6 +7,7 @@ import dev.baton.application.port.in.EnqueueJobUseCase;
 import dev.baton.application.port.in.ListDeadLettersUseCase;
 import dev.baton.application.port.in.LocateJobUseCase;
 import dev.baton.bootstrap.config.BatonConfig;
+import dev.baton.bootstrap.config.Setting;
 import dev.baton.bootstrap.testing.TestEndpoints;
 import dev.baton.domain.DeadLetterReason;
 import dev.baton.domain.JobId;
@@ -109,7 +110,7 @@ class OutboxEndToEndTest {
     private void enqueueWithSql(String jobId, boolean commit) throws SQLException {
         try (Connection producer = DriverManager.getConnection(TestEndpoints.jdbcUrl())) {
             producer.setAutoCommit(false);
-            try (PreparedStatement enqueue = producer.prepareStatement("SELECT " + config.schema()
+            try (PreparedStatement enqueue = producer.prepareStatement("SELECT " + config.get(Setting.SCHEMA)
                     + ".enqueue(?, ?, '{}')")) {
                 enqueue.setString(1, queue.value());
                 enqueue.setString(2, jobId);
@@ -125,7 +126,7 @@ class OutboxEndToEndTest {
 
     private void insertBypassingTheFunction(String queueName, String jobId, String headers) throws SQLException {
         try (Connection connection = DriverManager.getConnection(TestEndpoints.jdbcUrl());
-             PreparedStatement insert = connection.prepareStatement("INSERT INTO " + config.schema()
+             PreparedStatement insert = connection.prepareStatement("INSERT INTO " + config.get(Setting.SCHEMA)
                      + ".job_outbox (queue, job_id, payload, headers) VALUES (?, ?, '{}', ?::jsonb)")) {
             insert.setString(1, queueName);
             insert.setString(2, jobId);
@@ -136,7 +137,7 @@ class OutboxEndToEndTest {
 
     private String malformed(String jobId) throws SQLException {
         try (Connection connection = DriverManager.getConnection(TestEndpoints.jdbcUrl());
-             PreparedStatement select = connection.prepareStatement("SELECT malformed FROM " + config.schema()
+             PreparedStatement select = connection.prepareStatement("SELECT malformed FROM " + config.get(Setting.SCHEMA)
                      + ".job_outbox WHERE job_id = ?")) {
             select.setString(1, jobId);
             try (ResultSet rows = select.executeQuery()) {
@@ -147,7 +148,7 @@ class OutboxEndToEndTest {
 
     private long outboxRows() throws SQLException {
         try (Connection connection = DriverManager.getConnection(TestEndpoints.jdbcUrl());
-             ResultSet rows = connection.createStatement().executeQuery("SELECT count(*) FROM " + config.schema()
+             ResultSet rows = connection.createStatement().executeQuery("SELECT count(*) FROM " + config.get(Setting.SCHEMA)
                      + ".job_outbox")) {
             rows.next();
             return rows.getLong(1);

@@ -11,6 +11,7 @@ import dev.baton.bootstrap.Baton;
 import dev.baton.bootstrap.Route;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.config.Mode;
+import dev.baton.bootstrap.config.Setting;
 import dev.baton.bootstrap.demo.NoopHandler;
 import dev.baton.bootstrap.demo.OrdersHandler;
 import dev.baton.bootstrap.demo.DemoHandlers;
@@ -84,11 +85,11 @@ public final class Benchmark {
     private final QueueName warmupQueue = QueueName.of("warmup-" + run);
 
     private Benchmark(BatonConfig config, Options options, ProgressListener progress) {
-        if (options.handler().equals(OrdersHandler.NAME) && config.mode() != Mode.EXACTLY_ONCE) {
+        if (options.handler().equals(OrdersHandler.NAME) && config.get(Setting.MODE) != Mode.EXACTLY_ONCE) {
             throw new InvalidValueException("the orders handler writes in the ledger's transaction: it needs "
                     + "--mode exactly-once");
         }
-        if (options.enqueue() == Route.OUTBOX && config.mode() != Mode.EXACTLY_ONCE) {
+        if (options.enqueue() == Route.OUTBOX && config.get(Setting.MODE) != Mode.EXACTLY_ONCE) {
             throw new InvalidValueException("--enqueue outbox writes the ledger's outbox: it needs --mode exactly-once");
         }
         this.config = config;
@@ -103,11 +104,11 @@ public final class Benchmark {
     }
 
     private BenchResult run() throws InterruptedException {
-        boolean ledger = config.mode() == Mode.EXACTLY_ONCE;
-        int transactions = WorkerSettings.transactionsAtOnce(config.concurrency(), config.batchCommit());
+        boolean ledger = config.get(Setting.MODE) == Mode.EXACTLY_ONCE;
+        int transactions = WorkerSettings.transactionsAtOnce(config.get(Setting.CONCURRENCY), config.get(Setting.BATCH_COMMIT));
         if (ledger && config.poolSize() < transactions + 1) {
             throw new InvalidValueException("BATON_POOL_SIZE " + config.poolSize() + " is too small for concurrency "
-                    + config.concurrency() + " in batches of " + config.batchCommit() + ": use at least "
+                    + config.get(Setting.CONCURRENCY) + " in batches of " + config.get(Setting.BATCH_COMMIT) + ": use at least "
                     + (transactions + 1) + " (one connection per running transaction, one for lookups)");
         }
         BatonConfig benchConfig = ledger ? config.withSchema("baton_bench_" + run) : config;
@@ -136,7 +137,7 @@ public final class Benchmark {
         LoadGenerator load = new LoadGenerator(enqueue, payload());
         // the use case itself, not Baton.start, which would add a ledger janitor per warm-up round
         BenchWorker worker = new BenchWorker(baton.use(RunWorkerUseCase.class), timing,
-                ConsumerName.of("bench-" + run), config.concurrency(), options.handler(), config.grace(), progress);
+                ConsumerName.of("bench-" + run), config.get(Setting.CONCURRENCY), options.handler(), config.get(Setting.GRACE), progress);
         int warmedUp = new WarmUp(load, worker, warmupQueue).run(options.warmup(), options.maxWarmup());
         try (HeapAfterGc heapAfterGc = new HeapAfterGc()) {
             ProcessProbes.resetPeaks();
@@ -166,8 +167,8 @@ public final class Benchmark {
         double keptHeapMib = ProcessProbes.mib(heapAfterGc.maxBytes()); // before the report's own arrays below
         Verdict verdict = verdict(baton, recorder);
         LatencyRecorder.Latencies latencies = recorder.latencies();
-        return new BenchResult(config.mode().label(), jobs, config.concurrency(), options.handler(),
-                config.batchCommit(), options.rate(), config.jobThreads().resolve(config.batchCommit()).label(),
+        return new BenchResult(config.get(Setting.MODE).label(), jobs, config.get(Setting.CONCURRENCY), options.handler(),
+                config.get(Setting.BATCH_COMMIT), options.rate(), config.get(Setting.JOB_THREADS).resolve(config.get(Setting.BATCH_COMMIT)).label(),
                 Runtime.version().toString(), enqueueRate,
                 recorder.done() / Stopwatch.seconds(recorder.processingNanos()), latencies,
                 Math.round(cpuPerJob / 100) / 10.0, warmedUp, jitDuringRun, ProcessProbes.peakHeapMib(), keptHeapMib,
@@ -179,7 +180,7 @@ public final class Benchmark {
     private Verdict verdict(Baton baton, LatencyRecorder recorder) {
         QueueStats stats = baton.use(InspectQueueUseCase.class).inspect(new InspectQueueUseCase.Command(queue))
                 .stats();
-        if (config.mode() != Mode.EXACTLY_ONCE) {
+        if (config.get(Setting.MODE) != Mode.EXACTLY_ONCE) {
             return Verdict.atLeastOnce(recorder.eachCompletedOnce(), stats);
         }
         long ledgerRows = baton.use(ExecutionLedger.class).countCompleted(queue);

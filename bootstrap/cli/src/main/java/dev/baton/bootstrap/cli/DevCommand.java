@@ -8,6 +8,7 @@ import dev.baton.application.port.in.WorkerCounters;
 import dev.baton.bootstrap.Baton;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.config.Durations;
+import dev.baton.bootstrap.config.Setting;
 import dev.baton.bootstrap.demo.DemoOrders;
 import dev.baton.bootstrap.demo.OrdersHandler;
 import dev.baton.bootstrap.local.LocalPostgres;
@@ -89,7 +90,7 @@ final class DevCommand extends SessionCommand {
         baton.startAdmin().ifPresent(address -> terminal.err().println("  admin      http://"
                 + address.getHostString() + ":" + address.getPort() + "/metrics"));
         RunningWorker worker = baton.start(new RunWorkerUseCase.Command(List.of(QUEUE),
-                ConsumerName.of("dev-" + ProcessHandle.current().pid()), config.concurrency(), Optional.empty()));
+                ConsumerName.of("dev-" + ProcessHandle.current().pid()), config.get(Setting.CONCURRENCY), Optional.empty()));
         List<DemoOrders.Order> orders = DemoOrders.mix(jobs);
         terminal.err().println("enqueuing " + jobs + " demo orders on queue '" + QUEUE + "' ("
                 + DemoOrders.expected(jobs) + ")");

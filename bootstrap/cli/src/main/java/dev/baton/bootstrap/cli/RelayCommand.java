@@ -1,6 +1,7 @@
 package dev.baton.bootstrap.cli;
 
 import dev.baton.bootstrap.Baton;
+import dev.baton.bootstrap.config.Setting;
 import jakarta.inject.Inject;
 import picocli.CommandLine.Command;
 
@@ -22,7 +23,7 @@ final class RelayCommand extends SessionCommand {
         Runtime.getRuntime().addShutdownHook(new Thread(baton::close, "baton-shutdown"));
         try {
             baton.relay();
-            terminal.err().println("relaying the outbox of schema " + config().schema() + "; Ctrl-C or SIGTERM stops it");
+            terminal.err().println("relaying the outbox of schema " + config().get(Setting.SCHEMA) + "; Ctrl-C or SIGTERM stops it");
             Thread.currentThread().join();
             return ExitCodes.OK;
         } finally {

@@ -2,6 +2,8 @@ package dev.baton.bootstrap.wiring;
 
 import dev.baton.adapters.postgres.PostgresAdapter;
 import dev.baton.bootstrap.config.BatonConfig;
+import dev.baton.bootstrap.config.Setting;
+import dev.baton.domain.Retention;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -23,11 +25,11 @@ final class PostgresParts {
     PostgresParts(BatonConfig config, Clock clock, Closer closer, List<String> handlerMigrations,
                   Optional<DataSource> applicationDataSource) {
         this.adapter = new Lazy<>(() -> {
-            PostgresAdapter.Config adapterConfig = new PostgresAdapter.Config(config.jdbcUrl(), config.schema(),
-                    config.poolSize(), true, config.retention(), locations(handlerMigrations, config))
+            PostgresAdapter.Config adapterConfig = new PostgresAdapter.Config(config.get(Setting.JDBC_URL), config.get(Setting.SCHEMA),
+                    config.poolSize(), true, new Retention(config.get(Setting.RETENTION)), locations(handlerMigrations, config))
                     // a job's transaction lives no longer than its attempt: set once per connection, not per job
-                    .withTransactionTimeout(config.jobTimeout())
-                    .withRequireServerAtOpen(config.requireServersAtStart());
+                    .withTransactionTimeout(config.get(Setting.JOB_TIMEOUT))
+                    .withRequireServerAtOpen(config.get(Setting.REQUIRE_SERVERS_AT_START));
             return closer.register(applicationDataSource
                     .map(dataSource -> PostgresAdapter.open(adapterConfig, dataSource, clock))
                     .orElseGet(() -> PostgresAdapter.open(adapterConfig, clock)));
@@ -40,7 +42,7 @@ final class PostgresParts {
 
     private static List<String> locations(List<String> handlerMigrations, BatonConfig config) {
         List<String> locations = new ArrayList<>(new LinkedHashSet<>(handlerMigrations));
-        locations.addAll(config.migrations());
+        locations.addAll(config.get(Setting.MIGRATIONS));
         return locations;
     }
 

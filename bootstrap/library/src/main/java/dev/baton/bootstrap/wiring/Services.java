@@ -16,7 +16,10 @@ import dev.baton.application.service.schedule.SchedulerService;
 import dev.baton.application.service.worker.WorkerService;
 import dev.baton.application.service.worker.WorkerSettings;
 import dev.baton.bootstrap.config.BatonConfig;
+import dev.baton.bootstrap.config.Setting;
+import dev.baton.domain.DeliveryLimit;
 import dev.baton.domain.PayloadLimit;
+import dev.baton.domain.Retention;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
@@ -62,27 +65,27 @@ final class Services {
         this.pauses = new Lazy<>(() -> new QueuePauseService(transport.get().administration()));
         this.cancels = new Lazy<>(() -> new CancelService(ledger.get().outcomes(), transport.get().administration(),
                 clock));
-        this.trim = new Lazy<>(() -> new TrimService(transport.get().maintenance(), config.retention(), clock));
+        this.trim = new Lazy<>(() -> new TrimService(transport.get().maintenance(), new Retention(config.get(Setting.RETENTION)), clock));
         this.scheduler = new Lazy<>(() -> new SchedulerService(transport.get().scheduleFires(), clock,
                 observers.jobs()));
         this.schedules = new Lazy<>(() -> new ScheduleQueryService(transport.get().scheduleFires(), clock));
         // one per instance, started on first use and stopped with it, whatever the number of workers it runs
         this.janitor = new Lazy<>(() -> closer.register(new CompletionJanitor(ledger.get().executions(),
-                config.retention(), clock, JANITOR_INTERVAL)).start());
+                new Retention(config.get(Setting.RETENTION)), clock, JANITOR_INTERVAL)).start());
     }
 
     private static WorkerSettings settings(BatonConfig config) {
         return WorkerSettings.DEFAULTS
-                .withLease(config.lease())
-                .withDeliveryLimit(config.deliveryLimit())
+                .withLease(config.get(Setting.LEASE))
+                .withDeliveryLimit(new DeliveryLimit(config.get(Setting.DELIVERY_LIMIT)))
                 .withRetryPolicy(config.retryPolicy())
-                .withJobTimeout(config.jobTimeout())
-                .withHousekeeping(WorkerSettings.DEFAULTS.trimInterval(), config.retention(), config.idleThreshold())
-                .withGrace(config.grace())
-                .withCancelGrace(config.cancelGrace())
-                .withNoHandlerGrace(config.noHandlerGrace())
-                .withBatchCommit(config.batchCommit())
-                .withJobThreads(config.jobThreads());
+                .withJobTimeout(config.get(Setting.JOB_TIMEOUT))
+                .withHousekeeping(WorkerSettings.DEFAULTS.trimInterval(), new Retention(config.get(Setting.RETENTION)), config.get(Setting.IDLE_THRESHOLD))
+                .withGrace(config.get(Setting.GRACE))
+                .withCancelGrace(config.get(Setting.CANCEL_GRACE))
+                .withNoHandlerGrace(config.get(Setting.NO_HANDLER_GRACE))
+                .withBatchCommit(config.get(Setting.BATCH_COMMIT))
+                .withJobThreads(config.get(Setting.JOB_THREADS));
     }
 
     /** The ledger, unless it records nothing (at-least-once mode). */

@@ -24,16 +24,16 @@ class ConfigLoaderTest {
     void defaultsMatchTheDocumentation() {
         BatonConfig config = BatonConfig.defaults();
 
-        assertThat(config.redisUri()).isEqualTo("redis://127.0.0.1:6379");
-        assertThat(config.jdbcUrl()).isEqualTo("jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres");
-        assertThat(config.schema()).isEqualTo("baton");
-        assertThat(config.mode()).isEqualTo(Mode.EXACTLY_ONCE);
-        assertThat(config.lease()).isEqualTo(Duration.ofSeconds(30));
-        assertThat(config.deliveryLimit().maxDeliveries()).isEqualTo(5);
+        assertThat(config.get(Setting.REDIS_URI)).isEqualTo("redis://127.0.0.1:6379");
+        assertThat(config.get(Setting.JDBC_URL)).isEqualTo("jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres");
+        assertThat(config.get(Setting.SCHEMA)).isEqualTo("baton");
+        assertThat(config.get(Setting.MODE)).isEqualTo(Mode.EXACTLY_ONCE);
+        assertThat(config.get(Setting.LEASE)).isEqualTo(Duration.ofSeconds(30));
+        assertThat(config.get(Setting.DELIVERY_LIMIT).maxDeliveries()).isEqualTo(5);
         assertThat(config.retryPolicy().maxAttempts()).isEqualTo(5);
         assertThat(config.retryPolicy().backoff())
                 .isEqualTo(new Backoff.Exponential(Duration.ofSeconds(1), 2.0, Duration.ofMinutes(5)));
-        assertThat(config.concurrency()).isEqualTo(8);
+        assertThat(config.get(Setting.CONCURRENCY)).isEqualTo(8);
         assertThat(config.adminAddress()).contains(new AdminAddress("127.0.0.1", 9400));
         assertThat(config.queues()).isEmpty();
     }
@@ -46,9 +46,9 @@ class ConfigLoaderTest {
 
         BatonConfig config = ConfigLoader.load(env, Optional.of(file), Map.of("concurrency", "7"));
 
-        assertThat(config.deliveryLimit().maxDeliveries()).as("env over default").isEqualTo(9);
-        assertThat(config.lease()).as("file over env").isEqualTo(Duration.ofSeconds(45));
-        assertThat(config.concurrency()).as("flag over file").isEqualTo(7);
+        assertThat(config.get(Setting.DELIVERY_LIMIT).maxDeliveries()).as("env over default").isEqualTo(9);
+        assertThat(config.get(Setting.LEASE)).as("file over env").isEqualTo(Duration.ofSeconds(45));
+        assertThat(config.get(Setting.CONCURRENCY)).as("flag over file").isEqualTo(7);
         assertThat(config.retryPolicy().maxAttempts()).isEqualTo(4);
     }
 
@@ -66,9 +66,9 @@ class ConfigLoaderTest {
                 "BATON_QUEUES", "orders, emails,orders", "BATON_ADMIN_ADDRESS", "0.0.0.0:0"), Optional.empty(),
                 Map.of());
 
-        assertThat(config.lease()).isEqualTo(Duration.ofMillis(500));
-        assertThat(config.retention().maxAge()).isEqualTo(Duration.ofDays(2));
-        assertThat(config.mode()).isEqualTo(Mode.AT_LEAST_ONCE);
+        assertThat(config.get(Setting.LEASE)).isEqualTo(Duration.ofMillis(500));
+        assertThat(config.get(Setting.RETENTION).maxAge()).isEqualTo(Duration.ofDays(2));
+        assertThat(config.get(Setting.MODE)).isEqualTo(Mode.AT_LEAST_ONCE);
         assertThat(config.queues()).containsExactly(QueueName.of("orders"), QueueName.of("emails"));
         assertThat(config.adminAddress()).contains(new AdminAddress("0.0.0.0", 0));
         assertThat(ConfigLoader.load(Map.of("BATON_ADMIN_ADDRESS", "off"), Optional.empty(), Map.of())
@@ -101,8 +101,8 @@ class ConfigLoaderTest {
     void batchCommitReachesTheWorkerSettingsAndIsBounded() {
         BatonConfig config = ConfigLoader.load(Map.of("BATON_BATCH_COMMIT", "20"), Optional.empty(), Map.of());
 
-        assertThat(config.batchCommit()).isEqualTo(20);
-        assertThat(BatonConfig.defaults().batchCommit()).isEqualTo(1);
+        assertThat(config.get(Setting.BATCH_COMMIT)).isEqualTo(20);
+        assertThat(BatonConfig.defaults().get(Setting.BATCH_COMMIT)).isEqualTo(1);
         assertThatThrownBy(() -> ConfigLoader.load(Map.of(), Optional.empty(), Map.of("batch-commit", "0")))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("BATON_BATCH_COMMIT");
     }
@@ -111,9 +111,9 @@ class ConfigLoaderTest {
     void jobThreadsAreAutoByDefaultAndParsedStrictly() {
         BatonConfig config = ConfigLoader.load(Map.of("BATON_JOB_THREADS", "Platform"), Optional.empty(), Map.of());
 
-        assertThat(config.jobThreads()).isEqualTo(JobThreads.PLATFORM);
+        assertThat(config.get(Setting.JOB_THREADS)).isEqualTo(JobThreads.PLATFORM);
         assertThat(config.describe()).containsEntry("job-threads", "platform");
-        assertThat(BatonConfig.defaults().jobThreads()).isEqualTo(JobThreads.AUTO);
+        assertThat(BatonConfig.defaults().get(Setting.JOB_THREADS)).isEqualTo(JobThreads.AUTO);
         assertThatThrownBy(() -> ConfigLoader.load(Map.of(), Optional.empty(), Map.of("job-threads", "fibers")))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("BATON_JOB_THREADS")
                 .hasMessageContaining("auto, platform or virtual");
@@ -155,7 +155,7 @@ class ConfigLoaderTest {
         BatonConfig config = ConfigLoader.load(Map.of("BATON_REDIS_URI",
                 "rediss-sentinel://:s3cr3t@s1:26379,s2:26379#jobs"), Optional.empty(), Map.of());
 
-        assertThat(config.redisUri()).isEqualTo("rediss-sentinel://:s3cr3t@s1:26379,s2:26379#jobs");
+        assertThat(config.get(Setting.REDIS_URI)).isEqualTo("rediss-sentinel://:s3cr3t@s1:26379,s2:26379#jobs");
         assertThat(config.describe().get("redis-uri")).isEqualTo("rediss-sentinel://:****@s1:26379,s2:26379#jobs");
     }
 

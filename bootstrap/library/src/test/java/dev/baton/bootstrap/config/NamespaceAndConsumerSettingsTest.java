@@ -16,7 +16,7 @@ class NamespaceAndConsumerSettingsTest {
     void theDefaultsAreTheBatonNamespaceAndTheHostsName() {
         BatonConfig config = BatonConfig.defaults();
 
-        assertThat(config.namespace()).isEqualTo("baton");
+        assertThat(config.get(Setting.NAMESPACE)).isEqualTo("baton");
         assertThat(config.consumer()).isEmpty();
         assertThat(config.describe()).containsEntry("namespace", "baton").containsEntry("consumer", "");
     }
@@ -27,9 +27,9 @@ class NamespaceAndConsumerSettingsTest {
         BatonConfig fromFlags = load(Map.of("BATON_NAMESPACE", "shop", "BATON_CONSUMER", "shipper-1"),
                 Map.of("namespace", "billing", "consumer", "biller"));
 
-        assertThat(fromEnv.namespace()).isEqualTo("shop");
+        assertThat(fromEnv.get(Setting.NAMESPACE)).isEqualTo("shop");
         assertThat(fromEnv.consumer()).contains(ConsumerName.of("shipper-1"));
-        assertThat(fromFlags.namespace()).isEqualTo("billing");
+        assertThat(fromFlags.get(Setting.NAMESPACE)).isEqualTo("billing");
         assertThat(fromFlags.consumer()).contains(ConsumerName.of("biller"));
     }
 

@@ -7,6 +7,7 @@ import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.config.ConfigException;
 import dev.baton.bootstrap.config.Mode;
 import dev.baton.bootstrap.config.SchedulesFile;
+import dev.baton.bootstrap.config.Setting;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -56,7 +57,7 @@ public class BatonAutoConfiguration {
                        ObjectProvider<MeterRegistry> registries, ListableBeanFactory beans) {
         BatonConfig config = PropertySettings.config(properties);
         Optional<DataSource> dataSource = Optional.ofNullable(dataSources.getIfAvailable());
-        if (config.mode() == Mode.EXACTLY_ONCE && dataSource.isEmpty() && properties.getJdbcUrl() == null) {
+        if (config.get(Setting.MODE) == Mode.EXACTLY_ONCE && dataSource.isEmpty() && properties.getJdbcUrl() == null) {
             throw new ConfigException("Baton's ledger (baton.mode=exactly-once) needs the application's DataSource"
                     + " (spring.datasource.url) or baton.jdbc-url; baton.mode=at-least-once runs without one");
         }
