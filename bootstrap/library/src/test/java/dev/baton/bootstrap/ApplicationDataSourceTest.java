@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.baton.application.port.in.LocateJobUseCase.Whereabouts;
+import dev.baton.bootstrap.config.Setting;
 import dev.baton.bootstrap.testing.TestEndpoints;
 import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
@@ -30,9 +31,9 @@ class ApplicationDataSourceTest {
         hikari.setMaximumPoolSize(4);
         hikari.setPoolName("the-application");
         try (HikariDataSource application = new HikariDataSource(hikari)) {
-            try (Baton baton = Baton.builder().redis(TestEndpoints.redisUri())
-                    .postgres("jdbc:postgresql://127.0.0.1:1/nowhere?user=nobody") // not used: the pool is given
-                    .dataSource(application).schema(schema).adminAddress("off").handler(queue, context -> {
+            try (Baton baton = Baton.builder().set(Setting.REDIS_URI, TestEndpoints.redisUri())
+                    .set(Setting.JDBC_URL, "jdbc:postgresql://127.0.0.1:1/nowhere?user=nobody") // not used: the pool is given
+                    .dataSource(application).set(Setting.SCHEMA, schema).set(Setting.ADMIN_ADDRESS, "off").handler(queue, context -> {
                         // unqualified names resolve in Baton's schema first, inside the job's transaction
                         return Optional.of(single(context.unwrap(Connection.class), "SELECT current_schema()"));
                     }).build()) {

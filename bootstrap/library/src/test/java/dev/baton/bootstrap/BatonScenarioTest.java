@@ -12,6 +12,7 @@ import dev.baton.application.port.in.RedriveDeadLettersUseCase;
 import dev.baton.application.port.in.RunningWorker;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.config.ConfigLoader;
+import dev.baton.bootstrap.config.Setting;
 import dev.baton.bootstrap.testing.InMemoryAdapters;
 import dev.baton.bootstrap.testing.TestEndpoints;
 import dev.baton.domain.DeadLetterReason;
@@ -44,7 +45,7 @@ class BatonScenarioTest {
         Function<BatonBuilder, BatonBuilder> inMemory =
                 builder -> builder.adapters(new InMemoryAdapters(Clock.systemUTC()).ports());
         Function<BatonBuilder, BatonBuilder> real = builder -> builder
-                .redis(TestEndpoints.redisUri()).postgres(TestEndpoints.jdbcUrl());
+                .set(Setting.REDIS_URI, TestEndpoints.redisUri()).set(Setting.JDBC_URL, TestEndpoints.jdbcUrl());
         return Stream.of(Arguments.of("in-memory", inMemory), Arguments.of("redis+postgres", real));
     }
 

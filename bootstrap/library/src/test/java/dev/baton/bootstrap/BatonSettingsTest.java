@@ -17,6 +17,7 @@ import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
@@ -32,10 +33,10 @@ class BatonSettingsTest {
 
     @Test
     void everySettingGivenOnTheBuilderReachesTheWorkersSettings() {
-        try (Baton baton = builder().lease(Duration.ofSeconds(7)).jobTimeout(Duration.ofSeconds(42))
-                .maxAttempts(3).backoff(Duration.ofMillis(250), Duration.ofSeconds(4)).deliveryLimit(9)
-                .retention(Duration.ofHours(6)).idleThreshold(Duration.ofMinutes(20)).grace(Duration.ofSeconds(3))
-                .batchCommit(4).jobThreads(JobThreads.PLATFORM).build()) {
+        try (Baton baton = builder().set(Setting.LEASE, Duration.ofSeconds(7)).set(Setting.JOB_TIMEOUT, Duration.ofSeconds(42))
+                .set(Setting.MAX_ATTEMPTS, 3).set(Setting.BACKOFF_INITIAL, Duration.ofMillis(250)).set(Setting.BACKOFF_MAX, Duration.ofSeconds(4)).set(Setting.DELIVERY_LIMIT, 9)
+                .set(Setting.RETENTION, Duration.ofHours(6)).set(Setting.IDLE_THRESHOLD, Duration.ofMinutes(20)).set(Setting.GRACE, Duration.ofSeconds(3))
+                .set(Setting.BATCH_COMMIT, 4).set(Setting.JOB_THREADS, JobThreads.PLATFORM).build()) {
             WorkerSettings settings = baton.use(WorkerSettings.class);
 
             assertThat(settings.lease()).isEqualTo(Duration.ofSeconds(7));
@@ -54,9 +55,9 @@ class BatonSettingsTest {
 
     @Test
     void theConnectionSettingsGivenOnTheBuilderReachTheConfiguration() {
-        try (Baton baton = builder().redis("redis://cache:6380").redisClusterNodes("cache-1:7000", "cache-2:7000")
-                .schema("shop").mode(Mode.AT_LEAST_ONCE)
-                .queues("emails", "reports").adminAddress("off").poolSize(3).migrations("classpath:db/shop")
+        try (Baton baton = builder().set(Setting.REDIS_URI, "redis://cache:6380").set(Setting.REDIS_CLUSTER_NODES, List.of("cache-1:7000", "cache-2:7000"))
+                .set(Setting.SCHEMA, "shop").set(Setting.MODE, Mode.AT_LEAST_ONCE)
+                .set(Setting.QUEUES, List.of("emails", "reports")).set(Setting.ADMIN_ADDRESS, "off").set(Setting.POOL_SIZE, Optional.of(3)).set(Setting.MIGRATIONS, List.of("classpath:db/shop"))
                 .build()) {
             BatonConfig config = baton.config();
 
@@ -76,7 +77,7 @@ class BatonSettingsTest {
         BatonConfig environment = ConfigLoader.load(Map.of("BATON_CONCURRENCY", "4", "BATON_LEASE", "9s"),
                 Optional.empty(), Map.of());
 
-        try (Baton baton = builder().concurrency(20).config(environment).build()) {
+        try (Baton baton = builder().set(Setting.CONCURRENCY, 20).config(environment).build()) {
             assertThat(baton.config().get(Setting.CONCURRENCY)).isEqualTo(20);
             assertThat(baton.config().poolSize()).as("auto = concurrency + 2").isEqualTo(22);
             assertThat(baton.config().get(Setting.LEASE)).as("from the environment").isEqualTo(Duration.ofSeconds(9));
@@ -89,7 +90,7 @@ class BatonSettingsTest {
                 Optional.empty(), Map.of());
         assertThat(environment.poolSize()).as("four batches at once, lookups, relay").isEqualTo(6);
 
-        try (Baton baton = builder().concurrency(256).config(environment).build()) {
+        try (Baton baton = builder().set(Setting.CONCURRENCY, 256).config(environment).build()) {
             assertThat(baton.config().poolSize()).as("sixteen full batches of 16, plus two").isEqualTo(18);
         }
     }
@@ -98,7 +99,7 @@ class BatonSettingsTest {
     void theConcurrencyGivenOnTheBuilderLimitsTheJobsRunningAtOnce() {
         AtomicInteger started = new AtomicInteger();
         CountDownLatch release = new CountDownLatch(1);
-        try (Baton baton = builder().concurrency(2).grace(Duration.ofSeconds(5)).handler(QUEUE, context -> {
+        try (Baton baton = builder().set(Setting.CONCURRENCY, 2).set(Setting.GRACE, Duration.ofSeconds(5)).handler(QUEUE, context -> {
             started.incrementAndGet();
             release.await();
             return Optional.empty();
@@ -117,22 +118,30 @@ class BatonSettingsTest {
 
     @Test
     void aBadValueFailsAtBuildNamingTheBuilderCallByTheEnvironmentsRule() {
-        assertRefused(b -> b.concurrency(0), "Baton.builder().concurrency(0): must be in 1..10000");
-        assertRefused(b -> b.maxAttempts(1001), "Baton.builder().maxAttempts(1001): must be in 1..1000");
-        assertRefused(b -> b.deliveryLimit(0), "Baton.builder().deliveryLimit(0): must be in 1..1000");
-        assertRefused(b -> b.poolSize(0), "Baton.builder().poolSize(0): must be in 1..1000");
-        assertRefused(b -> b.batchCommit(1001), "Baton.builder().batchCommit(1001): must be in 1..1000");
-        assertRefused(b -> b.lease(Duration.ZERO), "Baton.builder().lease(0s): must be positive");
-        assertRefused(b -> b.jobTimeout(Duration.ofSeconds(-1)), "Baton.builder().jobTimeout(-1s): must be positive");
-        assertRefused(b -> b.retention(Duration.ZERO), "Baton.builder().retention(0s): must be positive");
-        assertRefused(b -> b.backoff(Duration.ofMinutes(10), Duration.ofMinutes(1)),
-                "Baton.builder().backoff(10m, 1m): must not be below the initial backoff (10m)");
-        assertRefused(b -> b.schema("Shop"), "Baton.builder().schema('Shop'): expected a lower-case SQL identifier");
-        assertRefused(b -> b.redis("http://cache"), "Baton.builder().redis('http://cache'): expected redis://");
-        assertRefused(b -> b.migrations("db/shop"), "Baton.builder().migrations(db/shop): expected migration locations");
-        assertRefused(b -> b.redisClusterNodes("cache-1"),
-                "Baton.builder().redisClusterNodes(cache-1): expected comma-separated host:port");
-        assertRefused(b -> b.adminAddress("nowhere"), "Baton.builder().adminAddress('nowhere'): expected host:port");
+        assertRefused(b -> b.set(Setting.CONCURRENCY, 0), "Baton.builder().set(CONCURRENCY, 0): must be in 1..10000");
+        assertRefused(b -> b.set(Setting.MAX_ATTEMPTS, 1001), "Baton.builder().set(MAX_ATTEMPTS, 1001): must be in 1..1000");
+        assertRefused(b -> b.set(Setting.DELIVERY_LIMIT, 0), "Baton.builder().set(DELIVERY_LIMIT, 0): must be in 1..1000");
+        assertRefused(b -> b.set(Setting.POOL_SIZE, Optional.of(0)), "Baton.builder().set(POOL_SIZE, 0): must be in 1..1000");
+        assertRefused(b -> b.set(Setting.BATCH_COMMIT, 1001), "Baton.builder().set(BATCH_COMMIT, 1001): must be in 1..1000");
+        assertRefused(b -> b.set(Setting.LEASE, Duration.ZERO), "Baton.builder().set(LEASE, 0s): must be positive");
+        assertRefused(b -> b.set(Setting.JOB_TIMEOUT, Duration.ofSeconds(-1)),
+                "Baton.builder().set(JOB_TIMEOUT, -1s): must be positive");
+        assertRefused(b -> b.set(Setting.RETENTION, Duration.ZERO), "Baton.builder().set(RETENTION, 0s): must be positive");
+        assertRefused(b -> b.set(Setting.BACKOFF_INITIAL, Duration.ofMinutes(10))
+                        .set(Setting.BACKOFF_MAX, Duration.ofMinutes(1)),
+                "Baton.builder().set(BACKOFF_MAX, 1m): must not be below BACKOFF_INITIAL (10m)");
+        assertRefused(b -> b.set(Setting.BACKOFF_INITIAL, Duration.ofMinutes(10)),
+                "Baton.builder().set(BACKOFF_INITIAL, 10m): must not be above BACKOFF_MAX (5m)");
+        assertRefused(b -> b.set(Setting.SCHEMA, "Shop"),
+                "Baton.builder().set(SCHEMA, 'Shop'): expected a lower-case SQL identifier");
+        assertRefused(b -> b.set(Setting.REDIS_URI, "http://cache"),
+                "Baton.builder().set(REDIS_URI, 'http://cache'): expected redis://");
+        assertRefused(b -> b.set(Setting.MIGRATIONS, List.of("db/shop")),
+                "Baton.builder().set(MIGRATIONS, [db/shop]): expected migration locations");
+        assertRefused(b -> b.set(Setting.REDIS_CLUSTER_NODES, List.of("cache-1")),
+                "Baton.builder().set(REDIS_CLUSTER_NODES, [cache-1]): expected comma-separated host:port");
+        assertRefused(b -> b.set(Setting.ADMIN_ADDRESS, "nowhere"),
+                "Baton.builder().set(ADMIN_ADDRESS, 'nowhere'): expected host:port");
     }
 
     @Test

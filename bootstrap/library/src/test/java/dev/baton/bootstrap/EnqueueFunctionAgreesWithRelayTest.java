@@ -61,8 +61,8 @@ class EnqueueFunctionAgreesWithRelayTest {
 
     @Test
     void whatTheFunctionAcceptsTheRelayPublishesAndWhatItRefusesTheRelayDeadLetters() throws SQLException {
-        try (Baton baton = Baton.builder().config(config).redis(TestEndpoints.redisUri())
-                .postgres(TestEndpoints.jdbcUrl()).handler(queue, context -> Optional.empty()).build()) {
+        try (Baton baton = Baton.builder().config(config).set(Setting.REDIS_URI, TestEndpoints.redisUri())
+                .set(Setting.JDBC_URL, TestEndpoints.jdbcUrl()).handler(queue, context -> Optional.empty()).build()) {
             baton.migrate();
             Map<String, Boolean> acceptedByTheFunction = new LinkedHashMap<>();
             Map<String, Long> rows = new LinkedHashMap<>();

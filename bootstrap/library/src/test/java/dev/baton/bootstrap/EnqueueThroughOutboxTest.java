@@ -8,6 +8,7 @@ import dev.baton.application.port.in.EnqueueJobUseCase;
 import dev.baton.application.port.in.InspectQueueUseCase;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.config.ConfigLoader;
+import dev.baton.bootstrap.config.Setting;
 import dev.baton.bootstrap.testing.TestEndpoints;
 import dev.baton.domain.JobId;
 import dev.baton.domain.OutboxBacklog;
@@ -40,7 +41,7 @@ class EnqueueThroughOutboxTest {
     }
 
     private Baton baton(BatonConfig config) {
-        return Baton.builder().config(config).redis(TestEndpoints.redisUri()).postgres(TestEndpoints.jdbcUrl())
+        return Baton.builder().config(config).set(Setting.REDIS_URI, TestEndpoints.redisUri()).set(Setting.JDBC_URL, TestEndpoints.jdbcUrl())
                 .handler(queue.value(), context -> {
                     runs.computeIfAbsent(context.job().id().value(), key -> new AtomicInteger()).incrementAndGet();
                     return Optional.empty();

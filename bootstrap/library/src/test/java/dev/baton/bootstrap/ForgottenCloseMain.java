@@ -1,6 +1,7 @@
 package dev.baton.bootstrap;
 
 import dev.baton.application.port.in.LocateJobUseCase.Whereabouts;
+import dev.baton.bootstrap.config.Setting;
 import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
 import java.util.Optional;
@@ -23,7 +24,7 @@ public final class ForgottenCloseMain {
         int count = Integer.parseInt(args[4]);
         String last = "job-" + (count - 1);
         CountDownLatch lastStarted = new CountDownLatch(1);
-        Baton baton = Baton.builder().redis(args[0]).postgres(args[1]).schema(args[2])
+        Baton baton = Baton.builder().set(Setting.REDIS_URI, args[0]).set(Setting.JDBC_URL, args[1]).set(Setting.SCHEMA, args[2])
                 .handler(queue, context -> {
                     if (context.job().id().value().equals(last)) {
                         lastStarted.countDown();

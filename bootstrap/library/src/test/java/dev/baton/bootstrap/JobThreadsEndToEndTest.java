@@ -10,6 +10,7 @@ import dev.baton.application.port.in.RunningWorker;
 import dev.baton.application.service.JobThreads;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.config.ConfigLoader;
+import dev.baton.bootstrap.config.Setting;
 import dev.baton.bootstrap.testing.TestEndpoints;
 import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
@@ -51,7 +52,7 @@ class JobThreadsEndToEndTest {
         };
 
         try (Baton baton = Baton.builder().config(config).handler(queue.value(), handler)
-                .redis(TestEndpoints.redisUri()).postgres(TestEndpoints.jdbcUrl()).build()) {
+                .set(Setting.REDIS_URI, TestEndpoints.redisUri()).set(Setting.JDBC_URL, TestEndpoints.jdbcUrl()).build()) {
             baton.enqueue(queue, JobId.of("stuck"), "{}");
             RunningWorker worker = baton.start(queue.value());
 

@@ -10,6 +10,7 @@ import dev.baton.application.port.in.ListDeadLettersUseCase;
 import dev.baton.application.port.in.LocateJobUseCase.Whereabouts;
 import dev.baton.application.port.in.RedriveDeadLettersUseCase;
 import dev.baton.application.port.in.RunningWorker;
+import dev.baton.bootstrap.config.Setting;
 import dev.baton.bootstrap.testing.TestEndpoints;
 import dev.baton.domain.DeadLetterReason;
 import dev.baton.domain.DeadLetterSelection;
@@ -128,7 +129,7 @@ class LedgerOutcomesEndToEndTest {
             return Optional.of("done " + id);
         };
         return Baton.builder().config(BatonScenarioTest.threeQuickAttempts("outcomes"))
-                .redis(TestEndpoints.redisUri()).postgres(TestEndpoints.jdbcUrl())
+                .set(Setting.REDIS_URI, TestEndpoints.redisUri()).set(Setting.JDBC_URL, TestEndpoints.jdbcUrl())
                 .handler(queue.value(), handler).build();
     }
 

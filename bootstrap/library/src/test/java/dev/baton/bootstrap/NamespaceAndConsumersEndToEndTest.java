@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.baton.application.port.in.RunningWorker;
 import dev.baton.bootstrap.config.Mode;
+import dev.baton.bootstrap.config.Setting;
 import dev.baton.bootstrap.testing.TestEndpoints;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.JobId;
@@ -42,8 +43,8 @@ class NamespaceAndConsumersEndToEndTest {
     }
 
     private Baton process() {
-        Baton baton = Baton.builder().redis(TestEndpoints.redisUri()).mode(Mode.AT_LEAST_ONCE)
-                .namespace(namespace).consumer(consumer.value())
+        Baton baton = Baton.builder().set(Setting.REDIS_URI, TestEndpoints.redisUri()).set(Setting.MODE, Mode.AT_LEAST_ONCE)
+                .set(Setting.NAMESPACE, namespace).set(Setting.CONSUMER, consumer.value())
                 .handler(queue, context -> Optional.empty()).shutdownHook(false).build();
         processes.add(baton);
         return baton;

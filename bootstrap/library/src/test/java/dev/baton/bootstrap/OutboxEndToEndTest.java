@@ -100,8 +100,8 @@ class OutboxEndToEndTest {
     }
 
     private Baton countingRuns() {
-        return Baton.builder().config(config).redis(TestEndpoints.redisUri())
-                .postgres(TestEndpoints.jdbcUrl()).handler(queue.value(), context -> {
+        return Baton.builder().config(config).set(Setting.REDIS_URI, TestEndpoints.redisUri())
+                .set(Setting.JDBC_URL, TestEndpoints.jdbcUrl()).handler(queue.value(), context -> {
                     runs.computeIfAbsent(context.job().id().value(), key -> new AtomicInteger()).incrementAndGet();
                     return Optional.empty();
                 }).build();

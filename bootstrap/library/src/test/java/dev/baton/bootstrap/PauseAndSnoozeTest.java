@@ -8,6 +8,7 @@ import dev.baton.application.handler.SnoozeException;
 import dev.baton.application.port.in.InspectQueueUseCase;
 import dev.baton.application.port.in.LocateJobUseCase.Whereabouts;
 import dev.baton.application.port.in.RunningWorker;
+import dev.baton.bootstrap.config.Setting;
 import dev.baton.bootstrap.testing.TestEndpoints;
 import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
@@ -106,7 +107,7 @@ class PauseAndSnoozeTest {
             }
             return Optional.of("shipped after " + context.job().snoozes() + " snoozes");
         };
-        try (Baton baton = real(Baton.builder().schema(schema).migrations("classpath:db/shop").maxAttempts(1)
+        try (Baton baton = real(Baton.builder().set(Setting.SCHEMA, schema).set(Setting.MIGRATIONS, List.of("classpath:db/shop")).set(Setting.MAX_ATTEMPTS, 1)
                 .handler(queue.value(), handler))) {
             RunningWorker worker = baton.start(queue.value());
             baton.enqueue(queue, JobId.of("ship-1"), "{}");
@@ -128,8 +129,8 @@ class PauseAndSnoozeTest {
     }
 
     private Baton real(BatonBuilder builder) {
-        return builder.config(BatonScenarioTest.threeQuickAttempts("paused")).redis(TestEndpoints.redisUri())
-                .postgres(TestEndpoints.jdbcUrl()).build();
+        return builder.config(BatonScenarioTest.threeQuickAttempts("paused")).set(Setting.REDIS_URI, TestEndpoints.redisUri())
+                .set(Setting.JDBC_URL, TestEndpoints.jdbcUrl()).build();
     }
 
     private QueueStats stats(Baton baton) {

@@ -8,6 +8,7 @@ import dev.baton.application.handler.JobHandler;
 import dev.baton.application.port.in.LocateJobUseCase.Whereabouts;
 import dev.baton.application.port.in.RunWorkerUseCase;
 import dev.baton.bootstrap.config.Mode;
+import dev.baton.bootstrap.config.Setting;
 import dev.baton.bootstrap.testing.TestEndpoints;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.QueueName;
@@ -81,7 +82,7 @@ class SchedulesEndToEndTest {
 
     /** One ledger schema for all three: the instances are workers of one deployment. */
     private static BatonBuilder builder(String schema, Mode mode) {
-        return Baton.builder().redis(TestEndpoints.redisUri()).postgres(TestEndpoints.jdbcUrl()).schema(schema)
-                .mode(mode).adminAddress("off").shutdownHook(false);
+        return Baton.builder().set(Setting.REDIS_URI, TestEndpoints.redisUri()).set(Setting.JDBC_URL, TestEndpoints.jdbcUrl()).set(Setting.SCHEMA, schema)
+                .set(Setting.MODE, mode).set(Setting.ADMIN_ADDRESS, "off").shutdownHook(false);
     }
 }

@@ -10,6 +10,7 @@ import dev.baton.application.port.in.LocateJobUseCase.Whereabouts;
 import dev.baton.application.port.in.RedriveDeadLettersUseCase;
 import dev.baton.application.port.in.RunningWorker;
 import dev.baton.application.port.out.JobObserver;
+import dev.baton.bootstrap.config.Setting;
 import dev.baton.bootstrap.examples.ShippingJobs;
 import dev.baton.bootstrap.examples.ShippingJobs.ShipParcel;
 import dev.baton.bootstrap.testing.TestEndpoints;
@@ -79,7 +80,7 @@ class TypedRoutingTest {
     @Test
     void afterTheGraceItIsDeadLetteredNoHandlerAndAReplayRunsOnAWorkerThatHasTheHandler() {
         List<DeadLetter> letters = new CopyOnWriteArrayList<>();
-        try (Baton old = builder().noHandlerGrace(Duration.ofSeconds(2)).onDeadLetter(letters::add).build()) {
+        try (Baton old = builder().set(Setting.NO_HANDLER_GRACE, Duration.ofSeconds(2)).onDeadLetter(letters::add).build()) {
             RunningWorker worker = old.start(queue.value());
             old.enqueue(ShippingJobs.SHIP_PARCEL, queue, JobId.of("parcel-3"), new ShipParcel("3", 300, false));
 
@@ -151,8 +152,8 @@ class TypedRoutingTest {
     }
 
     private BatonBuilder builder() {
-        return Baton.builder().config(BatonScenarioTest.threeQuickAttempts("routing").withSchema(schema))
-                .redis(TestEndpoints.redisUri()).postgres(TestEndpoints.jdbcUrl());
+        return Baton.builder().config(BatonScenarioTest.threeQuickAttempts("routing").with(Setting.SCHEMA, schema))
+                .set(Setting.REDIS_URI, TestEndpoints.redisUri()).set(Setting.JDBC_URL, TestEndpoints.jdbcUrl());
     }
 
     /** A release that has the handler of {@link ShippingJobs#SHIP_PARCEL}, and no handler named like the queue. */

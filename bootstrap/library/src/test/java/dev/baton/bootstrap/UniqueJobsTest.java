@@ -1,5 +1,6 @@
 package dev.baton.bootstrap;
 
+import dev.baton.bootstrap.config.Setting;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -38,9 +39,9 @@ class UniqueJobsTest {
     private final AtomicInteger executions = new AtomicInteger();
     private final Set<String> refused = ConcurrentHashMap.newKeySet();
     private final Baton baton = Baton.builder()
-            .config(BatonScenarioTest.threeQuickAttempts("unique").withSchema(TestEndpoints.unique("unique")))
-            .redis(TestEndpoints.redisUri())
-            .postgres(TestEndpoints.jdbcUrl())
+            .config(BatonScenarioTest.threeQuickAttempts("unique").with(Setting.SCHEMA, TestEndpoints.unique("unique")))
+            .set(Setting.REDIS_URI, TestEndpoints.redisUri())
+            .set(Setting.JDBC_URL, TestEndpoints.jdbcUrl())
             .handler(DigestJobs.SEND_DIGEST, (digest, context) -> {
                 executions.incrementAndGet();
                 if (refused.contains(digest.userId())) {

@@ -10,6 +10,7 @@ import dev.baton.application.port.in.RunningWorker;
 import dev.baton.adapters.redis.RedisAdapter;
 import dev.baton.bootstrap.Baton;
 import dev.baton.bootstrap.config.ConfigLoader;
+import dev.baton.bootstrap.config.Setting;
 import dev.baton.bootstrap.testing.TestEndpoints;
 import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
@@ -79,7 +80,7 @@ class DashboardBrowserIT {
                         "BATON_ADMIN_VIEWER_PASSWORD", VIEWER_PASSWORD,
                         "BATON_ADMIN_OPERATOR_PASSWORD", OPERATOR_PASSWORD), Optional.empty(),
                         Map.of()))
-                .redis(TestEndpoints.redisUri()).postgres(TestEndpoints.jdbcUrl())
+                .set(Setting.REDIS_URI, TestEndpoints.redisUri()).set(Setting.JDBC_URL, TestEndpoints.jdbcUrl())
                 .handler(queue.value(), handler).build();
         base = "http://127.0.0.1:" + baton.startAdmin().orElseThrow().getPort();
         profile = Files.createTempDirectory("baton-chromium");

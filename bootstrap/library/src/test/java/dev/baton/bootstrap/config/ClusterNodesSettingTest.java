@@ -3,6 +3,7 @@ package dev.baton.bootstrap.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -27,9 +28,9 @@ class ClusterNodesSettingTest {
 
         assertThat(fromEnv.get(Setting.REDIS_CLUSTER_NODES)).containsExactly("redis-a:7000", "10.0.0.2:7001", "[::1]:7002");
         assertThat(fromEnv.describe()).containsEntry("redis-cluster-nodes", "redis-a:7000,10.0.0.2:7001,[::1]:7002");
-        assertThat(fromFlag.redisClusterNodes()).containsExactly("redis-b:7003");
+        assertThat(fromFlag.get(Setting.REDIS_CLUSTER_NODES)).containsExactly("redis-b:7003");
         assertThat(ConfigLoader.load(Map.of("BATON_REDIS_CLUSTER_NODES", "  "), Optional.empty(), Map.of())
-                .redisClusterNodes()).isEmpty();
+                .get(Setting.REDIS_CLUSTER_NODES)).isEmpty();
     }
 
     @Test

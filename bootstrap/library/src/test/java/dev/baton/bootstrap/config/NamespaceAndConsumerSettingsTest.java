@@ -42,9 +42,9 @@ class NamespaceAndConsumerSettingsTest {
         assertThatThrownBy(() -> load(Map.of(), Map.of("namespace", "{shop}")))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("a brace would become the Redis Cluster hash tag of every key");
-        assertThatThrownBy(() -> Baton.builder().namespace("shop eu").build())
+        assertThatThrownBy(() -> Baton.builder().set(Setting.NAMESPACE, "shop eu").build())
                 .isInstanceOf(ConfigException.class)
-                .hasMessageStartingWith("Baton.builder().namespace('shop eu'): namespace 'shop eu' is not usable");
+                .hasMessageStartingWith("Baton.builder().set(NAMESPACE, 'shop eu'): namespace 'shop eu' is not usable");
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.bootstrap.Baton;
+import dev.baton.bootstrap.config.Setting;
 import dev.baton.bootstrap.testing.TestEndpoints;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -27,8 +28,8 @@ class OrderOutboxTest {
 
     @BeforeEach
     void open() throws SQLException {
-        baton = Baton.builder().redis(TestEndpoints.redisUri()).postgres(TestEndpoints.jdbcUrl()).schema(schema)
-                .adminAddress("off").build();
+        baton = Baton.builder().set(Setting.REDIS_URI, TestEndpoints.redisUri()).set(Setting.JDBC_URL, TestEndpoints.jdbcUrl()).set(Setting.SCHEMA, schema)
+                .set(Setting.ADMIN_ADDRESS, "off").build();
         orders = new OrderOutbox(baton);
         baton.migrate();
         try (Connection connection = DriverManager.getConnection(url)) {

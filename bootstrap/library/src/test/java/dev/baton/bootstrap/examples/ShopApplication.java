@@ -2,6 +2,8 @@ package dev.baton.bootstrap.examples;
 
 import dev.baton.application.port.in.RunningWorker;
 import dev.baton.bootstrap.Baton;
+import dev.baton.bootstrap.config.Setting;
+import java.util.List;
 
 /** Baton embedded in an application: one object to enqueue, run workers and close. */
 public final class ShopApplication implements AutoCloseable {
@@ -10,12 +12,12 @@ public final class ShopApplication implements AutoCloseable {
 
     public ShopApplication(String redisUri, String jdbcUrl, String schema) {
         this.baton = Baton.builder()
-                .redis(redisUri)                       // else BATON_REDIS_URI's default, redis://127.0.0.1:6379
-                .postgres(jdbcUrl)                     // the ledger, in the application's own database
-                .schema(schema)                        // the ledger's tables and the shop's, side by side
-                .migrations("classpath:db/shop")       // the shop's own tables (V1__….sql), after the ledger's
-                .concurrency(4)                        // every BATON_* setting has its call; the builder's win
-                .maxAttempts(3)
+                .set(Setting.REDIS_URI, redisUri)                       // else BATON_REDIS_URI's default, redis://127.0.0.1:6379
+                .set(Setting.JDBC_URL, jdbcUrl)                     // the ledger, in the application's own database
+                .set(Setting.SCHEMA, schema)                        // the ledger's tables and the shop's, side by side
+                .set(Setting.MIGRATIONS, List.of("classpath:db/shop"))       // the shop's own tables (V1__….sql), after the ledger's
+                .set(Setting.CONCURRENCY, 4)                        // every BATON_* setting has its call; the builder's win
+                .set(Setting.MAX_ATTEMPTS, 3)
                 .handler(new ShipOrderHandler())       // or list it in META-INF/services, or use ShopHandlers
                 .build();
         this.producer = new OrderProducer(baton);

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.baton.application.port.in.RunWorkerUseCase;
 import dev.baton.application.port.in.RunningWorker;
 import dev.baton.bootstrap.Baton;
+import dev.baton.bootstrap.config.Setting;
 import dev.baton.bootstrap.examples.ShippingJobs.ShipParcel;
 import dev.baton.bootstrap.testing.TestEndpoints;
 import dev.baton.domain.QueueName;
@@ -33,9 +34,9 @@ class TracedShippingTest {
         QueueName queue = QueueName.of(TestEndpoints.unique("traced-shop").replace('_', '-'));
         try (OpenTelemetrySdk sdk = OpenTelemetrySdk.builder().setTracerProvider(SdkTracerProvider.builder()
                 .addSpanProcessor(SimpleSpanProcessor.create(exporter)).build()).build();
-             Baton baton = TracedShipping.traced(Baton.builder().redis(TestEndpoints.redisUri())
-                     .postgres(TestEndpoints.jdbcUrl()).schema(TestEndpoints.unique("traced_shop"))
-                     .adminAddress("off").shutdownHook(false), sdk).build()) {
+             Baton baton = TracedShipping.traced(Baton.builder().set(Setting.REDIS_URI, TestEndpoints.redisUri())
+                     .set(Setting.JDBC_URL, TestEndpoints.jdbcUrl()).set(Setting.SCHEMA, TestEndpoints.unique("traced_shop"))
+                     .set(Setting.ADMIN_ADDRESS, "off").shutdownHook(false), sdk).build()) {
             new TracedShipping(baton, sdk, queue).checkout(new ShipParcel("7001", 900, false));
             RunningWorker worker = baton.start(new RunWorkerUseCase.Command(List.of(queue), Baton.defaultConsumer(),
                     1, Optional.of(ShippingJobs.SHIP_PARCEL.name())));
