@@ -111,11 +111,11 @@ public final class Benchmark {
                     + config.get(Setting.CONCURRENCY) + " in batches of " + config.get(Setting.BATCH_COMMIT) + ": use at least "
                     + (transactions + 1) + " (one connection per running transaction, one for lookups)");
         }
-        BatonConfig benchConfig = ledger ? config.withSchema("baton_bench_" + run) : config;
+        BatonConfig benchConfig = ledger ? config.with(Setting.SCHEMA, "baton_bench_" + run) : config;
         Optional<OutboxThroughput.Rates> outbox = Optional.empty();
         if (options.enqueue() == Route.OUTBOX) {
             progress.progress("outbox-enqueue", 0, 1);
-            outbox = Optional.of(OutboxThroughput.measure(config.withSchema("baton_bench_tx_" + run),
+            outbox = Optional.of(OutboxThroughput.measure(config.with(Setting.SCHEMA, "baton_bench_tx_" + run),
                     QueueName.of("bench-tx-" + run), options.jobs(), options.producers(), payload()));
             progress.progress("outbox-enqueue", 1, 1);
         }

@@ -79,7 +79,8 @@ final class DevCommand extends SessionCommand {
         try (LocalRedis redis = LocalRedis.start(); LocalPostgres postgres = LocalPostgres.start()) {
             terminal.err().println("  redis      " + redis.uri() + "  (" + redis.origin() + ")");
             terminal.err().println("  postgres   " + postgres.jdbcUrl() + "  (" + postgres.origin() + ")");
-            BatonConfig config = config().withRedisUri(redis.uri()).withJdbcUrl(postgres.jdbcUrl());
+            BatonConfig config = config().with(Setting.REDIS_URI, redis.uri())
+                    .with(Setting.JDBC_URL, postgres.jdbcUrl());
             try (Baton baton = DemoHandlers.register(Baton.builder().config(config), false).build()) {
                 return run(baton, config, limit);
             }

@@ -30,7 +30,7 @@ final class TrimCommand extends SessionCommand {
             report = baton.use(TrimQueueUseCase.class).trim(new TrimQueueUseCase.Command(QueueName.of(queue)));
         }
         terminal.out().println("trimmed " + report.removed() + " entries older than "
-                + Durations.format(config().get(Setting.RETENTION).maxAge()) + " from " + queue
+                + Durations.format(config().get(Setting.RETENTION)) + " from " + queue
                 + (report.heldBack() ? "; held back by pending or undelivered work" : ""));
         return ExitCodes.OK;
     }

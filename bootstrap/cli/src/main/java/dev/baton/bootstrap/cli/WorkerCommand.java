@@ -81,7 +81,8 @@ final class WorkerCommand extends SessionCommand {
         BatonConfig config = config();
         List<QueueName> names = queues(queues);
         BatonBuilder builder = DemoHandlers.register(batonBuilder(), crashOnPoison)
-                .handlerClassLoader(pluginLoader(config.get(Setting.PLUGINS), classpath))
+                .handlerClassLoader(pluginLoader(Optional.of(config.get(Setting.PLUGINS))
+                        .filter(folder -> !folder.isEmpty()).map(Path::of), classpath))
                 .shutdownHook(false); // this command's own hook stops gracefully, then exits 0
         schedules.file(terminal).ifPresent(builder::schedulesFile);
         Baton baton = builder.build(); // a bad schedules line fails here, before anything starts: exit 2

@@ -3,6 +3,7 @@ package dev.baton.bootstrap.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.bootstrap.Baton;
+import dev.baton.bootstrap.config.Setting;
 import dev.baton.bootstrap.testing.TestEndpoints;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -30,7 +31,7 @@ class DemoMigrationsTest {
 
     @Test
     void anEmbeddedBatonMigratesTheLedgerAndNoDemoTable() throws SQLException {
-        try (Baton baton = Baton.builder().postgres(jdbcUrl).schema(schema).build()) {
+        try (Baton baton = Baton.builder().set(Setting.JDBC_URL, jdbcUrl).set(Setting.SCHEMA, schema).build()) {
             baton.migrate();
         }
 
@@ -40,7 +41,7 @@ class DemoMigrationsTest {
 
     @Test
     void theDemoHandlersBringTheirTablesWithTheirOwnHistory() throws SQLException {
-        try (Baton baton = DemoHandlers.register(Baton.builder().postgres(jdbcUrl).schema(schema), false).build()) {
+        try (Baton baton = DemoHandlers.register(Baton.builder().set(Setting.JDBC_URL, jdbcUrl).set(Setting.SCHEMA, schema), false).build()) {
             baton.migrate();
         }
 

@@ -250,7 +250,7 @@ public final class Setting<T> {
     }
 
     /** The text of a value, or of a value's text, as the environment would write it. */
-    String text(Object given) {
+    public String text(Object given) {
         return given instanceof String text ? text : type.format().apply(type.cast(given));
     }
 

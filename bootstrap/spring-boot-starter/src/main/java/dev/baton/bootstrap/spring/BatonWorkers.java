@@ -23,10 +23,10 @@ final class BatonWorkers implements SmartLifecycle {
     private final Optional<String> handler;
     private volatile Optional<RunningWorker> worker = Optional.empty();
 
-    BatonWorkers(Baton baton, BatonProperties.Worker properties) {
+    BatonWorkers(Baton baton, List<String> queues, Optional<String> handler) {
         this.baton = Objects.requireNonNull(baton, "baton");
-        this.queues = properties.getQueues().stream().map(BatonWorkers::queue).toList();
-        this.handler = Optional.ofNullable(properties.getHandler());
+        this.queues = queues.stream().map(BatonWorkers::queue).toList();
+        this.handler = Objects.requireNonNull(handler, "handler");
     }
 
     /** @throws ConfigException naming the property, when a queue's name is not one */

@@ -68,7 +68,7 @@ class BatonAutoConfigurationTest {
             assertThat(config.get(Setting.JOB_TIMEOUT)).isEqualTo(Duration.ofMinutes(2));
             assertThat(config.get(Setting.LEASE)).isEqualTo(Duration.ofSeconds(45));
             assertThat(config.get(Setting.GRACE)).isEqualTo(Duration.ofSeconds(5));
-            assertThat(config.get(Setting.DELIVERY_LIMIT).maxDeliveries()).isEqualTo(9);
+            assertThat(config.get(Setting.DELIVERY_LIMIT)).isEqualTo(9);
             assertThat(config.get(Setting.JOB_THREADS)).isEqualTo(JobThreads.PLATFORM);
             assertThat(config.get(Setting.NO_HANDLER_GRACE)).isEqualTo(Duration.ofMinutes(2));
         });
