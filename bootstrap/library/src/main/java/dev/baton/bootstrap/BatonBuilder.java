@@ -13,7 +13,6 @@ import dev.baton.bootstrap.tracing.OpenTelemetryTracing;
 import dev.baton.bootstrap.wiring.Adapters;
 import dev.baton.bootstrap.wiring.Components;
 import dev.baton.domain.DeadLetter;
-import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.Schedule;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.opentelemetry.api.OpenTelemetry;

@@ -1,12 +1,15 @@
 package dev.baton.bootstrap;
 
+import static dev.baton.bootstrap.config.Setting.ADMIN_ADDRESS;
+import static dev.baton.bootstrap.config.Setting.JDBC_URL;
+import static dev.baton.bootstrap.config.Setting.REDIS_URI;
+import static dev.baton.bootstrap.config.Setting.SCHEMA;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.baton.application.port.in.LocateJobUseCase.Whereabouts;
-import dev.baton.bootstrap.config.Setting;
 import dev.baton.bootstrap.testing.TestEndpoints;
 import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
@@ -31,9 +34,9 @@ class ApplicationDataSourceTest {
         hikari.setMaximumPoolSize(4);
         hikari.setPoolName("the-application");
         try (HikariDataSource application = new HikariDataSource(hikari)) {
-            try (Baton baton = Baton.builder().set(Setting.REDIS_URI, TestEndpoints.redisUri())
-                    .set(Setting.JDBC_URL, "jdbc:postgresql://127.0.0.1:1/nowhere?user=nobody") // not used: the pool is given
-                    .dataSource(application).set(Setting.SCHEMA, schema).set(Setting.ADMIN_ADDRESS, "off").handler(queue, context -> {
+            try (Baton baton = Baton.builder().set(REDIS_URI, TestEndpoints.redisUri())
+                    .set(JDBC_URL, "jdbc:postgresql://127.0.0.1:1/nowhere?user=nobody") // not used: the pool is given
+                    .dataSource(application).set(SCHEMA, schema).set(ADMIN_ADDRESS, "off").handler(queue, context -> {
                         // unqualified names resolve in Baton's schema first, inside the job's transaction
                         return Optional.of(single(context.unwrap(Connection.class), "SELECT current_schema()"));
                     }).build()) {

@@ -1,5 +1,6 @@
 package dev.baton.bootstrap;
 
+import static dev.baton.bootstrap.config.Setting.JDBC_URL;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -9,9 +10,7 @@ import dev.baton.application.port.in.RunWorkerUseCase;
 import dev.baton.application.port.in.RunningWorker;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.config.ConfigException;
-import dev.baton.bootstrap.config.Setting;
 import dev.baton.bootstrap.testing.InMemoryAdapters;
-import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
 import java.time.Clock;
@@ -47,12 +46,12 @@ class BatonLifecycleTest {
 
     @Test
     void buildRefusesAJdbcUrlThatIsNotPostgresNamingWhereItCameFrom() {
-        assertThatThrownBy(() -> builder().set(Setting.JDBC_URL, "jdbc:mysql://app:s3cret@db/app").build())
+        assertThatThrownBy(() -> builder().set(JDBC_URL, "jdbc:mysql://app:s3cret@db/app").build())
                 .isInstanceOf(ConfigException.class)
                 .hasMessageStartingWith("Baton.builder().set(JDBC_URL, 'jdbc:mysql://app:****@db/app'): must be a "
                         + "PostgreSQL JDBC URL")
                 .hasMessageNotContaining("s3cret");
-        assertThatThrownBy(() -> BatonConfig.defaults().with(Setting.JDBC_URL, "jdbc:h2:mem:app"))
+        assertThatThrownBy(() -> BatonConfig.defaults().with(JDBC_URL, "jdbc:h2:mem:app"))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageStartingWith("BatonConfig.with(JDBC_URL, 'jdbc:h2:mem:app'): must be");
     }

@@ -1,5 +1,7 @@
 package dev.baton.bootstrap;
 
+import static dev.baton.bootstrap.config.Setting.JDBC_URL;
+import static dev.baton.bootstrap.config.Setting.REDIS_URI;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -8,7 +10,6 @@ import dev.baton.application.port.in.EnqueueJobUseCase;
 import dev.baton.application.port.in.InspectQueueUseCase;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.config.ConfigLoader;
-import dev.baton.bootstrap.config.Setting;
 import dev.baton.bootstrap.testing.TestEndpoints;
 import dev.baton.domain.JobId;
 import dev.baton.domain.OutboxBacklog;
@@ -41,7 +42,8 @@ class EnqueueThroughOutboxTest {
     }
 
     private Baton baton(BatonConfig config) {
-        return Baton.builder().config(config).set(Setting.REDIS_URI, TestEndpoints.redisUri()).set(Setting.JDBC_URL, TestEndpoints.jdbcUrl())
+        return Baton.builder().config(config).set(REDIS_URI, TestEndpoints.redisUri())
+                .set(JDBC_URL, TestEndpoints.jdbcUrl())
                 .handler(queue.value(), context -> {
                     runs.computeIfAbsent(context.job().id().value(), key -> new AtomicInteger()).incrementAndGet();
                     return Optional.empty();

@@ -1,9 +1,11 @@
 package dev.baton.bootstrap;
 
+import static dev.baton.bootstrap.config.Setting.JDBC_URL;
+import static dev.baton.bootstrap.config.Setting.REDIS_URI;
+import static dev.baton.bootstrap.config.Setting.SCHEMA;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.application.port.in.InspectQueueUseCase;
-import dev.baton.bootstrap.config.Setting;
 import dev.baton.bootstrap.testing.TestEndpoints;
 import dev.baton.domain.QueueName;
 import java.io.File;
@@ -33,8 +35,9 @@ class ForgottenCloseTest {
 
         assertThat(child.waitFor(2, TimeUnit.MINUTES)).as("the child JVM exits when main returns").isTrue();
         assertThat(child.exitValue()).as(log(output.resolve("child.log").toFile())).isZero();
-        try (Baton baton = Baton.builder().set(Setting.REDIS_URI, TestEndpoints.redisUri()).set(Setting.JDBC_URL, TestEndpoints.jdbcUrl())
-                .set(Setting.SCHEMA, schema).build()) {
+        try (Baton baton = Baton.builder().set(REDIS_URI, TestEndpoints.redisUri())
+                .set(JDBC_URL, TestEndpoints.jdbcUrl())
+                .set(SCHEMA, schema).build()) {
             InspectQueueUseCase.QueueReport report = baton.use(InspectQueueUseCase.class)
                     .inspect(new InspectQueueUseCase.Command(QueueName.of(queue)));
             assertThat(report.completed()).hasValue(JOBS);

@@ -1,5 +1,7 @@
 package dev.baton.bootstrap;
 
+import static dev.baton.bootstrap.config.Setting.JDBC_URL;
+import static dev.baton.bootstrap.config.Setting.REDIS_URI;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -10,7 +12,6 @@ import dev.baton.application.port.in.RunningWorker;
 import dev.baton.application.service.JobThreads;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.config.ConfigLoader;
-import dev.baton.bootstrap.config.Setting;
 import dev.baton.bootstrap.testing.TestEndpoints;
 import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
@@ -52,7 +53,7 @@ class JobThreadsEndToEndTest {
         };
 
         try (Baton baton = Baton.builder().config(config).handler(queue.value(), handler)
-                .set(Setting.REDIS_URI, TestEndpoints.redisUri()).set(Setting.JDBC_URL, TestEndpoints.jdbcUrl()).build()) {
+                .set(REDIS_URI, TestEndpoints.redisUri()).set(JDBC_URL, TestEndpoints.jdbcUrl()).build()) {
             baton.enqueue(queue, JobId.of("stuck"), "{}");
             RunningWorker worker = baton.start(queue.value());
 

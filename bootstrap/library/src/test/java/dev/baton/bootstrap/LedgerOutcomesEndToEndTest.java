@@ -1,5 +1,7 @@
 package dev.baton.bootstrap;
 
+import static dev.baton.bootstrap.config.Setting.JDBC_URL;
+import static dev.baton.bootstrap.config.Setting.REDIS_URI;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -10,7 +12,6 @@ import dev.baton.application.port.in.ListDeadLettersUseCase;
 import dev.baton.application.port.in.LocateJobUseCase.Whereabouts;
 import dev.baton.application.port.in.RedriveDeadLettersUseCase;
 import dev.baton.application.port.in.RunningWorker;
-import dev.baton.bootstrap.config.Setting;
 import dev.baton.bootstrap.testing.TestEndpoints;
 import dev.baton.domain.DeadLetterReason;
 import dev.baton.domain.DeadLetterSelection;
@@ -129,7 +130,7 @@ class LedgerOutcomesEndToEndTest {
             return Optional.of("done " + id);
         };
         return Baton.builder().config(BatonScenarioTest.threeQuickAttempts("outcomes"))
-                .set(Setting.REDIS_URI, TestEndpoints.redisUri()).set(Setting.JDBC_URL, TestEndpoints.jdbcUrl())
+                .set(REDIS_URI, TestEndpoints.redisUri()).set(JDBC_URL, TestEndpoints.jdbcUrl())
                 .handler(queue.value(), handler).build();
     }
 

@@ -1,11 +1,14 @@
 package dev.baton.bootstrap;
 
+import static dev.baton.bootstrap.config.Setting.CONSUMER;
+import static dev.baton.bootstrap.config.Setting.MODE;
+import static dev.baton.bootstrap.config.Setting.NAMESPACE;
+import static dev.baton.bootstrap.config.Setting.REDIS_URI;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.application.port.in.RunningWorker;
 import dev.baton.bootstrap.config.Mode;
-import dev.baton.bootstrap.config.Setting;
 import dev.baton.bootstrap.testing.TestEndpoints;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.JobId;
@@ -43,8 +46,8 @@ class NamespaceAndConsumersEndToEndTest {
     }
 
     private Baton process() {
-        Baton baton = Baton.builder().set(Setting.REDIS_URI, TestEndpoints.redisUri()).set(Setting.MODE, Mode.AT_LEAST_ONCE)
-                .set(Setting.NAMESPACE, namespace).set(Setting.CONSUMER, consumer.value())
+        Baton baton = Baton.builder().set(REDIS_URI, TestEndpoints.redisUri()).set(MODE, Mode.AT_LEAST_ONCE)
+                .set(NAMESPACE, namespace).set(CONSUMER, consumer.value())
                 .handler(queue, context -> Optional.empty()).shutdownHook(false).build();
         processes.add(baton);
         return baton;

@@ -1,5 +1,10 @@
 package dev.baton.bootstrap;
 
+import static dev.baton.bootstrap.config.Setting.JDBC_URL;
+import static dev.baton.bootstrap.config.Setting.MAX_ATTEMPTS;
+import static dev.baton.bootstrap.config.Setting.MIGRATIONS;
+import static dev.baton.bootstrap.config.Setting.REDIS_URI;
+import static dev.baton.bootstrap.config.Setting.SCHEMA;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -8,7 +13,6 @@ import dev.baton.application.handler.SnoozeException;
 import dev.baton.application.port.in.InspectQueueUseCase;
 import dev.baton.application.port.in.LocateJobUseCase.Whereabouts;
 import dev.baton.application.port.in.RunningWorker;
-import dev.baton.bootstrap.config.Setting;
 import dev.baton.bootstrap.testing.TestEndpoints;
 import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
@@ -107,7 +111,8 @@ class PauseAndSnoozeTest {
             }
             return Optional.of("shipped after " + context.job().snoozes() + " snoozes");
         };
-        try (Baton baton = real(Baton.builder().set(Setting.SCHEMA, schema).set(Setting.MIGRATIONS, List.of("classpath:db/shop")).set(Setting.MAX_ATTEMPTS, 1)
+        try (Baton baton = real(Baton.builder().set(SCHEMA, schema).set(MIGRATIONS, List.of("classpath:db/shop"))
+                .set(MAX_ATTEMPTS, 1)
                 .handler(queue.value(), handler))) {
             RunningWorker worker = baton.start(queue.value());
             baton.enqueue(queue, JobId.of("ship-1"), "{}");
@@ -129,8 +134,8 @@ class PauseAndSnoozeTest {
     }
 
     private Baton real(BatonBuilder builder) {
-        return builder.config(BatonScenarioTest.threeQuickAttempts("paused")).set(Setting.REDIS_URI, TestEndpoints.redisUri())
-                .set(Setting.JDBC_URL, TestEndpoints.jdbcUrl()).build();
+        return builder.config(BatonScenarioTest.threeQuickAttempts("paused")).set(REDIS_URI, TestEndpoints.redisUri())
+                .set(JDBC_URL, TestEndpoints.jdbcUrl()).build();
     }
 
     private QueueStats stats(Baton baton) {

@@ -1,5 +1,10 @@
 package dev.baton.bootstrap;
 
+import static dev.baton.bootstrap.config.Setting.ADMIN_ADDRESS;
+import static dev.baton.bootstrap.config.Setting.JDBC_URL;
+import static dev.baton.bootstrap.config.Setting.MODE;
+import static dev.baton.bootstrap.config.Setting.REDIS_URI;
+import static dev.baton.bootstrap.config.Setting.SCHEMA;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -8,7 +13,6 @@ import dev.baton.application.handler.JobHandler;
 import dev.baton.application.port.in.LocateJobUseCase.Whereabouts;
 import dev.baton.application.port.in.RunWorkerUseCase;
 import dev.baton.bootstrap.config.Mode;
-import dev.baton.bootstrap.config.Setting;
 import dev.baton.bootstrap.testing.TestEndpoints;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.QueueName;
@@ -82,7 +86,8 @@ class SchedulesEndToEndTest {
 
     /** One ledger schema for all three: the instances are workers of one deployment. */
     private static BatonBuilder builder(String schema, Mode mode) {
-        return Baton.builder().set(Setting.REDIS_URI, TestEndpoints.redisUri()).set(Setting.JDBC_URL, TestEndpoints.jdbcUrl()).set(Setting.SCHEMA, schema)
-                .set(Setting.MODE, mode).set(Setting.ADMIN_ADDRESS, "off").shutdownHook(false);
+        return Baton.builder().set(REDIS_URI, TestEndpoints.redisUri()).set(JDBC_URL, TestEndpoints.jdbcUrl())
+                .set(SCHEMA, schema)
+                .set(MODE, mode).set(ADMIN_ADDRESS, "off").shutdownHook(false);
     }
 }

@@ -1,5 +1,12 @@
 package dev.baton.bootstrap.bench;
 
+import static dev.baton.bootstrap.config.Setting.BATCH_COMMIT;
+import static dev.baton.bootstrap.config.Setting.CONCURRENCY;
+import static dev.baton.bootstrap.config.Setting.GRACE;
+import static dev.baton.bootstrap.config.Setting.JOB_THREADS;
+import static dev.baton.bootstrap.config.Setting.MODE;
+import static dev.baton.bootstrap.config.Setting.SCHEMA;
+
 import dev.baton.application.port.in.EnqueueJobsUseCase;
 import dev.baton.application.port.in.InspectQueueUseCase;
 import dev.baton.application.port.in.RunWorkerUseCase;
@@ -11,7 +18,6 @@ import dev.baton.bootstrap.Baton;
 import dev.baton.bootstrap.Route;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.config.Mode;
-import dev.baton.bootstrap.config.Setting;
 import dev.baton.bootstrap.demo.NoopHandler;
 import dev.baton.bootstrap.demo.OrdersHandler;
 import dev.baton.bootstrap.demo.DemoHandlers;
@@ -85,11 +91,11 @@ public final class Benchmark {
     private final QueueName warmupQueue = QueueName.of("warmup-" + run);
 
     private Benchmark(BatonConfig config, Options options, ProgressListener progress) {
-        if (options.handler().equals(OrdersHandler.NAME) && config.get(Setting.MODE) != Mode.EXACTLY_ONCE) {
+        if (options.handler().equals(OrdersHandler.NAME) && config.get(MODE) != Mode.EXACTLY_ONCE) {
             throw new InvalidValueException("the orders handler writes in the ledger's transaction: it needs "
                     + "--mode exactly-once");
         }
-        if (options.enqueue() == Route.OUTBOX && config.get(Setting.MODE) != Mode.EXACTLY_ONCE) {
+        if (options.enqueue() == Route.OUTBOX && config.get(MODE) != Mode.EXACTLY_ONCE) {
             throw new InvalidValueException("--enqueue outbox writes the ledger's outbox: it needs --mode exactly-once");
         }
         this.config = config;
@@ -104,18 +110,18 @@ public final class Benchmark {
     }
 
     private BenchResult run() throws InterruptedException {
-        boolean ledger = config.get(Setting.MODE) == Mode.EXACTLY_ONCE;
-        int transactions = WorkerSettings.transactionsAtOnce(config.get(Setting.CONCURRENCY), config.get(Setting.BATCH_COMMIT));
+        boolean ledger = config.get(MODE) == Mode.EXACTLY_ONCE;
+        int transactions = WorkerSettings.transactionsAtOnce(config.get(CONCURRENCY), config.get(BATCH_COMMIT));
         if (ledger && config.poolSize() < transactions + 1) {
             throw new InvalidValueException("BATON_POOL_SIZE " + config.poolSize() + " is too small for concurrency "
-                    + config.get(Setting.CONCURRENCY) + " in batches of " + config.get(Setting.BATCH_COMMIT) + ": use at least "
+                    + config.get(CONCURRENCY) + " in batches of " + config.get(BATCH_COMMIT) + ": use at least "
                     + (transactions + 1) + " (one connection per running transaction, one for lookups)");
         }
-        BatonConfig benchConfig = ledger ? config.with(Setting.SCHEMA, "baton_bench_" + run) : config;
+        BatonConfig benchConfig = ledger ? config.with(SCHEMA, "baton_bench_" + run) : config;
         Optional<OutboxThroughput.Rates> outbox = Optional.empty();
         if (options.enqueue() == Route.OUTBOX) {
             progress.progress("outbox-enqueue", 0, 1);
-            outbox = Optional.of(OutboxThroughput.measure(config.with(Setting.SCHEMA, "baton_bench_tx_" + run),
+            outbox = Optional.of(OutboxThroughput.measure(config.with(SCHEMA, "baton_bench_tx_" + run),
                     QueueName.of("bench-tx-" + run), options.jobs(), options.producers(), payload()));
             progress.progress("outbox-enqueue", 1, 1);
         }
@@ -137,7 +143,8 @@ public final class Benchmark {
         LoadGenerator load = new LoadGenerator(enqueue, payload());
         // the use case itself, not Baton.start, which would add a ledger janitor per warm-up round
         BenchWorker worker = new BenchWorker(baton.use(RunWorkerUseCase.class), timing,
-                ConsumerName.of("bench-" + run), config.get(Setting.CONCURRENCY), options.handler(), config.get(Setting.GRACE), progress);
+                ConsumerName.of("bench-" + run), config.get(CONCURRENCY), options.handler(), config.get(GRACE),
+                progress);
         int warmedUp = new WarmUp(load, worker, warmupQueue).run(options.warmup(), options.maxWarmup());
         try (HeapAfterGc heapAfterGc = new HeapAfterGc()) {
             ProcessProbes.resetPeaks();
@@ -167,8 +174,9 @@ public final class Benchmark {
         double keptHeapMib = ProcessProbes.mib(heapAfterGc.maxBytes()); // before the report's own arrays below
         Verdict verdict = verdict(baton, recorder);
         LatencyRecorder.Latencies latencies = recorder.latencies();
-        return new BenchResult(config.get(Setting.MODE).label(), jobs, config.get(Setting.CONCURRENCY), options.handler(),
-                config.get(Setting.BATCH_COMMIT), options.rate(), config.get(Setting.JOB_THREADS).resolve(config.get(Setting.BATCH_COMMIT)).label(),
+        return new BenchResult(config.get(MODE).label(), jobs, config.get(CONCURRENCY), options.handler(),
+                config.get(BATCH_COMMIT), options.rate(),
+                config.get(JOB_THREADS).resolve(config.get(BATCH_COMMIT)).label(),
                 Runtime.version().toString(), enqueueRate,
                 recorder.done() / Stopwatch.seconds(recorder.processingNanos()), latencies,
                 Math.round(cpuPerJob / 100) / 10.0, warmedUp, jitDuringRun, ProcessProbes.peakHeapMib(), keptHeapMib,
@@ -180,7 +188,7 @@ public final class Benchmark {
     private Verdict verdict(Baton baton, LatencyRecorder recorder) {
         QueueStats stats = baton.use(InspectQueueUseCase.class).inspect(new InspectQueueUseCase.Command(queue))
                 .stats();
-        if (config.get(Setting.MODE) != Mode.EXACTLY_ONCE) {
+        if (config.get(MODE) != Mode.EXACTLY_ONCE) {
             return Verdict.atLeastOnce(recorder.eachCompletedOnce(), stats);
         }
         long ledgerRows = baton.use(ExecutionLedger.class).countCompleted(queue);

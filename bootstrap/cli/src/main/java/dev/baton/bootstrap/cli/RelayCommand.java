@@ -1,7 +1,8 @@
 package dev.baton.bootstrap.cli;
 
+import static dev.baton.bootstrap.config.Setting.SCHEMA;
+
 import dev.baton.bootstrap.Baton;
-import dev.baton.bootstrap.config.Setting;
 import jakarta.inject.Inject;
 import picocli.CommandLine.Command;
 
@@ -23,7 +24,8 @@ final class RelayCommand extends SessionCommand {
         Runtime.getRuntime().addShutdownHook(new Thread(baton::close, "baton-shutdown"));
         try {
             baton.relay();
-            terminal.err().println("relaying the outbox of schema " + config().get(Setting.SCHEMA) + "; Ctrl-C or SIGTERM stops it");
+            terminal.err().println("relaying the outbox of schema " + config().get(SCHEMA)
+                    + "; Ctrl-C or SIGTERM stops it");
             Thread.currentThread().join();
             return ExitCodes.OK;
         } finally {

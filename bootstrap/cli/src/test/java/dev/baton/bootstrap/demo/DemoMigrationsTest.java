@@ -1,9 +1,10 @@
 package dev.baton.bootstrap.demo;
 
+import static dev.baton.bootstrap.config.Setting.JDBC_URL;
+import static dev.baton.bootstrap.config.Setting.SCHEMA;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.bootstrap.Baton;
-import dev.baton.bootstrap.config.Setting;
 import dev.baton.bootstrap.testing.TestEndpoints;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -31,7 +32,7 @@ class DemoMigrationsTest {
 
     @Test
     void anEmbeddedBatonMigratesTheLedgerAndNoDemoTable() throws SQLException {
-        try (Baton baton = Baton.builder().set(Setting.JDBC_URL, jdbcUrl).set(Setting.SCHEMA, schema).build()) {
+        try (Baton baton = Baton.builder().set(JDBC_URL, jdbcUrl).set(SCHEMA, schema).build()) {
             baton.migrate();
         }
 
@@ -41,7 +42,8 @@ class DemoMigrationsTest {
 
     @Test
     void theDemoHandlersBringTheirTablesWithTheirOwnHistory() throws SQLException {
-        try (Baton baton = DemoHandlers.register(Baton.builder().set(Setting.JDBC_URL, jdbcUrl).set(Setting.SCHEMA, schema), false).build()) {
+        try (Baton baton = DemoHandlers.register(Baton.builder().set(JDBC_URL, jdbcUrl).set(SCHEMA, schema), false)
+                .build()) {
             baton.migrate();
         }
 

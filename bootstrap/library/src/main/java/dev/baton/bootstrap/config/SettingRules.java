@@ -113,7 +113,7 @@ final class SettingRules {
         return names.stream().map(QueueName::of).distinct().map(QueueName::value).toList();
     }
 
-    /** Checked against the running JVM now, so that {@code virtual} on Java 17 fails at start-up, not at the first job. */
+    /** Checked against the running JVM now: {@code virtual} on Java 17 fails at start-up, not at the first job. */
     static JobThreads jobThreads(JobThreads threads) {
         threads.resolve(1); // refused or not, whatever the batch size
         return threads;

@@ -1,5 +1,16 @@
 package dev.baton.bootstrap.wiring;
 
+import static dev.baton.bootstrap.config.Setting.BATCH_COMMIT;
+import static dev.baton.bootstrap.config.Setting.CANCEL_GRACE;
+import static dev.baton.bootstrap.config.Setting.DELIVERY_LIMIT;
+import static dev.baton.bootstrap.config.Setting.GRACE;
+import static dev.baton.bootstrap.config.Setting.IDLE_THRESHOLD;
+import static dev.baton.bootstrap.config.Setting.JOB_THREADS;
+import static dev.baton.bootstrap.config.Setting.JOB_TIMEOUT;
+import static dev.baton.bootstrap.config.Setting.LEASE;
+import static dev.baton.bootstrap.config.Setting.NO_HANDLER_GRACE;
+import static dev.baton.bootstrap.config.Setting.RETENTION;
+
 import dev.baton.application.handler.JobHandlers;
 import dev.baton.application.port.out.JobTracing;
 import dev.baton.application.service.AtLeastOnceExecution;
@@ -16,7 +27,6 @@ import dev.baton.application.service.schedule.SchedulerService;
 import dev.baton.application.service.worker.WorkerService;
 import dev.baton.application.service.worker.WorkerSettings;
 import dev.baton.bootstrap.config.BatonConfig;
-import dev.baton.bootstrap.config.Setting;
 import dev.baton.domain.DeliveryLimit;
 import dev.baton.domain.PayloadLimit;
 import dev.baton.domain.Retention;
@@ -65,27 +75,29 @@ final class Services {
         this.pauses = new Lazy<>(() -> new QueuePauseService(transport.get().administration()));
         this.cancels = new Lazy<>(() -> new CancelService(ledger.get().outcomes(), transport.get().administration(),
                 clock));
-        this.trim = new Lazy<>(() -> new TrimService(transport.get().maintenance(), new Retention(config.get(Setting.RETENTION)), clock));
+        this.trim = new Lazy<>(() -> new TrimService(transport.get().maintenance(),
+                new Retention(config.get(RETENTION)), clock));
         this.scheduler = new Lazy<>(() -> new SchedulerService(transport.get().scheduleFires(), clock,
                 observers.jobs()));
         this.schedules = new Lazy<>(() -> new ScheduleQueryService(transport.get().scheduleFires(), clock));
         // one per instance, started on first use and stopped with it, whatever the number of workers it runs
         this.janitor = new Lazy<>(() -> closer.register(new CompletionJanitor(ledger.get().executions(),
-                new Retention(config.get(Setting.RETENTION)), clock, JANITOR_INTERVAL)).start());
+                new Retention(config.get(RETENTION)), clock, JANITOR_INTERVAL)).start());
     }
 
     private static WorkerSettings settings(BatonConfig config) {
         return WorkerSettings.DEFAULTS
-                .withLease(config.get(Setting.LEASE))
-                .withDeliveryLimit(new DeliveryLimit(config.get(Setting.DELIVERY_LIMIT)))
+                .withLease(config.get(LEASE))
+                .withDeliveryLimit(new DeliveryLimit(config.get(DELIVERY_LIMIT)))
                 .withRetryPolicy(config.retryPolicy())
-                .withJobTimeout(config.get(Setting.JOB_TIMEOUT))
-                .withHousekeeping(WorkerSettings.DEFAULTS.trimInterval(), new Retention(config.get(Setting.RETENTION)), config.get(Setting.IDLE_THRESHOLD))
-                .withGrace(config.get(Setting.GRACE))
-                .withCancelGrace(config.get(Setting.CANCEL_GRACE))
-                .withNoHandlerGrace(config.get(Setting.NO_HANDLER_GRACE))
-                .withBatchCommit(config.get(Setting.BATCH_COMMIT))
-                .withJobThreads(config.get(Setting.JOB_THREADS));
+                .withJobTimeout(config.get(JOB_TIMEOUT))
+                .withHousekeeping(WorkerSettings.DEFAULTS.trimInterval(), new Retention(config.get(RETENTION)),
+                        config.get(IDLE_THRESHOLD))
+                .withGrace(config.get(GRACE))
+                .withCancelGrace(config.get(CANCEL_GRACE))
+                .withNoHandlerGrace(config.get(NO_HANDLER_GRACE))
+                .withBatchCommit(config.get(BATCH_COMMIT))
+                .withJobThreads(config.get(JOB_THREADS));
     }
 
     /** The ledger, unless it records nothing (at-least-once mode). */

@@ -1,5 +1,7 @@
 package dev.baton.bootstrap.admin;
 
+import static dev.baton.bootstrap.config.Setting.JDBC_URL;
+import static dev.baton.bootstrap.config.Setting.REDIS_URI;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
@@ -10,7 +12,6 @@ import dev.baton.application.port.in.RunningWorker;
 import dev.baton.adapters.redis.RedisAdapter;
 import dev.baton.bootstrap.Baton;
 import dev.baton.bootstrap.config.ConfigLoader;
-import dev.baton.bootstrap.config.Setting;
 import dev.baton.bootstrap.testing.TestEndpoints;
 import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
@@ -80,7 +81,7 @@ class DashboardBrowserIT {
                         "BATON_ADMIN_VIEWER_PASSWORD", VIEWER_PASSWORD,
                         "BATON_ADMIN_OPERATOR_PASSWORD", OPERATOR_PASSWORD), Optional.empty(),
                         Map.of()))
-                .set(Setting.REDIS_URI, TestEndpoints.redisUri()).set(Setting.JDBC_URL, TestEndpoints.jdbcUrl())
+                .set(REDIS_URI, TestEndpoints.redisUri()).set(JDBC_URL, TestEndpoints.jdbcUrl())
                 .handler(queue.value(), handler).build();
         base = "http://127.0.0.1:" + baton.startAdmin().orElseThrow().getPort();
         profile = Files.createTempDirectory("baton-chromium");

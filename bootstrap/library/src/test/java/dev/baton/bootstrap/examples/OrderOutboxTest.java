@@ -1,10 +1,13 @@
 package dev.baton.bootstrap.examples;
 
+import static dev.baton.bootstrap.config.Setting.ADMIN_ADDRESS;
+import static dev.baton.bootstrap.config.Setting.JDBC_URL;
+import static dev.baton.bootstrap.config.Setting.REDIS_URI;
+import static dev.baton.bootstrap.config.Setting.SCHEMA;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.bootstrap.Baton;
-import dev.baton.bootstrap.config.Setting;
 import dev.baton.bootstrap.testing.TestEndpoints;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -28,8 +31,9 @@ class OrderOutboxTest {
 
     @BeforeEach
     void open() throws SQLException {
-        baton = Baton.builder().set(Setting.REDIS_URI, TestEndpoints.redisUri()).set(Setting.JDBC_URL, TestEndpoints.jdbcUrl()).set(Setting.SCHEMA, schema)
-                .set(Setting.ADMIN_ADDRESS, "off").build();
+        baton = Baton.builder().set(REDIS_URI, TestEndpoints.redisUri()).set(JDBC_URL, TestEndpoints.jdbcUrl())
+                .set(SCHEMA, schema)
+                .set(ADMIN_ADDRESS, "off").build();
         orders = new OrderOutbox(baton);
         baton.migrate();
         try (Connection connection = DriverManager.getConnection(url)) {

@@ -17,7 +17,8 @@ class SpringDocsTest {
 
     @Test
     void theSettingsPropertiesTableIsTheDeclarations() throws IOException {
-        GeneratedText.checkBetweenMarkers(SPRING, "properties", SettingsTable.spring(PropertyMetadataTest::springDefault));
+        GeneratedText.checkBetweenMarkers(SPRING, "properties",
+                SettingsTable.spring(PropertyMetadataTest::springDefault));
     }
 
     /** The properties of the IDE metadata: a new one of the starter's own must be in the guide's tables. */
