@@ -1,5 +1,8 @@
 package dev.baton.bootstrap;
 
+import static dev.baton.bootstrap.config.Setting.JDBC_URL;
+import static dev.baton.bootstrap.config.Setting.REDIS_URI;
+import static dev.baton.bootstrap.config.Setting.SCHEMA;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
@@ -73,14 +76,16 @@ class JobIdScopeTest {
 
     @BeforeAll
     static void startBaton() throws SQLException {
-        baton = Baton.builder().config(CONFIG).redis(TestEndpoints.redisUri()).postgres(TestEndpoints.jdbcUrl())
+        baton = Baton.builder().config(CONFIG).set(REDIS_URI, TestEndpoints.redisUri())
+                .set(JDBC_URL, TestEndpoints.jdbcUrl())
                 .handler(RECORDER, JobIdScopeTest::record)
                 .handler(SHIP, (order, context) -> record(context))
                 .handler(MAIL, (order, context) -> record(context))
                 .build();
         baton.migrate();
         try (Connection connection = DriverManager.getConnection(TestEndpoints.jdbcUrl())) {
-            connection.createStatement().execute("CREATE TABLE " + CONFIG.schema() + ".job_runs (queue text NOT NULL,"
+            connection.createStatement().execute("CREATE TABLE " + CONFIG.get(SCHEMA)
+                    + ".job_runs (queue text NOT NULL,"
                     + " job_id text NOT NULL, type text)");
         }
     }
@@ -184,7 +189,7 @@ class JobIdScopeTest {
     /** A committed run leaves a row, written in the job's transaction: a run rolled back leaves none. */
     private static Optional<String> record(JobContext context) throws SQLException {
         try (PreparedStatement insert = context.unwrap(Connection.class).prepareStatement("INSERT INTO "
-                + CONFIG.schema() + ".job_runs (queue, job_id, type) VALUES (?, ?, ?)")) {
+                + CONFIG.get(SCHEMA) + ".job_runs (queue, job_id, type) VALUES (?, ?, ?)")) {
             insert.setString(1, context.job().queue().value());
             insert.setString(2, context.job().id().value());
             insert.setString(3, context.job().type().orElse(null));
@@ -195,7 +200,7 @@ class JobIdScopeTest {
 
     private static long runs(QueueName queue, JobId id) throws SQLException {
         try (Connection connection = DriverManager.getConnection(TestEndpoints.jdbcUrl());
-             PreparedStatement count = connection.prepareStatement("SELECT count(*) FROM " + CONFIG.schema()
+             PreparedStatement count = connection.prepareStatement("SELECT count(*) FROM " + CONFIG.get(SCHEMA)
                      + ".job_runs WHERE queue = ? AND job_id = ?")) {
             count.setString(1, queue.value());
             count.setString(2, id.value());
@@ -227,7 +232,7 @@ class JobIdScopeTest {
 
     private static void enqueueWithSql(List<EnqueueJobUseCase.Command> jobs) throws SQLException {
         try (Connection producer = DriverManager.getConnection(TestEndpoints.jdbcUrl());
-             PreparedStatement enqueue = producer.prepareStatement("SELECT " + CONFIG.schema()
+             PreparedStatement enqueue = producer.prepareStatement("SELECT " + CONFIG.get(SCHEMA)
                      + ".enqueue(?, ?, '{}')")) {
             producer.setAutoCommit(false);
             for (EnqueueJobUseCase.Command job : jobs) {
@@ -244,7 +249,7 @@ class JobIdScopeTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int exit = Main.run(args, Map.of("BATON_REDIS_URI", TestEndpoints.redisUri(), "BATON_JDBC_URL",
-                        TestEndpoints.jdbcUrl(), "BATON_SCHEMA", CONFIG.schema(), "BATON_ADMIN_ADDRESS", "off"),
+                        TestEndpoints.jdbcUrl(), "BATON_SCHEMA", CONFIG.get(SCHEMA), "BATON_ADMIN_ADDRESS", "off"),
                 new ByteArrayInputStream(new byte[0]), new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         assertThat(exit).as("baton %s: %s", String.join(" ", args), err.toString(StandardCharsets.UTF_8)).isZero();

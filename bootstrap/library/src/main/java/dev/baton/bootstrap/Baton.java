@@ -1,5 +1,10 @@
 package dev.baton.bootstrap;
 
+import static dev.baton.bootstrap.config.Setting.CONCURRENCY;
+import static dev.baton.bootstrap.config.Setting.ENQUEUE_THROUGH_OUTBOX;
+import static dev.baton.bootstrap.config.Setting.GRACE;
+import static dev.baton.bootstrap.config.Setting.RELAY;
+
 import dev.baton.adapters.postgres.PostgresAdapter;
 import dev.baton.application.handler.JobHandlers;
 import dev.baton.application.port.in.EnqueueJobUseCase;
@@ -18,7 +23,6 @@ import dev.baton.application.service.EnqueueService;
 import dev.baton.bootstrap.admin.AdminServer;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.config.ConfigException;
-import dev.baton.bootstrap.config.Setting;
 import dev.baton.bootstrap.jobs.JobType;
 import dev.baton.bootstrap.wiring.Components;
 import dev.baton.bootstrap.wiring.HandlerRegistry;
@@ -134,7 +138,7 @@ public final class Baton implements AutoCloseable {
         if (route == EnqueueRoute.OUTBOX) {
             throw new UnsupportedOperationException("a unique job cannot be enqueued through the outbox (its key is "
                     + "checked atomically in Redis); pass EnqueueRoute.DIRECT to enqueue it directly even with "
-                    + Setting.ENQUEUE_THROUGH_OUTBOX.envName() + "=on");
+                    + ENQUEUE_THROUGH_OUTBOX.envName() + "=on");
         }
         return enqueuer(route).enqueueUnique(new EnqueueUniqueJobUseCase.Command(command, uniqueness));
     }
@@ -150,7 +154,7 @@ public final class Baton implements AutoCloseable {
     }
 
     private EnqueueRoute defaultRoute() {
-        return config.enqueueThroughOutbox() ? EnqueueRoute.OUTBOX : EnqueueRoute.DIRECT;
+        return config.get(ENQUEUE_THROUGH_OUTBOX) ? EnqueueRoute.OUTBOX : EnqueueRoute.DIRECT;
     }
 
     /**
@@ -162,7 +166,7 @@ public final class Baton implements AutoCloseable {
             return components.enqueue();
         }
         EnqueueService throughOutbox = components.outboxEnqueue();
-        if (config.relay()) {
+        if (config.get(RELAY)) {
             relay();
         }
         return throughOutbox;
@@ -201,7 +205,7 @@ public final class Baton implements AutoCloseable {
      */
     public RunningWorker start(String... queues) {
         List<QueueName> names = Arrays.stream(queues).map(QueueName::of).toList();
-        return start(new RunWorkerUseCase.Command(names, consumer(), config.concurrency(), Optional.empty()));
+        return start(new RunWorkerUseCase.Command(names, consumer(), config.get(CONCURRENCY), Optional.empty()));
     }
 
     /**
@@ -215,10 +219,10 @@ public final class Baton implements AutoCloseable {
         components.queues().add(command.queues());
         RunningWorker worker = use(RunWorkerUseCase.class).start(command);
         components.startJanitor(); // started with the first worker, one for all of them
-        if (config.relay() && components.hasOutbox()) {
+        if (config.get(RELAY) && components.hasOutbox()) {
             relay();
         }
-        Duration grace = config.grace();
+        Duration grace = config.get(GRACE);
         components.closer().register(() -> worker.stop(grace));
         workers.add(worker);
         startScheduler();

@@ -7,14 +7,12 @@ import dev.baton.application.port.out.JobTracing;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.config.CodeSettings;
 import dev.baton.bootstrap.config.ConfigException;
-import dev.baton.bootstrap.config.Secrets;
 import dev.baton.bootstrap.jobs.JobType;
 import dev.baton.bootstrap.jobs.TypedJobHandler;
 import dev.baton.bootstrap.tracing.OpenTelemetryTracing;
 import dev.baton.bootstrap.wiring.Adapters;
 import dev.baton.bootstrap.wiring.Components;
 import dev.baton.domain.DeadLetter;
-import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.Schedule;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.opentelemetry.api.OpenTelemetry;
@@ -33,11 +31,11 @@ import javax.sql.DataSource;
 /**
  * Builds a {@link Baton}: starts from the defaults (or {@link #config}, e.g. {@code BatonConfig.fromEnvironment()})
  * and Redis + PostgreSQL; handlers come from {@link #handler}, {@link #handlers} and {@code ServiceLoader}.
- * Every setting of the environment can be given here too ({@link CodeSettings}): such a value beats the base
- * configuration, whatever the order of the calls, and is checked by the environment's rule at {@link #build()}.
+ * Every setting of the environment can be given here too, {@code set(Setting.CONCURRENCY, 4)} ({@link CodeSettings}):
+ * such a value beats the base configuration, whatever the order of the calls, and is checked by the environment's
+ * rule at {@link #build()}.
  */
 public final class BatonBuilder extends CodeSettings<BatonBuilder> {
-    private static final String ENVIRONMENT_JDBC_URL = "BATON_JDBC_URL";
     private BatonConfig config = BatonConfig.defaults();
     private final Map<String, JobHandler> handlers = new LinkedHashMap<>();
     private final List<NamedJobHandler> namedHandlers = new ArrayList<>();
@@ -49,7 +47,6 @@ public final class BatonBuilder extends CodeSettings<BatonBuilder> {
     private Optional<Adapters> adapters = Optional.empty();
     private ClassLoader handlerLoader = Baton.class.getClassLoader();
     private Clock clock = Clock.systemUTC();
-    private Optional<String> jdbcUrl = Optional.empty();
     private boolean shutdownHook = true;
     private final Schedules schedules = new Schedules();
 
@@ -65,11 +62,6 @@ public final class BatonBuilder extends CodeSettings<BatonBuilder> {
     /** The base configuration, below the settings given on this builder. */
     public BatonBuilder config(BatonConfig newConfig) {
         this.config = Objects.requireNonNull(newConfig, "config");
-        return this;
-    }
-
-    public BatonBuilder postgres(String url) {
-        this.jdbcUrl = Optional.of(Objects.requireNonNull(url, "jdbc url"));
         return this;
     }
 
@@ -199,17 +191,11 @@ public final class BatonBuilder extends CodeSettings<BatonBuilder> {
     }
 
     /**
-     * @throws InvalidValueException when the JDBC URL is not PostgreSQL's, naming where it came from
-     * @throws ConfigException       when a setting given on this builder breaks its rule, naming the call, or
-     *                               a schedules file has a bad line, naming the file and line
+     * @throws ConfigException when a setting given on this builder breaks its rule, naming the call, or a schedules
+     *                         file has a bad line, naming the file and line
      */
     public Baton build() {
-        BatonConfig config = applyTo(jdbcUrl.map(this.config::withJdbcUrl).orElse(this.config));
-        String jdbcUrlOrigin = jdbcUrl.isPresent() ? "Baton.builder().postgres(...)" : ENVIRONMENT_JDBC_URL;
-        if (!config.jdbcUrl().startsWith("jdbc:postgresql:")) {
-            throw new InvalidValueException(jdbcUrlOrigin + " must be a PostgreSQL JDBC URL (jdbc:postgresql:"
-                    + "//host:port/database?user=...), got '" + Secrets.mask(config.jdbcUrl()) + "'");
-        }
+        BatonConfig config = over(this.config);
         List<Schedule> read = schedules.all();
         Components components = new Components(config, new Components.Given(clock, handlers, namedHandlers,
                 handlerLoader, observers, meterRegistry, tracing, dataSource, handlerMigrations, adapters));

@@ -1,5 +1,9 @@
 package dev.baton.bootstrap;
 
+import static dev.baton.bootstrap.config.Setting.ADMIN_ADDRESS;
+import static dev.baton.bootstrap.config.Setting.JDBC_URL;
+import static dev.baton.bootstrap.config.Setting.REDIS_URI;
+import static dev.baton.bootstrap.config.Setting.SCHEMA;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -30,9 +34,9 @@ class ApplicationDataSourceTest {
         hikari.setMaximumPoolSize(4);
         hikari.setPoolName("the-application");
         try (HikariDataSource application = new HikariDataSource(hikari)) {
-            try (Baton baton = Baton.builder().redis(TestEndpoints.redisUri())
-                    .postgres("jdbc:postgresql://127.0.0.1:1/nowhere?user=nobody") // not used: the pool is given
-                    .dataSource(application).schema(schema).adminAddress("off").handler(queue, context -> {
+            try (Baton baton = Baton.builder().set(REDIS_URI, TestEndpoints.redisUri())
+                    .set(JDBC_URL, "jdbc:postgresql://127.0.0.1:1/nowhere?user=nobody") // not used: the pool is given
+                    .dataSource(application).set(SCHEMA, schema).set(ADMIN_ADDRESS, "off").handler(queue, context -> {
                         // unqualified names resolve in Baton's schema first, inside the job's transaction
                         return Optional.of(single(context.unwrap(Connection.class), "SELECT current_schema()"));
                     }).build()) {

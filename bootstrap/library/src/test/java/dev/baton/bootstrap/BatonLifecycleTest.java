@@ -1,5 +1,6 @@
 package dev.baton.bootstrap;
 
+import static dev.baton.bootstrap.config.Setting.JDBC_URL;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -10,7 +11,6 @@ import dev.baton.application.port.in.RunningWorker;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.config.ConfigException;
 import dev.baton.bootstrap.testing.InMemoryAdapters;
-import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
 import java.time.Clock;
@@ -46,12 +46,14 @@ class BatonLifecycleTest {
 
     @Test
     void buildRefusesAJdbcUrlThatIsNotPostgresNamingWhereItCameFrom() {
-        assertThatThrownBy(() -> builder().postgres("jdbc:mysql://app:s3cret@db/app").build())
-                .isInstanceOf(InvalidValueException.class)
-                .hasMessageStartingWith("Baton.builder().postgres(...) must be a PostgreSQL JDBC URL")
+        assertThatThrownBy(() -> builder().set(JDBC_URL, "jdbc:mysql://app:s3cret@db/app").build())
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("Baton.builder().set(JDBC_URL, 'jdbc:mysql://app:****@db/app'): must be a "
+                        + "PostgreSQL JDBC URL")
                 .hasMessageNotContaining("s3cret");
-        assertThatThrownBy(() -> builder().config(BatonConfig.defaults().withJdbcUrl("jdbc:h2:mem:app")).build())
-                .isInstanceOf(InvalidValueException.class).hasMessageStartingWith("BATON_JDBC_URL must be");
+        assertThatThrownBy(() -> BatonConfig.defaults().with(JDBC_URL, "jdbc:h2:mem:app"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("BatonConfig.with(JDBC_URL, 'jdbc:h2:mem:app'): must be");
     }
 
     @Test

@@ -1,5 +1,7 @@
 package dev.baton.bootstrap;
 
+import static dev.baton.bootstrap.config.Setting.JDBC_URL;
+import static dev.baton.bootstrap.config.Setting.REDIS_URI;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -44,7 +46,7 @@ class BatonScenarioTest {
         Function<BatonBuilder, BatonBuilder> inMemory =
                 builder -> builder.adapters(new InMemoryAdapters(Clock.systemUTC()).ports());
         Function<BatonBuilder, BatonBuilder> real = builder -> builder
-                .redis(TestEndpoints.redisUri()).postgres(TestEndpoints.jdbcUrl());
+                .set(REDIS_URI, TestEndpoints.redisUri()).set(JDBC_URL, TestEndpoints.jdbcUrl());
         return Stream.of(Arguments.of("in-memory", inMemory), Arguments.of("redis+postgres", real));
     }
 

@@ -1,5 +1,11 @@
 package dev.baton.bootstrap;
 
+import static dev.baton.bootstrap.config.Setting.CANCEL_GRACE;
+import static dev.baton.bootstrap.config.Setting.CONCURRENCY;
+import static dev.baton.bootstrap.config.Setting.JDBC_URL;
+import static dev.baton.bootstrap.config.Setting.MIGRATIONS;
+import static dev.baton.bootstrap.config.Setting.REDIS_URI;
+import static dev.baton.bootstrap.config.Setting.SCHEMA;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -84,7 +90,8 @@ class CancelTest {
                 }
                 return Optional.empty();
             };
-            try (Baton baton = real(Baton.builder().cancelGrace(Duration.ofMillis(500)).handler(queue.value(), deaf))) {
+            try (Baton baton = real(Baton.builder().set(CANCEL_GRACE, Duration.ofMillis(500))
+                    .handler(queue.value(), deaf))) {
                 RunningWorker worker = baton.start(queue.value());
                 baton.enqueue(queue, JobId.of("long"), "{}");
                 assertThat(inserted.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
@@ -105,7 +112,7 @@ class CancelTest {
         @Test
         void itIsToldTheTruthAndAJobIsNeverBothCancelledAndCompleted() throws Exception {
             ExecutorService cancellers = Executors.newFixedThreadPool(8);
-            try (Baton baton = real(Baton.builder().concurrency(8).handler(queue.value(), shipping()))) {
+            try (Baton baton = real(Baton.builder().set(CONCURRENCY, 8).handler(queue.value(), shipping()))) {
                 RunningWorker worker = baton.start(queue.value());
                 Map<String, Future<Answer>> answers = new ConcurrentHashMap<>();
                 // all enqueued first, then cancelled in the order the worker runs them: the cancels meet the commits
@@ -154,8 +161,9 @@ class CancelTest {
     }
 
     private Baton real(BatonBuilder builder) {
-        return builder.config(BatonScenarioTest.threeQuickAttempts("cancel")).schema(schema)
-                .migrations("classpath:db/shop").redis(TestEndpoints.redisUri()).postgres(TestEndpoints.jdbcUrl())
+        return builder.config(BatonScenarioTest.threeQuickAttempts("cancel")).set(SCHEMA, schema)
+                .set(MIGRATIONS, List.of("classpath:db/shop")).set(REDIS_URI, TestEndpoints.redisUri())
+                .set(JDBC_URL, TestEndpoints.jdbcUrl())
                 .build();
     }
 

@@ -2,7 +2,8 @@ package dev.baton.bootstrap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.baton.bootstrap.config.Setting;
+import dev.baton.bootstrap.config.GeneratedText;
+import dev.baton.bootstrap.config.SettingsTable;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,12 +19,8 @@ class DocsTest {
     private static final Path TEST_RESOURCES = Path.of("src", "test", "resources");
 
     @Test
-    void everySettingIsInTheConfigurationTableWithItsDefault() throws IOException {
-        String operations = Files.readString(DOCS.resolve("OPERATIONS.md"));
-
-        assertThat(List.of(Setting.values())).allSatisfy(setting -> assertThat(operations)
-                .contains("| `" + setting.envName() + "` | `--" + setting.flagName() + "` | "
-                        + (setting.defaultValue().isEmpty() ? "(none)" : "`" + setting.defaultValue() + "`") + " |"));
+    void theConfigurationTableIsTheDeclarations() throws IOException {
+        GeneratedText.checkBetweenMarkers(DOCS.resolve("OPERATIONS.md"), "settings", SettingsTable.operations());
     }
 
     @Test

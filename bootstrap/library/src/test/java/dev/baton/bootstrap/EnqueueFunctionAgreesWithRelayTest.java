@@ -1,5 +1,8 @@
 package dev.baton.bootstrap;
 
+import static dev.baton.bootstrap.config.Setting.JDBC_URL;
+import static dev.baton.bootstrap.config.Setting.REDIS_URI;
+import static dev.baton.bootstrap.config.Setting.SCHEMA;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -60,8 +63,8 @@ class EnqueueFunctionAgreesWithRelayTest {
 
     @Test
     void theRelayPublishesWhatTheFunctionTakesAndDeadLettersTheRest() throws SQLException {
-        try (Baton baton = Baton.builder().config(config).redis(TestEndpoints.redisUri())
-                .postgres(TestEndpoints.jdbcUrl()).handler(queue, context -> Optional.empty()).build()) {
+        try (Baton baton = Baton.builder().config(config).set(REDIS_URI, TestEndpoints.redisUri())
+                .set(JDBC_URL, TestEndpoints.jdbcUrl()).handler(queue, context -> Optional.empty()).build()) {
             baton.migrate();
             Map<String, Boolean> acceptedByTheFunction = new LinkedHashMap<>();
             Map<String, Long> rows = new LinkedHashMap<>();
@@ -80,7 +83,7 @@ class EnqueueFunctionAgreesWithRelayTest {
     private boolean acceptedByTheFunction(Input input) throws SQLException {
         try (Connection producer = DriverManager.getConnection(TestEndpoints.jdbcUrl())) {
             producer.setAutoCommit(false);
-            try (PreparedStatement enqueue = producer.prepareStatement("SELECT " + config.schema()
+            try (PreparedStatement enqueue = producer.prepareStatement("SELECT " + config.get(SCHEMA)
                     + ".enqueue(?, ?, '{}', type => ?, headers => ?::jsonb)")) {
                 bind(enqueue, input);
                 enqueue.execute();
@@ -97,7 +100,7 @@ class EnqueueFunctionAgreesWithRelayTest {
     /** The row as a client that bypasses the function would write it. @return its position */
     private long insertedRaw(Input input) throws SQLException {
         try (Connection connection = DriverManager.getConnection(TestEndpoints.jdbcUrl());
-             PreparedStatement insert = connection.prepareStatement("INSERT INTO " + config.schema()
+             PreparedStatement insert = connection.prepareStatement("INSERT INTO " + config.get(SCHEMA)
                      + ".job_outbox (queue, job_id, payload, type, headers) VALUES (?, ?, '{}', ?, ?::jsonb)"
                      + " RETURNING position")) {
             bind(insert, input);
@@ -127,7 +130,7 @@ class EnqueueFunctionAgreesWithRelayTest {
     private Boolean relayed(long position) throws SQLException {
         try (Connection connection = DriverManager.getConnection(TestEndpoints.jdbcUrl());
              PreparedStatement select = connection.prepareStatement("SELECT published_at IS NOT NULL,"
-                     + " malformed IS NOT NULL FROM " + config.schema() + ".job_outbox WHERE position = ?")) {
+                     + " malformed IS NOT NULL FROM " + config.get(SCHEMA) + ".job_outbox WHERE position = ?")) {
             select.setLong(1, position);
             try (ResultSet row = select.executeQuery()) {
                 if (!row.next()) {

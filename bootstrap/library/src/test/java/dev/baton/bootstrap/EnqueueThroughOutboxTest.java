@@ -1,5 +1,7 @@
 package dev.baton.bootstrap;
 
+import static dev.baton.bootstrap.config.Setting.JDBC_URL;
+import static dev.baton.bootstrap.config.Setting.REDIS_URI;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -40,7 +42,8 @@ class EnqueueThroughOutboxTest {
     }
 
     private Baton baton(BatonConfig config) {
-        return Baton.builder().config(config).redis(TestEndpoints.redisUri()).postgres(TestEndpoints.jdbcUrl())
+        return Baton.builder().config(config).set(REDIS_URI, TestEndpoints.redisUri())
+                .set(JDBC_URL, TestEndpoints.jdbcUrl())
                 .handler(queue.value(), context -> {
                     runs.computeIfAbsent(context.job().id().value(), key -> new AtomicInteger()).incrementAndGet();
                     return Optional.empty();

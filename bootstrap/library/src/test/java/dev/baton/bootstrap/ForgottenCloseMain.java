@@ -1,5 +1,9 @@
 package dev.baton.bootstrap;
 
+import static dev.baton.bootstrap.config.Setting.JDBC_URL;
+import static dev.baton.bootstrap.config.Setting.REDIS_URI;
+import static dev.baton.bootstrap.config.Setting.SCHEMA;
+
 import dev.baton.application.port.in.LocateJobUseCase.Whereabouts;
 import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
@@ -23,7 +27,7 @@ public final class ForgottenCloseMain {
         int count = Integer.parseInt(args[4]);
         String last = "job-" + (count - 1);
         CountDownLatch lastStarted = new CountDownLatch(1);
-        Baton baton = Baton.builder().redis(args[0]).postgres(args[1]).schema(args[2])
+        Baton baton = Baton.builder().set(REDIS_URI, args[0]).set(JDBC_URL, args[1]).set(SCHEMA, args[2])
                 .handler(queue, context -> {
                     if (context.job().id().value().equals(last)) {
                         lastStarted.countDown();

@@ -1,5 +1,8 @@
 package dev.baton.bootstrap;
 
+import static dev.baton.bootstrap.config.Setting.JDBC_URL;
+import static dev.baton.bootstrap.config.Setting.REDIS_URI;
+import static dev.baton.bootstrap.config.Setting.SCHEMA;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.application.port.in.InspectQueueUseCase;
@@ -32,8 +35,9 @@ class ForgottenCloseTest {
 
         assertThat(child.waitFor(2, TimeUnit.MINUTES)).as("the child JVM exits when main returns").isTrue();
         assertThat(child.exitValue()).as(log(output.resolve("child.log").toFile())).isZero();
-        try (Baton baton = Baton.builder().redis(TestEndpoints.redisUri()).postgres(TestEndpoints.jdbcUrl())
-                .schema(schema).build()) {
+        try (Baton baton = Baton.builder().set(REDIS_URI, TestEndpoints.redisUri())
+                .set(JDBC_URL, TestEndpoints.jdbcUrl())
+                .set(SCHEMA, schema).build()) {
             InspectQueueUseCase.QueueReport report = baton.use(InspectQueueUseCase.class)
                     .inspect(new InspectQueueUseCase.Command(QueueName.of(queue)));
             assertThat(report.completed()).hasValue(JOBS);

@@ -1,5 +1,7 @@
 package dev.baton.bootstrap;
 
+import static dev.baton.bootstrap.config.Setting.JDBC_URL;
+import static dev.baton.bootstrap.config.Setting.REDIS_URI;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -51,7 +53,7 @@ class JobThreadsEndToEndTest {
         };
 
         try (Baton baton = Baton.builder().config(config).handler(queue.value(), handler)
-                .redis(TestEndpoints.redisUri()).postgres(TestEndpoints.jdbcUrl()).build()) {
+                .set(REDIS_URI, TestEndpoints.redisUri()).set(JDBC_URL, TestEndpoints.jdbcUrl()).build()) {
             baton.enqueue(queue, JobId.of("stuck"), "{}");
             RunningWorker worker = baton.start(queue.value());
 

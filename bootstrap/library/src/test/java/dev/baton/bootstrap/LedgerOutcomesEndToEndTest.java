@@ -1,5 +1,7 @@
 package dev.baton.bootstrap;
 
+import static dev.baton.bootstrap.config.Setting.JDBC_URL;
+import static dev.baton.bootstrap.config.Setting.REDIS_URI;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -132,7 +134,7 @@ class LedgerOutcomesEndToEndTest {
             return Optional.of("done " + id);
         };
         return Baton.builder().config(BatonScenarioTest.threeQuickAttempts("outcomes"))
-                .redis(TestEndpoints.redisUri()).postgres(TestEndpoints.jdbcUrl())
+                .set(REDIS_URI, TestEndpoints.redisUri()).set(JDBC_URL, TestEndpoints.jdbcUrl())
                 .handler(queue.value(), handler).build();
     }
 

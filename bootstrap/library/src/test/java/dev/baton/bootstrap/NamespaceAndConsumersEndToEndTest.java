@@ -1,5 +1,9 @@
 package dev.baton.bootstrap;
 
+import static dev.baton.bootstrap.config.Setting.CONSUMER;
+import static dev.baton.bootstrap.config.Setting.MODE;
+import static dev.baton.bootstrap.config.Setting.NAMESPACE;
+import static dev.baton.bootstrap.config.Setting.REDIS_URI;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -42,8 +46,8 @@ class NamespaceAndConsumersEndToEndTest {
     }
 
     private Baton process() {
-        Baton baton = Baton.builder().redis(TestEndpoints.redisUri()).mode(Mode.AT_LEAST_ONCE)
-                .namespace(namespace).consumer(consumer.value())
+        Baton baton = Baton.builder().set(REDIS_URI, TestEndpoints.redisUri()).set(MODE, Mode.AT_LEAST_ONCE)
+                .set(NAMESPACE, namespace).set(CONSUMER, consumer.value())
                 .handler(queue, context -> Optional.empty()).shutdownHook(false).build();
         processes.add(baton);
         return baton;

@@ -1,5 +1,8 @@
 package dev.baton.bootstrap;
 
+import static dev.baton.bootstrap.config.Setting.JDBC_URL;
+import static dev.baton.bootstrap.config.Setting.REDIS_URI;
+import static dev.baton.bootstrap.config.Setting.SCHEMA;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -99,8 +102,8 @@ class OutboxEndToEndTest {
     }
 
     private Baton countingRuns() {
-        return Baton.builder().config(config).redis(TestEndpoints.redisUri())
-                .postgres(TestEndpoints.jdbcUrl()).handler(queue.value(), context -> {
+        return Baton.builder().config(config).set(REDIS_URI, TestEndpoints.redisUri())
+                .set(JDBC_URL, TestEndpoints.jdbcUrl()).handler(queue.value(), context -> {
                     runs.computeIfAbsent(context.job().id().value(), key -> new AtomicInteger()).incrementAndGet();
                     return Optional.empty();
                 }).build();
@@ -109,7 +112,7 @@ class OutboxEndToEndTest {
     private void enqueueWithSql(String jobId, boolean commit) throws SQLException {
         try (Connection producer = DriverManager.getConnection(TestEndpoints.jdbcUrl())) {
             producer.setAutoCommit(false);
-            try (PreparedStatement enqueue = producer.prepareStatement("SELECT " + config.schema()
+            try (PreparedStatement enqueue = producer.prepareStatement("SELECT " + config.get(SCHEMA)
                     + ".enqueue(?, ?, '{}')")) {
                 enqueue.setString(1, queue.value());
                 enqueue.setString(2, jobId);
@@ -125,7 +128,7 @@ class OutboxEndToEndTest {
 
     private void insertBypassingTheFunction(String queueName, String jobId, String headers) throws SQLException {
         try (Connection connection = DriverManager.getConnection(TestEndpoints.jdbcUrl());
-             PreparedStatement insert = connection.prepareStatement("INSERT INTO " + config.schema()
+             PreparedStatement insert = connection.prepareStatement("INSERT INTO " + config.get(SCHEMA)
                      + ".job_outbox (queue, job_id, payload, headers) VALUES (?, ?, '{}', ?::jsonb)")) {
             insert.setString(1, queueName);
             insert.setString(2, jobId);
@@ -136,7 +139,7 @@ class OutboxEndToEndTest {
 
     private String malformed(String jobId) throws SQLException {
         try (Connection connection = DriverManager.getConnection(TestEndpoints.jdbcUrl());
-             PreparedStatement select = connection.prepareStatement("SELECT malformed FROM " + config.schema()
+             PreparedStatement select = connection.prepareStatement("SELECT malformed FROM " + config.get(SCHEMA)
                      + ".job_outbox WHERE job_id = ?")) {
             select.setString(1, jobId);
             try (ResultSet rows = select.executeQuery()) {
@@ -147,7 +150,7 @@ class OutboxEndToEndTest {
 
     private long outboxRows() throws SQLException {
         try (Connection connection = DriverManager.getConnection(TestEndpoints.jdbcUrl());
-             ResultSet rows = connection.createStatement().executeQuery("SELECT count(*) FROM " + config.schema()
+             ResultSet rows = connection.createStatement().executeQuery("SELECT count(*) FROM " + config.get(SCHEMA)
                      + ".job_outbox")) {
             rows.next();
             return rows.getLong(1);

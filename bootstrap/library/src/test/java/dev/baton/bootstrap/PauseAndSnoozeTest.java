@@ -1,5 +1,10 @@
 package dev.baton.bootstrap;
 
+import static dev.baton.bootstrap.config.Setting.JDBC_URL;
+import static dev.baton.bootstrap.config.Setting.MAX_ATTEMPTS;
+import static dev.baton.bootstrap.config.Setting.MIGRATIONS;
+import static dev.baton.bootstrap.config.Setting.REDIS_URI;
+import static dev.baton.bootstrap.config.Setting.SCHEMA;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -106,7 +111,8 @@ class PauseAndSnoozeTest {
             }
             return Optional.of("shipped after " + context.job().snoozes() + " snoozes");
         };
-        try (Baton baton = real(Baton.builder().schema(schema).migrations("classpath:db/shop").maxAttempts(1)
+        try (Baton baton = real(Baton.builder().set(SCHEMA, schema).set(MIGRATIONS, List.of("classpath:db/shop"))
+                .set(MAX_ATTEMPTS, 1)
                 .handler(queue.value(), handler))) {
             RunningWorker worker = baton.start(queue.value());
             baton.enqueue(queue, JobId.of("ship-1"), "{}");
@@ -128,8 +134,8 @@ class PauseAndSnoozeTest {
     }
 
     private Baton real(BatonBuilder builder) {
-        return builder.config(BatonScenarioTest.threeQuickAttempts("paused")).redis(TestEndpoints.redisUri())
-                .postgres(TestEndpoints.jdbcUrl()).build();
+        return builder.config(BatonScenarioTest.threeQuickAttempts("paused")).set(REDIS_URI, TestEndpoints.redisUri())
+                .set(JDBC_URL, TestEndpoints.jdbcUrl()).build();
     }
 
     private QueueStats stats(Baton baton) {

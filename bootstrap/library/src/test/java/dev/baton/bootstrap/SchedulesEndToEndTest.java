@@ -1,5 +1,10 @@
 package dev.baton.bootstrap;
 
+import static dev.baton.bootstrap.config.Setting.ADMIN_ADDRESS;
+import static dev.baton.bootstrap.config.Setting.JDBC_URL;
+import static dev.baton.bootstrap.config.Setting.MODE;
+import static dev.baton.bootstrap.config.Setting.REDIS_URI;
+import static dev.baton.bootstrap.config.Setting.SCHEMA;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -81,7 +86,8 @@ class SchedulesEndToEndTest {
 
     /** One ledger schema for all three: the instances are workers of one deployment. */
     private static BatonBuilder builder(String schema, Mode mode) {
-        return Baton.builder().redis(TestEndpoints.redisUri()).postgres(TestEndpoints.jdbcUrl()).schema(schema)
-                .mode(mode).adminAddress("off").shutdownHook(false);
+        return Baton.builder().set(REDIS_URI, TestEndpoints.redisUri()).set(JDBC_URL, TestEndpoints.jdbcUrl())
+                .set(SCHEMA, schema)
+                .set(MODE, mode).set(ADMIN_ADDRESS, "off").shutdownHook(false);
     }
 }

@@ -1,5 +1,9 @@
 package dev.baton.bootstrap;
 
+import static dev.baton.bootstrap.config.Setting.JDBC_URL;
+import static dev.baton.bootstrap.config.Setting.MIGRATIONS;
+import static dev.baton.bootstrap.config.Setting.REDIS_URI;
+import static dev.baton.bootstrap.config.Setting.SCHEMA;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -40,10 +44,10 @@ class TypedJobsTest {
     private final List<ShipParcel> received = new CopyOnWriteArrayList<>();
     private final List<DeadLetter> deadLetters = new CopyOnWriteArrayList<>();
     private final Baton baton = Baton.builder()
-            .config(BatonScenarioTest.threeQuickAttempts("typed").withSchema(schema))
-            .redis(TestEndpoints.redisUri())
-            .postgres(TestEndpoints.jdbcUrl())
-            .migrations("classpath:db/shop")
+            .config(BatonScenarioTest.threeQuickAttempts("typed").with(SCHEMA, schema))
+            .set(REDIS_URI, TestEndpoints.redisUri())
+            .set(JDBC_URL, TestEndpoints.jdbcUrl())
+            .set(MIGRATIONS, List.of("classpath:db/shop"))
             .handler(ShippingJobs.SHIP_PARCEL, (parcel, context) -> {
                 received.add(parcel);
                 return Optional.empty();
@@ -61,9 +65,9 @@ class TypedJobsTest {
     @Test
     void anEnqueuedRecordReachesTheHandlerEqualAndItsEffectCommits() throws Exception {
         try (Baton shop = ShippingJobs.handlers(Baton.builder()
-                        .config(BatonScenarioTest.threeQuickAttempts("typed").withSchema(schema))
-                        .redis(TestEndpoints.redisUri()).postgres(TestEndpoints.jdbcUrl())
-                        .migrations("classpath:db/shop"))
+                        .config(BatonScenarioTest.threeQuickAttempts("typed").with(SCHEMA, schema))
+                        .set(REDIS_URI, TestEndpoints.redisUri()).set(JDBC_URL, TestEndpoints.jdbcUrl())
+                        .set(MIGRATIONS, List.of("classpath:db/shop")))
                 .build()) {
             ShippingJobs shipping = new ShippingJobs(shop, queue);
             shipping.ship(new ShipParcel("1001", 1200, false));

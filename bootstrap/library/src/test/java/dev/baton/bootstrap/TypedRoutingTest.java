@@ -1,5 +1,9 @@
 package dev.baton.bootstrap;
 
+import static dev.baton.bootstrap.config.Setting.JDBC_URL;
+import static dev.baton.bootstrap.config.Setting.NO_HANDLER_GRACE;
+import static dev.baton.bootstrap.config.Setting.REDIS_URI;
+import static dev.baton.bootstrap.config.Setting.SCHEMA;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -82,7 +86,7 @@ class TypedRoutingTest {
         @Test
         void afterTheGraceItIsDeadNoHandlerAndAReplayRunsOnANewWorker() {
             List<DeadLetter> letters = new CopyOnWriteArrayList<>();
-            try (Baton old = builder().noHandlerGrace(Duration.ofSeconds(2)).onDeadLetter(letters::add).build()) {
+            try (Baton old = builder().set(NO_HANDLER_GRACE, Duration.ofSeconds(2)).onDeadLetter(letters::add).build()) {
                 RunningWorker worker = old.start(queue.value());
                 old.enqueue(ShippingJobs.SHIP_PARCEL, queue, JobId.of("parcel-3"), new ShipParcel("3", 300, false));
 
@@ -155,8 +159,8 @@ class TypedRoutingTest {
     }
 
     private BatonBuilder builder() {
-        return Baton.builder().config(BatonScenarioTest.threeQuickAttempts("routing").withSchema(schema))
-                .redis(TestEndpoints.redisUri()).postgres(TestEndpoints.jdbcUrl());
+        return Baton.builder().config(BatonScenarioTest.threeQuickAttempts("routing").with(SCHEMA, schema))
+                .set(REDIS_URI, TestEndpoints.redisUri()).set(JDBC_URL, TestEndpoints.jdbcUrl());
     }
 
     /** A release that has the handler of {@link ShippingJobs#SHIP_PARCEL}, and no handler named like the queue. */

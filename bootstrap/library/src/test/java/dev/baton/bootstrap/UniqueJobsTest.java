@@ -1,5 +1,8 @@
 package dev.baton.bootstrap;
 
+import static dev.baton.bootstrap.config.Setting.JDBC_URL;
+import static dev.baton.bootstrap.config.Setting.REDIS_URI;
+import static dev.baton.bootstrap.config.Setting.SCHEMA;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -38,9 +41,9 @@ class UniqueJobsTest {
     private final AtomicInteger executions = new AtomicInteger();
     private final Set<String> refused = ConcurrentHashMap.newKeySet();
     private final Baton baton = Baton.builder()
-            .config(BatonScenarioTest.threeQuickAttempts("unique").withSchema(TestEndpoints.unique("unique")))
-            .redis(TestEndpoints.redisUri())
-            .postgres(TestEndpoints.jdbcUrl())
+            .config(BatonScenarioTest.threeQuickAttempts("unique").with(SCHEMA, TestEndpoints.unique("unique")))
+            .set(REDIS_URI, TestEndpoints.redisUri())
+            .set(JDBC_URL, TestEndpoints.jdbcUrl())
             .handler(DigestJobs.SEND_DIGEST, (digest, context) -> {
                 executions.incrementAndGet();
                 if (refused.contains(digest.userId())) {

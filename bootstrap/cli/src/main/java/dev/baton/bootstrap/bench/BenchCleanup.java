@@ -4,6 +4,7 @@ import dev.baton.adapters.postgres.PostgresAdapter;
 import dev.baton.adapters.redis.RedisAdapter;
 import dev.baton.bootstrap.Baton;
 import dev.baton.bootstrap.config.BatonConfig;
+import dev.baton.bootstrap.config.Setting;
 import dev.baton.domain.QueueName;
 import java.util.List;
 
@@ -19,7 +20,7 @@ final class BenchCleanup {
 
     /** Deletes the queues and, when {@code dropSchema}, the configuration's schema. */
     static void discard(BatonConfig config, List<QueueName> queues, boolean dropSchema) {
-        try (Baton cleaner = Baton.builder().config(config).relay(false).build()) {
+        try (Baton cleaner = Baton.builder().config(config).set(Setting.RELAY, false).build()) {
             for (QueueName queue : queues) {
                 cleaner.use(RedisAdapter.class).deleteQueue(queue);
             }

@@ -1,5 +1,12 @@
 package dev.baton.bootstrap.bench;
 
+import static dev.baton.bootstrap.config.Setting.BATCH_COMMIT;
+import static dev.baton.bootstrap.config.Setting.CONCURRENCY;
+import static dev.baton.bootstrap.config.Setting.GRACE;
+import static dev.baton.bootstrap.config.Setting.JOB_THREADS;
+import static dev.baton.bootstrap.config.Setting.MODE;
+import static dev.baton.bootstrap.config.Setting.SCHEMA;
+
 import dev.baton.application.port.in.EnqueueJobsUseCase;
 import dev.baton.application.port.in.InspectQueueUseCase;
 import dev.baton.application.port.in.RunWorkerUseCase;
@@ -36,8 +43,8 @@ public final class Benchmark {
      * @param jobs      how many jobs
      * @param handler   {@code noop} or {@code orders} (exactly-once only: it writes a demo row per job)
      * @param rate      jobs offered per second while the worker runs; empty: enqueue all first, then process
-     * @param warmup    jobs of the first warm-up round, run first on a queue of their own, not measured; rounds go
-     *                  on until the JIT is quiet, as {@code WarmUp} decides
+     * @param warmup    jobs of the first warm-up round, run first on a queue of their own, not measured: rounds
+     *                  (later ones of ~3 s) go on until the JIT is quiet (it compiled for under 5% of the last round)
      * @param maxWarmup no warm-up round starts after this long
      * @param enqueue   how the jobs are enqueued; {@link EnqueueRoute#OUTBOX} also measures the outbox's transactional
      *                  enqueue rates first ({@link OutboxThroughput}), and needs exactly-once
@@ -84,11 +91,11 @@ public final class Benchmark {
     private final QueueName warmupQueue = QueueName.of("warmup-" + run);
 
     private Benchmark(BatonConfig config, Options options, ProgressListener progress) {
-        if (options.handler().equals(OrdersHandler.NAME) && config.mode() != Mode.EXACTLY_ONCE) {
+        if (options.handler().equals(OrdersHandler.NAME) && config.get(MODE) != Mode.EXACTLY_ONCE) {
             throw new InvalidValueException("the orders handler writes in the ledger's transaction: it needs "
                     + "--mode exactly-once");
         }
-        if (options.enqueue() == EnqueueRoute.OUTBOX && config.mode() != Mode.EXACTLY_ONCE) {
+        if (options.enqueue() == EnqueueRoute.OUTBOX && config.get(MODE) != Mode.EXACTLY_ONCE) {
             throw new InvalidValueException("--enqueue outbox writes the ledger's outbox: it needs --mode exactly-once");
         }
         this.config = config;
@@ -103,18 +110,18 @@ public final class Benchmark {
     }
 
     private BenchResult run() throws InterruptedException {
-        boolean ledger = config.mode() == Mode.EXACTLY_ONCE;
-        int transactions = WorkerSettings.transactionsAtOnce(config.concurrency(), config.batchCommit());
+        boolean ledger = config.get(MODE) == Mode.EXACTLY_ONCE;
+        int transactions = WorkerSettings.transactionsAtOnce(config.get(CONCURRENCY), config.get(BATCH_COMMIT));
         if (ledger && config.poolSize() < transactions + 1) {
             throw new InvalidValueException("BATON_POOL_SIZE " + config.poolSize() + " is too small for concurrency "
-                    + config.concurrency() + " in batches of " + config.batchCommit() + ": use at least "
+                    + config.get(CONCURRENCY) + " in batches of " + config.get(BATCH_COMMIT) + ": use at least "
                     + (transactions + 1) + " (one connection per running transaction, one for lookups)");
         }
-        BatonConfig benchConfig = ledger ? config.withSchema("baton_bench_" + run) : config;
+        BatonConfig benchConfig = ledger ? config.with(SCHEMA, "baton_bench_" + run) : config;
         Optional<OutboxThroughput.Rates> outbox = Optional.empty();
         if (options.enqueue() == EnqueueRoute.OUTBOX) {
             progress.progress("outbox-enqueue", 0, 1);
-            outbox = Optional.of(OutboxThroughput.measure(config.withSchema("baton_bench_tx_" + run),
+            outbox = Optional.of(OutboxThroughput.measure(config.with(SCHEMA, "baton_bench_tx_" + run),
                     QueueName.of("bench-tx-" + run), options.jobs(), options.producers(), payload()));
             progress.progress("outbox-enqueue", 1, 1);
         }
@@ -136,7 +143,8 @@ public final class Benchmark {
         LoadGenerator load = new LoadGenerator(enqueue, payload());
         // the use case itself, not Baton.start, which would add a ledger janitor per warm-up round
         BenchWorker worker = new BenchWorker(baton.use(RunWorkerUseCase.class), timing,
-                ConsumerName.of("bench-" + run), config.concurrency(), options.handler(), config.grace(), progress);
+                ConsumerName.of("bench-" + run), config.get(CONCURRENCY), options.handler(), config.get(GRACE),
+                progress);
         int warmedUp = new WarmUp(load, worker, warmupQueue).run(options.warmup(), options.maxWarmup());
         try (HeapAfterGc heapAfterGc = new HeapAfterGc()) {
             ProcessProbes.resetPeaks();
@@ -148,8 +156,7 @@ public final class Benchmark {
                                  HeapAfterGc heapAfterGc, Optional<OutboxThroughput.Rates> outbox)
             throws InterruptedException {
         int jobs = options.jobs();
-        LatencyRecorder recorder = new LatencyRecorder(queue.value() + "-", jobs,
-                options.enqueue() == EnqueueRoute.OUTBOX);
+        LatencyRecorder recorder = new LatencyRecorder(queue.value() + "-", jobs, options.enqueue() == EnqueueRoute.OUTBOX);
         baton.use(JobLeases.class).declare(queue);
         double enqueueRate = options.rate().isEmpty() ? load.enqueueAll(queue, recorder, progress) : 0;
         long cpuBefore = ProcessProbes.cpuNanos();
@@ -167,8 +174,9 @@ public final class Benchmark {
         double keptHeapMib = ProcessProbes.mib(heapAfterGc.maxBytes()); // before the report's own arrays below
         Verdict verdict = verdict(baton, recorder);
         LatencyRecorder.Latencies latencies = recorder.latencies();
-        return new BenchResult(config.mode().label(), jobs, config.concurrency(), options.handler(),
-                config.batchCommit(), options.rate(), config.jobThreads().resolve(config.batchCommit()).label(),
+        return new BenchResult(config.get(MODE).label(), jobs, config.get(CONCURRENCY), options.handler(),
+                config.get(BATCH_COMMIT), options.rate(),
+                config.get(JOB_THREADS).resolve(config.get(BATCH_COMMIT)).label(),
                 Runtime.version().toString(), enqueueRate,
                 recorder.done() / Stopwatch.seconds(recorder.processingNanos()), latencies,
                 Math.round(cpuPerJob / 100) / 10.0, warmedUp, jitDuringRun, ProcessProbes.peakHeapMib(), keptHeapMib,
@@ -180,7 +188,7 @@ public final class Benchmark {
     private Verdict verdict(Baton baton, LatencyRecorder recorder) {
         QueueStats stats = baton.use(InspectQueueUseCase.class).inspect(new InspectQueueUseCase.Command(queue))
                 .stats();
-        if (config.mode() != Mode.EXACTLY_ONCE) {
+        if (config.get(MODE) != Mode.EXACTLY_ONCE) {
             return Verdict.atLeastOnce(recorder.eachCompletedOnce(), stats);
         }
         long ledgerRows = baton.use(ExecutionLedger.class).countCompleted(queue);

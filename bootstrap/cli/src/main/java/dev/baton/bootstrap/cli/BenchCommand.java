@@ -2,7 +2,7 @@ package dev.baton.bootstrap.cli;
 
 import dev.baton.bootstrap.bench.BenchResult;
 import dev.baton.bootstrap.bench.Benchmark;
-import dev.baton.bootstrap.config.ConfigLoader;
+import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.EnqueueRoute;
 import dev.baton.bootstrap.json.Json;
 import jakarta.inject.Inject;
@@ -82,7 +82,7 @@ final class BenchCommand extends SessionCommand {
         } catch (NumberFormatException e) {
             // the configuration reports the bad value with its source
         }
-        int pool = ConfigLoader.autoPoolSize(Math.max(1, running), Math.max(1, batchCommit));
+        int pool = BatonConfig.autoPoolSize(Math.max(1, running), Math.max(1, batchCommit));
         return Map.of("concurrency", Integer.toString(DEFAULT_CONCURRENCY),
                 "mode", route() == EnqueueRoute.OUTBOX ? "exactly-once" : "at-least-once",
                 "admin-address", "off", "pool-size", Integer.toString(Math.max(10, pool)));

@@ -18,7 +18,7 @@ final class ConfigCommand extends SessionCommand {
     public Integer call() {
         Map<String, String> effective = config().describe();
         Table table = new Table("SETTING", "ENV", "FLAG", "VALUE");
-        for (Setting setting : Setting.values()) {
+        for (Setting<?> setting : Setting.all()) {
             table.row(setting.flagName(), setting.envName(), "--" + setting.flagName(),
                     effective.get(setting.flagName()));
         }

@@ -1,5 +1,9 @@
 package dev.baton.bootstrap.cli;
 
+import static dev.baton.bootstrap.config.Setting.CONCURRENCY;
+import static dev.baton.bootstrap.config.Setting.JDBC_URL;
+import static dev.baton.bootstrap.config.Setting.REDIS_URI;
+
 import dev.baton.application.port.in.EnqueueJobUseCase;
 import dev.baton.application.port.in.InspectQueueUseCase;
 import dev.baton.application.port.in.RunWorkerUseCase;
@@ -78,7 +82,8 @@ final class DevCommand extends SessionCommand {
         try (LocalRedis redis = LocalRedis.start(); LocalPostgres postgres = LocalPostgres.start()) {
             terminal.err().println("  redis      " + redis.uri() + "  (" + redis.origin() + ")");
             terminal.err().println("  postgres   " + postgres.jdbcUrl() + "  (" + postgres.origin() + ")");
-            BatonConfig config = config().withRedisUri(redis.uri()).withJdbcUrl(postgres.jdbcUrl());
+            BatonConfig config = config().with(REDIS_URI, redis.uri())
+                    .with(JDBC_URL, postgres.jdbcUrl());
             try (Baton baton = DemoHandlers.register(Baton.builder().config(config), false).build()) {
                 return run(baton, config, limit);
             }
@@ -89,7 +94,7 @@ final class DevCommand extends SessionCommand {
         baton.startAdmin().ifPresent(address -> terminal.err().println("  admin      http://"
                 + address.getHostString() + ":" + address.getPort() + "/metrics"));
         RunningWorker worker = baton.start(new RunWorkerUseCase.Command(List.of(QUEUE),
-                ConsumerName.of("dev-" + ProcessHandle.current().pid()), config.concurrency(), Optional.empty()));
+                ConsumerName.of("dev-" + ProcessHandle.current().pid()), config.get(CONCURRENCY), Optional.empty()));
         List<DemoOrders.Order> orders = DemoOrders.mix(jobs);
         terminal.err().println("enqueuing " + jobs + " demo orders on queue '" + QUEUE + "' ("
                 + DemoOrders.expected(jobs) + ")");

@@ -1,6 +1,7 @@
 package dev.baton.bootstrap.cli;
 
 import dev.baton.bootstrap.Baton;
+import dev.baton.bootstrap.config.Setting;
 import jakarta.inject.Inject;
 import picocli.CommandLine.Command;
 
@@ -18,7 +19,7 @@ final class MigrateCommand extends SessionCommand {
         try (Baton baton = batonBuilder().build()) {
             baton.migrate();
         }
-        terminal.out().println("schema " + config().schema() + " is up to date");
+        terminal.out().println("schema " + config().get(Setting.SCHEMA) + " is up to date");
         return ExitCodes.OK;
     }
 }

@@ -1,5 +1,7 @@
 package dev.baton.bootstrap.cli;
 
+import static dev.baton.bootstrap.config.Setting.SCHEMA;
+
 import dev.baton.bootstrap.Baton;
 import jakarta.inject.Inject;
 import picocli.CommandLine.Command;
@@ -22,7 +24,8 @@ final class RelayCommand extends SessionCommand {
         Runtime.getRuntime().addShutdownHook(new Thread(baton::close, "baton-shutdown"));
         try {
             baton.relay();
-            terminal.err().println("relaying the outbox of schema " + config().schema() + "; Ctrl-C or SIGTERM stops it");
+            terminal.err().println("relaying the outbox of schema " + config().get(SCHEMA)
+                    + "; Ctrl-C or SIGTERM stops it");
             Thread.currentThread().join();
             return ExitCodes.OK;
         } finally {

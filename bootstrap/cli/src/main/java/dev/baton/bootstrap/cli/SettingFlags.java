@@ -22,11 +22,11 @@ final class SettingFlags {
         spec.addOption(OptionSpec.builder(CONFIG).paramLabel("FILE").type(Path.class)
                 .description("properties file with settings (key = flag name); env " + ConfigLoader.CONFIG_FILE_ENV)
                 .build());
-        for (Setting setting : Setting.values()) {
+        for (Setting<?> setting : Setting.all()) {
             if (spec.findOption("--" + setting.flagName()) == null) {
                 spec.addOption(OptionSpec.builder("--" + setting.flagName()).paramLabel("VALUE").type(String.class)
                         .description(setting.description() + " (env " + setting.envName() + ", default '"
-                                + setting.defaultValue() + "')")
+                                + setting.defaultText() + "')")
                         .hidden(true)
                         .build());
             }
@@ -40,7 +40,7 @@ final class SettingFlags {
                 .replace('-', '_'), value));
         env.putAll(terminal.env());
         Map<String, String> flags = new HashMap<>();
-        for (Setting setting : Setting.values()) {
+        for (Setting<?> setting : Setting.all()) {
             OptionSpec option = spec.findOption("--" + setting.flagName());
             if (option != null && option.getValue() != null) {
                 flags.put(setting.flagName(), String.valueOf((Object) option.getValue()));

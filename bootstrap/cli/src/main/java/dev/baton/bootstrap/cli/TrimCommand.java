@@ -3,6 +3,7 @@ package dev.baton.bootstrap.cli;
 import dev.baton.application.port.in.TrimQueueUseCase;
 import dev.baton.bootstrap.Baton;
 import dev.baton.bootstrap.config.Durations;
+import dev.baton.bootstrap.config.Setting;
 import dev.baton.domain.QueueName;
 import jakarta.inject.Inject;
 import picocli.CommandLine.Command;
@@ -29,7 +30,7 @@ final class TrimCommand extends SessionCommand {
             report = baton.use(TrimQueueUseCase.class).trim(new TrimQueueUseCase.Command(QueueName.of(queue)));
         }
         terminal.out().println("trimmed " + report.removed() + " entries older than "
-                + Durations.format(config().retention().maxAge()) + " from " + queue
+                + Durations.format(config().get(Setting.RETENTION)) + " from " + queue
                 + (report.heldBack() ? "; held back by pending or undelivered work" : ""));
         return ExitCodes.OK;
     }

@@ -5,6 +5,7 @@ import dev.baton.application.port.in.RunningWorker;
 import dev.baton.bootstrap.Baton;
 import dev.baton.bootstrap.BatonBuilder;
 import dev.baton.bootstrap.config.BatonConfig;
+import dev.baton.bootstrap.config.Setting;
 import dev.baton.bootstrap.demo.DemoHandlers;
 import dev.baton.bootstrap.wiring.HandlerRegistry;
 import dev.baton.domain.QueueName;
@@ -80,7 +81,8 @@ final class WorkerCommand extends SessionCommand {
         BatonConfig config = config();
         List<QueueName> names = queues(queues);
         BatonBuilder builder = DemoHandlers.register(batonBuilder(), crashOnPoison)
-                .handlerClassLoader(pluginLoader(config.plugins(), classpath))
+                .handlerClassLoader(pluginLoader(Optional.of(config.get(Setting.PLUGINS))
+                        .filter(folder -> !folder.isEmpty()).map(Path::of), classpath))
                 .shutdownHook(false); // this command's own hook stops gracefully, then exits 0
         schedules.file(terminal).ifPresent(builder::schedulesFile);
         Baton baton = builder.build(); // a bad schedules line fails here, before anything starts: exit 2
@@ -96,10 +98,10 @@ final class WorkerCommand extends SessionCommand {
             baton.startAdmin().ifPresent(address -> terminal.err().println("admin http on " + address.getHostString()
                     + ":" + address.getPort()));
             RunningWorker worker = baton.start(new RunWorkerUseCase.Command(names, baton.consumer(),
-                    config.concurrency(), Optional.ofNullable(handler)));
+                    config.get(Setting.CONCURRENCY), Optional.ofNullable(handler)));
             started.set(worker);
             LOG.info("worker started consumer={} queues={} concurrency={} mode={} config={}", worker.consumer(), names,
-                    config.concurrency(), config.mode().label(), config.describe());
+                    config.get(Setting.CONCURRENCY), config.get(Setting.MODE).label(), config.describe());
             terminal.err().println("worker " + worker.consumer() + " consuming " + names
                     + (baton.schedules().isEmpty() ? "" : ", firing " + baton.schedules().size() + " schedule(s)")
                     + "; Ctrl-C or SIGTERM stops it");
@@ -124,8 +126,8 @@ final class WorkerCommand extends SessionCommand {
             try {
                 RunningWorker worker = started.get();
                 if (worker != null) {
-                    LOG.info("worker stopping grace={}", config.grace());
-                    int abandoned = worker.stop(config.grace());
+                    LOG.info("worker stopping grace={}", config.get(Setting.GRACE));
+                    int abandoned = worker.stop(config.get(Setting.GRACE));
                     LOG.info("worker stopped abandoned={} counters={}", abandoned, worker.counters());
                 }
                 baton.close();

@@ -1,5 +1,7 @@
 package dev.baton.bootstrap.demo;
 
+import static dev.baton.bootstrap.config.Setting.JDBC_URL;
+import static dev.baton.bootstrap.config.Setting.SCHEMA;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.bootstrap.Baton;
@@ -30,7 +32,7 @@ class DemoMigrationsTest {
 
     @Test
     void anEmbeddedBatonMigratesTheLedgerAndNoDemoTable() throws SQLException {
-        try (Baton baton = Baton.builder().postgres(jdbcUrl).schema(schema).build()) {
+        try (Baton baton = Baton.builder().set(JDBC_URL, jdbcUrl).set(SCHEMA, schema).build()) {
             baton.migrate();
         }
 
@@ -40,7 +42,8 @@ class DemoMigrationsTest {
 
     @Test
     void theDemoHandlersBringTheirTablesWithTheirOwnHistory() throws SQLException {
-        try (Baton baton = DemoHandlers.register(Baton.builder().postgres(jdbcUrl).schema(schema), false).build()) {
+        try (Baton baton = DemoHandlers.register(Baton.builder().set(JDBC_URL, jdbcUrl).set(SCHEMA, schema), false)
+                .build()) {
             baton.migrate();
         }
 

@@ -1,7 +1,5 @@
 package dev.baton.bootstrap.config;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -28,22 +26,6 @@ public record AdminUsers(Optional<String> viewerPassword, Optional<String> opera
     /** Whether any password is set, so that everything but health and metrics needs a login. */
     public boolean loginRequired() {
         return viewerPassword.isPresent() || operatorPassword.isPresent();
-    }
-
-    AdminUsers withViewerPassword(String password) {
-        return new AdminUsers(Optional.of(password), operatorPassword);
-    }
-
-    AdminUsers withOperatorPassword(String password) {
-        return new AdminUsers(viewerPassword, Optional.of(password));
-    }
-
-    /** The passwords set, for {@link BatonConfig#redact}. */
-    List<String> secrets() {
-        List<String> secrets = new ArrayList<>();
-        viewerPassword.ifPresent(secrets::add);
-        operatorPassword.ifPresent(secrets::add);
-        return secrets;
     }
 
     @Override

@@ -1,59 +1,52 @@
 package dev.baton.bootstrap.config;
 
-import dev.baton.application.service.JobThreads;
+import dev.baton.application.service.worker.WorkerSettings;
 import dev.baton.domain.Backoff;
 import dev.baton.domain.ConsumerName;
-import dev.baton.domain.DeliveryLimit;
+import dev.baton.domain.Jitter;
 import dev.baton.domain.QueueName;
-import dev.baton.domain.Retention;
 import dev.baton.domain.RetryPolicy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
- * Baton's validated configuration. Built by {@link ConfigLoader}; {@link #describe()} and {@link #redact} never
- * show a password.
+ * Baton's validated configuration: a value for every {@link Setting}, each checked by its setting's rule, and the
+ * rules across settings checked here. Built by {@link ConfigLoader} and the builders ({@link CodeSettings});
+ * {@link #describe()}, {@link #redact} and {@link #toString()} never show a password.
  */
-public record BatonConfig(String redisUri, List<String> redisClusterNodes, String jdbcUrl, String schema, Mode mode,
-                          List<QueueName> queues, Duration lease, Duration idleThreshold, DeliveryLimit deliveryLimit,
-                          RetryPolicy retryPolicy, Duration jobTimeout, Retention retention, int concurrency,
-                          Duration grace, Duration cancelGrace, Duration noHandlerGrace, int poolSize,
-                          int batchCommit,
-                          JobThreads jobThreads,
-                          Optional<AdminAddress> adminAddress, AdminUsers adminUsers,
-                          Optional<Path> plugins, List<String> migrations, boolean relay,
-                          boolean enqueueThroughOutbox, boolean requireServersAtStart, String namespace,
-                          Optional<ConsumerName> consumer) {
+public final class BatonConfig {
+    private static final int MAX_POOL_SIZE = 1000;
+    private final Map<Setting<?>, Object> values;
 
-    public BatonConfig {
-        Objects.requireNonNull(redisUri, "redis uri");
-        redisClusterNodes = List.copyOf(redisClusterNodes);
-        Objects.requireNonNull(jdbcUrl, "jdbc url");
-        Objects.requireNonNull(schema, "schema");
-        Objects.requireNonNull(mode, "mode");
-        queues = List.copyOf(queues);
-        Objects.requireNonNull(lease, "lease");
-        Objects.requireNonNull(idleThreshold, "idle threshold");
-        Objects.requireNonNull(deliveryLimit, "delivery limit");
-        Objects.requireNonNull(retryPolicy, "retry policy");
-        Objects.requireNonNull(jobTimeout, "job timeout");
-        Objects.requireNonNull(retention, "retention");
-        Objects.requireNonNull(grace, "grace");
-        Objects.requireNonNull(cancelGrace, "cancel grace");
-        Objects.requireNonNull(noHandlerGrace, "no-handler grace");
-        Objects.requireNonNull(jobThreads, "job threads");
-        Objects.requireNonNull(adminAddress, "admin address");
-        Objects.requireNonNull(adminUsers, "admin users");
-        Objects.requireNonNull(plugins, "plugins");
-        migrations = List.copyOf(migrations);
-        Objects.requireNonNull(namespace, "namespace");
-        Objects.requireNonNull(consumer, "consumer");
+    private BatonConfig(Map<Setting<?>, Object> values) {
+        this.values = Map.copyOf(values);
+    }
+
+    /**
+     * A configuration of values each already checked by its setting's rule, once the rules across settings pass.
+     *
+     * @throws ConfigException naming, as {@code origin} spells it, a value that breaks a rule across settings
+     */
+    static BatonConfig checked(Map<Setting<?>, Object> values, Origin origin) {
+        BatonConfig config = new BatonConfig(values);
+        Duration initial = config.get(Setting.BACKOFF_INITIAL);
+        Duration max = config.get(Setting.BACKOFF_MAX);
+        if (max.compareTo(initial) < 0) {
+            // blame the bound this source gave: the other one came from below and passed there
+            throw origin.gave(Setting.BACKOFF_MAX) || !origin.gave(Setting.BACKOFF_INITIAL)
+                    ? origin.invalid(Setting.BACKOFF_MAX, "must not be below " + origin.name(Setting.BACKOFF_INITIAL)
+                            + " (" + Durations.format(initial) + ")")
+                    : origin.invalid(Setting.BACKOFF_INITIAL, "must not be above " + origin.name(Setting.BACKOFF_MAX)
+                            + " (" + Durations.format(max) + ")");
+        }
+        return config;
     }
 
     /** The defaults alone (no environment, file or flags). */
@@ -68,55 +61,73 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
                 Map.of());
     }
 
-    public BatonConfig withSchema(String newSchema) {
-        return new BatonConfig(redisUri, redisClusterNodes, jdbcUrl, newSchema, mode, queues, lease, idleThreshold,
-                deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, cancelGrace, noHandlerGrace,
-                poolSize,
-                batchCommit,
-                jobThreads, adminAddress, adminUsers,
-                plugins, migrations, relay, enqueueThroughOutbox, requireServersAtStart, namespace,
-                consumer);
-    }
-
-    public BatonConfig withRedisUri(String uri) {
-        return new BatonConfig(uri, redisClusterNodes, jdbcUrl, schema, mode, queues, lease, idleThreshold,
-                deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, cancelGrace, noHandlerGrace,
-                poolSize,
-                batchCommit,
-                jobThreads, adminAddress, adminUsers,
-                plugins, migrations, relay, enqueueThroughOutbox, requireServersAtStart, namespace,
-                consumer);
-    }
-
-    public BatonConfig withJdbcUrl(String url) {
-        return new BatonConfig(redisUri, redisClusterNodes, url, schema, mode, queues, lease, idleThreshold,
-                deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, cancelGrace, noHandlerGrace,
-                poolSize,
-                batchCommit,
-                jobThreads, adminAddress, adminUsers,
-                plugins, migrations, relay, enqueueThroughOutbox, requireServersAtStart, namespace,
-                consumer);
-    }
-
-    /** Adds migration locations of handlers' own tables, applied after the ledger's migrations. */
-    public BatonConfig withMigrations(List<String> locations) {
-        List<String> all = new ArrayList<>(migrations);
-        all.addAll(locations);
-        return new BatonConfig(redisUri, redisClusterNodes, jdbcUrl, schema, mode, queues, lease, idleThreshold,
-                deliveryLimit, retryPolicy, jobTimeout, retention, concurrency, grace, cancelGrace, noHandlerGrace,
-                poolSize,
-                batchCommit,
-                jobThreads, adminAddress, adminUsers,
-                plugins, all, relay, enqueueThroughOutbox, requireServersAtStart, namespace,
-                consumer);
+    /** The setting's value. */
+    public <T> T get(Setting<T> setting) {
+        return setting.type().cast(values.get(setting));
     }
 
     /**
-     * Never shows a password: the record's own {@code toString} would print the endpoints' URIs as given.
+     * This configuration with one value changed, checked as the builder checks it.
+     *
+     * @throws ConfigException naming {@code BatonConfig.with(...)} when the value breaks a rule
      */
+    public <T> BatonConfig with(Setting<T> setting, T value) {
+        return new CodeSettings.With().set(setting, value).over(this);
+    }
+
+    Map<Setting<?>, Object> values() {
+        return new HashMap<>(values);
+    }
+
+    /** Attempts, backoff and jitter of a failing job, from {@code MAX_ATTEMPTS} and the backoff's bounds. */
+    public RetryPolicy retryPolicy() {
+        return new RetryPolicy(get(Setting.MAX_ATTEMPTS), new Backoff.Exponential(get(Setting.BACKOFF_INITIAL), 2.0,
+                get(Setting.BACKOFF_MAX)), Jitter.EQUAL, Set.of());
+    }
+
+    /** {@code POOL_SIZE}, or for {@code auto} one connection per transaction the worker runs at once, plus two. */
+    public int poolSize() {
+        return get(Setting.POOL_SIZE).orElseGet(() -> autoPoolSize(get(Setting.CONCURRENCY),
+                get(Setting.BATCH_COMMIT)));
+    }
+
+    /** One connection per transaction the worker runs at once, one for lookups and one for the relay. */
+    public static int autoPoolSize(int concurrency, int batchCommit) {
+        return Math.min(MAX_POOL_SIZE, WorkerSettings.transactionsAtOnce(concurrency, batchCommit) + 2);
+    }
+
+    public AdminUsers adminUsers() {
+        return AdminUsers.of(get(Setting.ADMIN_VIEWER_PASSWORD), get(Setting.ADMIN_OPERATOR_PASSWORD));
+    }
+
+    /** Empty when the admin server is {@code off}. */
+    public Optional<AdminAddress> adminAddress() {
+        return SettingRules.adminAddressOf(get(Setting.ADMIN_ADDRESS));
+    }
+
+    /** Empty for the default name, the pod's or the host's. */
+    public Optional<ConsumerName> consumer() {
+        return Optional.of(get(Setting.CONSUMER)).filter(name -> !name.isEmpty()).map(ConsumerName::of);
+    }
+
+    public List<QueueName> queues() {
+        return get(Setting.QUEUES).stream().map(QueueName::of).toList();
+    }
+
+    /** Never shows a password. */
     @Override
     public String toString() {
         return "BatonConfig" + describe();
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof BatonConfig config && config.values.equals(values);
+    }
+
+    @Override
+    public int hashCode() {
+        return values.hashCode();
     }
 
     /** Replaces every password of the endpoints and admin users in {@code text} (an exception message, say). */
@@ -125,53 +136,19 @@ public record BatonConfig(String redisUri, List<String> redisClusterNodes, Strin
             return null;
         }
         String redacted = Secrets.mask(text);
-        List<String> secrets = new ArrayList<>(Secrets.find(redisUri));
-        secrets.addAll(Secrets.find(jdbcUrl));
-        secrets.addAll(adminUsers.secrets());
+        List<String> secrets = new ArrayList<>();
+        Setting.all().forEach(setting -> secrets.addAll(setting.secrets(values.get(setting))));
         for (String secret : secrets) {
             redacted = redacted.replace(secret, Secrets.MASK);
         }
         return redacted;
     }
 
-    /** Every setting's effective value keyed by its flag name, passwords masked (start-up log, {@code baton config}). */
+    /** Every setting's value keyed by its flag name, passwords masked (start-up log, {@code baton config}). */
     public Map<String, String> describe() {
         Map<String, String> shown = new LinkedHashMap<>();
-        shown.put(Setting.REDIS_URI.flagName(), Secrets.mask(redisUri));
-        shown.put(Setting.REDIS_CLUSTER_NODES.flagName(), String.join(",", redisClusterNodes));
-        shown.put(Setting.NAMESPACE.flagName(), namespace);
-        shown.put(Setting.JDBC_URL.flagName(), Secrets.mask(jdbcUrl));
-        shown.put(Setting.SCHEMA.flagName(), schema);
-        shown.put(Setting.MODE.flagName(), mode.label());
-        shown.put(Setting.QUEUES.flagName(), String.join(",", queues.stream().map(QueueName::value).toList()));
-        shown.put(Setting.LEASE.flagName(), Durations.format(lease));
-        shown.put(Setting.IDLE_THRESHOLD.flagName(), Durations.format(idleThreshold));
-        shown.put(Setting.DELIVERY_LIMIT.flagName(), Integer.toString(deliveryLimit.maxDeliveries()));
-        shown.put(Setting.MAX_ATTEMPTS.flagName(), Integer.toString(retryPolicy.maxAttempts()));
-        if (retryPolicy.backoff() instanceof Backoff.Exponential exponential) {
-            shown.put(Setting.BACKOFF_INITIAL.flagName(), Durations.format(exponential.initial()));
-            shown.put(Setting.BACKOFF_MAX.flagName(), Durations.format(exponential.max()));
-        }
-        shown.put(Setting.JOB_TIMEOUT.flagName(), Durations.format(jobTimeout));
-        shown.put(Setting.RETENTION.flagName(), Durations.format(retention.maxAge()));
-        shown.put(Setting.CONCURRENCY.flagName(), Integer.toString(concurrency));
-        shown.put(Setting.CONSUMER.flagName(), consumer.map(ConsumerName::value).orElse(""));
-        shown.put(Setting.GRACE.flagName(), Durations.format(grace));
-        shown.put(Setting.CANCEL_GRACE.flagName(), Durations.format(cancelGrace));
-        shown.put(Setting.NO_HANDLER_GRACE.flagName(), Durations.format(noHandlerGrace));
-        shown.put(Setting.POOL_SIZE.flagName(), Integer.toString(poolSize));
-        shown.put(Setting.BATCH_COMMIT.flagName(), Integer.toString(batchCommit));
-        shown.put(Setting.JOB_THREADS.flagName(), jobThreads.label());
-        shown.put(Setting.ADMIN_ADDRESS.flagName(), adminAddress.map(AdminAddress::toString).orElse("off"));
-        shown.put(Setting.ADMIN_VIEWER_PASSWORD.flagName(),
-                Setting.ADMIN_VIEWER_PASSWORD.display(adminUsers.viewerPassword().orElse("")));
-        shown.put(Setting.ADMIN_OPERATOR_PASSWORD.flagName(),
-                Setting.ADMIN_OPERATOR_PASSWORD.display(adminUsers.operatorPassword().orElse("")));
-        shown.put(Setting.PLUGINS.flagName(), plugins.map(Path::toString).orElse(""));
-        shown.put(Setting.MIGRATIONS.flagName(), String.join(",", migrations));
-        shown.put(Setting.RELAY.flagName(), relay ? "on" : "off");
-        shown.put(Setting.ENQUEUE_THROUGH_OUTBOX.flagName(), enqueueThroughOutbox ? "on" : "off");
-        shown.put(Setting.REQUIRE_SERVERS_AT_START.flagName(), requireServersAtStart ? "on" : "off");
+        Setting.all().forEach(setting -> shown.put(setting.flagName(),
+                setting.display(setting.text(values.get(setting)))));
         return shown;
     }
 }

@@ -8,7 +8,7 @@ public final class ConfigException extends BatonException {
         super(message);
     }
 
-    static ConfigException invalid(Setting setting, ConfigValue value, String problem) {
+    static ConfigException invalid(Setting<?> setting, ConfigValue value, String problem) {
         return new ConfigException("invalid " + setting.envName() + " (--" + setting.flagName() + ") = '"
                 + setting.display(value.text()) + "' from " + value.source().label + ": " + problem);
     }

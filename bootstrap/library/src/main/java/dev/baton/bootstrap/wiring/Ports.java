@@ -4,6 +4,7 @@ import dev.baton.application.port.out.JobOutcomes;
 import dev.baton.application.service.AtLeastOnceExecution;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.config.Mode;
+import dev.baton.bootstrap.config.Setting;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
@@ -24,7 +25,7 @@ record Ports(Supplier<Transport> transport, Supplier<Ledger> ledger, Optional<Re
     static Ports opened(BatonConfig config, Clock clock, Closer closer, List<String> handlerMigrations,
                         Optional<DataSource> applicationDataSource) {
         RedisParts redis = new RedisParts(config, clock, closer);
-        if (config.mode() == Mode.EXACTLY_ONCE) {
+        if (config.get(Setting.MODE) == Mode.EXACTLY_ONCE) {
             PostgresParts postgres = new PostgresParts(config, clock, closer, handlerMigrations,
                     applicationDataSource);
             return new Ports(redis::transport, postgres::ledger, Optional.of(redis), Optional.of(postgres),

@@ -1,7 +1,15 @@
 package dev.baton.bootstrap.wiring;
 
+import static dev.baton.bootstrap.config.Setting.JDBC_URL;
+import static dev.baton.bootstrap.config.Setting.JOB_TIMEOUT;
+import static dev.baton.bootstrap.config.Setting.MIGRATIONS;
+import static dev.baton.bootstrap.config.Setting.REQUIRE_SERVERS_AT_START;
+import static dev.baton.bootstrap.config.Setting.RETENTION;
+import static dev.baton.bootstrap.config.Setting.SCHEMA;
+
 import dev.baton.adapters.postgres.PostgresAdapter;
 import dev.baton.bootstrap.config.BatonConfig;
+import dev.baton.domain.Retention;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -23,11 +31,11 @@ final class PostgresParts {
     PostgresParts(BatonConfig config, Clock clock, Closer closer, List<String> handlerMigrations,
                   Optional<DataSource> applicationDataSource) {
         this.adapter = new Lazy<>(() -> {
-            PostgresAdapter.Config adapterConfig = new PostgresAdapter.Config(config.jdbcUrl(), config.schema(),
-                    config.poolSize(), true, config.retention(), locations(handlerMigrations, config))
+            PostgresAdapter.Config adapterConfig = new PostgresAdapter.Config(config.get(JDBC_URL), config.get(SCHEMA),
+                    config.poolSize(), true, new Retention(config.get(RETENTION)), locations(handlerMigrations, config))
                     // a job's transaction lives no longer than its attempt: set once per connection, not per job
-                    .withTransactionTimeout(config.jobTimeout())
-                    .withRequireServerAtOpen(config.requireServersAtStart());
+                    .withTransactionTimeout(config.get(JOB_TIMEOUT))
+                    .withRequireServerAtOpen(config.get(REQUIRE_SERVERS_AT_START));
             return closer.register(applicationDataSource
                     .map(dataSource -> PostgresAdapter.open(adapterConfig, dataSource, clock))
                     .orElseGet(() -> PostgresAdapter.open(adapterConfig, clock)));
@@ -40,7 +48,7 @@ final class PostgresParts {
 
     private static List<String> locations(List<String> handlerMigrations, BatonConfig config) {
         List<String> locations = new ArrayList<>(new LinkedHashSet<>(handlerMigrations));
-        locations.addAll(config.migrations());
+        locations.addAll(config.get(MIGRATIONS));
         return locations;
     }
 

@@ -1,5 +1,10 @@
 package dev.baton.bootstrap.wiring;
 
+import static dev.baton.bootstrap.config.Setting.NAMESPACE;
+import static dev.baton.bootstrap.config.Setting.REDIS_CLUSTER_NODES;
+import static dev.baton.bootstrap.config.Setting.REDIS_URI;
+import static dev.baton.bootstrap.config.Setting.REQUIRE_SERVERS_AT_START;
+
 import dev.baton.adapters.redis.RedisAdapter;
 import dev.baton.bootstrap.config.BatonConfig;
 import java.time.Clock;
@@ -10,10 +15,10 @@ final class RedisParts {
     private final Lazy<Transport> transport;
 
     RedisParts(BatonConfig config, Clock clock, Closer closer) {
-        this.adapter = new Lazy<>(() -> closer.register(RedisAdapter.open(RedisAdapter.Config.of(config.redisUri())
-                .withClusterNodes(String.join(",", config.redisClusterNodes()))
-                .withRequireServerAtOpen(config.requireServersAtStart())
-                .withNamespace(config.namespace()), clock)));
+        this.adapter = new Lazy<>(() -> closer.register(RedisAdapter.open(RedisAdapter.Config.of(config.get(REDIS_URI))
+                .withClusterNodes(String.join(",", config.get(REDIS_CLUSTER_NODES)))
+                .withRequireServerAtOpen(config.get(REQUIRE_SERVERS_AT_START))
+                .withNamespace(config.get(NAMESPACE)), clock)));
         this.transport = new Lazy<>(() -> {
             RedisAdapter redis = adapter.get();
             return new Transport(redis.publisher(), redis.leases(), redis.maintenance(), redis.administration(),

@@ -1,5 +1,16 @@
 package dev.baton.bootstrap.wiring;
 
+import static dev.baton.bootstrap.config.Setting.BATCH_COMMIT;
+import static dev.baton.bootstrap.config.Setting.CANCEL_GRACE;
+import static dev.baton.bootstrap.config.Setting.DELIVERY_LIMIT;
+import static dev.baton.bootstrap.config.Setting.GRACE;
+import static dev.baton.bootstrap.config.Setting.IDLE_THRESHOLD;
+import static dev.baton.bootstrap.config.Setting.JOB_THREADS;
+import static dev.baton.bootstrap.config.Setting.JOB_TIMEOUT;
+import static dev.baton.bootstrap.config.Setting.LEASE;
+import static dev.baton.bootstrap.config.Setting.NO_HANDLER_GRACE;
+import static dev.baton.bootstrap.config.Setting.RETENTION;
+
 import dev.baton.application.handler.JobHandlers;
 import dev.baton.application.port.out.JobTracing;
 import dev.baton.application.service.AtLeastOnceExecution;
@@ -16,7 +27,9 @@ import dev.baton.application.service.schedule.SchedulerService;
 import dev.baton.application.service.worker.WorkerService;
 import dev.baton.application.service.worker.WorkerSettings;
 import dev.baton.bootstrap.config.BatonConfig;
+import dev.baton.domain.DeliveryLimit;
 import dev.baton.domain.PayloadLimit;
+import dev.baton.domain.Retention;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
@@ -62,24 +75,26 @@ final class Services {
         this.pauses = new Lazy<>(() -> new QueuePauseService(transport.get().administration()));
         this.cancels = new Lazy<>(() -> new CancelService(ledger.get().outcomes(), transport.get().administration(),
                 clock));
-        this.trim = new Lazy<>(() -> new TrimService(transport.get().maintenance(), config.retention(), clock));
+        this.trim = new Lazy<>(() -> new TrimService(transport.get().maintenance(),
+                new Retention(config.get(RETENTION)), clock));
         this.scheduler = new Lazy<>(() -> new SchedulerService(transport.get().scheduleFires(), clock,
                 observers.jobs()));
         this.schedules = new Lazy<>(() -> new ScheduleQueryService(transport.get().scheduleFires(), clock));
         // one per instance, started on first use and stopped with it, whatever the number of workers it runs
         this.janitor = new Lazy<>(() -> closer.register(new CompletionJanitor(ledger.get().executions(),
-                config.retention(), clock, JANITOR_INTERVAL)).start());
+                new Retention(config.get(RETENTION)), clock, JANITOR_INTERVAL)).start());
     }
 
     private static WorkerSettings settings(BatonConfig config) {
         return WorkerSettings.DEFAULTS
-                .with(WorkerSettings.Leasing.of(config.lease()))
-                .with(new WorkerSettings.Retries(config.retryPolicy(), config.jobTimeout()))
-                .with(new WorkerSettings.Admission(config.deliveryLimit(), config.noHandlerGrace()))
-                .with(WorkerSettings.Housekeeping.DEFAULT.withRetention(config.retention())
-                        .withConsumerIdleRemoval(config.idleThreshold()))
-                .with(new WorkerSettings.Stopping(config.grace(), config.cancelGrace()))
-                .with(new WorkerSettings.Dispatching(config.batchCommit(), config.jobThreads()));
+                .with(WorkerSettings.Leasing.of(config.get(LEASE)))
+                .with(new WorkerSettings.Retries(config.retryPolicy(), config.get(JOB_TIMEOUT)))
+                .with(new WorkerSettings.Admission(new DeliveryLimit(config.get(DELIVERY_LIMIT)),
+                        config.get(NO_HANDLER_GRACE)))
+                .with(WorkerSettings.Housekeeping.DEFAULT.withRetention(new Retention(config.get(RETENTION)))
+                        .withConsumerIdleRemoval(config.get(IDLE_THRESHOLD)))
+                .with(new WorkerSettings.Stopping(config.get(GRACE), config.get(CANCEL_GRACE)))
+                .with(new WorkerSettings.Dispatching(config.get(BATCH_COMMIT), config.get(JOB_THREADS)));
     }
 
     /** The ledger, unless it records nothing (at-least-once mode). */

@@ -1,5 +1,7 @@
 package dev.baton.bootstrap.admin;
 
+import static dev.baton.bootstrap.config.Setting.JDBC_URL;
+import static dev.baton.bootstrap.config.Setting.REDIS_URI;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -234,7 +236,7 @@ class AdminApiTest {
                         "BATON_BACKOFF_INITIAL", "50ms", "BATON_BACKOFF_MAX", "200ms", "BATON_MAX_ATTEMPTS", "3",
                         "BATON_ADMIN_ADDRESS", "127.0.0.1:0", "BATON_ADMIN_VIEWER_PASSWORD", VIEWER_PASSWORD,
                         "BATON_ADMIN_OPERATOR_PASSWORD", OPERATOR_PASSWORD), Optional.empty(), Map.of()))
-                .redis(TestEndpoints.redisUri()).postgres(TestEndpoints.jdbcUrl())
+                .set(REDIS_URI, TestEndpoints.redisUri()).set(JDBC_URL, TestEndpoints.jdbcUrl())
                 .handler(queue.value(), handler).build();
     }
 }

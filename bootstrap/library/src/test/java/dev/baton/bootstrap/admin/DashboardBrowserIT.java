@@ -1,5 +1,7 @@
 package dev.baton.bootstrap.admin;
 
+import static dev.baton.bootstrap.config.Setting.JDBC_URL;
+import static dev.baton.bootstrap.config.Setting.REDIS_URI;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
@@ -79,7 +81,7 @@ class DashboardBrowserIT {
                         "BATON_ADMIN_VIEWER_PASSWORD", VIEWER_PASSWORD,
                         "BATON_ADMIN_OPERATOR_PASSWORD", OPERATOR_PASSWORD), Optional.empty(),
                         Map.of()))
-                .redis(TestEndpoints.redisUri()).postgres(TestEndpoints.jdbcUrl())
+                .set(REDIS_URI, TestEndpoints.redisUri()).set(JDBC_URL, TestEndpoints.jdbcUrl())
                 .handler(queue.value(), handler).build();
         base = "http://127.0.0.1:" + baton.startAdmin().orElseThrow().getPort();
         profile = Files.createTempDirectory("baton-chromium");

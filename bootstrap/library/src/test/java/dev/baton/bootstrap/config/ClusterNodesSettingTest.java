@@ -1,5 +1,6 @@
 package dev.baton.bootstrap.config;
 
+import static dev.baton.bootstrap.config.Setting.REDIS_CLUSTER_NODES;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -13,7 +14,7 @@ class ClusterNodesSettingTest {
     void emptyByDefaultMeaningASingleRedis() {
         BatonConfig config = BatonConfig.defaults();
 
-        assertThat(config.redisClusterNodes()).isEmpty();
+        assertThat(config.get(REDIS_CLUSTER_NODES)).isEmpty();
         assertThat(config.describe()).containsEntry("redis-cluster-nodes", "");
     }
 
@@ -25,11 +26,11 @@ class ClusterNodesSettingTest {
         BatonConfig fromFlag = ConfigLoader.load(Map.of("BATON_REDIS_CLUSTER_NODES", "ignored:1"), Optional.empty(),
                 Map.of("redis-cluster-nodes", "redis-b:7003"));
 
-        assertThat(fromEnv.redisClusterNodes()).containsExactly("redis-a:7000", "10.0.0.2:7001", "[::1]:7002");
+        assertThat(fromEnv.get(REDIS_CLUSTER_NODES)).containsExactly("redis-a:7000", "10.0.0.2:7001", "[::1]:7002");
         assertThat(fromEnv.describe()).containsEntry("redis-cluster-nodes", "redis-a:7000,10.0.0.2:7001,[::1]:7002");
-        assertThat(fromFlag.redisClusterNodes()).containsExactly("redis-b:7003");
+        assertThat(fromFlag.get(REDIS_CLUSTER_NODES)).containsExactly("redis-b:7003");
         assertThat(ConfigLoader.load(Map.of("BATON_REDIS_CLUSTER_NODES", "  "), Optional.empty(), Map.of())
-                .redisClusterNodes()).isEmpty();
+                .get(REDIS_CLUSTER_NODES)).isEmpty();
     }
 
     @Test

@@ -1,5 +1,15 @@
 package dev.baton.bootstrap.config;
 
+import static dev.baton.bootstrap.config.Setting.BATCH_COMMIT;
+import static dev.baton.bootstrap.config.Setting.CONCURRENCY;
+import static dev.baton.bootstrap.config.Setting.DELIVERY_LIMIT;
+import static dev.baton.bootstrap.config.Setting.JDBC_URL;
+import static dev.baton.bootstrap.config.Setting.JOB_THREADS;
+import static dev.baton.bootstrap.config.Setting.LEASE;
+import static dev.baton.bootstrap.config.Setting.MODE;
+import static dev.baton.bootstrap.config.Setting.REDIS_URI;
+import static dev.baton.bootstrap.config.Setting.RETENTION;
+import static dev.baton.bootstrap.config.Setting.SCHEMA;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -10,7 +20,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -24,16 +33,16 @@ class ConfigLoaderTest {
     void defaultsMatchTheDocumentation() {
         BatonConfig config = BatonConfig.defaults();
 
-        assertThat(config.redisUri()).isEqualTo("redis://127.0.0.1:6379");
-        assertThat(config.jdbcUrl()).isEqualTo("jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres");
-        assertThat(config.schema()).isEqualTo("baton");
-        assertThat(config.mode()).isEqualTo(Mode.EXACTLY_ONCE);
-        assertThat(config.lease()).isEqualTo(Duration.ofSeconds(30));
-        assertThat(config.deliveryLimit().maxDeliveries()).isEqualTo(5);
+        assertThat(config.get(REDIS_URI)).isEqualTo("redis://127.0.0.1:6379");
+        assertThat(config.get(JDBC_URL)).isEqualTo("jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres");
+        assertThat(config.get(SCHEMA)).isEqualTo("baton");
+        assertThat(config.get(MODE)).isEqualTo(Mode.EXACTLY_ONCE);
+        assertThat(config.get(LEASE)).isEqualTo(Duration.ofSeconds(30));
+        assertThat(config.get(DELIVERY_LIMIT)).isEqualTo(5);
         assertThat(config.retryPolicy().maxAttempts()).isEqualTo(5);
         assertThat(config.retryPolicy().backoff())
                 .isEqualTo(new Backoff.Exponential(Duration.ofSeconds(1), 2.0, Duration.ofMinutes(5)));
-        assertThat(config.concurrency()).isEqualTo(8);
+        assertThat(config.get(CONCURRENCY)).isEqualTo(8);
         assertThat(config.adminAddress()).contains(new AdminAddress("127.0.0.1", 9400));
         assertThat(config.queues()).isEmpty();
     }
@@ -46,9 +55,9 @@ class ConfigLoaderTest {
 
         BatonConfig config = ConfigLoader.load(env, Optional.of(file), Map.of("concurrency", "7"));
 
-        assertThat(config.deliveryLimit().maxDeliveries()).as("env over default").isEqualTo(9);
-        assertThat(config.lease()).as("file over env").isEqualTo(Duration.ofSeconds(45));
-        assertThat(config.concurrency()).as("flag over file").isEqualTo(7);
+        assertThat(config.get(DELIVERY_LIMIT)).as("env over default").isEqualTo(9);
+        assertThat(config.get(LEASE)).as("file over env").isEqualTo(Duration.ofSeconds(45));
+        assertThat(config.get(CONCURRENCY)).as("flag over file").isEqualTo(7);
         assertThat(config.retryPolicy().maxAttempts()).isEqualTo(4);
     }
 
@@ -56,7 +65,7 @@ class ConfigLoaderTest {
     void propertiesFileAcceptsEnvironmentStyleKeysToo() throws IOException {
         Path file = write("BATON_SCHEMA=jobs\n");
 
-        assertThat(ConfigLoader.load(Map.of(), Optional.of(file), Map.of()).schema()).isEqualTo("jobs");
+        assertThat(ConfigLoader.load(Map.of(), Optional.of(file), Map.of()).get(SCHEMA)).isEqualTo("jobs");
     }
 
     @Test
@@ -66,9 +75,9 @@ class ConfigLoaderTest {
                 "BATON_QUEUES", "orders, emails,orders", "BATON_ADMIN_ADDRESS", "0.0.0.0:0"), Optional.empty(),
                 Map.of());
 
-        assertThat(config.lease()).isEqualTo(Duration.ofMillis(500));
-        assertThat(config.retention().maxAge()).isEqualTo(Duration.ofDays(2));
-        assertThat(config.mode()).isEqualTo(Mode.AT_LEAST_ONCE);
+        assertThat(config.get(LEASE)).isEqualTo(Duration.ofMillis(500));
+        assertThat(config.get(RETENTION)).isEqualTo(Duration.ofDays(2));
+        assertThat(config.get(MODE)).isEqualTo(Mode.AT_LEAST_ONCE);
         assertThat(config.queues()).containsExactly(QueueName.of("orders"), QueueName.of("emails"));
         assertThat(config.adminAddress()).contains(new AdminAddress("0.0.0.0", 0));
         assertThat(ConfigLoader.load(Map.of("BATON_ADMIN_ADDRESS", "off"), Optional.empty(), Map.of())
@@ -101,8 +110,8 @@ class ConfigLoaderTest {
     void batchCommitReachesTheWorkerSettingsAndIsBounded() {
         BatonConfig config = ConfigLoader.load(Map.of("BATON_BATCH_COMMIT", "20"), Optional.empty(), Map.of());
 
-        assertThat(config.batchCommit()).isEqualTo(20);
-        assertThat(BatonConfig.defaults().batchCommit()).isEqualTo(1);
+        assertThat(config.get(BATCH_COMMIT)).isEqualTo(20);
+        assertThat(BatonConfig.defaults().get(BATCH_COMMIT)).isEqualTo(1);
         assertThatThrownBy(() -> ConfigLoader.load(Map.of(), Optional.empty(), Map.of("batch-commit", "0")))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("BATON_BATCH_COMMIT");
     }
@@ -111,9 +120,9 @@ class ConfigLoaderTest {
     void jobThreadsAreAutoByDefaultAndParsedStrictly() {
         BatonConfig config = ConfigLoader.load(Map.of("BATON_JOB_THREADS", "Platform"), Optional.empty(), Map.of());
 
-        assertThat(config.jobThreads()).isEqualTo(JobThreads.PLATFORM);
+        assertThat(config.get(JOB_THREADS)).isEqualTo(JobThreads.PLATFORM);
         assertThat(config.describe()).containsEntry("job-threads", "platform");
-        assertThat(BatonConfig.defaults().jobThreads()).isEqualTo(JobThreads.AUTO);
+        assertThat(BatonConfig.defaults().get(JOB_THREADS)).isEqualTo(JobThreads.AUTO);
         assertThatThrownBy(() -> ConfigLoader.load(Map.of(), Optional.empty(), Map.of("job-threads", "fibers")))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("BATON_JOB_THREADS")
                 .hasMessageContaining("auto, platform or virtual");
@@ -123,7 +132,8 @@ class ConfigLoaderTest {
     void virtualJobThreadsOnARuntimeWithoutThemFailAtStartUp() {
         Map<String, String> env = Map.of("BATON_JOB_THREADS", "virtual");
         if (Runtime.version().feature() >= 21) {
-            assertThat(ConfigLoader.load(env, Optional.empty(), Map.of()).jobThreads()).isEqualTo(JobThreads.VIRTUAL);
+            assertThat(ConfigLoader.load(env, Optional.empty(),
+                    Map.of()).get(JOB_THREADS)).isEqualTo(JobThreads.VIRTUAL);
         } else {
             assertThatThrownBy(() -> ConfigLoader.load(env, Optional.empty(), Map.of()))
                     .isInstanceOf(ConfigException.class).hasMessageContaining("BATON_JOB_THREADS")
@@ -155,7 +165,7 @@ class ConfigLoaderTest {
         BatonConfig config = ConfigLoader.load(Map.of("BATON_REDIS_URI",
                 "rediss-sentinel://:s3cr3t@s1:26379,s2:26379#jobs"), Optional.empty(), Map.of());
 
-        assertThat(config.redisUri()).isEqualTo("rediss-sentinel://:s3cr3t@s1:26379,s2:26379#jobs");
+        assertThat(config.get(REDIS_URI)).isEqualTo("rediss-sentinel://:s3cr3t@s1:26379,s2:26379#jobs");
         assertThat(config.describe().get("redis-uri")).isEqualTo("rediss-sentinel://:****@s1:26379,s2:26379#jobs");
     }
 
@@ -173,12 +183,12 @@ class ConfigLoaderTest {
 
     @Test
     void everySettingHasAnEnvironmentNameAFlagAndAParsableDefault() {
-        assertThat(List.of(Setting.values())).allSatisfy(setting -> {
+        assertThat(Setting.all()).allSatisfy(setting -> {
             assertThat(setting.envName()).startsWith("BATON_").doesNotContain("-");
             assertThat(setting.flagName()).matches("[a-z-]+");
         });
         assertThat(BatonConfig.defaults().describe()).containsOnlyKeys(
-                List.of(Setting.values()).stream().map(Setting::flagName).toList());
+                Setting.all().stream().map(Setting::flagName).toList());
     }
 
     private Path write(String content) throws IOException {

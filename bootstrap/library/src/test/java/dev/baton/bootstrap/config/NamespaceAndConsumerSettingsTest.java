@@ -1,5 +1,6 @@
 package dev.baton.bootstrap.config;
 
+import static dev.baton.bootstrap.config.Setting.NAMESPACE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -16,7 +17,7 @@ class NamespaceAndConsumerSettingsTest {
     void theDefaultsAreTheBatonNamespaceAndTheHostsName() {
         BatonConfig config = BatonConfig.defaults();
 
-        assertThat(config.namespace()).isEqualTo("baton");
+        assertThat(config.get(NAMESPACE)).isEqualTo("baton");
         assertThat(config.consumer()).isEmpty();
         assertThat(config.describe()).containsEntry("namespace", "baton").containsEntry("consumer", "");
     }
@@ -27,9 +28,9 @@ class NamespaceAndConsumerSettingsTest {
         BatonConfig fromFlags = load(Map.of("BATON_NAMESPACE", "shop", "BATON_CONSUMER", "shipper-1"),
                 Map.of("namespace", "billing", "consumer", "biller"));
 
-        assertThat(fromEnv.namespace()).isEqualTo("shop");
+        assertThat(fromEnv.get(NAMESPACE)).isEqualTo("shop");
         assertThat(fromEnv.consumer()).contains(ConsumerName.of("shipper-1"));
-        assertThat(fromFlags.namespace()).isEqualTo("billing");
+        assertThat(fromFlags.get(NAMESPACE)).isEqualTo("billing");
         assertThat(fromFlags.consumer()).contains(ConsumerName.of("biller"));
     }
 
@@ -42,9 +43,9 @@ class NamespaceAndConsumerSettingsTest {
         assertThatThrownBy(() -> load(Map.of(), Map.of("namespace", "{shop}")))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("a brace would become the Redis Cluster hash tag of every key");
-        assertThatThrownBy(() -> Baton.builder().namespace("shop eu").build())
+        assertThatThrownBy(() -> Baton.builder().set(NAMESPACE, "shop eu").build())
                 .isInstanceOf(ConfigException.class)
-                .hasMessageStartingWith("Baton.builder().namespace('shop eu'): namespace 'shop eu' is not usable");
+                .hasMessageStartingWith("Baton.builder().set(NAMESPACE, 'shop eu'): namespace 'shop eu' is not usable");
     }
 
     @Test

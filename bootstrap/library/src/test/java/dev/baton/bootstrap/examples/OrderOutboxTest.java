@@ -1,5 +1,9 @@
 package dev.baton.bootstrap.examples;
 
+import static dev.baton.bootstrap.config.Setting.ADMIN_ADDRESS;
+import static dev.baton.bootstrap.config.Setting.JDBC_URL;
+import static dev.baton.bootstrap.config.Setting.REDIS_URI;
+import static dev.baton.bootstrap.config.Setting.SCHEMA;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -27,8 +31,9 @@ class OrderOutboxTest {
 
     @BeforeEach
     void open() throws SQLException {
-        baton = Baton.builder().redis(TestEndpoints.redisUri()).postgres(TestEndpoints.jdbcUrl()).schema(schema)
-                .adminAddress("off").build();
+        baton = Baton.builder().set(REDIS_URI, TestEndpoints.redisUri()).set(JDBC_URL, TestEndpoints.jdbcUrl())
+                .set(SCHEMA, schema)
+                .set(ADMIN_ADDRESS, "off").build();
         orders = new OrderOutbox(baton);
         baton.migrate();
         try (Connection connection = DriverManager.getConnection(url)) {

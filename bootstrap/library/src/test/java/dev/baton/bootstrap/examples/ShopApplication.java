@@ -1,7 +1,15 @@
 package dev.baton.bootstrap.examples;
 
+import static dev.baton.bootstrap.config.Setting.CONCURRENCY;
+import static dev.baton.bootstrap.config.Setting.JDBC_URL;
+import static dev.baton.bootstrap.config.Setting.MAX_ATTEMPTS;
+import static dev.baton.bootstrap.config.Setting.MIGRATIONS;
+import static dev.baton.bootstrap.config.Setting.REDIS_URI;
+import static dev.baton.bootstrap.config.Setting.SCHEMA;
+
 import dev.baton.application.port.in.RunningWorker;
 import dev.baton.bootstrap.Baton;
+import java.util.List;
 
 /** Baton embedded in an application: one object to enqueue, run workers and close. */
 public final class ShopApplication implements AutoCloseable {
@@ -10,13 +18,13 @@ public final class ShopApplication implements AutoCloseable {
 
     public ShopApplication(String redisUri, String jdbcUrl, String schema) {
         this.baton = Baton.builder()
-                .redis(redisUri)                       // else BATON_REDIS_URI's default, redis://127.0.0.1:6379
-                .postgres(jdbcUrl)                     // the ledger, in the application's own database
-                .schema(schema)                        // the ledger's tables and the shop's, side by side
-                .migrations("classpath:db/shop")       // the shop's own tables (V1__….sql), after the ledger's
-                .concurrency(4)                        // every BATON_* setting has its call; the builder's win
-                .maxAttempts(3)
-                .handler(new ShipOrderHandler())       // or list it in META-INF/services, or use ShopHandlers
+                .set(REDIS_URI, redisUri)          // else BATON_REDIS_URI's default, redis://127.0.0.1:6379
+                .set(JDBC_URL, jdbcUrl)            // the ledger, in the application's own database
+                .set(SCHEMA, schema)               // the ledger's tables and the shop's, side by side
+                .set(MIGRATIONS, List.of("classpath:db/shop")) // the shop's own tables, after the ledger's
+                .set(CONCURRENCY, 4)               // every BATON_* setting is a Setting; the builder's win
+                .set(MAX_ATTEMPTS, 3)
+                .handler(new ShipOrderHandler())   // or list it in META-INF/services, or use ShopHandlers
                 .build();
         this.producer = new OrderProducer(baton);
     }

@@ -1,5 +1,9 @@
 package dev.baton.bootstrap.examples;
 
+import static dev.baton.bootstrap.config.Setting.ADMIN_ADDRESS;
+import static dev.baton.bootstrap.config.Setting.JDBC_URL;
+import static dev.baton.bootstrap.config.Setting.REDIS_URI;
+import static dev.baton.bootstrap.config.Setting.SCHEMA;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -33,9 +37,9 @@ class TracedShippingTest {
         QueueName queue = QueueName.of(TestEndpoints.unique("traced-shop").replace('_', '-'));
         try (OpenTelemetrySdk sdk = OpenTelemetrySdk.builder().setTracerProvider(SdkTracerProvider.builder()
                 .addSpanProcessor(SimpleSpanProcessor.create(exporter)).build()).build();
-             Baton baton = TracedShipping.traced(Baton.builder().redis(TestEndpoints.redisUri())
-                     .postgres(TestEndpoints.jdbcUrl()).schema(TestEndpoints.unique("traced_shop"))
-                     .adminAddress("off").shutdownHook(false), sdk).build()) {
+             Baton baton = TracedShipping.traced(Baton.builder().set(REDIS_URI, TestEndpoints.redisUri())
+                     .set(JDBC_URL, TestEndpoints.jdbcUrl()).set(SCHEMA, TestEndpoints.unique("traced_shop"))
+                     .set(ADMIN_ADDRESS, "off").shutdownHook(false), sdk).build()) {
             new TracedShipping(baton, sdk, queue).checkout(new ShipParcel("7001", 900, false));
             RunningWorker worker = baton.start(new RunWorkerUseCase.Command(List.of(queue), Baton.defaultConsumer(),
                     1, Optional.of(ShippingJobs.SHIP_PARCEL.name())));

@@ -1,5 +1,7 @@
 package dev.baton.bootstrap.tracing;
 
+import static dev.baton.bootstrap.config.Setting.JDBC_URL;
+import static dev.baton.bootstrap.config.Setting.REDIS_URI;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -191,8 +193,8 @@ class JobSpansTest {
         BatonConfig config = ConfigLoader.load(Map.of("BATON_SCHEMA", TestEndpoints.unique("traced"),
                 "BATON_BACKOFF_INITIAL", "50ms", "BATON_BACKOFF_MAX", "200ms", "BATON_MAX_ATTEMPTS", "3",
                 "BATON_ADMIN_ADDRESS", "off"), Optional.empty(), Map.of());
-        return tracing.apply(Baton.builder().config(config).redis(TestEndpoints.redisUri())
-                .postgres(TestEndpoints.jdbcUrl()).shutdownHook(false)
+        return tracing.apply(Baton.builder().config(config).set(REDIS_URI, TestEndpoints.redisUri())
+                .set(JDBC_URL, TestEndpoints.jdbcUrl()).shutdownHook(false)
                 .handler(queue.value(), context -> {
                     currentInHandler.add(Span.current().getSpanContext());
                     return handler.handle(context);

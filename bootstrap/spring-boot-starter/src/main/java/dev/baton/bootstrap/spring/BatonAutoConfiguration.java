@@ -7,6 +7,7 @@ import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.bootstrap.config.ConfigException;
 import dev.baton.bootstrap.config.Mode;
 import dev.baton.bootstrap.config.SchedulesFile;
+import dev.baton.bootstrap.config.Setting;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -18,9 +19,10 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 /**
  * Baton in a Spring Boot 3.5 or 4 application (docs/SPRING.md): a {@link Baton} bean from the {@code baton.*}
@@ -42,7 +44,6 @@ import org.springframework.context.annotation.Configuration;
         "org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration",
         "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration",
         "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration"})
-@EnableConfigurationProperties(BatonProperties.class)
 public class BatonAutoConfiguration {
 
     /**
@@ -52,11 +53,13 @@ public class BatonAutoConfiguration {
      */
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
-    public Baton baton(BatonProperties properties, ObjectProvider<DataSource> dataSources,
+    public Baton baton(Environment environment, ObjectProvider<DataSource> dataSources,
                        ObjectProvider<MeterRegistry> registries, ListableBeanFactory beans) {
-        BatonConfig config = PropertySettings.config(properties);
+        Binder binder = Binder.get(environment);
+        BatonConfig config = PropertySettings.config(binder);
         Optional<DataSource> dataSource = Optional.ofNullable(dataSources.getIfAvailable());
-        if (config.mode() == Mode.EXACTLY_ONCE && dataSource.isEmpty() && properties.getJdbcUrl() == null) {
+        if (config.get(Setting.MODE) == Mode.EXACTLY_ONCE && dataSource.isEmpty()
+                && PropertySettings.bound(binder, Setting.JDBC_URL).isEmpty()) {
             throw new ConfigException("Baton's ledger (baton.mode=exactly-once) needs the application's DataSource"
                     + " (spring.datasource.url) or baton.jdbc-url; baton.mode=at-least-once runs without one");
         }
@@ -66,8 +69,9 @@ public class BatonAutoConfiguration {
         Optional<MeterRegistry> registry = Optional.ofNullable(registries.getIfAvailable());
         registry.ifPresent(builder::meterRegistry);
         HandlerBeans.byName(beans.getBeansOfType(JobHandler.class), dataSource).forEach(builder::handler);
-        SchedulesFile.fromList("baton.schedules", properties.getSchedules()).forEach(builder::schedule);
-        Optional.ofNullable(properties.getSchedulesFile()).map(Path::of).ifPresent(builder::schedulesFile);
+        SchedulesFile.fromList(OwnProperty.SCHEDULES.property, OwnProperty.SCHEDULES.list(binder))
+                .forEach(builder::schedule);
+        OwnProperty.SCHEDULES_FILE.text(binder).map(Path::of).ifPresent(builder::schedulesFile);
         Baton baton = builder.build();
         // the application's registry is what its actuator scrapes: the queue gauges go there
         registry.ifPresent(any -> baton.startGauges());
@@ -76,8 +80,9 @@ public class BatonAutoConfiguration {
 
     @Bean
     @ConditionalOnProperty(prefix = "baton.worker", name = "enabled", matchIfMissing = true)
-    BatonWorkers batonWorkers(Baton baton, BatonProperties properties) {
-        return new BatonWorkers(baton, properties.getWorker());
+    BatonWorkers batonWorkers(Baton baton, Environment environment) {
+        Binder binder = Binder.get(environment);
+        return new BatonWorkers(baton, OwnProperty.WORKER_QUEUES.list(binder), OwnProperty.WORKER_HANDLER.text(binder));
     }
 
     /** Enqueues in the application's Spring transactions; in at-least-once mode (no outbox) each enqueue refuses. */

@@ -4,6 +4,7 @@ import dev.baton.application.port.in.RunWorkerUseCase;
 import dev.baton.application.port.in.RunningWorker;
 import dev.baton.bootstrap.Baton;
 import dev.baton.bootstrap.config.ConfigException;
+import dev.baton.bootstrap.config.Setting;
 import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.QueueName;
 import java.util.List;
@@ -22,10 +23,10 @@ final class BatonWorkers implements SmartLifecycle {
     private final Optional<String> handler;
     private volatile Optional<RunningWorker> worker = Optional.empty();
 
-    BatonWorkers(Baton baton, BatonProperties.Worker properties) {
+    BatonWorkers(Baton baton, List<String> queues, Optional<String> handler) {
         this.baton = Objects.requireNonNull(baton, "baton");
-        this.queues = properties.getQueues().stream().map(BatonWorkers::queue).toList();
-        this.handler = Optional.ofNullable(properties.getHandler());
+        this.queues = queues.stream().map(BatonWorkers::queue).toList();
+        this.handler = Objects.requireNonNull(handler, "handler");
     }
 
     /** @throws ConfigException naming the property, when a queue's name is not one */
@@ -45,13 +46,13 @@ final class BatonWorkers implements SmartLifecycle {
     public synchronized void start() {
         if (worker.isEmpty() && !queues.isEmpty()) {
             worker = Optional.of(baton.start(new RunWorkerUseCase.Command(queues, baton.consumer(),
-                    baton.config().concurrency(), handler)));
+                    baton.config().get(Setting.CONCURRENCY), handler)));
         }
     }
 
     @Override
     public synchronized void stop() {
-        worker.ifPresent(running -> running.stop(baton.config().grace()));
+        worker.ifPresent(running -> running.stop(baton.config().get(Setting.GRACE)));
         worker = Optional.empty();
     }
 

@@ -1,5 +1,17 @@
 package dev.baton.bootstrap.spring;
 
+import static dev.baton.bootstrap.config.Setting.CONCURRENCY;
+import static dev.baton.bootstrap.config.Setting.DELIVERY_LIMIT;
+import static dev.baton.bootstrap.config.Setting.GRACE;
+import static dev.baton.bootstrap.config.Setting.JDBC_URL;
+import static dev.baton.bootstrap.config.Setting.JOB_THREADS;
+import static dev.baton.bootstrap.config.Setting.JOB_TIMEOUT;
+import static dev.baton.bootstrap.config.Setting.LEASE;
+import static dev.baton.bootstrap.config.Setting.MIGRATIONS;
+import static dev.baton.bootstrap.config.Setting.MODE;
+import static dev.baton.bootstrap.config.Setting.NO_HANDLER_GRACE;
+import static dev.baton.bootstrap.config.Setting.REDIS_URI;
+import static dev.baton.bootstrap.config.Setting.SCHEMA;
 import static dev.baton.bootstrap.examples.InvoiceJobs.ISSUE_INVOICE;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -52,11 +64,11 @@ class BatonAutoConfigurationTest {
                 "baton.delivery-limit=9", "baton.job-threads=platform", "baton.no-handler-grace=2m").run(context -> {
             BatonConfig config = context.getBean(Baton.class).config();
 
-            assertThat(config.redisUri()).isEqualTo("redis://cache.internal:6380");
-            assertThat(config.schema()).isEqualTo("jobs");
-            assertThat(config.mode()).isEqualTo(Mode.AT_LEAST_ONCE);
+            assertThat(config.get(REDIS_URI)).isEqualTo("redis://cache.internal:6380");
+            assertThat(config.get(SCHEMA)).isEqualTo("jobs");
+            assertThat(config.get(MODE)).isEqualTo(Mode.AT_LEAST_ONCE);
             assertThat(config.queues()).containsExactly(QueueName.of("emails"), QueueName.of("reports"));
-            assertThat(config.concurrency()).isEqualTo(3);
+            assertThat(config.get(CONCURRENCY)).isEqualTo(3);
             assertThat(config.poolSize()).as("the pool follows the concurrency").isEqualTo(5);
             assertThat(config.retryPolicy().maxAttempts()).isEqualTo(7);
             assertThat(config.retryPolicy().backoff()).isInstanceOfSatisfying(Backoff.Exponential.class, backoff -> {
@@ -64,18 +76,18 @@ class BatonAutoConfigurationTest {
                 assertThat(backoff.max()).as("the default, as the other half was not given")
                         .isEqualTo(Duration.ofMinutes(5));
             });
-            assertThat(config.jobTimeout()).isEqualTo(Duration.ofMinutes(2));
-            assertThat(config.lease()).isEqualTo(Duration.ofSeconds(45));
-            assertThat(config.grace()).isEqualTo(Duration.ofSeconds(5));
-            assertThat(config.deliveryLimit().maxDeliveries()).isEqualTo(9);
-            assertThat(config.jobThreads()).isEqualTo(JobThreads.PLATFORM);
-            assertThat(config.noHandlerGrace()).isEqualTo(Duration.ofMinutes(2));
+            assertThat(config.get(JOB_TIMEOUT)).isEqualTo(Duration.ofMinutes(2));
+            assertThat(config.get(LEASE)).isEqualTo(Duration.ofSeconds(45));
+            assertThat(config.get(GRACE)).isEqualTo(Duration.ofSeconds(5));
+            assertThat(config.get(DELIVERY_LIMIT)).isEqualTo(9);
+            assertThat(config.get(JOB_THREADS)).isEqualTo(JobThreads.PLATFORM);
+            assertThat(config.get(NO_HANDLER_GRACE)).isEqualTo(Duration.ofMinutes(2));
         });
     }
 
     @Test
     void unsetPropertiesKeepBatonsDefaults() {
-        String defaultUrl = BatonConfig.defaults().jdbcUrl();
+        String defaultUrl = BatonConfig.defaults().get(JDBC_URL);
         runner.withPropertyValues("baton.mode=exactly-once", "baton.jdbc-url=" + defaultUrl).run(context ->
                 assertThat(context.getBean(Baton.class).config()).isEqualTo(BatonConfig.defaults()));
     }
@@ -94,11 +106,11 @@ class BatonAutoConfigurationTest {
                 .run(context -> {
                     Baton baton = context.getBean(Baton.class);
                     BatonConfig config = baton.config();
-                    assertThat(config.mode()).isEqualTo(Mode.EXACTLY_ONCE);
-                    assertThat(config.concurrency()).isEqualTo(4);
+                    assertThat(config.get(MODE)).isEqualTo(Mode.EXACTLY_ONCE);
+                    assertThat(config.get(CONCURRENCY)).isEqualTo(4);
                     assertThat(config.retryPolicy().maxAttempts()).isEqualTo(5);
-                    assertThat(config.jobTimeout()).isEqualTo(Duration.ofMinutes(2));
-                    assertThat(config.migrations()).containsExactly("classpath:db/invoices");
+                    assertThat(config.get(JOB_TIMEOUT)).isEqualTo(Duration.ofMinutes(2));
+                    assertThat(config.get(MIGRATIONS)).containsExactly("classpath:db/invoices");
                     assertThat(baton.handlers().names()).contains(ISSUE_INVOICE.name());
                     assertThat(context.getBean(InvoiceJobs.Invoices.class).queue()).isEqualTo(QueueName.of("billing"));
                 });
@@ -116,7 +128,7 @@ class BatonAutoConfigurationTest {
     @Test
     void aSentinelUriIsAcceptedAsTheRedisUri() {
         runner.withPropertyValues("baton.redis-uri=redis-sentinel://:pw@s1:26379,s2:26379#jobs").run(context ->
-                assertThat(context.getBean(Baton.class).config().redisUri())
+                assertThat(context.getBean(Baton.class).config().get(REDIS_URI))
                         .isEqualTo("redis-sentinel://:pw@s1:26379,s2:26379#jobs"));
     }
 
@@ -140,7 +152,7 @@ class BatonAutoConfigurationTest {
                 .rootCause().isInstanceOf(ConfigException.class).hasMessageContaining("needs the application's"
                         + " DataSource (spring.datasource.url) or baton.jdbc-url"));
         runner.withPropertyValues("baton.mode=exactly-once", "baton.jdbc-url=jdbc:postgresql://db/app?user=app")
-                .run(context -> assertThat(context.getBean(Baton.class).config().jdbcUrl())
+                .run(context -> assertThat(context.getBean(Baton.class).config().get(JDBC_URL))
                         .isEqualTo("jdbc:postgresql://db/app?user=app"));
     }
 

@@ -4,29 +4,32 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.bootstrap.config.GeneratedText;
 import dev.baton.bootstrap.config.Setting;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
-import java.util.function.Function;
-import java.util.stream.Collectors;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
 
 /**
- * The configuration metadata IDEs complete {@code baton.*} from (META-INF/spring-configuration-metadata.json, the
- * processor's output merged with additional-spring-configuration-metadata.json): every property is described, and
- * every one with a default shows Baton's own, the default of the environment's setting of the same name.
+ * The configuration metadata IDEs complete {@code baton.*} from (META-INF/spring-configuration-metadata.json): one
+ * property per setting, with its description and default, and the starter's own properties. The file is checked in
+ * and must be what the declarations give.
  */
 class PropertyMetadataTest {
-    /** Settings whose default is no value the property could show: the application's DataSource, concurrency + 2. */
-    private static final Set<String> NO_DEFAULT = Set.of("baton.jdbc-url", "baton.pool-size");
-    private static final Map<String, Setting> SETTINGS = Arrays.stream(Setting.values())
-            .collect(Collectors.toMap(setting -> "baton." + setting.flagName(), Function.identity()));
+    static final Path METADATA = Path.of("src", "main", "resources", "META-INF", "spring-configuration-metadata.json");
+    /** The Java type IDEs see for each type of setting: what Spring reads the property as. */
+    private static final Map<String, String> TYPES = Map.of("List<String>", "java.util.List<java.lang.String>",
+            "Integer", "java.lang.Integer", "Duration", "java.time.Duration", "Boolean", "java.lang.Boolean");
+
+    @Test
+    void theMetadataIsTheDeclarations() throws IOException {
+        GeneratedText.check(METADATA, generated());
+    }
 
     @Test
     void everyPropertyIsDescribed() throws IOException {
@@ -34,33 +37,45 @@ class PropertyMetadataTest {
                 assertThat(property.path("description").asText()).as(property.get("name").asText()).isNotBlank());
     }
 
-    @Test
-    void everyPropertyOfASettingWithADefaultShowsThatDefault() throws IOException {
-        List<JsonNode> settingsProperties = properties().stream()
-                .filter(property -> SETTINGS.containsKey(name(property)) && !NO_DEFAULT.contains(name(property)))
-                .filter(property -> !SETTINGS.get(name(property)).defaultValue().isEmpty()).toList();
-
-        assertThat(settingsProperties).hasSizeGreaterThan(15).allSatisfy(property ->
-                assertThat(Optional.ofNullable(property.get("defaultValue")).map(JsonNode::asText)).as(name(property))
-                        .hasValue(shown(SETTINGS.get(name(property)).defaultValue())));
-    }
-
-    /** The environment writes switches as on and off; a boolean property's default is true or false. */
-    private static String shown(String settingDefault) {
-        return switch (settingDefault) {
+    /** The default of a property as Spring shows it: switches as true or false, none for the application's pool. */
+    static String springDefault(Setting<?> setting) {
+        if (setting == Setting.JDBC_URL) {
+            return ""; // the application's DataSource, when there is one
+        }
+        return switch (setting.defaultText()) {
             case "on" -> "true";
             case "off" -> "false";
-            default -> settingDefault;
+            default -> setting.defaultText();
         };
     }
 
-    private static String name(JsonNode property) {
-        return property.get("name").asText();
+    private static String generated() throws IOException {
+        ObjectMapper json = new ObjectMapper();
+        ObjectNode metadata = json.createObjectNode();
+        ArrayNode groups = metadata.putArray("groups");
+        groups.addObject().put("name", "baton");
+        groups.addObject().put("name", "baton.worker");
+        ArrayNode properties = metadata.putArray("properties");
+        for (Setting<?> setting : Setting.all()) {
+            ObjectNode property = properties.addObject().put("name", PropertySettings.PREFIX + setting.flagName())
+                    .put("type", TYPES.getOrDefault(setting.type().javaName(), "java.lang.String"))
+                    .put("description", setting.description());
+            if (!springDefault(setting).isEmpty()) {
+                property.put("defaultValue", springDefault(setting));
+            }
+        }
+        for (OwnProperty own : OwnProperty.values()) {
+            ObjectNode property = properties.addObject().put("name", own.property).put("type", own.type)
+                    .put("description", own.description);
+            if (!own.defaultValue.isEmpty()) {
+                property.put("defaultValue", own.defaultValue);
+            }
+        }
+        return json.writerWithDefaultPrettyPrinter().writeValueAsString(metadata) + "\n";
     }
 
     private static List<JsonNode> properties() throws IOException {
-        JsonNode metadata = new ObjectMapper().readTree(
-                Path.of("target", "classes", "META-INF", "spring-configuration-metadata.json").toFile());
+        JsonNode metadata = new ObjectMapper().readTree(METADATA.toFile());
         return StreamSupport.stream(metadata.get("properties").spliterator(), false).toList();
     }
 }

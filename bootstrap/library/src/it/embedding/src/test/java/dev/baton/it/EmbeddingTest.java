@@ -1,5 +1,8 @@
 package dev.baton.it;
 
+import static dev.baton.bootstrap.config.Setting.JDBC_URL;
+import static dev.baton.bootstrap.config.Setting.REDIS_URI;
+import static dev.baton.bootstrap.config.Setting.SCHEMA;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -125,7 +128,7 @@ class EmbeddingTest {
             // typed, so the installed artifacts bring what binds a record (Jackson) too
             JobType<Welcome> welcome = JobType.of(queue, Welcome.class);
             List<Welcome> received = new CopyOnWriteArrayList<>();
-            try (Baton baton = Baton.builder().redis(redisUri).postgres(jdbcUrl).schema(schema)
+            try (Baton baton = Baton.builder().set(REDIS_URI, redisUri).set(JDBC_URL, jdbcUrl).set(SCHEMA, schema)
                     .handler(welcome, (job, context) -> {
                         received.add(job);
                         handled.countDown();
