@@ -3,9 +3,9 @@ package dev.baton.adapters.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.baton.adapters.postgres.testing.TestSchema;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.baton.adapters.postgres.testing.TestSchema;
 import dev.baton.application.port.out.DeliveryId;
 import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.application.port.out.LedgerOutcome;

@@ -1,8 +1,8 @@
 package dev.baton.adapters.postgres;
 
+import static dev.baton.application.testing.ExecutionLedgerContract.completionOf;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static dev.baton.application.testing.ExecutionLedgerContract.completionOf;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.adapters.postgres.testing.TestSchema;
@@ -49,13 +49,13 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The ledger's transaction protocol on a real PostgreSQL, with a handler table written in the same transaction. */
 class PostgresExecutionLedgerTest {

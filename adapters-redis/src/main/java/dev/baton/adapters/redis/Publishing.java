@@ -5,13 +5,12 @@ import static dev.baton.adapters.redis.RedisValues.number;
 import static dev.baton.adapters.redis.Utf8.bytes;
 
 import dev.baton.adapters.redis.LuaScripts.Script;
-
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
 import dev.baton.domain.Uniqueness;
-import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.RedisCommandInterruptedException;
 import io.lettuce.core.RedisFuture;
+import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.time.Duration;
 import java.util.ArrayList;

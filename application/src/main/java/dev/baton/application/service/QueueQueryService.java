@@ -15,8 +15,8 @@ import dev.baton.domain.JobSighting;
 import dev.baton.domain.PartitionStats;
 import dev.baton.domain.QueueName;
 import dev.baton.domain.QueueTotals;
-import java.util.Map;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 

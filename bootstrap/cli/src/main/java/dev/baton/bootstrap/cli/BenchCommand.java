@@ -1,9 +1,9 @@
 package dev.baton.bootstrap.cli;
 
+import dev.baton.bootstrap.EnqueueRoute;
 import dev.baton.bootstrap.bench.BenchResult;
 import dev.baton.bootstrap.bench.Benchmark;
 import dev.baton.bootstrap.config.BatonConfig;
-import dev.baton.bootstrap.EnqueueRoute;
 import dev.baton.bootstrap.json.Json;
 import jakarta.inject.Inject;
 import java.time.Duration;

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.bootstrap.cli.InJvmCli.Result;
-import dev.baton.bootstrap.testing.TestEndpoints;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * {@code /health/live}, {@code /health/ready} (503 unless every dependency answers, with why each one that does not is

@@ -12,7 +12,6 @@ import dev.baton.domain.JobSighting;
 import dev.baton.domain.OutboxBacklog;
 import dev.baton.domain.PartitionStats;
 import dev.baton.domain.QueueName;
-import java.io.IOException;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.LinkedHashMap;

@@ -2,8 +2,8 @@ package dev.baton.bootstrap.metrics;
 
 import dev.baton.application.port.in.InspectQueueUseCase;
 import dev.baton.application.port.in.InspectQueueUseCase.QueueReport;
-import dev.baton.domain.QueueName;
 import dev.baton.domain.DeadLetterReason;
+import dev.baton.domain.QueueName;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;

@@ -1,10 +1,10 @@
 package dev.baton.bootstrap.admin;
 
-import dev.baton.application.port.in.InspectQueueUseCase;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.application.handler.SnoozeException;
+import dev.baton.application.port.in.InspectQueueUseCase;
 import dev.baton.application.port.in.RunningWorker;
 import dev.baton.bootstrap.Baton;
 import dev.baton.bootstrap.config.ConfigLoader;

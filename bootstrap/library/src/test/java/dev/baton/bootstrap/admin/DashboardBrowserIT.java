@@ -5,11 +5,11 @@ import static dev.baton.bootstrap.config.Setting.REDIS_URI;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import dev.baton.adapters.redis.RedisAdapter;
 import dev.baton.application.handler.JobHandler;
 import dev.baton.application.handler.NonRetryableException;
 import dev.baton.application.port.in.EnqueueJobUseCase;
 import dev.baton.application.port.in.RunningWorker;
-import dev.baton.adapters.redis.RedisAdapter;
 import dev.baton.bootstrap.Baton;
 import dev.baton.bootstrap.config.ConfigLoader;
 import dev.baton.bootstrap.testing.TestEndpoints;

@@ -1,6 +1,5 @@
 package dev.baton.bootstrap.examples;
 
-import dev.baton.bootstrap.Baton;
 import dev.baton.bootstrap.BatonBuilder;
 import dev.baton.domain.CatchUp;
 import dev.baton.domain.Schedule;

@@ -8,7 +8,6 @@ import io.lettuce.core.Consumer;
 import io.lettuce.core.XClaimArgs;
 import io.lettuce.core.XGroupCreateArgs;
 import io.lettuce.core.XReadArgs.StreamOffset;
-
 import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;

@@ -1,7 +1,5 @@
 package dev.baton.bootstrap.faults;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
