@@ -1,5 +1,7 @@
 package dev.baton.bootstrap.faults;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
