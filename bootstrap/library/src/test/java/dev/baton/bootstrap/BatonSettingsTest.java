@@ -96,7 +96,7 @@ class BatonSettingsTest {
     }
 
     @Test
-    void theBuilderBeatsTheEnvironmentWhateverTheOrderOfTheCallsAndAnUnsetPoolFollowsTheConcurrency() {
+    void builderBeatsEnvironmentAnyOrderAndPoolFollowsConcurrency() {
         BatonConfig environment = ConfigLoader.load(Map.of("BATON_CONCURRENCY", "4", "BATON_LEASE", "9s"),
                 Optional.empty(), Map.of());
 
@@ -108,7 +108,7 @@ class BatonSettingsTest {
     }
 
     @Test
-    void anUnsetPoolFollowsTheTransactionsAtOnceWhenJobsCommitInBatches() {
+    void anUnsetPoolFollowsTheBatchedTransactionsAtOnce() {
         BatonConfig environment = ConfigLoader.load(Map.of("BATON_CONCURRENCY", "64", "BATON_BATCH_COMMIT", "16"),
                 Optional.empty(), Map.of());
         assertThat(environment.poolSize()).as("four batches at once, lookups, relay").isEqualTo(6);
@@ -140,7 +140,7 @@ class BatonSettingsTest {
     }
 
     @Test
-    void aBadValueFailsAtBuildNamingTheBuilderCallByTheEnvironmentsRule() {
+    void aBadValueFailsByTheEnvironmentsRuleNamingTheCall() {
         assertRefused(b -> b.set(CONCURRENCY, 0), "Baton.builder().set(CONCURRENCY, 0): must be in 1..10000");
         assertRefused(b -> b.set(MAX_ATTEMPTS, 1001), "Baton.builder().set(MAX_ATTEMPTS, 1001): must be in 1..1000");
         assertRefused(b -> b.set(DELIVERY_LIMIT, 0), "Baton.builder().set(DELIVERY_LIMIT, 0): must be in 1..1000");

@@ -81,7 +81,7 @@ class EmbeddingTest {
     }
 
     @Test
-    void thePrometheusRegistryAndTheChartLibraryAreOptionalSoTheServiceWithoutThemHasNone() throws IOException {
+    void prometheusAndTheChartLibraryAreOptional() throws IOException {
         assertThat(runtimeClasspath()).extracting(jar -> jar.getFileName().toString())
                 .noneMatch(name -> OPTIONAL_JARS.stream().anyMatch(name::startsWith));
     }
@@ -96,7 +96,7 @@ class EmbeddingTest {
     }
 
     @Test
-    void noJarOnTheRuntimeClasspathCarriesALoggingConfigurationOrTheDemoMigrations() throws IOException {
+    void noRuntimeJarCarriesALoggingConfigOrTheDemoMigrations() throws IOException {
         List<String> found = new ArrayList<>();
         for (Path jar : runtimeClasspath()) {
             try (JarFile file = new JarFile(jar.toFile())) {

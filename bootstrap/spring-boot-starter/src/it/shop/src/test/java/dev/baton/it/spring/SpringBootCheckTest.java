@@ -49,7 +49,7 @@ class SpringBootCheckTest {
     int port;
 
     @Test
-    void aHandlersJdbcTemplateWriteCommitsOnceThoughItsFirstAttemptFailedAfterWriting() {
+    void aJdbcTemplateWriteCommitsOnceThoughAnAttemptFailed() {
         orders.place("flaky-1", 4200, false);
 
         awaitCompleted("invoice-flaky-1");
@@ -63,7 +63,7 @@ class SpringBootCheckTest {
      * still gets its invoice job. The outbox (next test) is the way to enqueue in the transaction.
      */
     @Test
-    void anEnqueueFromATransactionalMethodThatRollsBackIsStillPublished() {
+    void aRolledBackTransactionalEnqueueIsStillPublished() {
         assertThatThrownBy(() -> orders.place("declined-2", 990, true)).hasMessage("payment declined");
 
         awaitCompleted("invoice-declined-2");
@@ -73,7 +73,7 @@ class SpringBootCheckTest {
     }
 
     @Test
-    void anOutboxEnqueueJoinsTheTransactionalMethodItRunsOnlyWhenTheOrderCommitted() {
+    void anOutboxEnqueueRunsOnlyWhenTheOrderCommitted() {
         assertThatThrownBy(() -> orders.placeInTransaction("declined-4", 990, true)).hasMessage("payment declined");
         orders.placeInTransaction("paid-4", 990, false);
 

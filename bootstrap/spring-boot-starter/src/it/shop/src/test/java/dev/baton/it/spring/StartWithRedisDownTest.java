@@ -47,7 +47,7 @@ class StartWithRedisDownTest {
     int port;
 
     @Test
-    void theApplicationComesUpReportsBatonDownAndRunsTheJobOnceRedisIsBack() throws IOException {
+    void comesUpReportsBatonDownAndRunsTheJobOnceRedisIsBack() throws IOException {
         Shop.Health down = Shop.health(port);
         assertThat(down.status()).isEqualTo("DOWN");
         assertThat(down.httpStatus()).isEqualTo(503);
