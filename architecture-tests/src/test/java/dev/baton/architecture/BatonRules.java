@@ -125,7 +125,8 @@ final class BatonRules {
      * the {@code OpenTelemetry} the application hands over, and names nothing else of it.
      */
     static final ArchRule OPENTELEMETRY_ONLY_IN_TRACING = classes().that().resideInAPackage("dev.baton..")
-            .should(ArchConditions.onlyHaveDependenciesWhere(new DescribedPredicate<Dependency>("OpenTelemetry is named only in " + TRACING
+            .should(ArchConditions.onlyHaveDependenciesWhere(new DescribedPredicate<Dependency>(
+                    "OpenTelemetry is named only in " + TRACING
                     + ", and in BatonBuilder as the type of openTelemetry(...)'s parameter") {
                 @Override
                 public boolean test(Dependency dependency) {

@@ -31,6 +31,7 @@ public enum OutcomeState {
                 return state;
             }
         }
-        throw new InvalidValueException("unknown state '" + label + "': expected completed, dead, replayed, purged or cancelled");
+        throw new InvalidValueException("unknown state '" + label
+                + "': expected completed, dead, replayed, purged or cancelled");
     }
 }

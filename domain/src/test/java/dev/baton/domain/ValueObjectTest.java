@@ -206,6 +206,7 @@ class ValueObjectTest {
 
         assertThat(selection.ids()).containsExactly(DeadLetterId.of("1-0"));
         assertThat(stats.consumers()).isEmpty();
-        assertThatThrownBy(() -> selection.ids().add(DeadLetterId.of("3-0"))).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> selection.ids().add(DeadLetterId.of("3-0")))
+                .isInstanceOf(UnsupportedOperationException.class);
     }
 }

@@ -107,8 +107,8 @@ final class CompletionTable {
      * How a job whose key a claim or an insert found taken ended: a new statement, so a new READ COMMITTED snapshot,
      * sees the row the claim (or the insert) waited for.
      *
-     * @return {@code AlreadyCompleted}, {@code AlreadyCancelled} or {@code AlreadyDead}; empty when the job may run after all: its row says
-     *     replayed, or is gone (retention ran at the same time)
+     * @return {@code AlreadyCompleted}, {@code AlreadyCancelled} or {@code AlreadyDead}; empty when the job may run
+     *     after all: its row says replayed, or is gone (retention ran at the same time)
      */
     Optional<LedgerOutcome> endedBefore(Handle handle, QueueName queue, JobId id) {
         return find(handle, queue, id.value()).flatMap(outcome -> {

@@ -65,7 +65,8 @@ final class PostgresJobOutbox implements JobOutbox {
         this.claimSql = "WITH published AS (UPDATE " + outbox + " SET published_at = :at, claimed_until = NULL"
                 + " WHERE position = ANY(:published))"
                 + " UPDATE " + outbox + " o SET claimed_until = :until FROM (SELECT position FROM " + outbox
-                + " WHERE published_at IS NULL AND malformed IS NULL AND (claimed_until IS NULL OR claimed_until <= :now)"
+                + " WHERE published_at IS NULL AND malformed IS NULL"
+                + " AND (claimed_until IS NULL OR claimed_until <= :now)"
                 + " AND position <> ALL(:published)"
                 + " ORDER BY position LIMIT :max FOR UPDATE SKIP LOCKED) c WHERE o.position = c.position"
                 + " RETURNING o.position, o.job_id, o.queue, o.type, o.payload, o.due_at, o.enqueued_at,"
@@ -83,7 +84,8 @@ final class PostgresJobOutbox implements JobOutbox {
                 + " WHERE o.published_at IS NOT NULL AND o.position > :after ORDER BY o.position LIMIT :max),"
                 + " forgotten AS (DELETE FROM " + outbox + " WHERE position = ANY(ARRAY(SELECT position"
                 + " FROM window_rows WHERE ended)) AND published_at IS NOT NULL RETURNING 1)"
-                + " SELECT (SELECT count(*)::int FROM window_rows) AS looked_at, (SELECT max(position) FROM window_rows)"
+                + " SELECT (SELECT count(*)::int FROM window_rows) AS looked_at,"
+                + " (SELECT max(position) FROM window_rows)"
                 + " AS last, (SELECT count(*)::int FROM forgotten) AS forgotten";
         // the epoch row's lock serializes relays: one that waited sees the new epoch and changes nothing
         this.republishSql = "WITH changed AS (UPDATE " + schema + ".job_outbox_epoch SET epoch = :epoch"

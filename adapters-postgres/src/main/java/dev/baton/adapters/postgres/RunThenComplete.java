@@ -51,8 +51,9 @@ final class RunThenComplete {
 
     /**
      * An effect failing on a completed (or dead) job, on a unique key of its own, say, is no failure at all: the
-     * ledger's record is the outcome. Not when an interruption closed the connection (see {@link SqlFailures#isInterruption}): there is
-     * nothing left to look the completion up with, and the attempt failed before any commit was sent.
+     * ledger's record is the outcome. Not when an interruption closed the connection (see
+     * {@link SqlFailures#isInterruption}): there is nothing left to look the completion up with, and the attempt failed
+     * before any commit was sent.
      */
     private LedgerOutcome failedUnlessCompleted(Handle handle, Execution execution, LedgerOutcome failed) {
         if (failed instanceof LedgerOutcome.EffectFailed effectFailed

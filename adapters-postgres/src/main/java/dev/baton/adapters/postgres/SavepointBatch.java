@@ -28,8 +28,8 @@ import org.postgresql.core.TransactionState;
  * back to its savepoint alone; the rest commit together (one WAL flush). Every job is claimed first, as a redelivery
  * is, and the claims are taken in the order of the ledger's key (job id, then queue), so two batches sharing jobs
  * wait for each other instead of deadlocking. A job costs one round trip besides its effect's (release, savepoint and
- * claim together); the results travel with the commit. It takes every batch with a redelivery in it, and a batch of first deliveries that did not
- * commit on {@link OptimisticBatch}'s path.
+ * claim together); the results travel with the commit. It takes every batch with a redelivery in it, and a batch of
+ * first deliveries that did not commit on {@link OptimisticBatch}'s path.
  */
 final class SavepointBatch {
     static final String SAVEPOINT = "baton_job";

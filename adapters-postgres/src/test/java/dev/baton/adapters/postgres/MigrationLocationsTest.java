@@ -113,7 +113,8 @@ class MigrationLocationsTest {
     void aFailingScriptIsRolledBackAndNamedWithItsError() throws IOException {
         write("V1__first.sql", "CREATE TABLE first (id int);");
         write("V2__second.sql", "CREATE TABLE second (id int); SELECT * FROM no_such_table;");
-        String url = FAILING.jdbcUrl().contains("password=") ? FAILING.jdbcUrl() : FAILING.jdbcUrl() + "&password=s3cret";
+        String url = FAILING.jdbcUrl().contains("password=") ? FAILING.jdbcUrl()
+                : FAILING.jdbcUrl() + "&password=s3cret";
         Matcher password = Pattern.compile("password=([^&]*)").matcher(url);
         assertThat(password.find()).isTrue();
         PostgresAdapter.Config config = PostgresAdapter.Config.of(url).withSchema(FAILING.name()).withPoolSize(1)

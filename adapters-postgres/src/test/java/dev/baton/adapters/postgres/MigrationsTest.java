@@ -72,8 +72,8 @@ class MigrationsTest {
             List<String> demoHistory = history(EMPTY, DEMO_HISTORY);
             adapter.migrate();
 
-            assertThat(tables(EMPTY)).containsExactlyInAnyOrder("job_outcomes", "job_outbox", "job_outbox_epoch", "job_outbox_claiming",
-                    "demo_shipments",
+            assertThat(tables(EMPTY)).containsExactlyInAnyOrder("job_outcomes", "job_outbox", "job_outbox_epoch",
+                    "job_outbox_claiming", "demo_shipments",
                     MigrationLocation.LEDGER_HISTORY_TABLE, DEMO_HISTORY);
             assertThat(appliedVersions(ledgerHistory))
                     .containsExactly("1", "2", "4", "5", "6", "7", "8", "9", "10", "11");
@@ -256,8 +256,10 @@ class MigrationsTest {
 
     @Test
     void everyExtraLocationKeepsItsOwnHistoryTable() {
-        assertThat(MigrationLocation.historyTable("classpath:db/shipping")).isEqualTo("baton_schema_history_db_shipping");
-        assertThat(MigrationLocation.historyTable("filesystem:/opt/app/sql/")).isEqualTo("baton_schema_history_opt_app_sql");
+        assertThat(MigrationLocation.historyTable("classpath:db/shipping"))
+                .isEqualTo("baton_schema_history_db_shipping");
+        assertThat(MigrationLocation.historyTable("filesystem:/opt/app/sql/"))
+                .isEqualTo("baton_schema_history_opt_app_sql");
         String longA = "classpath:com/example/a/very/long/package/name/for/the/shipping/handlers/migrations/a";
         String longB = "classpath:com/example/a/very/long/package/name/for/the/shipping/handlers/migrations/b";
         assertThat(MigrationLocation.historyTable(longA)).hasSizeLessThanOrEqualTo(63)

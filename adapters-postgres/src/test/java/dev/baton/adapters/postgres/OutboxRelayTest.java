@@ -56,8 +56,8 @@ class OutboxRelayTest {
     void open() {
         adapter = PostgresAdapter.open(SCHEMA.config(), clock);
         SCHEMA.jdbi().useHandle(handle -> handle.execute("DELETE FROM " + SCHEMA.name() + ".job_outbox"));
-        relay = new OutboxRelay(adapter.jobOutbox(), publisher, adapter.outcomes(), epoch::get, PayloadLimit.DEFAULT, clock,
-                SETTINGS);
+        relay = new OutboxRelay(adapter.jobOutbox(), publisher, adapter.outcomes(), epoch::get, PayloadLimit.DEFAULT,
+                clock, SETTINGS);
     }
 
     @AfterEach

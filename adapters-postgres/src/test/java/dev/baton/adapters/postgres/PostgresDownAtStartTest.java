@@ -56,9 +56,10 @@ class PostgresDownAtStartTest {
             long calling = System.nanoTime();
             LedgerOutcome early = adapter.ledger().execute(execution(job("early")), transaction -> Optional.empty());
             assertThat(Duration.ofNanos(System.nanoTime() - calling)).isLessThan(FAST);
-            assertThat(early).isInstanceOfSatisfying(LedgerOutcome.Unknown.class, unknown -> assertThat(unknown.failure())
-                    .hasMessageContaining("PostgreSQL at " + url + " is unreachable since ")
-                    .hasMessageContaining("refused"));
+            assertThat(early).isInstanceOfSatisfying(LedgerOutcome.Unknown.class,
+                    unknown -> assertThat(unknown.failure())
+                            .hasMessageContaining("PostgreSQL at " + url + " is unreachable since ")
+                            .hasMessageContaining("refused"));
             assertThatThrownBy(() -> adapter.outboxPublisher().publish(job("through-the-outbox")))
                     .isInstanceOf(LedgerUnavailableException.class).hasMessageContaining("is unreachable since");
             assertThatThrownBy(() -> adapter.outcomes().find(queue, "early"))

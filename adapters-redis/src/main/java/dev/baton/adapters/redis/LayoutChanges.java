@@ -84,7 +84,8 @@ final class LayoutChanges {
 
     /**
      * Deletes the queue's streams (with their consumer group), delayed sets, dead letters and the records of its dead
-     * jobs and isolated suspects, of every partition, its uniqueness keys, its partition count, its pause and its cancels.
+     * jobs and isolated suspects, of every partition, its uniqueness keys, its partition count, its pause and its
+     * cancels.
      */
     void delete(QueueName queue) {
         QueueLayout layout = partitions.refreshLayout("delete", queue);

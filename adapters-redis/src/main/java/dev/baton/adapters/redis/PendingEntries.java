@@ -49,7 +49,8 @@ final class PendingEntries {
     void acknowledge(QueueName queue, Collection<DeliveryId> ids) {
         Map<QueueKeys, List<String>> byPartition = partitions.layout("acknowledge", queue).byPartition(ids);
         call("acknowledge", queue, () -> {
-            // a script: the isolation records go, the uniqueness keys the entries hold are released, and the totals count
+            // a script: the isolation records go, the uniqueness keys the entries hold are released, and the
+            // totals count
             byPartition.forEach((keys, all) -> IdBatches.of(all).forEach(batch -> scripts.run(Script.ACKNOWLEDGE,
                     ScriptOutputType.INTEGER, acknowledgementKeys(keys), acknowledgementArgs(keys, batch))));
             return null;

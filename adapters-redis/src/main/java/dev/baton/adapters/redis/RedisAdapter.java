@@ -208,10 +208,11 @@ public final class RedisAdapter implements AutoCloseable {
     }
 
     /**
-     * Connects to Redis (a cluster client when the configuration names cluster nodes) and loads the adapter's
-     * scripts. When Redis does not answer and {@link Config#requireServerAtOpen()} is false, it returns anyway (after
-     * the first attempt, or the command timeout if that attempt takes longer) and connects in the background (docs/REDIS.md#when-redis-is-down-at-start): every call fails at once with a
-     * {@link TransportException} until Redis answered, and {@link #whyUnreachable()} tells why.
+     * Connects to Redis (a cluster client when the configuration names cluster nodes) and loads the adapter's scripts.
+     * When Redis does not answer and {@link Config#requireServerAtOpen()} is false, it returns anyway (after the first
+     * attempt, or the command timeout if that attempt takes longer) and connects in the background
+     * (docs/REDIS.md#when-redis-is-down-at-start): every call fails at once with a {@link TransportException} until
+     * Redis answered, and {@link #whyUnreachable()} tells why.
      *
      * @throws TransportException when Redis cannot be reached and {@link Config#requireServerAtOpen()}
      */

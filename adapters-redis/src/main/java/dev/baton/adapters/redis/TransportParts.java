@@ -77,8 +77,8 @@ final class TransportParts implements AutoCloseable {
             pipeline = connector.connect();
             pipeline.stateful().setAutoFlushCommands(false);
             LuaScripts scripts = LuaScripts.load(connection.sync());
-            return new TransportParts(connector, connection, pipeline, new BlockingReads(connector), scripts, wire, config,
-                    clock);
+            return new TransportParts(connector, connection, pipeline, new BlockingReads(connector), scripts, wire,
+                    config, clock);
         } catch (RuntimeException e) {
             // a half-made set is never used: a later attempt makes a whole one
             connection.close();

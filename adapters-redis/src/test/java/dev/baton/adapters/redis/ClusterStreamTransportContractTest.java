@@ -19,7 +19,8 @@ class ClusterStreamTransportContractTest extends PartitionedContract {
     static void connect() {
         TestCluster cluster = TestCluster.shared();
         adapter = RedisAdapter.open(new RedisAdapter.Config(cluster.uri(), "-workers", PAYLOAD_LIMIT,
-                Duration.ofSeconds(10), false).withClusterNodes(cluster.clusterNodes()).withNamespace(NAMESPACE.value()),
+                Duration.ofSeconds(10), false).withClusterNodes(cluster.clusterNodes())
+                        .withNamespace(NAMESPACE.value()),
                 Clock.systemUTC());
         raw = RawKeys.cluster(cluster.clusterNodes());
     }

@@ -66,7 +66,8 @@ class RedisDownAtStartTest {
                 assertThat(Duration.ofNanos(System.nanoTime() - calling)).isLessThan(FAST);
                 assertThat(adapter.isReachable()).isFalse();
                 assertThat(adapter.whyUnreachable()).hasValueSatisfying(reason -> assertThat(reason)
-                        .contains("Redis at " + server.uri() + " is unreachable since ").contains("Connection refused"));
+                        .contains("Redis at " + server.uri() + " is unreachable since ")
+                        .contains("Connection refused"));
 
                 server.startNow();
 

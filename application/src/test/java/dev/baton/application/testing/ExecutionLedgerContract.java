@@ -288,7 +288,8 @@ public abstract class ExecutionLedgerContract {
         }
         assertThat(results).filteredOn(LedgerOutcome.Committed.class::isInstance).hasSize(1);
         assertThat(results).filteredOn(LedgerOutcome.AlreadyCompleted.class::isInstance).hasSize(racers - 1);
-        assertThat(results).extracting(ExecutionLedgerContract::completionOf).containsOnly(completionOf(results.get(0)));
+        assertThat(results).extracting(ExecutionLedgerContract::completionOf)
+                .containsOnly(completionOf(results.get(0)));
         assertThat(markers).filteredOn(this::effectRecorded).hasSize(1);
         if (deliveryCount > 1) {
             assertThat(runs).as("a redelivery's effect waits for the claim").hasValue(1);

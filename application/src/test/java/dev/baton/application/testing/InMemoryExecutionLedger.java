@@ -45,7 +45,9 @@ public final class InMemoryExecutionLedger implements ExecutionLedger, JobOutcom
     private final Clock clock;
     private final Object lock = new Object();
     private final Map<Key, Completion> completions = new HashMap<>();
-    /** The jobs that went to the dead letters (dead, replayed, purged) or were cancelled, by key; never a completed one. */
+    /**
+     * The jobs that went to the dead letters (dead, replayed, purged) or were cancelled, by key; never a completed one.
+     */
     private final Map<Key, JobOutcome> deadLettered = new HashMap<>();
     private final Set<Key> claimed = new HashSet<>();
     private final Map<String, String> effects = new HashMap<>();

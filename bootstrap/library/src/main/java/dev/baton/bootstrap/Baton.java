@@ -58,8 +58,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * with {@code JobType<Welcome> WELCOME = JobType.of("welcome", Welcome.class)} and {@code record Welcome(String to)}.
  *
  * Everything is opened lazily (the first enqueue opens Redis; the first worker or query opens PostgreSQL and migrates
- * the ledger's schema) and closed by {@link #close()}, which stops running workers gracefully first. Once a worker
- * has started, a shutdown hook closes too (unless {@link BatonBuilder#shutdownHook(boolean) turned off}): a {@code main}
+ * the ledger's schema) and closed by {@link #close()}, which stops running workers gracefully first. Once a worker has
+ * started, a shutdown hook closes too (unless {@link BatonBuilder#shutdownHook(boolean) turned off}): a {@code main}
  * that returns without {@code close()} still has what committed acknowledged.
  */
 public final class Baton implements AutoCloseable {
@@ -356,7 +356,8 @@ public final class Baton implements AutoCloseable {
 
     /**
      * The consumer name of this process's workers: {@code BATON_CONSUMER}, else {@link #defaultConsumer()}. A worker
-     * under a name a live worker holds runs as {@code <name>-2}, {@code <name>-3}, … ({@link RunningWorker#consumer()}).
+     * under a name a live worker holds runs as {@code <name>-2}, {@code <name>-3}, …
+     * ({@link RunningWorker#consumer()}).
      */
     public ConsumerName consumer() {
         return config.consumer().orElseGet(Baton::defaultConsumer);

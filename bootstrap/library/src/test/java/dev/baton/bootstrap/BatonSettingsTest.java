@@ -170,7 +170,8 @@ class BatonSettingsTest {
     @Test
     void theEnvironmentStillNamesItsVariable() {
         assertThatThrownBy(() -> ConfigLoader.load(Map.of("BATON_CONCURRENCY", "0"), Optional.empty(), Map.of()))
-                .hasMessage("invalid BATON_CONCURRENCY (--concurrency) = '0' from the environment: must be in 1..10000");
+                .hasMessage("invalid BATON_CONCURRENCY (--concurrency) = '0' from the environment: "
+                        + "must be in 1..10000");
     }
 
     private void assertRefused(UnaryOperator<BatonBuilder> setting, String message) {

@@ -28,8 +28,8 @@ class DocsTest {
         String operations = Files.readString(DOCS.resolve("OPERATIONS.md"));
 
         assertThat(operations).contains("### `baton dev", "### `baton worker", "### `baton enqueue", "### `baton stats",
-                "### `baton job", "### `baton cancel", "### `baton dlq", "### `baton queue", "### `baton schedule list", "`baton migrate`",
-                "`baton trim --queue Q`", "`baton config`");
+                "### `baton job", "### `baton cancel", "### `baton dlq", "### `baton queue", "### `baton schedule list",
+                "`baton migrate`", "`baton trim --queue Q`", "`baton config`");
     }
 
     @Test

@@ -86,7 +86,8 @@ class TypedRoutingTest {
         @Test
         void afterTheGraceItIsDeadNoHandlerAndAReplayRunsOnANewWorker() {
             List<DeadLetter> letters = new CopyOnWriteArrayList<>();
-            try (Baton old = builder().set(NO_HANDLER_GRACE, Duration.ofSeconds(2)).onDeadLetter(letters::add).build()) {
+            try (Baton old = builder().set(NO_HANDLER_GRACE, Duration.ofSeconds(2)).onDeadLetter(letters::add)
+                    .build()) {
                 RunningWorker worker = old.start(queue.value());
                 old.enqueue(ShippingJobs.SHIP_PARCEL, queue, JobId.of("parcel-3"), new ShipParcel("3", 300, false));
 

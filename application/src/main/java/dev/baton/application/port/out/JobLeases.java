@@ -58,9 +58,10 @@ public interface JobLeases {
     void acknowledge(QueueName queue, Collection<DeliveryId> ids);
 
     /**
-     * Acknowledges {@code ids} of {@code queue}, as {@link #acknowledge} does, then leases up to {@code max} new entries
-     * without waiting, as {@link #lease} does with no block. A worker whose queue has work sends the acknowledgements
-     * that gathered in front of its next lease: a transport that can do both in one round trip overrides this.
+     * Acknowledges {@code ids} of {@code queue}, as {@link #acknowledge} does, then leases up to {@code max} new
+     * entries without waiting, as {@link #lease} does with no block. A worker whose queue has work sends the
+     * acknowledgements that gathered in front of its next lease: a transport that can do both in one round trip
+     * overrides this.
      *
      * @return the lease, and the acknowledgement's failure if it failed (the lease is taken either way)
      * @throws TransportException when the lease failed; whether the acknowledgement took effect is then unknown

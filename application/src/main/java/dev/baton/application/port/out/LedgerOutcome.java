@@ -5,9 +5,10 @@ import dev.baton.domain.JobOutcome;
 import java.util.Objects;
 
 /**
- * What the execution ledger did with one job: the one channel through which a job's end reaches the worker. A
- * recorded outcome ({@link Committed}, {@link AlreadyCompleted}, {@link AlreadyDead}) is acknowledged; a failed effect
- * is retried or dead-lettered; a cancelled job ({@link AlreadyCancelled}) is acknowledged; an unknown outcome is left pending, so that its redelivery asks the ledger again.
+ * What the execution ledger did with one job: the one channel through which a job's end reaches the worker. A recorded
+ * outcome ({@link Committed}, {@link AlreadyCompleted}, {@link AlreadyDead}) is acknowledged; a failed effect is
+ * retried or dead-lettered; a cancelled job ({@link AlreadyCancelled}) is acknowledged; an unknown outcome is left
+ * pending, so that its redelivery asks the ledger again.
  */
 public sealed interface LedgerOutcome {
 

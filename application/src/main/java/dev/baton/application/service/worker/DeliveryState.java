@@ -18,7 +18,9 @@ enum DeliveryState {
     LOST_PAST_DEADLINE,
     /** Given up at stop: left pending for another consumer; neither its effect nor its outcome. */
     ABANDONED,
-    /** Its outcome is being recorded (retried, dead-lettered or acknowledged): it can no longer be lost or abandoned. */
+    /**
+     * Its outcome is being recorded (retried, dead-lettered or acknowledged): it can no longer be lost or abandoned.
+     */
     FINISHING;
 
     /** True when the handler may start, and its effect commit. */

@@ -26,8 +26,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>While its queues have work, a lease after one that brought entries goes without waiting and carries the
  * acknowledgements that gathered meanwhile in front of it, in the same round trip
- * ({@link Acknowledgements#leaseAfter}): a busy worker so pays one round trip per turn, not two. A lease that finds nothing hands the acknowledgements back to
- * their sender before it waits for new entries, as does every other wait of the fetcher.
+ * ({@link Acknowledgements#leaseAfter}): a busy worker so pays one round trip per turn, not two. A lease that finds
+ * nothing hands the acknowledgements back to their sender before it waits for new entries, as does every other wait of
+ * the fetcher.
  *
  * <p>A resumed or reclaimed entry is a suspect, which runs alone ({@link Suspects}): this worker takes in one at a
  * time, and leases nothing new in the turn it took one, so that the suspect soon has the worker to itself. What else

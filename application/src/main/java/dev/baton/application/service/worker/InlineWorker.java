@@ -16,7 +16,8 @@ import java.util.List;
  *
  * <p>What needs a clock running by itself is left out: nothing interrupts a handler at the job timeout (the caller's
  * thread is the handler's), leases are not extended, entries left pending (an unknown ledger outcome) are not
- * reclaimed, and a running handler does not hear of a cancel (a cancelled job is still not run once leased). Not thread-safe: one caller at a time.
+ * reclaimed, and a running handler does not hear of a cancel (a cancelled job is still not run once leased). Not
+ * thread-safe: one caller at a time.
  */
 public final class InlineWorker {
     /** The shortest read a transport accepts; zero means "block forever" to Redis. */

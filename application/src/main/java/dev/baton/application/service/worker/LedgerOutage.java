@@ -43,7 +43,8 @@ final class LedgerOutage {
             return;
         }
         beforeWaiting.run();
-        LOG.warn("the ledger did not answer, leasing stopped until it does consumer={} queue={} job={}", consumer, job.queue(), job.id());
+        LOG.warn("the ledger did not answer, leasing stopped until it does consumer={} queue={} job={}", consumer,
+                job.queue(), job.id());
         FailureBackoff backoff = new FailureBackoff();
         for (int asked = 1; goOn.getAsBoolean(); asked++) {
             Thread.sleep(backoff.next());

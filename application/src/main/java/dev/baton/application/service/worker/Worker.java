@@ -36,7 +36,8 @@ final class Worker implements RunningWorker {
     private Integer abandoned;
 
     Worker(ConsumerClaim claim, Fetcher fetcher, PausedQueues pauses, ExecutorService jobs, InFlight inFlight,
-           Acknowledgements<HandedOver> acknowledgements, Loops loops, CountingObserver counting, Duration defaultGrace) {
+           Acknowledgements<HandedOver> acknowledgements, Loops loops, CountingObserver counting,
+           Duration defaultGrace) {
         this.claim = claim;
         this.consumer = claim.name();
         this.fetcher = fetcher;

@@ -133,7 +133,8 @@ public final class WorkerService implements RunWorkerUseCase {
                 new AcknowledgedHandOvers(inFlight, counting, command.consumer()));
         // the caller leases: nothing waits for the ledger to answer
         Processor processor = processor(command, command.consumer(), acknowledgements, inFlight,
-                suspects(inFlight, command.consumer(), counting), counting, new LedgerOutage(ledger, command.consumer()));
+                suspects(inFlight, command.consumer(), counting), counting,
+                new LedgerOutage(ledger, command.consumer()));
         Dispatcher dispatcher = new Dispatcher(inFlight, new CancelMarks(leases),
                 settings.dispatching().batchCommit(), 1, Runnable::run, processor::process, LeaseAhead.none());
         command.queues().forEach(leases::declare);

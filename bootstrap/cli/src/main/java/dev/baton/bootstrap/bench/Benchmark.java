@@ -96,7 +96,8 @@ public final class Benchmark {
                     + "--mode exactly-once");
         }
         if (options.enqueue() == EnqueueRoute.OUTBOX && config.get(MODE) != Mode.EXACTLY_ONCE) {
-            throw new InvalidValueException("--enqueue outbox writes the ledger's outbox: it needs --mode exactly-once");
+            throw new InvalidValueException("--enqueue outbox writes the ledger's outbox: it needs "
+                    + "--mode exactly-once");
         }
         this.config = config;
         this.options = options;
@@ -156,7 +157,8 @@ public final class Benchmark {
                                  HeapAfterGc heapAfterGc, Optional<OutboxThroughput.Rates> outbox)
             throws InterruptedException {
         int jobs = options.jobs();
-        LatencyRecorder recorder = new LatencyRecorder(queue.value() + "-", jobs, options.enqueue() == EnqueueRoute.OUTBOX);
+        LatencyRecorder recorder = new LatencyRecorder(queue.value() + "-", jobs,
+                options.enqueue() == EnqueueRoute.OUTBOX);
         baton.use(JobLeases.class).declare(queue);
         double enqueueRate = options.rate().isEmpty() ? load.enqueueAll(queue, recorder, progress) : 0;
         long cpuBefore = ProcessProbes.cpuNanos();

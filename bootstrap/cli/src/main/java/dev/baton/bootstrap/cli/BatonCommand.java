@@ -20,13 +20,14 @@ import picocli.CommandLine.Spec;
 @Command(name = "baton", mixinStandardHelpOptions = true, version = "baton 0.1.0",
         description = "Reliable, retryable jobs: Redis Streams delivery, exactly-once effects in PostgreSQL.",
         subcommands = {DevCommand.class, WorkerCommand.class, EnqueueCommand.class, StatsCommand.class,
-                JobCommand.class, CancelCommand.class, DlqCommand.class, QueueCommand.class, ScheduleCommand.class, MigrateCommand.class,
-                TrimCommand.class, ConfigCommand.class, BenchCommand.class, RelayCommand.class,
+                JobCommand.class, CancelCommand.class, DlqCommand.class, QueueCommand.class, ScheduleCommand.class,
+                MigrateCommand.class, TrimCommand.class, ConfigCommand.class, BenchCommand.class, RelayCommand.class,
                 DashboardCommand.class},
         footer = {"", "Every setting is BATON_<NAME> in the environment, <name> in a properties file (--config FILE) "
                 + "and --<name> as a flag of any command; flags win over the file, the file over the environment. "
                 + "`baton config` lists the settings and their effective values.",
-                "Exit status: 0 ok, 1 runtime failure, 2 usage or configuration error, 3 the job ended already (cancel)."})
+                "Exit status: 0 ok, 1 runtime failure, 2 usage or configuration error, 3 the job ended already "
+                        + "(cancel)."})
 final class BatonCommand implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(BatonCommand.class);
     private static final int USAGE_WIDTH = 110;

@@ -57,8 +57,8 @@ final class BenchCommand extends SessionCommand {
 
     @Option(names = "--enqueue", paramLabel = "ROUTE", defaultValue = "direct",
             description = "direct (straight to Redis), or outbox: first the outbox's transactional enqueue rates "
-                    + "(one job per transaction from --producers threads, then 1000 per transaction, a relay publishing them "
-                    + "meanwhile), then the run "
+                    + "(one job per transaction from --producers threads, then 1000 per transaction, a relay "
+                    + "publishing them meanwhile), then the run "
                     + "with every job through the outbox and a relay (exactly-once, its default here) (direct)")
     String enqueue;
 

@@ -185,7 +185,8 @@ final class EnqueueCommand extends SessionCommand {
             try {
                 command = command.at(Instant.parse(single.at));
             } catch (DateTimeParseException e) {
-                throw new UsageException("invalid --at '" + single.at + "': expected ISO-8601 like 2030-01-01T09:00:00Z");
+                throw new UsageException("invalid --at '" + single.at
+                        + "': expected ISO-8601 like 2030-01-01T09:00:00Z");
             }
         }
         return command;

@@ -26,7 +26,8 @@ public final class DocumentsHandler implements NamedJobHandler {
     public Optional<String> handle(JobContext context) {
         List<String> chunks = chunks(context.job().payload());
         Handle handle = context.unwrap(Handle.class);
-        PreparedBatch batch = handle.prepareBatch("insert into demo_chunks (job_id, seq, text) values (:job, :seq, :text)");
+        PreparedBatch batch = handle.prepareBatch(
+                "insert into demo_chunks (job_id, seq, text) values (:job, :seq, :text)");
         for (int seq = 0; seq < chunks.size(); seq++) {
             batch.bind("job", context.job().id().value()).bind("seq", seq).bind("text", chunks.get(seq)).add();
         }

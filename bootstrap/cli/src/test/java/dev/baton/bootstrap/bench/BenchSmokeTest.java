@@ -67,7 +67,8 @@ class BenchSmokeTest {
 
     @Test
     void aSteadyRateIsOfferedAndTimed() throws Exception {
-        JsonNode report = bench("--jobs", "500", "--warmup", "0", "--mode", "at-least-once", "--rate", "1000", "--json");
+        JsonNode report = bench("--jobs", "500", "--warmup", "0", "--mode", "at-least-once", "--rate", "1000",
+                "--json");
 
         assertThat(report.path("rate").asDouble()).isEqualTo(1000.0);
         assertThat(report.path("latency_ms").path("complete_p99").asDouble())

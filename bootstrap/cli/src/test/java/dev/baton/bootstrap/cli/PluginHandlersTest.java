@@ -83,7 +83,8 @@ class PluginHandlersTest {
         assertThat(status).isZero();
         Path jar = dir.resolve(name + ".jar");
         try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
-            add(out, "plugin/" + className + ".class", Files.readAllBytes(classes.resolve("plugin/" + className + ".class")));
+            add(out, "plugin/" + className + ".class",
+                    Files.readAllBytes(classes.resolve("plugin/" + className + ".class")));
             add(out, "META-INF/services/dev.baton.application.handler.NamedJobHandler",
                     ("plugin." + className + "\n").getBytes(StandardCharsets.UTF_8));
         }

@@ -134,7 +134,8 @@ public final class Setting<T> {
     public static final Setting<Boolean> ENQUEUE_THROUGH_OUTBOX = onOff("ENQUEUE_THROUGH_OUTBOX", "off",
             "`on`: every Java enqueue (`baton.enqueue`, `enqueueAll`) writes the outbox in a short PostgreSQL "
             + "transaction of Baton's own, and the instance relays it (unless `BATON_RELAY=off`): nothing committed"
-            + " is lost when Redis loses data, for one PostgreSQL write per call. `EnqueueRoute.DIRECT`/`EnqueueRoute.OUTBOX` "
+            + " is lost when Redis loses data, for one PostgreSQL write per call. "
+            + "`EnqueueRoute.DIRECT`/`EnqueueRoute.OUTBOX` "
             + "choose per enqueue; unique jobs cannot go through the outbox and are refused there "
             + "([RELIABILITY.md](RELIABILITY.md#enqueueing-through-the-outbox)); exactly-once mode only");
     public static final Setting<Boolean> REQUIRE_SERVERS_AT_START = onOff("REQUIRE_SERVERS_AT_START", "off",

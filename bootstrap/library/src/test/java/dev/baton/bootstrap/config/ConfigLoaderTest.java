@@ -176,7 +176,8 @@ class ConfigLoaderTest {
                 Optional.empty(), Map.of());
 
         assertThat(config.describe().get("redis-uri")).isEqualTo("rediss://app:****@cache:6380/2");
-        assertThat(config.describe().get("jdbc-url")).isEqualTo("jdbc:postgresql://db:5432/app?user=app&password=****&ssl=true");
+        assertThat(config.describe().get("jdbc-url"))
+                .isEqualTo("jdbc:postgresql://db:5432/app?user=app&password=****&ssl=true");
         assertThat(config.describe().toString()).doesNotContain("s3cr3t", "pg-pass");
         assertThat(config.redact("auth failed for s3cr3t and pg-pass")).isEqualTo("auth failed for **** and ****");
     }

@@ -41,7 +41,8 @@ public final class TestEndpoints {
         if (jdbcUrl == null) {
             jdbcUrl = configured("BATON_TEST_JDBC_URL");
             if (jdbcUrl == null) {
-                jdbcUrl = start("PostgreSQL", "BATON_TEST_JDBC_URL='jdbc:postgresql://127.0.0.1:5432/test?user=postgres'",
+                jdbcUrl = start("PostgreSQL",
+                        "BATON_TEST_JDBC_URL='jdbc:postgresql://127.0.0.1:5432/test?user=postgres'",
                         () -> {
                             LocalPostgres postgres = LocalPostgres.start();
                             Runtime.getRuntime().addShutdownHook(new Thread(postgres::close));

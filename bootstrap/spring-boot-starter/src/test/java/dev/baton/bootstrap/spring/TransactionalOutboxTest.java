@@ -29,7 +29,8 @@ class TransactionalOutboxTest {
                 assertThat(context).hasNotFailed();
                 Baton baton = context.getBean(Baton.class);
                 TransactionalOutbox outbox = context.getBean(TransactionalOutbox.class);
-                TransactionTemplate transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+                TransactionTemplate transactions =
+                        new TransactionTemplate(new DataSourceTransactionManager(dataSource));
 
                 assertThatThrownBy(() -> transactions.executeWithoutResult(status -> {
                     outbox.enqueue(command("rolled-back"));
