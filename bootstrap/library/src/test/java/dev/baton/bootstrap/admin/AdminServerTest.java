@@ -111,15 +111,20 @@ class AdminServerTest {
         }
     }
 
+    /** In memory, one no-op handler of queue {@code mail}, the admin server at {@code address}, no passwords. */
+    private static Baton mailBatonWithAdminAt(String address) {
+        return Baton.builder()
+                .config(ConfigLoader.load(Map.of("BATON_ADMIN_ADDRESS", address), Optional.empty(), Map.of()))
+                .adapters(new InMemoryAdapters(Clock.systemUTC()).ports())
+                .handler("mail", context -> Optional.empty())
+                .build();
+    }
+
     @Nested
     class WithoutPasswords {
         @Test
         void aPostChangesNothingAndNonLoopbackServesOnlyHealthAndMetrics() throws Exception {
-            try (Baton baton = Baton.builder()
-                    .config(ConfigLoader.load(Map.of("BATON_ADMIN_ADDRESS", "0.0.0.0:0"), Optional.empty(), Map.of()))
-                    .adapters(new InMemoryAdapters(Clock.systemUTC()).ports())
-                    .handler("mail", context -> Optional.empty())
-                    .build()) {
+            try (Baton baton = mailBatonWithAdminAt("0.0.0.0:0")) {
                 InetSocketAddress address = baton.startAdmin().orElseThrow();
 
                 HttpResponse<String> refused = post(address, "/api/queues/mail/pause", "application/json");
@@ -131,11 +136,7 @@ class AdminServerTest {
                 assertThat(get(address, "/metrics").statusCode()).isEqualTo(200);
                 assertThat(paused(baton)).as("nothing paused").isFalse();
             }
-            try (Baton baton = Baton.builder()
-                    .config(ConfigLoader.load(Map.of("BATON_ADMIN_ADDRESS", "127.0.0.1:0"), Optional.empty(), Map.of()))
-                    .adapters(new InMemoryAdapters(Clock.systemUTC()).ports())
-                    .handler("mail", context -> Optional.empty())
-                    .build()) {
+            try (Baton baton = mailBatonWithAdminAt("127.0.0.1:0")) {
                 InetSocketAddress address = baton.startAdmin().orElseThrow();
 
                 HttpResponse<String> refused = post(address, "/api/queues/mail/pause", "application/json");
