@@ -70,6 +70,7 @@ class WorkerServiceTest extends WorkerFixture {
         void itAcknowledgesInFrontOfItsLeasesAndLeavesNothingPending() {
             handlers.put("orders", counting("orders"));
             IntStream.range(0, 200).forEach(i -> enqueue("o-" + i));
+            transport.holdDirectAcknowledgements();
 
             RunningWorker worker = start("w1", 4);
 
