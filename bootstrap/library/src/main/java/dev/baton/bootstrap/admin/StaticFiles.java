@@ -35,8 +35,8 @@ final class StaticFiles implements Routes.Handler {
             "svg", "image/svg+xml",
             "png", "image/png",
             "ico", "image/x-icon");
-    /** Everything from this server, nothing inline; {@link SecurityHeaders} adds {@code frame-ancestors}. */
-    static final String POLICY = "default-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'";
+    /** Everything from this server, nothing inline; added to {@link SecurityHeaders}' {@code frame-ancestors}. */
+    private static final String POLICY = "default-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'";
 
     private final ClassLoader loader;
     private final boolean chartLibrary;
