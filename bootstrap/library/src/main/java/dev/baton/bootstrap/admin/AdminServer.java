@@ -2,11 +2,13 @@ package dev.baton.bootstrap.admin;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.baton.application.service.LogText;
 import dev.baton.bootstrap.config.AdminAddress;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.domain.InvalidValueException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -31,8 +33,13 @@ public final class AdminServer implements AutoCloseable {
         this.executor = executor;
     }
 
-    /** Listens on {@code address} and serves {@code groups}' routes, guarded by the configured admin users. */
-    public static AdminServer start(AdminAddress address, BatonConfig config, List<Routes.Group> groups) {
+    /**
+     * Listens on {@code address} and serves {@code groups}' routes, guarded by the configured admin users.
+     *
+     * @param clock what the login throttle's locks are timed by
+     */
+    public static AdminServer start(AdminAddress address, BatonConfig config, Clock clock,
+                                    List<Routes.Group> groups) {
         HttpServer server;
         try {
             server = HttpServer.create(new InetSocketAddress(address.host(), address.port()), 0);
@@ -40,7 +47,7 @@ public final class AdminServer implements AutoCloseable {
             throw new AdminServerException("cannot listen on " + address + " (BATON_ADMIN_ADDRESS): " + e.getMessage()
                     + "; choose another address or 'off'", e);
         }
-        AdminAccess access = new AdminAccess(config.adminUsers(), address);
+        AdminAccess access = new AdminAccess(config.adminUsers(), address, config.adminPublicOrigin(), clock);
         Routes routes = new Routes();
         access.addTo(routes);
         groups.forEach(group -> group.addTo(routes));
@@ -65,6 +72,7 @@ public final class AdminServer implements AutoCloseable {
     private static void serve(HttpExchange exchange, AdminAccess access, Routes routes, BatonConfig config)
             throws IOException {
         String path = exchange.getRequestURI().getPath();
+        SecurityHeaders.addTo(exchange.getResponseHeaders());
         try {
             Optional<AdminAccess.User> user = Optional.empty();
             if (!AdminAccess.isPublic(path)) {
@@ -76,12 +84,16 @@ public final class AdminServer implements AutoCloseable {
                 access.authorizeChange(request, user);
             }
             match.route().handler().handle(request);
+            if (match.route().isChange()) {
+                access.changed(request, user);
+            }
         } catch (AdminHttpException e) {
             refuse(exchange, e.status(), e.getMessage(), config);
         } catch (InvalidValueException | IllegalArgumentException e) {
             refuse(exchange, 400, e.getMessage(), config);
         } catch (RuntimeException e) {
-            LOG.warn("admin request failed path={} error={}", path, config.redact(e.toString()));
+            LOG.warn("admin request failed path={} error={}", LogText.escaped(path),
+                    LogText.escaped(config.redact(e.toString())));
             refuse(exchange, 500, String.valueOf(e.getMessage()), config);
         }
     }
