@@ -62,10 +62,10 @@ public final class AdminServer implements AutoCloseable {
         try {
             Optional<AdminAccess.User> user = Optional.empty();
             if (!AdminAccess.isPublic(path)) {
-                user = access.authenticate(new AdminRequest(exchange, List.of()));
+                user = access.authenticate(new AdminRequest(exchange, List.of(), Optional.empty()));
             }
             Routes.Match match = routes.match(exchange.getRequestMethod(), path);
-            AdminRequest request = new AdminRequest(exchange, match.params());
+            AdminRequest request = new AdminRequest(exchange, match.params(), user);
             if (match.route().isChange()) {
                 access.authorizeChange(request, user);
             }
@@ -85,7 +85,7 @@ public final class AdminServer implements AutoCloseable {
         if (status == 401) {
             exchange.getResponseHeaders().set("WWW-Authenticate", AdminAccess.CHALLENGE);
         }
-        new AdminRequest(exchange, List.of()).fail(status, config.redact(message));
+        new AdminRequest(exchange, List.of(), Optional.empty()).fail(status, config.redact(message));
     }
 
     @Override
