@@ -112,10 +112,9 @@ final class FrontExchange extends HttpExchange {
             throw new IOException("the answer's headers were sent already");
         }
         status = code;
-        boolean head = getRequestMethod().equals("HEAD");
         if (length > 0) {
             responseHeaders.set("Content-Length", String.valueOf(length));
-        } else if (length < 0 && !head) {
+        } else if (length < 0 && !getRequestMethod().equals("HEAD")) {
             responseHeaders.set("Content-Length", "0");
         }
         out.write(startOfAnswer(code, responseHeaders));

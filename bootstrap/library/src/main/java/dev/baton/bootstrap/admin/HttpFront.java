@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.channels.CancelledKeyException;
 import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
@@ -122,11 +123,7 @@ final class HttpFront implements AutoCloseable {
                 for (Iterator<SelectionKey> keys = selector.selectedKeys().iterator(); keys.hasNext(); ) {
                     SelectionKey key = keys.next();
                     keys.remove();
-                    if (key.isValid() && key.isAcceptable()) {
-                        accept();
-                    } else if (key.isValid() && key.isReadable()) {
-                        read((Connection) key.attachment(), key, complete).ifPresent(complete::add);
-                    }
+                    ready(key, complete);
                 }
                 dispatch(complete);
                 enforceDeadlines();
@@ -135,6 +132,18 @@ final class HttpFront implements AutoCloseable {
             } catch (IOException | RuntimeException e) {
                 LOG.warn("admin http front: {}", e.toString());
             }
+        }
+    }
+
+    private void ready(SelectionKey key, List<Dispatch> complete) throws IOException {
+        try {
+            if (key.isAcceptable()) {
+                accept();
+            } else if (key.isReadable()) {
+                read((Connection) key.attachment(), key, complete).ifPresent(complete::add);
+            }
+        } catch (CancelledKeyException e) {
+            // its connection was closed meanwhile
         }
     }
 
@@ -147,13 +156,19 @@ final class HttpFront implements AutoCloseable {
             channel.close();
             return;
         }
-        InetSocketAddress client = (InetSocketAddress) channel.getRemoteAddress();
+        InetSocketAddress client;
+        try {
+            client = (InetSocketAddress) channel.getRemoteAddress();
+            channel.configureBlocking(false);
+        } catch (IOException e) {
+            channel.close(); // the client is gone already
+            return;
+        }
         Connection connection = new Connection(channel, client, limits.maxHeadBytes(), this::forget);
         open.add(connection);
         int fromClient = perAddress.merge(client.getAddress(), 1, Integer::sum);
-        channel.configureBlocking(false);
-        channel.register(selector, SelectionKey.OP_READ, connection);
         connection.waitUntil(System.nanoTime() + limits.headTimeout().toNanos());
+        channel.register(selector, SelectionKey.OP_READ, connection);
         if (fromClient > limits.connectionsPerAddress()) {
             refuse(connection, 503, "too many connections from " + client.getAddress().getHostAddress()
                     + " (at most " + limits.connectionsPerAddress() + "); close some and try again");
@@ -214,14 +229,13 @@ final class HttpFront implements AutoCloseable {
     }
 
     /** Hands complete requests to their pools, in blocking mode once their keys are gone from the selector. */
-    private void dispatch(List<Dispatch> complete) throws IOException {
-        if (complete.isEmpty()) {
-            return;
-        }
-        selector.selectNow();
+    private void dispatch(List<Dispatch> complete) {
         for (Dispatch request : complete) {
             Connection connection = request.connection();
             try {
+                if (connection.channel().isRegistered()) {
+                    selector.selectNow(); // its key was cancelled: this removes it
+                }
                 connection.channel().configureBlocking(true);
             } catch (IOException e) {
                 connection.close();

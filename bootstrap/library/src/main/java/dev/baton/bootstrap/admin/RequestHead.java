@@ -18,7 +18,9 @@ record RequestHead(String method, URI target, String protocol, Headers headers) 
     static final int MAX_HEADERS = 100;
     private static final String TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
     private static final Pattern REQUEST_LINE = Pattern.compile("(" + TOKEN + ") (/\\S*) (HTTP/1\\.[01])");
-    private static final Pattern HEADER = Pattern.compile("(" + TOKEN + "):[ \t]*(.*?)[ \t]*");
+    /** A name, and a value of visible characters, spaces and tabs (no control character). */
+    private static final String VALUE = "[\\t\\x20-\\x7e\\x80-\\xff]*?";
+    private static final Pattern HEADER = Pattern.compile("(" + TOKEN + "):[ \t]*(" + VALUE + ")[ \t]*");
 
     /**
      * Where the head in {@code buffer} (from 0 to its position) ends: the index after its empty line, or -1 while it

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
  */
 class HttpFrontTest {
     private static final Duration SHORT = Duration.ofSeconds(1);
-    private static final HttpFront.Limits LIMITS = new HttpFront.Limits(SHORT, SHORT, SHORT, 1024, 8, 512, 2, 1, 4);
+    private static final HttpFront.Limits LIMITS = new HttpFront.Limits(SHORT, SHORT, SHORT, 1024, 64, 512, 2, 1, 4);
 
     private final CountDownLatch release = new CountDownLatch(1);
     private final AtomicInteger waiting = new AtomicInteger();
@@ -68,6 +68,8 @@ class HttpFrontTest {
                     .contains("malformed header line 1");
             assertThat(connect().send("GET / HTTP/1.1\r\nX: a\r\n folded\r\n\r\n").rest())
                     .startsWith("HTTP/1.1 400 ");
+            assertThat(connect().send("GET / HTTP/1.1\r\nX: a\u0000b\r\n\r\n").rest()).startsWith("HTTP/1.1 400 ");
+            assertThat(connect().send("GET / HTTP/1.1\r\nX: a\rb\r\n\r\n").rest()).startsWith("HTTP/1.1 400 ");
             assertThat(connect().send("GET /%zz HTTP/1.1\r\n\r\n").rest()).startsWith("HTTP/1.1 400 ")
                     .contains("malformed request target");
         }

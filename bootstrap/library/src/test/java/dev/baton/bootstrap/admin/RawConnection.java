@@ -56,9 +56,11 @@ final class RawConnection implements AutoCloseable {
         return readLine();
     }
 
-    /** The rest of the response, up to the server's close. */
+    /** The rest of the response, up to the server's close; then closes this side too. */
     String rest() throws IOException {
-        return new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+        try (socket) {
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+        }
     }
 
     /** Whether some of the answer has come. */
