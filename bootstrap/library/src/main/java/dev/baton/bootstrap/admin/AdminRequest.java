@@ -26,11 +26,13 @@ public final class AdminRequest {
 
     private final HttpExchange exchange;
     private final List<String> pathParams;
+    private final Optional<AdminAccess.User> user;
     private Map<String, String> query; // parsed on first use, so that a malformed one fails as a 400
 
-    AdminRequest(HttpExchange exchange, List<String> pathParams) {
+    AdminRequest(HttpExchange exchange, List<String> pathParams, Optional<AdminAccess.User> user) {
         this.exchange = exchange;
         this.pathParams = List.copyOf(pathParams);
+        this.user = user;
     }
 
     public String method() {
@@ -48,6 +50,11 @@ public final class AdminRequest {
     /** The client's IP address as this server sees it: a reverse proxy's, behind one. */
     public String client() {
         return exchange.getRemoteAddress().getAddress().getHostAddress();
+    }
+
+    /** Who sent the request, as {@link AdminAccess} authenticated them: empty without passwords or on open paths. */
+    public Optional<AdminAccess.User> user() {
+        return user;
     }
 
     /** The {@code index}th {@code {}} of the route's pattern. */
