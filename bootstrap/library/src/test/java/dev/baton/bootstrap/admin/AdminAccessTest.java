@@ -2,13 +2,12 @@ package dev.baton.bootstrap.admin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import dev.baton.application.port.in.InspectQueueUseCase;
 import dev.baton.bootstrap.Baton;
 import dev.baton.bootstrap.config.ConfigLoader;
 import dev.baton.bootstrap.testing.InMemoryAdapters;
+import dev.baton.bootstrap.testing.LogCapture;
 import dev.baton.domain.QueueName;
 import java.net.http.HttpResponse;
 import java.time.Clock;
@@ -16,11 +15,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Who may do what on the admin server: anonymous, viewer and operator, with passwords, without them, on a loopback
@@ -31,19 +28,8 @@ class AdminAccessTest {
     private static final String OPERATOR_PASSWORD = "oper-pw-Z9";
     private static final String PAUSE = "/api/queues/mail/pause";
 
-    private final ListAppender<ILoggingEvent> log = new ListAppender<>();
-    private final Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
-
-    @BeforeEach
-    void captureLog() {
-        log.start();
-        root.addAppender(log);
-    }
-
-    @AfterEach
-    void releaseLog() {
-        root.detachAppender(log);
-    }
+    @RegisterExtension
+    final LogCapture log = new LogCapture();
 
     @Nested
     class WithPasswords {
@@ -149,7 +135,7 @@ class AdminAccessTest {
                 assertThat(anonymous.get("/api/whoami").statusCode()).isEqualTo(403);
                 assertThat(anonymous.get("/health/live").statusCode()).isEqualTo(200);
                 assertThat(anonymous.get("/metrics").statusCode()).isEqualTo(200);
-                assertThat(log.list).anySatisfy(event -> assertThat(event.getFormattedMessage())
+                assertThat(log.events()).anySatisfy(event -> assertThat(event.getFormattedMessage())
                         .contains("non-loopback", "only /health/* and /metrics"));
             }
         }
@@ -164,14 +150,14 @@ class AdminAccessTest {
                     .contains("****");
             assertThat(baton.config().toString()).doesNotContain(VIEWER_PASSWORD).doesNotContain(OPERATOR_PASSWORD);
             assertThat(baton.config().redact("failed with " + OPERATOR_PASSWORD)).isEqualTo("failed with ****");
-            assertNoPassword(log.list.stream().map(ILoggingEvent::getFormattedMessage).toList());
+            assertNoPassword(log.events().stream().map(ILoggingEvent::getFormattedMessage).toList());
         }
     }
 
     private void assertNoPassword(List<String> texts) {
         assertThat(texts).isNotEmpty().allSatisfy(text -> assertThat(text)
                 .doesNotContain(VIEWER_PASSWORD).doesNotContain(OPERATOR_PASSWORD));
-        assertThat(log.list).allSatisfy(event -> assertThat(event.getFormattedMessage())
+        assertThat(log.events()).allSatisfy(event -> assertThat(event.getFormattedMessage())
                 .doesNotContain(VIEWER_PASSWORD).doesNotContain(OPERATOR_PASSWORD));
     }
 

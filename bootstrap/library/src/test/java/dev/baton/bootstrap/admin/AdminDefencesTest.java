@@ -4,15 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import dev.baton.application.handler.NonRetryableException;
 import dev.baton.application.port.in.RunningWorker;
 import dev.baton.application.testing.MutableClock;
 import dev.baton.bootstrap.Baton;
 import dev.baton.bootstrap.config.ConfigLoader;
 import dev.baton.bootstrap.testing.InMemoryAdapters;
+import dev.baton.bootstrap.testing.LogCapture;
 import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
 import java.io.IOException;
@@ -29,11 +28,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The admin server's defences against what a probe found: empty filters that meant "all", password guessing, foreign
@@ -47,19 +44,8 @@ class AdminDefencesTest {
     private static final QueueName MAIL = QueueName.of("mail");
 
     private final MutableClock clock = MutableClock.at(Instant.parse("2026-12-01T10:00:00Z"));
-    private final ListAppender<ILoggingEvent> log = new ListAppender<>();
-    private final Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
-
-    @BeforeEach
-    void captureLog() {
-        log.start();
-        root.addAppender(log);
-    }
-
-    @AfterEach
-    void releaseLog() {
-        root.detachAppender(log);
-    }
+    @RegisterExtension
+    final LogCapture log = new LogCapture();
 
     @Nested
     class EmptyFilters {
@@ -259,7 +245,7 @@ class AdminDefencesTest {
     /** The lines logged at {@code level} (any when null) that contain one of {@code texts}. */
     private List<String> lines(Level level, String... texts) {
         synchronized (log) { // the appender appends under this lock, from the server's and worker's threads
-            return log.list.stream().filter(event -> level == null || event.getLevel() == level)
+            return log.events().stream().filter(event -> level == null || event.getLevel() == level)
                     .map(ILoggingEvent::getFormattedMessage)
                     .filter(line -> Arrays.stream(texts).anyMatch(line::contains)).toList();
         }
