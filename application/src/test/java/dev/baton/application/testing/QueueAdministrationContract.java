@@ -1,10 +1,12 @@
 package dev.baton.application.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.application.port.out.Delivery;
 import dev.baton.application.port.out.Lease;
 import dev.baton.application.port.out.QueueAdministration;
+import dev.baton.application.port.out.TransportException;
 import dev.baton.domain.DeadLetter;
 import dev.baton.domain.DeadLetterId;
 import dev.baton.domain.DeadLetterReason;
@@ -13,6 +15,7 @@ import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
 import dev.baton.domain.JobSighting;
 import dev.baton.domain.PartitionStats;
+import dev.baton.domain.QueueListing;
 import dev.baton.domain.QueueName;
 import dev.baton.domain.QueueStats;
 import dev.baton.domain.QueueTotals;
@@ -201,7 +204,26 @@ public abstract class QueueAdministrationContract extends TransportFixture {
     void theQueuesHoldingJobsAreListed() {
         publish("q1");
 
-        assertThat(overview().queues()).contains(queue).doesNotHaveDuplicates();
+        assertThat(overview().queues().names()).contains(queue).doesNotHaveDuplicates();
+        assertThat(overview().queues().damaged()).doesNotContainKey(queue);
+    }
+
+    @Test
+    void aQueueWhoseStreamHoldsSomethingElseIsListedAsDamaged() {
+        QueueName healthy = randomQueue();
+        try {
+            leases().declare(healthy);
+            subject().damageStream(queue);
+
+            QueueListing listing = overview().queues();
+
+            assertThat(listing.names()).contains(healthy).doesNotContain(queue);
+            assertThat(listing.damaged()).hasEntrySatisfying(queue, problem -> assertThat(problem).contains("stream"));
+            assertThatThrownBy(() -> administration().stats(queue)).isInstanceOf(TransportException.class);
+            assertThat(administration().stats(healthy).length()).isZero();
+        } finally {
+            subject().forget(healthy);
+        }
     }
 
     @Test
