@@ -255,6 +255,11 @@ final class RedisStreamTransport implements JobPublisher, JobLeases, QueueMainte
     }
 
     @Override
+    public Optional<StoredDeadLetter> deadLetter(QueueName queue, DeadLetterId id) {
+        return parts().deadLetters.find(queue, id);
+    }
+
+    @Override
     public int redrive(QueueName queue, DeadLetterSelection selection) {
         return parts().deadLetters.redrive(queue, selection);
     }

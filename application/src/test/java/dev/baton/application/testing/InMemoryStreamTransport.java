@@ -423,6 +423,12 @@ public final class InMemoryStreamTransport
     }
 
     @Override
+    public synchronized Optional<StoredDeadLetter> deadLetter(QueueName queue, DeadLetterId id) {
+        checkReachable();
+        return queue(queue).deadLetter(id);
+    }
+
+    @Override
     public synchronized int redrive(QueueName queue, DeadLetterSelection selection) {
         checkReachable();
         int moved = queue(queue).redrive(selection, clock.instant());

@@ -49,6 +49,19 @@ public abstract class QueueAdministrationContract extends TransportFixture {
     }
 
     @Test
+    void oneDeadLetterIsReadWholeByItsId() {
+        List<DeadLetterId> dead = deadLetter(DeadLetterReason.EXHAUSTED, "w0", "w1", "w2");
+
+        Optional<StoredDeadLetter> middle = administration().deadLetter(queue, dead.get(1));
+
+        assertThat(middle).contains(administration().deadLetters(queue, Optional.empty(), 3).get(1));
+        assertThat(middle.orElseThrow().letter().jobId()).contains("w1");
+        administration().purgeDeadLetters(queue, new DeadLetterSelection.ByIds(List.of(dead.get(1))));
+        assertThat(administration().deadLetter(queue, dead.get(1))).as("purged").isEmpty();
+        assertThat(administration().deadLetter(queue, DeadLetterId.of("no-such-id"))).isEmpty();
+    }
+
+    @Test
     void redriveMovesSelectedLettersBackWithAttemptsReset() {
         publish("tired");
         Delivery delivery = single(leases().lease(queue, alice, 1, SHORT_BLOCK).deliveries());
