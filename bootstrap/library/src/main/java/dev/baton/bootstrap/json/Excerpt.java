@@ -6,7 +6,7 @@ import java.util.Map;
 
 /**
  * How much of a dead letter's long texts a JSON shows: {@link #WHOLE} for one dead letter and the CLI, {@link #LIST}
- * for a page of them, so that a 10 MB payload does not travel with every page (docs/DASHBOARD.md#dead-letters). A cut
+ * for a page of them, so that a 10 MB payload does not travel with every page (docs/OPERATIONS.md#endpoints). A cut
  * text keeps its beginning, and a field {@code <name>_truncated} beside it gives the sizes of the whole.
  *
  * @param payloadChars a payload's (and a malformed entry's raw field's) characters shown
