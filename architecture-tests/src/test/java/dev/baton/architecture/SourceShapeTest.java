@@ -14,8 +14,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * What checkstyle cannot see: tests named by their outcome (the situation goes into a {@code @Nested} class), and
- * prose in the docs kept to the width of the code.
+ * What checkstyle cannot see: tests named by their outcome (the situation goes into a {@code @Nested} class), prose
+ * in the docs kept to the width of the code, and the job-thread lists of the poms naming classes that exist.
  */
 class SourceShapeTest {
     private static final Path ROOT = Path.of("..");
@@ -24,6 +24,8 @@ class SourceShapeTest {
     private static final Pattern TEST_ANNOTATION =
             Pattern.compile("^\\s*@(Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate)\\b.*");
     private static final Pattern METHOD = Pattern.compile("^\\s*(?:public |protected )?\\w[\\w<>]* (\\w+)\\(.*");
+    private static final Pattern JOB_THREADS_LIST =
+            Pattern.compile("<baton\\.job-threads\\.(?:tests|its)>([^<]*)</baton\\.job-threads\\.(?:tests|its)>");
 
     @Test
     void testNamesFitInSixtyCharacters() {
@@ -65,6 +67,35 @@ class SourceShapeTest {
         assertThat(tooWide).as("prose lines wider than %d characters", WIDEST_PROSE).isEmpty();
     }
 
+    /**
+     * CI's second pass ({@code -Pjob-threads}) runs the classes a module's pom names: a renamed class would silently
+     * drop out of it, so every plain name must be a test class of that module (patterns such as {@code **}/*IT pass).
+     */
+    @Test
+    void jobThreadListsNameTestClassesThatExist() {
+        List<String> missing = new ArrayList<>();
+        for (Path pom : files("", "/pom.xml")) {
+            Matcher list = JOB_THREADS_LIST.matcher(String.join("\n", lines(pom)));
+            while (list.find()) {
+                for (String name : list.group(1).split(",")) {
+                    String trimmed = name.trim();
+                    if (trimmed.matches("\\w+") && !trimmed.equals("none") && !isTestOf(pom.getParent(), trimmed)) {
+                        missing.add(ROOT.relativize(pom) + ": " + trimmed);
+                    }
+                }
+            }
+        }
+        assertThat(missing).as("classes named in job-thread lists that are not test classes").isEmpty();
+    }
+
+    private static boolean isTestOf(Path module, String simpleName) {
+        try (Stream<Path> sources = Files.walk(module.resolve("src/test/java"))) {
+            return sources.anyMatch(path -> path.getFileName().toString().equals(simpleName + ".java"));
+        } catch (IOException e) {
+            return false; // a module without tests names none
+        }
+    }
+
     /** Tables, headings, HTML and lines that are one long link cannot wrap. */
     private static boolean isProse(String line) {
         String trimmed = line.trim();
@@ -85,7 +116,7 @@ class SourceShapeTest {
     private static List<Path> files(String under, String suffix) {
         try (Stream<Path> all = Files.walk(ROOT)) {
             return all.filter(path -> path.toString().endsWith(suffix))
-                    .filter(path -> path.toString().replace('\\', '/').contains("/" + under + "/"))
+                    .filter(path -> under.isEmpty() || path.toString().replace('\\', '/').contains("/" + under + "/"))
                     .filter(path -> !path.toString().contains("/target/"))
                     .sorted()
                     .toList();

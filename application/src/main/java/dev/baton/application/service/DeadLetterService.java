@@ -76,7 +76,8 @@ public final class DeadLetterService
             outcomes.recordReplayed(command.queue(), keys, now);
             return queues.redrive(command.queue(), ids);
         });
-        LOG.info("dead letters redriven queue={} selection={} moved={}", command.queue(), command.selection(), moved);
+        LOG.info("dead letters redriven queue={} selection={} moved={}", command.queue(),
+                LogText.escaped(command.selection()), moved);
         return moved;
     }
 
@@ -87,8 +88,8 @@ public final class DeadLetterService
             outcomes.recordPurged(command.queue(), keys, now);
             return queues.purgeDeadLetters(command.queue(), ids);
         });
-        LOG.info("dead letters purged queue={} selection={} deleted={}", command.queue(), command.selection(),
-                deleted);
+        LOG.info("dead letters purged queue={} selection={} deleted={}", command.queue(),
+                LogText.escaped(command.selection()), deleted);
         return deleted;
     }
 

@@ -85,7 +85,8 @@ final class OutboxRefusals {
             return;
         }
         LOG.warn("outbox row is no job, dead-lettered MALFORMED position={} queue={} reason={}", position,
-                letter.map(l -> l.queue().value()).orElse("(invalid: kept in the outbox only)"), reason);
+                letter.map(l -> l.queue().value()).orElse("(invalid: kept in the outbox only)"),
+                LogText.escaped(reason));
         outbox.markMalformed(position, reason);
     }
 }

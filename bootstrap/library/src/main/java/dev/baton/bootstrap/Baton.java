@@ -308,7 +308,7 @@ public final class Baton implements AutoCloseable {
     public Optional<InetSocketAddress> startAdmin() {
         startGauges();
         return config.adminAddress().map(address -> components.closer().register(AdminServer.start(address, config,
-                AdminEndpoints.all(components, config, this::outboxBacklog))).address());
+                components.clock(), AdminEndpoints.all(components, config, this::outboxBacklog))).address());
     }
 
     /**

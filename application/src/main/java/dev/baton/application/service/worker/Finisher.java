@@ -10,6 +10,7 @@ import dev.baton.application.port.out.JobTracing.AttemptEnd;
 import dev.baton.application.port.out.JobTracing.AttemptTrace;
 import dev.baton.application.port.out.LedgerOutcome;
 import dev.baton.application.port.out.LedgerUnavailableException;
+import dev.baton.application.service.LogText;
 import dev.baton.domain.AttemptOutcome;
 import dev.baton.domain.Completion;
 import dev.baton.domain.ConsumerName;
@@ -155,9 +156,10 @@ final class Finisher {
             if (!refused.held().beginFinish()) {
                 return Ending.NOT_OURS;
             }
-            LOG.warn("entry dead-lettered reason={} {} job={} deliveries={} problem={}",
-                    refused.letter().reason(), refused.held(), refused.letter().jobId().orElse("(none)"),
-                    refused.held().delivery().deliveryCount(), OneLine.of(refused.letter().lastError().message()));
+            LOG.warn("entry dead-lettered reason={} {} job={} deliveries={} problem={}", refused.letter().reason(),
+                    refused.held(), LogText.escaped(refused.letter().jobId().orElse("(none)")),
+                    refused.held().delivery().deliveryCount(),
+                    LogText.firstLine(refused.letter().lastError().message()));
             deadLetter(refused.held().delivery(), refused.letter());
             return Ending.MOVED;
         }
@@ -182,7 +184,7 @@ final class Finisher {
         String waitingSince = released.waiting().noHandlerSince().map(Instant::toString).orElse("?");
         if (releaseWarnings.admits(job.type().map(type -> "type " + type).orElse("queue " + job.queue()))) {
             LOG.warn("job waits for a worker with its handler: {}; released until {} queue={} job={} waiting since {}"
-                    + " (at most one such line per type and minute)", OneLine.of(released.problem()), at,
+                    + " (at most one such line per type and minute)", LogText.firstLine(released.problem()), at,
                     job.queue(), job.id(), waitingSince);
         } else {
             LOG.debug("job waits for a worker with its handler, released until {} queue={} job={} type={}", at,
@@ -265,7 +267,7 @@ final class Finisher {
         // a final failure is what an operator must see: one WARN line (retries stay at DEBUG); the stack trace is in
         // the ledger and the dead letter, and at DEBUG
         LOG.warn("job dead-lettered reason={} queue={} job={} attempts={} error={}: {}", reason, job.queue(),
-                job.id(), letter.attempts(), error.type(), OneLine.of(error.message()));
+                job.id(), letter.attempts(), error.type(), LogText.firstLine(error.message()));
         LOG.debug("the dead-lettered job's stack trace queue={} job={}", job.queue(), job.id(), cause);
         trace.ended(AttemptEnd.DEAD_LETTERED, Optional.of(cause));
         return Ending.MOVED;

@@ -1,5 +1,6 @@
 package dev.baton.bootstrap.admin;
 
+import dev.baton.application.service.LogText;
 import dev.baton.bootstrap.config.AdminAddress;
 import dev.baton.bootstrap.config.AdminUsers;
 import dev.baton.bootstrap.config.Setting;
@@ -7,10 +8,8 @@ import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.UnknownHostException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.Base64;
+import java.time.Clock;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -20,16 +19,20 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Who may do what on the admin server (docs/OPERATIONS.md#security). {@code /health/*} and {@code /metrics} are open to
- * all. Once a password is set ({@link AdminUsers}), everything else needs HTTP Basic credentials of {@code viewer}
- * (reads) or {@code operator} (reads and changes). Without passwords there is no operator: reads only, and on a
- * non-loopback address nothing but health and metrics. A change is a {@code POST} from the operator, with
- * {@code Content-Type: application/json} (which a cross-site form cannot send without a CORS preflight, never granted
- * here) and an {@code Origin}, when the browser sends one, of the request's own host. Passwords are compared in
- * constant time, through their digests, and never written anywhere.
+ * all. Every other path needs a {@code Host} of {@link AllowedHosts}. Once a password is set ({@link AdminUsers}), it
+ * needs HTTP Basic credentials ({@link Logins}) of {@code viewer} (reads) or {@code operator} (reads and changes).
+ * Without passwords there is no operator: reads only, and on a non-loopback address nothing but health and metrics. A
+ * change is a {@code POST} from the operator, with {@code Content-Type: application/json} (which a cross-site form
+ * cannot send without a CORS preflight, never granted here) and an {@code Origin}, when the browser sends one, of the
+ * request's own host or the public origin; each is logged with its user and client. Signing out marks the browser
+ * with a cookie: its next request is refused with a challenge, so that the browser forgets the password it keeps and
+ * asks for it again.
  */
 public final class AdminAccess implements Routes.Group {
     private static final Logger LOG = LoggerFactory.getLogger(AdminAccess.class);
     static final String CHALLENGE = "Basic realm=\"baton\", charset=\"UTF-8\"";
+    static final String SIGNED_OUT = "baton_signed_out";
+    private static final String COOKIE_ATTRIBUTES = "; Path=/; HttpOnly; SameSite=Strict";
 
     /** The admin server's users. */
     public enum User {
@@ -42,14 +45,17 @@ public final class AdminAccess implements Routes.Group {
 
     private final AdminUsers users;
     private final boolean loopback;
-    private final Optional<byte[]> viewerDigest;
-    private final Optional<byte[]> operatorDigest;
+    private final AllowedHosts hosts;
+    private final Optional<String> publicOrigin;
+    private final Logins logins;
 
-    public AdminAccess(AdminUsers users, AdminAddress address) {
+    /** @param publicOrigin where a reverse proxy serves this server ({@code https://baton.example.com}), if at all */
+    public AdminAccess(AdminUsers users, AdminAddress address, Optional<String> publicOrigin, Clock clock) {
         this.users = users;
         this.loopback = isLoopback(address.host());
-        this.viewerDigest = users.viewerPassword().map(AdminAccess::digest);
-        this.operatorDigest = users.operatorPassword().map(AdminAccess::digest);
+        this.hosts = new AllowedHosts(address, publicOrigin);
+        this.publicOrigin = publicOrigin;
+        this.logins = new Logins(users, clock);
         if (!users.loginRequired() && !loopback) {
             LOG.warn("admin http on the non-loopback address {} without passwords: only /health/* and /metrics are"
                     + " served there, since anyone who reaches it could read the queues; set {} (and {} to change"
@@ -61,7 +67,10 @@ public final class AdminAccess implements Routes.Group {
         }
     }
 
-    /** {@code GET /api/whoami}: the user logged in (null without passwords) and whether they may change things. */
+    /**
+     * {@code GET /api/whoami}: the user logged in (null without passwords) and whether they may change things.
+     * {@code POST /api/signout}: this browser is asked for a password again; any user, from this server's pages.
+     */
     @Override
     public void addTo(Routes routes) {
         routes.get("/api/whoami", request -> {
@@ -70,6 +79,14 @@ public final class AdminAccess implements Routes.Group {
             body.put("user", user.map(User::label).orElse(null));
             body.put("can_change", user.filter(u -> u == User.OPERATOR).isPresent());
             request.respond(200, body);
+        });
+        routes.postForAnyUser("/api/signout", request -> {
+            User user = authenticate(request).orElseThrow(() -> AdminHttpException.badRequest("nothing to sign out"
+                    + " of: the admin server has no passwords"));
+            sameSiteJson(request, Optional.of(user));
+            request.exchange().getResponseHeaders().add("Set-Cookie", SIGNED_OUT + "=1" + COOKIE_ATTRIBUTES);
+            LOG.info("admin sign-out user={} client={}", user.label(), request.client());
+            request.respond(200, Map.of("signed_out", user.label()));
         });
     }
 
@@ -80,9 +97,11 @@ public final class AdminAccess implements Routes.Group {
     /**
      * The user a request to a non-public path comes from: empty without passwords.
      *
-     * @throws AdminHttpException 401 without valid credentials, 403 on a non-loopback address without passwords
+     * @throws AdminHttpException 403 for a foreign {@code Host} or on a non-loopback address without passwords, 401
+     *                            without valid credentials or from a browser signed out, 429 while locked out
      */
     Optional<User> authenticate(AdminRequest request) {
+        hosts.check(request.header("Host"));
         if (!users.loginRequired()) {
             if (!loopback) {
                 throw new AdminHttpException(403, "without passwords the admin server serves only /health/* and"
@@ -91,11 +110,13 @@ public final class AdminAccess implements Routes.Group {
             }
             return Optional.empty();
         }
-        Optional<User> user = request.header("Authorization").flatMap(this::user);
-        if (user.isEmpty()) {
-            throw new AdminHttpException(401, "log in as viewer or operator");
+        if (signedOut(request)) {
+            // the challenge makes the browser drop the password it keeps; the mark goes, so the next one counts
+            request.exchange().getResponseHeaders().add("Set-Cookie", SIGNED_OUT + "=" + COOKIE_ATTRIBUTES
+                    + "; Max-Age=0");
+            throw new AdminHttpException(401, "signed out: log in again");
         }
-        return user;
+        return Optional.of(logins.login(request));
     }
 
     /**
@@ -105,15 +126,32 @@ public final class AdminAccess implements Routes.Group {
      */
     void authorizeChange(AdminRequest request, Optional<User> user) {
         if (user.isEmpty() || user.get() != User.OPERATOR) {
-            throw new AdminHttpException(403, users.operatorPassword().isEmpty()
+            throw refusedChange(request, user, new AdminHttpException(403, users.operatorPassword().isEmpty()
                     ? "no operator is configured: the admin server is read-only (set "
                     + Setting.ADMIN_OPERATOR_PASSWORD.envName() + ", or use the baton CLI)"
-                    : "the viewer may not change anything: log in as operator");
+                    : "the viewer may not change anything: log in as operator"));
         }
+        sameSiteJson(request, user);
+    }
+
+    /** Logs a change done: who did it, from where, and how it was answered. */
+    void changed(AdminRequest request, Optional<User> user) {
+        LOG.info("admin change user={} client={} request={} {} status={}", user.map(User::label).orElse("(none)"),
+                request.client(), request.method(), LogText.escaped(request.path()),
+                request.exchange().getResponseCode());
+    }
+
+    /**
+     * Lets a {@code POST} through only from this server's pages (or the public origin's), as JSON.
+     *
+     * @throws AdminHttpException 403 for a cross-site request, 415 for a body not JSON
+     */
+    private void sameSiteJson(AdminRequest request, Optional<User> user) {
         Optional<String> origin = request.header("Origin");
-        if (origin.isPresent() && !sameHost(origin.get(), request.header("Host"))) {
-            throw new AdminHttpException(403, "cross-site request refused: Origin " + origin.get()
-                    + " is not this server");
+        if (origin.isPresent() && !sameHost(origin.get(), request.header("Host"))
+                && !origin.get().equalsIgnoreCase(publicOrigin.orElse(""))) {
+            throw refusedChange(request, user, new AdminHttpException(403, "cross-site request refused: Origin "
+                    + origin.get() + " is not this server"));
         }
         String contentType = request.header("Content-Type").orElse("");
         if (!contentType.toLowerCase(Locale.ROOT).startsWith("application/json")) {
@@ -121,31 +159,17 @@ public final class AdminAccess implements Routes.Group {
         }
     }
 
-    private Optional<User> user(String authorization) {
-        if (!authorization.regionMatches(true, 0, "Basic ", 0, 6)) {
-            return Optional.empty();
-        }
-        String credentials;
-        try {
-            credentials = new String(Base64.getDecoder().decode(authorization.substring(6).trim()),
-                    StandardCharsets.UTF_8);
-        } catch (IllegalArgumentException e) {
-            return Optional.empty();
-        }
-        int colon = credentials.indexOf(':');
-        if (colon < 0) {
-            return Optional.empty();
-        }
-        String name = credentials.substring(0, colon);
-        byte[] given = digest(credentials.substring(colon + 1));
-        // both compared, whoever logs in, so that the time taken tells nothing
-        boolean viewer = matches(viewerDigest, given) && name.equals("viewer");
-        boolean operator = matches(operatorDigest, given) && name.equals("operator");
-        return operator ? Optional.of(User.OPERATOR) : viewer ? Optional.of(User.VIEWER) : Optional.empty();
+    private static AdminHttpException refusedChange(AdminRequest request, Optional<User> user,
+                                                    AdminHttpException refusal) {
+        LOG.warn("admin change refused user={} client={} request={} {}: {}", user.map(User::label).orElse("(none)"),
+                request.client(), request.method(), LogText.escaped(request.path()),
+                LogText.escaped(refusal.getMessage()));
+        return refusal;
     }
 
-    private static boolean matches(Optional<byte[]> expected, byte[] given) {
-        return MessageDigest.isEqual(expected.orElse(new byte[given.length]), given) && expected.isPresent();
+    private static boolean signedOut(AdminRequest request) {
+        return request.header("Cookie").stream().flatMap(cookies -> Arrays.stream(cookies.split(";")))
+                .anyMatch(cookie -> cookie.trim().startsWith(SIGNED_OUT + "="));
     }
 
     private static boolean sameHost(String origin, Optional<String> host) {
@@ -158,14 +182,6 @@ public final class AdminAccess implements Routes.Group {
             return authority.equalsIgnoreCase(host.get().trim());
         } catch (URISyntaxException e) {
             return false;
-        }
-    }
-
-    private static byte[] digest(String password) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(password.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JVM has SHA-256", e);
         }
     }
 

@@ -14,6 +14,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * One admin HTTP request and its answer: the path's parameters (as the route matched them), the query string, the
@@ -24,11 +26,13 @@ public final class AdminRequest {
 
     private final HttpExchange exchange;
     private final List<String> pathParams;
+    private final Optional<AdminAccess.User> user;
     private Map<String, String> query; // parsed on first use, so that a malformed one fails as a 400
 
-    AdminRequest(HttpExchange exchange, List<String> pathParams) {
+    AdminRequest(HttpExchange exchange, List<String> pathParams, Optional<AdminAccess.User> user) {
         this.exchange = exchange;
         this.pathParams = List.copyOf(pathParams);
+        this.user = user;
     }
 
     public String method() {
@@ -43,6 +47,16 @@ public final class AdminRequest {
         return Optional.ofNullable(exchange.getRequestHeaders().getFirst(name));
     }
 
+    /** The client's IP address as this server sees it: a reverse proxy's, behind one. */
+    public String client() {
+        return exchange.getRemoteAddress().getAddress().getHostAddress();
+    }
+
+    /** Who sent the request, as {@link AdminAccess} authenticated them: empty without passwords or on open paths. */
+    public Optional<AdminAccess.User> user() {
+        return user;
+    }
+
     /** The {@code index}th {@code {}} of the route's pattern. */
     public String pathParam(int index) {
         return pathParams.get(index);
@@ -55,10 +69,21 @@ public final class AdminRequest {
 
     /** A query-string parameter; an empty one counts as absent. */
     public Optional<String> query(String name) {
-        if (query == null) {
-            query = parseQuery(exchange.getRequestURI().getRawQuery());
+        return Optional.ofNullable(query().get(name)).filter(value -> !value.isEmpty());
+    }
+
+    /**
+     * Refuses a query-string parameter not among {@code known}, so that a misspelt filter never reads as none.
+     *
+     * @throws AdminHttpException 400 naming the first unknown parameter
+     */
+    public void onlyQuery(Set<String> known) {
+        for (String name : query().keySet()) {
+            if (!known.contains(name)) {
+                throw AdminHttpException.badRequest("unknown parameter '" + name + "': use "
+                        + String.join(", ", new TreeSet<>(known)));
+            }
         }
-        return Optional.ofNullable(query.get(name)).filter(value -> !value.isEmpty());
     }
 
     /**
@@ -98,6 +123,13 @@ public final class AdminRequest {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("error", message);
         respond(status, body);
+    }
+
+    private Map<String, String> query() {
+        if (query == null) {
+            query = parseQuery(exchange.getRequestURI().getRawQuery());
+        }
+        return query;
     }
 
     HttpExchange exchange() {

@@ -1,87 +1,93 @@
 package dev.baton.bootstrap.admin;
 
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+import dev.baton.application.service.LogText;
 import dev.baton.bootstrap.config.AdminAddress;
 import dev.baton.bootstrap.config.BatonConfig;
 import dev.baton.domain.InvalidValueException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The admin HTTP server on the JDK's HTTP server: each request through {@link AdminAccess} (who may see and change
- * what), then {@link Routes} (the endpoint groups'). A refused or bad request answers {@code {"error": ...}} with its
- * status and changes nothing; a failure answers 500 with the configuration's redaction of its message, so that no
- * password leaks, and never a stack trace. Endpoints: docs/OPERATIONS.md#the-admin-http-server.
+ * The admin HTTP server: each request through {@link AdminAccess} (who may see and change what), then {@link Routes}
+ * (the endpoint groups'). A refused or bad request answers {@code {"error": ...}} with its status and changes
+ * nothing; a failure answers 500 with the configuration's redaction of its message, so that no password leaks, and
+ * never a stack trace. Its transport is {@link HttpFront}: deadlines for slow clients, and the probes' paths on a pool
+ * of their own. Endpoints: docs/OPERATIONS.md#the-admin-http-server.
  */
 public final class AdminServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AdminServer.class);
 
-    private final HttpServer server;
-    private final ExecutorService executor;
+    private final HttpFront front;
 
-    private AdminServer(HttpServer server, ExecutorService executor) {
-        this.server = server;
-        this.executor = executor;
+    private AdminServer(HttpFront front) {
+        this.front = front;
     }
 
-    /** Listens on {@code address} and serves {@code groups}' routes, guarded by the configured admin users. */
-    public static AdminServer start(AdminAddress address, BatonConfig config, List<Routes.Group> groups) {
-        HttpServer server;
+    /**
+     * Listens on {@code address} and serves {@code groups}' routes, guarded by the configured admin users.
+     *
+     * @param clock what the login throttle's locks are timed by
+     */
+    public static AdminServer start(AdminAddress address, BatonConfig config, Clock clock,
+                                    List<Routes.Group> groups) {
+        return start(address, config, clock, groups, HttpFront.Limits.DEFAULTS);
+    }
+
+    static AdminServer start(AdminAddress address, BatonConfig config, Clock clock, List<Routes.Group> groups,
+                             HttpFront.Limits limits) {
+        AdminAccess access = new AdminAccess(config.adminUsers(), address, config.adminPublicOrigin(), clock);
+        Routes routes = new Routes();
+        access.addTo(routes);
+        groups.forEach(group -> group.addTo(routes));
+        HttpFront front;
         try {
-            server = HttpServer.create(new InetSocketAddress(address.host(), address.port()), 0);
+            front = HttpFront.start(new InetSocketAddress(address.host(), address.port()), limits,
+                    exchange -> serve(exchange, access, routes, config), AdminAccess::isPublic);
         } catch (IOException e) {
             throw new AdminServerException("cannot listen on " + address + " (BATON_ADMIN_ADDRESS): " + e.getMessage()
                     + "; choose another address or 'off'", e);
         }
-        AdminAccess access = new AdminAccess(config.adminUsers(), address);
-        Routes routes = new Routes();
-        access.addTo(routes);
-        groups.forEach(group -> group.addTo(routes));
-        server.createContext("/", exchange -> serve(exchange, access, routes, config));
-        ExecutorService executor = Executors.newFixedThreadPool(4, runnable -> {
-            Thread thread = new Thread(runnable, "baton-admin-http");
-            thread.setDaemon(true);
-            return thread;
-        });
-        server.setExecutor(executor);
-        server.start();
-        LOG.info("admin http listening address={}:{} login={}", address.host(), server.getAddress().getPort(),
+        LOG.info("admin http listening address={}:{} login={}", address.host(), front.address().getPort(),
                 config.adminUsers().loginRequired() ? "required" : "none");
-        return new AdminServer(server, executor);
+        return new AdminServer(front);
     }
 
     /** The bound address (the real port when 0 was asked for). */
     public InetSocketAddress address() {
-        return server.getAddress();
+        return front.address();
     }
 
     private static void serve(HttpExchange exchange, AdminAccess access, Routes routes, BatonConfig config)
             throws IOException {
         String path = exchange.getRequestURI().getPath();
+        SecurityHeaders.addTo(exchange.getResponseHeaders());
         try {
             Optional<AdminAccess.User> user = Optional.empty();
             if (!AdminAccess.isPublic(path)) {
-                user = access.authenticate(new AdminRequest(exchange, List.of()));
+                user = access.authenticate(new AdminRequest(exchange, List.of(), Optional.empty()));
             }
             Routes.Match match = routes.match(exchange.getRequestMethod(), path);
-            AdminRequest request = new AdminRequest(exchange, match.params());
+            AdminRequest request = new AdminRequest(exchange, match.params(), user);
             if (match.route().isChange()) {
                 access.authorizeChange(request, user);
             }
             match.route().handler().handle(request);
+            if (match.route().isChange()) {
+                access.changed(request, user);
+            }
         } catch (AdminHttpException e) {
             refuse(exchange, e.status(), e.getMessage(), config);
         } catch (InvalidValueException | IllegalArgumentException e) {
             refuse(exchange, 400, e.getMessage(), config);
         } catch (RuntimeException e) {
-            LOG.warn("admin request failed path={} error={}", path, config.redact(e.toString()));
+            LOG.warn("admin request failed path={} error={}", LogText.escaped(path),
+                    LogText.escaped(config.redact(e.toString())));
             refuse(exchange, 500, String.valueOf(e.getMessage()), config);
         }
     }
@@ -91,12 +97,11 @@ public final class AdminServer implements AutoCloseable {
         if (status == 401) {
             exchange.getResponseHeaders().set("WWW-Authenticate", AdminAccess.CHALLENGE);
         }
-        new AdminRequest(exchange, List.of()).fail(status, config.redact(message));
+        new AdminRequest(exchange, List.of(), Optional.empty()).fail(status, config.redact(message));
     }
 
     @Override
     public void close() {
-        server.stop(0);
-        executor.shutdownNow();
+        front.close();
     }
 }

@@ -19,7 +19,6 @@ import java.util.function.UnaryOperator;
 public final class Dashboard implements Routes.Group, AutoCloseable {
     /** One sample a second for 15 minutes. */
     static final int HISTORY = 15 * 60;
-    static final int MAX_EVENT_CLIENTS = 16;
     private static final Duration PERIOD = Duration.ofSeconds(1);
 
     private final ThroughputSampler sampler;
@@ -42,7 +41,7 @@ public final class Dashboard implements Routes.Group, AutoCloseable {
     @Override
     public void addTo(Routes routes) {
         StaticFiles files = new StaticFiles(Dashboard.class.getClassLoader());
-        routes.get("/api/events", new EventStream(sampler, this::start, MAX_EVENT_CLIENTS));
+        routes.get("/api/events", new EventStream(sampler, this::start));
         routes.get("/", files);
         routes.get("/dashboard/{*}", files);
     }

@@ -23,13 +23,15 @@ import java.util.Set;
  * {@code GET /api/queues/{queue}/dead} (dead letters, oldest first, filtered by reason, error type and time, with long
  * payloads, errors and traces cut: {@link Excerpt#LIST}), {@code GET /api/queues/{queue}/dead/{id}} (one dead letter
  * whole) and the changes {@code POST .../dead/replay} and {@code .../dead/purge}, whose body selects dead letters by
- * ids ({@code {"ids": [...]}}), by a filter ({@code {"filter": {...}}}) or all ({@code {"all": true}}). Replaying
- * moves a dead letter out of the dead letters, so the same request again finds and runs nothing.
+ * ids ({@code {"ids": [...]}}), by a filter of at least one criterion ({@code {"filter": {...}}}) or all
+ * ({@code {"all": true}}), never all by an empty filter. Replaying moves a dead letter out of the dead letters, so the
+ * same request again finds and runs nothing. The list refuses query parameters it does not know.
  */
 public final class DeadLetterEndpoints implements Routes.Group {
     static final int DEFAULT_LIMIT = 50;
     static final int MAX_LIMIT = 500;
     private static final Set<String> FILTER_KEYS = Set.of("reason", "error_type", "from", "to");
+    private static final Set<String> LIST_PARAMS = Set.of("reason", "error_type", "from", "to", "limit", "before");
 
     private final ListDeadLettersUseCase list;
     private final ReadDeadLetterUseCase read;
@@ -61,6 +63,7 @@ public final class DeadLetterEndpoints implements Routes.Group {
     /** Asks for one more than the page: its presence says there is a next page. */
     private void list(AdminRequest request) throws IOException {
         QueueName queue = request.queue();
+        request.onlyQuery(LIST_PARAMS);
         queues.existing(queue);
         DeadLetterSelection.ByFilter filter = new DeadLetterSelection.ByFilter(
                 request.query("reason").map(Params::reason), request.query("error_type"),
@@ -143,9 +146,17 @@ public final class DeadLetterEndpoints implements Routes.Group {
                 throw AdminHttpException.badRequest("unknown filter '" + name + "': use reason, error_type, from, to");
             }
         }
-        return new DeadLetterSelection.ByFilter(text(filter, "reason").map(Params::reason),
-                text(filter, "error_type"), text(filter, "from").map(text -> Params.instant("from", text)),
+        DeadLetterSelection.ByFilter selection = new DeadLetterSelection.ByFilter(
+                text(filter, "reason").map(Params::reason), text(filter, "error_type"),
+                text(filter, "from").map(text -> Params.instant("from", text)),
                 text(filter, "to").map(text -> Params.instant("to", text)));
+        if (selection.reason().isEmpty() && selection.errorType().isEmpty() && selection.from().isEmpty()
+                && selection.to().isEmpty()) {
+            // an empty filter matches every dead letter: that takes the explicit {"all": true}
+            throw AdminHttpException.badRequest("the filter has no criterion (reason, error_type, from, to are all"
+                    + " missing, null or empty); to select every dead letter send {\"all\": true}");
+        }
+        return selection;
     }
 
     private static Optional<String> text(Map<?, ?> filter, String name) {

@@ -6,12 +6,12 @@ import dev.baton.bootstrap.json.JsonCodec;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
@@ -20,34 +20,55 @@ import java.util.function.Consumer;
  * {"at": ..., "queues": {"orders": {"completed": 2.0, "retried": 0.0, "dead": 0.0}}}}), the samples it holds first.
  * Each connection has a writer thread of its own, so a browser that stops reading blocks only its own writes: the
  * sampler hands each sample over without waiting, and a connection that falls {@link #BACKLOG} samples behind (a
- * minute of events) is ended, as is one whose write fails (the browser went away). At most {@code maxClients}
- * connections at once; one more is refused with 503.
+ * minute of events) is ended, as is one whose write fails (the browser went away). At most {@link #STREAMS_PER_USER}
+ * connections per user at once (the viewer, the operator, and without passwords everyone as one anonymous user), so
+ * that a viewer's tabs cannot lock the operator out; one more is refused with 429.
  */
 final class EventStream implements Routes.Handler {
     static final int BACKLOG = 60;
+    static final int STREAMS_PER_USER = 8;
 
     private final ThroughputSampler sampler;
     private final Runnable startSampler;
-    private final Semaphore slots;
+    private final Map<String, Integer> streams = new HashMap<>(); // per user; guarded by this
 
     /** @param startSampler starts the sampler's schedule if it is not running yet (called on every connection) */
-    EventStream(ThroughputSampler sampler, Runnable startSampler, int maxClients) {
+    EventStream(ThroughputSampler sampler, Runnable startSampler) {
         this.sampler = sampler;
         this.startSampler = startSampler;
-        this.slots = new Semaphore(maxClients);
     }
 
     @Override
     public void handle(AdminRequest request) throws IOException {
-        if (!slots.tryAcquire()) {
-            throw new AdminHttpException(503, "too many dashboard connections; close another tab and reload");
+        String user = request.user().map(AdminAccess.User::label).orElse("anonymous");
+        if (!open(user)) {
+            throw new AdminHttpException(429, user + " already has " + STREAMS_PER_USER + " event streams open (one"
+                    + " per overview tab); close one and reload");
         }
         HttpExchange exchange = request.exchange();
-        startSampler.run();
-        exchange.getResponseHeaders().set("Content-Type", "text/event-stream; charset=utf-8");
-        exchange.getResponseHeaders().set("Cache-Control", "no-store");
-        exchange.sendResponseHeaders(200, 0);
-        new Client(exchange.getResponseBody(), slots::release, exchange::close).start(sampler);
+        try {
+            startSampler.run();
+            exchange.getResponseHeaders().set("Content-Type", "text/event-stream; charset=utf-8");
+            exchange.getResponseHeaders().set("Cache-Control", "no-store");
+            exchange.sendResponseHeaders(200, 0);
+            new Client(exchange.getResponseBody(), () -> close(user), exchange::close).start(sampler);
+        } catch (IOException | RuntimeException e) {
+            close(user);
+            throw e;
+        }
+    }
+
+    private synchronized boolean open(String user) {
+        int open = streams.getOrDefault(user, 0);
+        if (open >= STREAMS_PER_USER) {
+            return false;
+        }
+        streams.put(user, open + 1);
+        return true;
+    }
+
+    private synchronized void close(String user) {
+        streams.computeIfPresent(user, (name, open) -> open > 1 ? open - 1 : null);
     }
 
     /**

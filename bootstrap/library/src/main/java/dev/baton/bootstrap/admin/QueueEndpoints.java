@@ -7,6 +7,7 @@ import dev.baton.application.port.in.ListDelayedJobsUseCase;
 import dev.baton.application.port.in.ListPartitionsUseCase;
 import dev.baton.application.port.in.ListQueuesUseCase;
 import dev.baton.application.port.out.TransportException;
+import dev.baton.application.service.LogText;
 import dev.baton.bootstrap.json.Json;
 import dev.baton.bootstrap.metrics.KnownQueues;
 import dev.baton.domain.JobSighting;
@@ -101,7 +102,7 @@ public final class QueueEndpoints implements Routes.Group {
 
     private Map<String, Object> damaged(QueueName queue, String problem) {
         if (warned.add(queue.value() + ": " + problem)) {
-            LOG.warn("queue {} cannot be read, listed with its error: {}", queue, problem);
+            LOG.warn("queue {} cannot be read, listed with its error: {}", queue, LogText.escaped(problem));
         }
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("queue", queue.value());

@@ -8,7 +8,8 @@ import java.util.regex.Pattern;
 
 /**
  * The admin server's routes: a method and a path pattern each, where {@code {}} matches one path segment and a
- * trailing {@code {*}} the rest of the path. Every {@code POST} is a change (access control treats it so).
+ * trailing {@code {*}} the rest of the path. Every {@code POST} is a change (access control treats it so), but those
+ * that change only the caller's own session ({@link #postForAnyUser}).
  */
 public final class Routes {
     private final List<Route> routes = new ArrayList<>();
@@ -25,10 +26,8 @@ public final class Routes {
         void addTo(Routes routes);
     }
 
-    record Route(String method, Pattern pattern, Handler handler) {
-        boolean isChange() {
-            return method.equals("POST");
-        }
+    /** @param isChange whether the route changes Baton's state, which access control grants the operator alone */
+    record Route(String method, Pattern pattern, Handler handler, boolean isChange) {
     }
 
     /** A matched route and the path's parameters. */
@@ -37,17 +36,22 @@ public final class Routes {
 
     /** Serves {@code GET} (and {@code HEAD}) of {@code pattern}. */
     public Routes get(String pattern, Handler handler) {
-        return add("GET", pattern, handler);
+        return add("GET", pattern, handler, false);
     }
 
     /** Serves {@code POST} of {@code pattern}: a change. */
     public Routes post(String pattern, Handler handler) {
-        return add("POST", pattern, handler);
+        return add("POST", pattern, handler, true);
     }
 
-    private Routes add(String method, String pattern, Handler handler) {
+    /** Serves {@code POST} of {@code pattern} that changes only the caller's session: its handler checks who asks. */
+    Routes postForAnyUser(String pattern, Handler handler) {
+        return add("POST", pattern, handler, false);
+    }
+
+    private Routes add(String method, String pattern, Handler handler, boolean change) {
         String regex = Pattern.quote(pattern).replace("{*}", "\\E(.+)\\Q").replace("{}", "\\E([^/]+)\\Q");
-        routes.add(new Route(method, Pattern.compile(regex), handler));
+        routes.add(new Route(method, Pattern.compile(regex), handler, change));
         return this;
     }
 

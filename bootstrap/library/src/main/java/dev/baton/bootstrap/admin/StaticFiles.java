@@ -15,7 +15,8 @@ import java.util.regex.Pattern;
  * chart library). Names are checked against a strict pattern (letters, digits, {@code .-_/}, no {@code ..} and no
  * empty segment), so no request reaches any other resource; unknown extensions and names are 404. Pages are
  * revalidated on every load ({@code no-cache}); WebJar files carry their version in the path and are cached a day.
- * The chart's WebJar is an optional dependency: without it, the overview's chart area says so.
+ * The chart's WebJar is an optional dependency: without it, the overview's chart area says so. The files' content
+ * security policy lets them load only this server's scripts, styles and images.
  */
 final class StaticFiles implements Routes.Handler {
     static final String ROOT = "dev/baton/bootstrap/dashboard/";
@@ -34,6 +35,8 @@ final class StaticFiles implements Routes.Handler {
             "svg", "image/svg+xml",
             "png", "image/png",
             "ico", "image/x-icon");
+    /** Everything from this server, nothing inline; added to {@link SecurityHeaders}' {@code frame-ancestors}. */
+    private static final String POLICY = "default-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'";
 
     private final ClassLoader loader;
     private final boolean chartLibrary;
@@ -57,6 +60,7 @@ final class StaticFiles implements Routes.Handler {
         exchange.getResponseHeaders().set("Content-Type", resource.get().contentType());
         exchange.getResponseHeaders().set("Cache-Control", resource.get().cacheControl());
         exchange.getResponseHeaders().set("X-Content-Type-Options", "nosniff");
+        SecurityHeaders.addPolicy(exchange.getResponseHeaders(), POLICY);
         boolean head = "HEAD".equals(exchange.getRequestMethod());
         exchange.sendResponseHeaders(200, head ? -1 : body.length);
         try (OutputStream out = exchange.getResponseBody()) {

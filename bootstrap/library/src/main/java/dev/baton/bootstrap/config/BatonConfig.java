@@ -100,6 +100,11 @@ public final class BatonConfig {
         return AdminUsers.of(get(Setting.ADMIN_VIEWER_PASSWORD), get(Setting.ADMIN_OPERATOR_PASSWORD));
     }
 
+    /** The origin a reverse proxy serves the admin server at ({@code https://baton.example.com}), if any. */
+    public Optional<String> adminPublicOrigin() {
+        return Optional.of(get(Setting.ADMIN_PUBLIC_ORIGIN)).filter(origin -> !origin.isEmpty());
+    }
+
     /** Empty when the admin server is {@code off}. */
     public Optional<AdminAddress> adminAddress() {
         return SettingRules.adminAddressOf(get(Setting.ADMIN_ADDRESS));

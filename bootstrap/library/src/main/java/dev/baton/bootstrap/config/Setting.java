@@ -121,6 +121,11 @@ public final class Setting<T> {
             password -> password, Secrecy.WHOLE,
             "turns on HTTP Basic authentication of the admin server; the password of the user `operator`, who may"
             + " also replay, purge, pause and resume. Never shown (`****`)");
+    public static final Setting<String> ADMIN_PUBLIC_ORIGIN = text("ADMIN_PUBLIC_ORIGIN", "",
+            SettingRules::publicOrigin, Secrecy.NONE,
+            "the origin the admin server is reached at through a reverse proxy (`https://baton.example.com`): its host"
+            + " is served besides loopback names, IP addresses and the `BATON_ADMIN_ADDRESS` host, and changes may come"
+            + " from its pages whatever `Host` the proxy passes on. See [Security](#security-of-the-admin-server)");
     public static final Setting<String> PLUGINS = text("PLUGINS", "", folder -> folder, Secrecy.NONE,
             "a folder whose `*.jar` files are searched for handlers (`NamedJobHandler` services) (the `baton` "
             + "command; embedded, `handlerClassLoader(loader)`)");

@@ -4,6 +4,8 @@ import dev.baton.adapters.redis.RedisAdapter;
 import dev.baton.application.service.JobThreads;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.QueueName;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -132,6 +134,29 @@ final class SettingRules {
     static String adminAddress(String text) {
         adminAddressOf(text);
         return text;
+    }
+
+    /** Empty, or an origin as a browser sends it: {@code https://host} or {@code https://host:port}, lower case. */
+    static String publicOrigin(String text) {
+        if (text.isEmpty()) {
+            return text;
+        }
+        URI uri;
+        try {
+            uri = new URI(text);
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException("expected an origin such as https://baton.example.com: "
+                    + e.getMessage());
+        }
+        boolean web = "http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(uri.getScheme());
+        boolean bare = uri.getRawUserInfo() == null && uri.getRawQuery() == null && uri.getRawFragment() == null
+                && (uri.getRawPath() == null || uri.getRawPath().isEmpty() || uri.getRawPath().equals("/"));
+        if (!web || uri.getHost() == null || !bare) {
+            throw new IllegalArgumentException("expected an origin such as https://baton.example.com (http or https,"
+                    + " a host, an optional port, no path)");
+        }
+        return (uri.getScheme() + "://" + uri.getHost() + (uri.getPort() < 0 ? "" : ":" + uri.getPort()))
+                .toLowerCase(Locale.ROOT);
     }
 
     /** Empty for {@code off}. */

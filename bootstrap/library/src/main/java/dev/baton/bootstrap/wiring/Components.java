@@ -68,6 +68,7 @@ public final class Components {
     static final Duration GAUGE_REFRESH = Duration.ofSeconds(10);
 
     private final Closer closer = new Closer();
+    private final Clock clock;
     private final KnownQueues queues;
     private final Lazy<JobHandlers> handlers;
     private final Observers observers;
@@ -94,6 +95,7 @@ public final class Components {
 
     public Components(BatonConfig config, Given given) {
         Clock clock = given.clock();
+        this.clock = clock;
         this.queues = new KnownQueues(config.queues());
         this.handlers = new Lazy<>(() -> HandlerRegistry.collect(given.handlers(), given.namedHandlers(),
                 given.handlerLoader()));
@@ -160,6 +162,11 @@ public final class Components {
      */
     public <T> T use(Class<T> type) {
         return answers.get(type);
+    }
+
+    /** The instance's clock, the builder's. */
+    public Clock clock() {
+        return clock;
     }
 
     public Closer closer() {

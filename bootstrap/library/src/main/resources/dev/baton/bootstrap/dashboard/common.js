@@ -71,11 +71,24 @@ const baton = (() => {
     }
     user.textContent = (whoami.user ? 'signed in as ' + whoami.user : 'no login') +
       (whoami.can_change ? '' : ' · read-only');
+    if (whoami.user) user.after(el('button', {class: 'signout', id: 'signout', onclick: signOut}, 'Sign out'));
     document.querySelectorAll('[data-change]').forEach(node => {
       node.hidden = !whoami.can_change;
       node.disabled = !whoami.can_change;
     });
     return whoami;
+  }
+
+  /**
+   * Ends this browser's login: the server marks the browser, answers its next request with a login challenge, and the
+   * browser forgets the password it kept and asks for one again.
+   */
+  async function signOut() {
+    try {
+      await api('/api/signout', {});
+    } finally {
+      location.assign('/');
+    }
   }
 
   function canChange() {

@@ -39,6 +39,11 @@ final class AdminClient {
         return send(request(path).GET());
     }
 
+    /** A GET with one more header ({@code Cookie}, say). */
+    HttpResponse<String> get(String path, String header, String value) throws IOException, InterruptedException {
+        return send(request(path).header(header, value).GET());
+    }
+
     /** A JSON POST, as the dashboard's pages send it. */
     HttpResponse<String> post(String path, String json) throws IOException, InterruptedException {
         return send(request(path).header("Content-Type", "application/json")

@@ -20,6 +20,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
@@ -27,6 +28,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
+import java.util.logging.Level;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -38,13 +40,15 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The dashboard in a real browser (Debian's headless Chromium, driven by Selenium) over a worker on real Redis and
  * PostgreSQL: the overview's numbers and chart move as jobs run, a job is looked up, a dead letter is replayed and
- * completes, and a viewer's replay is refused. Takes the screenshots docs/DASHBOARD.md shows.
+ * completes, a viewer's replay is refused, the pages log no console error and signing out asks for a login again.
+ * Takes the screenshots docs/DASHBOARD.md shows.
  */
 class DashboardBrowserIT {
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
@@ -59,6 +63,7 @@ class DashboardBrowserIT {
     private String base;
     private ChromeDriver browser;
     private Path profile;
+    private final List<String> network = new ArrayList<>();
 
     @BeforeEach
     void start() throws IOException {
@@ -92,6 +97,7 @@ class DashboardBrowserIT {
         ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM.toString()).addArguments("--headless=new",
                 "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                 "--disable-sync", "--no-first-run", "--user-data-dir=" + profile);
+        options.setCapability("goog:loggingPrefs", Map.of("browser", "ALL", "performance", "ALL"));
         browser = new ChromeDriver(new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
                 .build(), options);
         browser.manage().window().setSize(new Dimension(1360, 900));
@@ -165,6 +171,8 @@ class DashboardBrowserIT {
         assertThat(letter.getText()).as("a payload is shown as text, never markup")
                 .contains("<img src=x onerror=\"document.title='owned'\">");
         assertThat(browser.getTitle()).isEqualTo("Baton · Dead letters");
+        assertThat(browser.manage().logs().get(LogType.BROWSER).getAll()).as("no console error, no missing favicon")
+                .noneMatch(entry -> entry.getLevel() == Level.SEVERE);
         WebElement replay = letter.findElement(By.cssSelector("button.replay"));
         assertThat(replay.isDisplayed()).isFalse();
 
@@ -175,6 +183,17 @@ class DashboardBrowserIT {
         until(() -> text("#message").startsWith("403: "));
         browser.navigate().refresh();
         assertThat(waitFor(By.cssSelector("tr[data-job='payment-1']")).isDisplayed()).isTrue();
+
+        // signed out, the next page is refused with a login challenge (a real browser then asks for the password)
+        browser.findElement(By.id("signout")).click();
+        until(() -> answered(base + "/", 401));
+    }
+
+    /** Whether the browser got an answer of {@code status} to {@code url}, as its network log tells. */
+    private boolean answered(String url, int status) {
+        browser.manage().logs().get(LogType.PERFORMANCE).forEach(entry -> network.add(entry.getMessage()));
+        return network.stream().anyMatch(event -> event.contains("\"Network.responseReceived\"")
+                && event.contains("\"url\":\"" + url + "\"") && event.contains("\"status\":" + status));
     }
 
     /**

@@ -87,7 +87,7 @@ class DashboardHttpTest {
     void eventsReportThroughputEachSecondAndAClosedOneFreesItsPlace() throws Exception {
         RunningWorker worker = baton.start("mail");
         List<InputStream> streams = new ArrayList<>();
-        for (int i = 0; i < Dashboard.MAX_EVENT_CLIENTS; i++) {
+        for (int i = 0; i < EventStream.STREAMS_PER_USER; i++) {
             HttpResponse<InputStream> stream = events();
             assertThat(stream.statusCode()).isEqualTo(200);
             assertThat(stream.headers().firstValue("Content-Type")).contains("text/event-stream; charset=utf-8");
@@ -95,8 +95,9 @@ class DashboardHttpTest {
         }
         HttpResponse<String> refused = http.send(HttpRequest.newBuilder(uri("/api/events")).build(),
                 HttpResponse.BodyHandlers.ofString());
-        assertThat(refused.statusCode()).isEqualTo(503);
-        assertThat(refused.body()).contains("too many dashboard connections");
+        assertThat(refused.statusCode()).isEqualTo(429);
+        assertThat(refused.body()).contains("anonymous already has " + EventStream.STREAMS_PER_USER
+                + " event streams open");
 
         BufferedReader first = new BufferedReader(new InputStreamReader(streams.get(0), StandardCharsets.UTF_8));
         assertThat(first.readLine()).startsWith("data: {\"at\":\"").contains("\"queues\":{\"mail\":{");

@@ -20,6 +20,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -82,6 +83,21 @@ class ConfigLoaderTest {
         assertThat(config.adminAddress()).contains(new AdminAddress("0.0.0.0", 0));
         assertThat(ConfigLoader.load(Map.of("BATON_ADMIN_ADDRESS", "off"), Optional.empty(), Map.of())
                 .adminAddress()).isEmpty();
+    }
+
+    @Test
+    void thePublicOriginIsAnOriginOrNothing() {
+        assertThat(ConfigLoader.load(Map.of("BATON_ADMIN_PUBLIC_ORIGIN", "HTTPS://Baton.Example.com/"),
+                Optional.empty(), Map.of()).adminPublicOrigin()).contains("https://baton.example.com");
+        assertThat(ConfigLoader.load(Map.of("BATON_ADMIN_PUBLIC_ORIGIN", "http://10.0.0.5:8080"), Optional.empty(),
+                Map.of()).adminPublicOrigin()).contains("http://10.0.0.5:8080");
+        assertThat(BatonConfig.defaults().adminPublicOrigin()).isEmpty();
+        for (String bad : List.of("baton.example.com", "ftp://baton.example.com", "https://baton.example.com/admin",
+                "https://user@baton.example.com", "https://baton.example.com?x=1")) {
+            assertThatThrownBy(() -> ConfigLoader.load(Map.of("BATON_ADMIN_PUBLIC_ORIGIN", bad), Optional.empty(),
+                    Map.of())).as(bad).hasMessageContaining("BATON_ADMIN_PUBLIC_ORIGIN")
+                    .hasMessageContaining("https://baton.example.com");
+        }
     }
 
     @Test

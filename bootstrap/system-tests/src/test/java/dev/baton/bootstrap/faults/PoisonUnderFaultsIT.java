@@ -25,7 +25,7 @@ class PoisonUnderFaultsIT {
 
     @Test
     void onlyPoisonJobsEndPoisonAndNoJobEndsBothCompletedAndDead() {
-        int total = SoakSize.jobs(800);
+        int total = SoakSize.jobs(400);
         Duration faulting = SoakSize.minutes(Duration.ZERO);
         try (Scenario scenario = Scenario.crashingOnPoison("poison-faults", Map.of("BATON_CONCURRENCY", "8",
                 "BATON_POOL_SIZE", "auto", "BATON_DELIVERY_LIMIT", "5"))) {
