@@ -15,6 +15,7 @@ public sealed interface Backoff {
         public Fixed {
             notNull(delay, "delay");
             require(!delay.isNegative(), "backoff delay must not be negative");
+            DueHorizon.checkDelay("backoff delay", delay);
         }
 
         @Override
@@ -31,6 +32,7 @@ public sealed interface Backoff {
             require(!initial.isNegative() && !initial.isZero(), "initial backoff must be positive, got " + initial);
             require(multiplier >= 1.0 && Double.isFinite(multiplier), "backoff multiplier must be >= 1");
             require(max.compareTo(initial) >= 0, "maximum backoff " + max + " is below the initial " + initial);
+            DueHorizon.checkDelay("maximum backoff", max);
         }
 
         @Override

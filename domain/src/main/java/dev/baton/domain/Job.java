@@ -20,7 +20,8 @@ import java.util.Optional;
  * @param enqueuedAt  when the job was first enqueued (kept across retries and redrives)
  * @param notBefore   the job is not due before this instant (delayed job or retry)
  * @param lastError   the error of the previous attempt, for retried jobs
- * @param headers     small string headers: any extra field of the stream entry
+ * @param headers     small string headers: any extra field of the stream entry; each name an RFC 7230 token of
+ *                    at most {@value #MAX_HEADER_NAME} characters (letters, digits, {@code !#$%&'*+-.^_`|~})
  */
 public record Job(JobId id, QueueName queue, Optional<String> type, String payload, int attempt, Instant enqueuedAt,
                   Optional<Instant> notBefore, Optional<JobError> lastError, Map<String, String> headers) {
@@ -31,6 +32,8 @@ public record Job(JobId id, QueueName queue, Optional<String> type, String paylo
      * ({@link NoHandlerPolicy}); a job that ran has stopped waiting, and loses it.
      */
     public static final String NO_HANDLER_SINCE = "no_handler_since";
+    /** The longest header name, in characters. */
+    public static final int MAX_HEADER_NAME = 128;
 
     public Job {
         notNull(id, "job id");
@@ -44,6 +47,15 @@ public record Job(JobId id, QueueName queue, Optional<String> type, String paylo
         type.ifPresent(t -> require(!t.isBlank() && t.length() <= 200 && Text.printable(t),
                 "job type must be 1..200 printable characters"));
         headers = Map.copyOf(notNull(headers, "headers"));
+        headers.keySet().forEach(Job::checkHeaderName);
+    }
+
+    /** A header name travels as a stream field and, through tracing, as an HTTP-like header: a token, short. */
+    private static void checkHeaderName(String name) {
+        if (name.length() > MAX_HEADER_NAME || !Text.token(name)) {
+            throw new InvalidValueException("header name '" + Text.shown(name) + "' is invalid: use 1.."
+                    + MAX_HEADER_NAME + " letters, digits or !#$%&'*+-.^_`|~ (an RFC 7230 token)");
+        }
     }
 
     /** A new job, due now, with no type and no headers. */

@@ -24,7 +24,7 @@ public record PayloadLimit(int maxBytes) {
     }
 
     /** UTF-8 length without copying the payload. */
-    static int bytes(String payload) {
+    public static int bytes(String payload) {
         int bytes = 0;
         for (int i = 0; i < payload.length(); i++) {
             char c = payload.charAt(i);

@@ -7,7 +7,10 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class JobTest {
     private static final Instant ENQUEUED = Instant.parse("2026-11-29T12:00:00Z");
@@ -128,5 +131,29 @@ class JobTest {
                 .isInstanceOf(InvalidValueException.class).hasMessage("payload is required");
         assertThatThrownBy(() -> Job.create(null, job.queue(), "{}", ENQUEUED))
                 .isInstanceOf(InvalidValueException.class);
+    }
+
+    @Nested
+    class HeaderNames {
+        @ParameterizedTest
+        @ValueSource(strings = {"traceparent", "X-B3-TraceId", "unique_for_ms", "a!#$%&'*+-.^_`|~9"})
+        void tokensAreAccepted(String name) {
+            assertThat(job.withHeaders(Map.of(name, "v")).headers()).containsOnlyKeys(name);
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"", "two words", "line\nbreak", "nul\u0000", "tab\t", "a:b", "(x)", "é", "del\u007F"})
+        void othersAreRefusedWithTheNameShownSafely(String name) {
+            assertThatThrownBy(() -> job.withHeaders(Map.of(name, "v"))).isInstanceOf(InvalidValueException.class)
+                    .hasMessageStartingWith("header name '").hasMessageContaining("RFC 7230 token")
+                    .satisfies(e -> assertThat(e.getMessage()).doesNotContainPattern("\\p{Cntrl}"));
+        }
+
+        @Test
+        void theLimitIs128Characters() {
+            assertThat(job.withHeaders(Map.of("h".repeat(128), "v")).headers()).hasSize(1);
+            assertThatThrownBy(() -> job.withHeaders(Map.of("h".repeat(129), "v")))
+                    .isInstanceOf(InvalidValueException.class).hasMessageContaining("1..128");
+        }
     }
 }

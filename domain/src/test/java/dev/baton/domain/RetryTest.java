@@ -43,6 +43,17 @@ class RetryTest {
     }
 
     @Test
+    void backoffsStayWithinTheDueHorizon() {
+        Duration beyond = DueHorizon.MAX_AHEAD.plusMillis(1);
+
+        assertThatThrownBy(() -> new Backoff.Fixed(beyond)).isInstanceOf(InvalidValueException.class)
+                .hasMessageContaining("backoff delay");
+        assertThatThrownBy(() -> new Backoff.Exponential(Duration.ofSeconds(1), 2, beyond))
+                .isInstanceOf(InvalidValueException.class).hasMessageContaining("maximum backoff");
+        assertThat(new Backoff.Fixed(DueHorizon.MAX_AHEAD).delayBefore(1)).isEqualTo(DueHorizon.MAX_AHEAD);
+    }
+
+    @Test
     void jitterVariantsSpreadTheDelay() {
         Duration delay = Duration.ofMillis(1000);
 

@@ -4,6 +4,7 @@ import static dev.baton.adapters.postgres.SqlFailures.unavailable;
 
 import dev.baton.application.port.out.JobOutbox;
 import dev.baton.application.port.out.LedgerUnavailableException;
+import dev.baton.domain.DueHorizon;
 import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
@@ -140,19 +141,22 @@ final class PostgresJobOutbox implements JobOutbox {
         return handle.createQuery(claimSql)
                 .bindArray("published", Long.class, List.copyOf(published)).bind("at", at)
                 .bind("until", claimedUntil).bind("now", now).bind("max", max)
-                .map((rows, context) -> entry(rows)).list().stream()
+                .map((rows, context) -> entry(rows, now)).list().stream()
                 .sorted(Comparator.comparingLong(Entry::position)).toList();
     }
 
-    /** One row as a job, or as malformed with the reason its values are no job. */
-    private static Entry entry(ResultSet row) throws SQLException {
+    /**
+     * One row as a job, or as malformed with the reason its values are no job: a due time beyond the horizon from
+     * {@code now} is one (a row written before the function checked it).
+     */
+    private static Entry entry(ResultSet row, Instant now) throws SQLException {
         long position = row.getLong("position");
         try {
-            Timestamp due = row.getTimestamp("due_at");
+            Optional<Instant> due = Optional.ofNullable(row.getTimestamp("due_at")).map(Timestamp::toInstant)
+                    .map(instant -> DueHorizon.check(instant, now));
             Job job = new Job(JobId.of(row.getString("job_id")), QueueName.of(row.getString("queue")),
                     Optional.ofNullable(row.getString("type")), row.getString("payload"), 0,
-                    row.getTimestamp("enqueued_at").toInstant(), Optional.ofNullable(due).map(Timestamp::toInstant),
-                    Optional.empty(), headers(row));
+                    row.getTimestamp("enqueued_at").toInstant(), due, Optional.empty(), headers(row));
             return new Entry.Ready(position, job);
         } catch (InvalidValueException e) {
             return new Entry.Malformed(position, row.getString("queue"), rawFields(row), e.getMessage());

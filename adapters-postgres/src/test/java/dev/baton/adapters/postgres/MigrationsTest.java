@@ -76,7 +76,7 @@ class MigrationsTest {
                     "job_outbox_claiming", "demo_shipments",
                     MigrationLocation.LEDGER_HISTORY_TABLE, DEMO_HISTORY);
             assertThat(appliedVersions(ledgerHistory))
-                    .containsExactly("1", "2", "4", "5", "6", "7", "8", "9", "10", "11");
+                    .containsExactly("1", "2", "4", "5", "6", "7", "8", "9", "10", "11", "12");
             assertThat(appliedVersions(demoHistory)).containsExactly("1");
             assertThat(history(EMPTY, MigrationLocation.LEDGER_HISTORY_TABLE)).isEqualTo(ledgerHistory);
             assertThat(history(EMPTY, DEMO_HISTORY)).isEqualTo(demoHistory);
@@ -109,7 +109,7 @@ class MigrationsTest {
         }
 
         assertThat(appliedVersions(history(RACED, MigrationLocation.LEDGER_HISTORY_TABLE)))
-                .containsExactly("1", "2", "4", "5", "6", "7", "8", "9", "10", "11");
+                .containsExactly("1", "2", "4", "5", "6", "7", "8", "9", "10", "11", "12");
         assertThat(appliedVersions(history(RACED, DEMO_HISTORY))).containsExactly("1");
         assertThat(history(RACED, MigrationLocation.LEDGER_HISTORY_TABLE)).allMatch(row -> row.endsWith(":true"));
     }

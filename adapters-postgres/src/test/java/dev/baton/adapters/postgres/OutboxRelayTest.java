@@ -150,6 +150,24 @@ class OutboxRelayTest {
                 .as("a row without a job id, by its position").get().isInstanceOf(JobOutcome.Dead.class);
     }
 
+    /** Rows written around the function (or before V12 checked them) are no jobs either: the Java checks hold. */
+    @Test
+    void rowsDueBeyondTheHorizonOrWithABadHeaderNameAreMalformed() {
+        long infinite = insertRaw("d-inf", "due_at", "'infinity'");
+        long far = insertRaw("d-far", "due_at", "'2036-12-01T10:00:01Z'");
+        long latest = insertRaw("d-latest", "due_at", "'2036-12-01T10:00:00Z'");
+        long noName = insertRaw("h-empty", "headers", "'{\"\": \"v\"}'");
+
+        relay.runOnce();
+
+        assertThat(publisher.jobIds()).containsExactly("d-latest");
+        assertThat(malformedAt(latest)).isNull();
+        assertThat(malformedAt(infinite)).startsWith("due time +292278994-").contains("more than 10 years");
+        assertThat(malformedAt(far)).isEqualTo("due time 2036-12-01T10:00:01Z is more than 10 years (3653 days)"
+                + " ahead: the latest allowed now is 2036-12-01T10:00:00Z");
+        assertThat(malformedAt(noName)).startsWith("header name '' is invalid");
+    }
+
     /**
      * A job the transport refuses (it checks a batch before sending any of it) is marked MALFORMED with the
      * transport's reason; the others of its batch are published, in order, and the relay goes on.
@@ -354,6 +372,13 @@ class OutboxRelayTest {
         return SCHEMA.jdbi().withHandle(handle -> handle.createQuery("INSERT INTO " + SCHEMA.name()
                 + ".job_outbox (job_id, queue, payload, type) VALUES (" + jobId + ", " + queue + ", " + payload + ", "
                 + type + ") RETURNING position").mapTo(Long.class).one());
+    }
+
+    /** Writes a row of queue {@code orders} straight into the table with one more column's value. */
+    private static long insertRaw(String jobId, String column, String value) {
+        return SCHEMA.jdbi().withHandle(handle -> handle.createQuery("INSERT INTO " + SCHEMA.name()
+                + ".job_outbox (job_id, queue, payload, " + column + ") VALUES (:id, 'orders', '{}', " + value
+                + ") RETURNING position").bind("id", jobId).mapTo(Long.class).one());
     }
 
     private static String malformedAt(long position) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.baton.adapters.postgres.testing.TestSchema;
 import dev.baton.application.port.in.EnqueueJobUseCase;
 import dev.baton.application.port.in.EnqueueJobsUseCase;
+import dev.baton.domain.DueHorizon;
 import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
@@ -130,6 +131,20 @@ class OutboxTest {
     }
 
     @Test
+    void aDueTimeBeyondTheHorizonIsRefusedBeforeAnyRowIsWritten() throws SQLException {
+        try (Connection producer = connection()) {
+            producer.setAutoCommit(false);
+            assertThatThrownBy(() -> adapter.outbox().enqueueAll(producer, new EnqueueJobsUseCase.Command(List.of(
+                    EnqueueJobUseCase.Command.now(QueueName.of("orders"), JobId.of("far-1"), "{}"),
+                    EnqueueJobUseCase.Command.now(QueueName.of("orders"), JobId.of("far-2"), "{}")
+                            .at(NOW.plus(DueHorizon.MAX_AHEAD).plusSeconds(1))))))
+                    .isInstanceOf(InvalidValueException.class).hasMessageContaining("more than 10 years");
+            producer.commit();
+        }
+        assertThat(outboxRows("far-1")).isZero();
+    }
+
+    @Test
     void aJdbiHandleEnqueuesInItsTransaction() {
         SCHEMA.jdbi().useTransaction(handle -> adapter.outbox().enqueue(handle,
                 EnqueueJobUseCase.Command.now(QueueName.of("orders"), JobId.of("handle-1"), "{}")));
@@ -188,6 +203,29 @@ class OutboxTest {
                     "header 'unique_key' is reserved for a uniqueness key");
         }
 
+        @Test
+        void dueTimesThatAreNoTimeOrBeyondTheHorizonAreRefused() throws SQLException {
+            assertSqlError("'orders', 'due-1', '{}', due_at => 'infinity'", "22023",
+                    "due_at infinity is no time: give one at most 10 years (3653 days) ahead, or NULL for now");
+            assertSqlError("'orders', 'due-2', '{}', due_at => '-infinity'", "22023", "due_at -infinity is no time");
+            assertSqlError("'orders', 'due-3', '{}', due_at => now() + interval '3653 days 1 second'", "22023",
+                    "is more than 10 years (3653 days) ahead: the latest allowed now is");
+            assertSqlError("'orders', 'due-4', '{}', due_at => '294276-01-01T00:00:00Z'", "22023",
+                    "due time 294276-01-01T00:00:00.000Z is more than 10 years");
+        }
+
+        @Test
+        void headerNamesThatAreNoTokenAreRefusedShownEscaped() throws SQLException {
+            assertSqlError("'orders', 'hn-1', '{}', headers => '{\"\": \"v\"}'", "22023",
+                    "header name \"\" is invalid: use 1..128 letters, digits or !#$%&'*+-.^_`|~ (an RFC 7230 token)");
+            assertSqlError("'orders', 'hn-2', '{}', headers => '{\"bad\\nname\": \"v\"}'", "22023",
+                    "header name \"bad\\nname\" is invalid");
+            assertSqlError("'orders', 'hn-3', '{}', headers => '{\"two words\": \"v\"}'", "22023",
+                    "header name \"two words\" is invalid");
+            assertSqlError("'orders', 'hn-4', '{}', headers => jsonb_build_object(repeat('h', 129), 'v')", "22023",
+                    "is invalid: use 1..128 letters");
+        }
+
         /** Java's limits are the function's: what the relay publishes, the function accepts. */
         @Test
         void whatJavaAcceptsAtItsLimitsItAcceptsToo() throws SQLException {
@@ -196,7 +234,8 @@ class OutboxTest {
                 producer.createStatement().execute("SELECT " + SCHEMA.name() + ".enqueue('orders', "
                         + "repeat(U&'\\+01F600', 128), '{}', type => repeat(U&'\\+01F69A', 100), headers => "
                         + "'{\"traceparent\": \"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01\", "
-                        + "\"partition_key\": \"p\", \"unique_for_ms\": \"5\", \"\": \"\"}')");
+                        + "\"partition_key\": \"p\", \"unique_for_ms\": \"5\", \"" + "h".repeat(128)
+                        + "\": \"\"}', due_at => now() + interval '3652 days')");
                 producer.commit();
             }
             String emoji = "\uD83D\uDE00".repeat(128);

@@ -53,6 +53,19 @@ final class DeadLetters {
         });
     }
 
+    /** One dead letter by its id: an {@code XRANGE} of one entry. */
+    Optional<StoredDeadLetter> find(QueueName queue, DeadLetterId id) {
+        Optional<Located> located = partitions.layout("read a dead letter", queue).locate(id.value())
+                .filter(place -> EntryId.isEntryId(place.entryId()));
+        if (located.isEmpty()) {
+            return Optional.empty();
+        }
+        QueueKeys keys = located.get().keys();
+        String entryId = located.get().entryId();
+        return call("read a dead letter", queue, () -> redis.xrange(keys.dead(), Range.create(entryId, entryId),
+                Limit.from(1)).stream().findFirst().map(message -> stored(keys, message)));
+    }
+
     /** Up to {@code limit} dead letters of the partition, oldest first, after the entry id {@code after}. */
     List<StoredDeadLetter> page(QueueKeys keys, Optional<String> after, int limit) {
         Range<String> range = after
@@ -60,10 +73,15 @@ final class DeadLetters {
                 .orElse(Range.unbounded());
         List<StoredDeadLetter> letters = new ArrayList<>();
         for (StreamMessage<byte[], byte[]> message : redis.xrange(keys.dead(), range, Limit.from(limit))) {
-            StoredDeadLetter stored = wire.deadLetter(keys.queue(), message.getId(), fields(message));
-            letters.add(new StoredDeadLetter(DeadLetterId.of(keys.idOf(stored.id().value())), stored.letter()));
+            letters.add(stored(keys, message));
         }
         return letters;
+    }
+
+    /** A dead-letter stream's entry, with the port's id (partition-qualified when the queue has partitions). */
+    private StoredDeadLetter stored(QueueKeys keys, StreamMessage<byte[], byte[]> message) {
+        StoredDeadLetter stored = wire.deadLetter(keys.queue(), message.getId(), fields(message));
+        return new StoredDeadLetter(DeadLetterId.of(keys.idOf(stored.id().value())), stored.letter());
     }
 
     /** The entry id in an id of the port ({@code <partition>/<entry id>}, or the entry id alone). */

@@ -23,6 +23,7 @@ import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
 import dev.baton.domain.JobSighting;
 import dev.baton.domain.PartitionStats;
+import dev.baton.domain.QueueListing;
 import dev.baton.domain.QueueName;
 import dev.baton.domain.QueueStats;
 import dev.baton.domain.QueueTotals;
@@ -232,7 +233,7 @@ final class RedisStreamTransport implements JobPublisher, JobLeases, QueueMainte
     }
 
     @Override
-    public List<QueueName> queues() {
+    public QueueListing queues() {
         return parts().directory.queues();
     }
 
@@ -251,6 +252,11 @@ final class RedisStreamTransport implements JobPublisher, JobLeases, QueueMainte
     public List<StoredDeadLetter> deadLetters(QueueName queue, Optional<DeadLetterId> after, int limit) {
         requirePositive(limit);
         return parts().deadLetters.list(queue, after, limit);
+    }
+
+    @Override
+    public Optional<StoredDeadLetter> deadLetter(QueueName queue, DeadLetterId id) {
+        return parts().deadLetters.find(queue, id);
     }
 
     @Override

@@ -43,6 +43,13 @@ abstract class PartitionedContract extends RedisContracts {
         raw().commands().xadd(keys.stream(), (Object[]) fieldsAndValues(fields));
     }
 
+    /** One partition's stream of the queue becomes a string: the others stay streams. */
+    @Override
+    public void damageStream(QueueName queue) {
+        QueueKeys keys = RawKeys.keys(namespace(), queue, QueueLayout.partitionOf(KEY, PARTITIONS), PARTITIONS);
+        raw().commands().set(keys.stream(), RawRedis.bytes("x"));
+    }
+
     @Override
     public void deleteFromStream(QueueName queue, DeliveryId id) {
         QueueLayout.Located located = new QueueLayout(namespace(), queue, "-workers", PARTITIONS)

@@ -44,6 +44,11 @@ class RedisStreamTransportContractTest extends RedisContracts {
     }
 
     @Override
+    public void damageStream(QueueName queue) {
+        raw.commands().set(RawRedis.stream(queue), RawRedis.bytes("x"));
+    }
+
+    @Override
     public void deleteFromStream(QueueName queue, DeliveryId id) {
         raw.commands().xdel(RawRedis.stream(queue), id.value());
     }

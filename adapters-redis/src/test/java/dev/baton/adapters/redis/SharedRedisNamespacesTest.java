@@ -92,9 +92,9 @@ class SharedRedisNamespacesTest {
                 .map(Delivery::id).toList());
         shop.publisher().publish(job("order-2"));
 
-        assertThat(shop.overview().queues()).contains(queue);
-        assertThat(billing.overview().queues()).doesNotContain(queue);
-        assertThat(unscoped.overview().queues()).doesNotContain(queue);
+        assertThat(shop.overview().queues().names()).contains(queue);
+        assertThat(billing.overview().queues().names()).doesNotContain(queue);
+        assertThat(unscoped.overview().queues().names()).doesNotContain(queue);
         assertThat(shop.administration().stats(queue).length()).isEqualTo(2);
         assertThat(billing.administration().stats(queue).length()).isZero();
         assertThat(shop.overview().totals(List.of(queue)).get(queue).completed()).isEqualTo(1);
@@ -150,7 +150,7 @@ class SharedRedisNamespacesTest {
         assertThat(shop.leases().lease(queue, CONSUMER, 10, BLOCK).deliveries()).isEmpty();
         assertThat(unscoped.leases().lease(queue, CONSUMER, 10, BLOCK).deliveries())
                 .extracting(d -> ((Delivery.Leased) d).job().id()).containsExactly(JobId.of("plain-1"));
-        assertThat(Set.copyOf(unscoped.overview().queues())).contains(queue);
+        assertThat(Set.copyOf(unscoped.overview().queues().names())).contains(queue);
     }
 
     private Job job(String id) {

@@ -1,6 +1,7 @@
 package dev.baton.application.handler;
 
 import dev.baton.domain.BatonException;
+import dev.baton.domain.DueHorizon;
 import dev.baton.domain.InvalidValueException;
 import java.time.Duration;
 
@@ -13,7 +14,7 @@ import java.time.Duration;
 public class SnoozeException extends BatonException {
     private final Duration delay;
 
-    /** @param delay how long the job waits before it runs again; positive */
+    /** @param delay how long the job waits before it runs again; positive, at most {@link DueHorizon#MAX_AHEAD} */
     public SnoozeException(Duration delay) {
         super("snoozed for " + requirePositive(delay));
         this.delay = delay;
@@ -27,6 +28,6 @@ public class SnoozeException extends BatonException {
         if (delay == null || delay.isNegative() || delay.isZero()) {
             throw new InvalidValueException("a snooze needs a positive delay, got " + delay);
         }
-        return delay;
+        return DueHorizon.checkDelay("a snooze's delay", delay);
     }
 }

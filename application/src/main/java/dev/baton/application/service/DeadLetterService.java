@@ -2,6 +2,7 @@ package dev.baton.application.service;
 
 import dev.baton.application.port.in.ListDeadLettersUseCase;
 import dev.baton.application.port.in.PurgeDeadLettersUseCase;
+import dev.baton.application.port.in.ReadDeadLetterUseCase;
 import dev.baton.application.port.in.RedriveDeadLettersUseCase;
 import dev.baton.application.port.out.JobOutcomes;
 import dev.baton.application.port.out.QueueAdministration;
@@ -19,12 +20,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Lists, redrives and purges a queue's dead letters. A redrive (replay) or purge is recorded in the ledger first, then
- * done in the transport, a page of selected dead letters at a time: if the transport fails in between, the ledger says
- * replayed or purged while the dead letter is still there, and doing it again finishes it.
+ * Lists, reads, redrives and purges a queue's dead letters. A redrive (replay) or purge is recorded in the ledger
+ * first, then done in the transport, a page of selected dead letters at a time: if the transport fails in between,
+ * the ledger says replayed or purged while the dead letter is still there, and doing it again finishes it.
  */
 public final class DeadLetterService
-        implements ListDeadLettersUseCase, RedriveDeadLettersUseCase, PurgeDeadLettersUseCase {
+        implements ListDeadLettersUseCase, ReadDeadLetterUseCase, RedriveDeadLettersUseCase,
+        PurgeDeadLettersUseCase {
     private static final Logger LOG = LoggerFactory.getLogger(DeadLetterService.class);
     static final int PAGE = 100;
 
@@ -60,6 +62,11 @@ public final class DeadLetterService
             after = Optional.of(page.get(page.size() - 1).id());
         }
         return selected;
+    }
+
+    @Override
+    public Optional<StoredDeadLetter> read(ReadDeadLetterUseCase.Command command) {
+        return queues.deadLetter(command.queue(), command.id());
     }
 
     @Override

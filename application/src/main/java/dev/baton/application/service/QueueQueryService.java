@@ -13,6 +13,7 @@ import dev.baton.application.port.out.QueueOverview;
 import dev.baton.domain.JobOutcome;
 import dev.baton.domain.JobSighting;
 import dev.baton.domain.PartitionStats;
+import dev.baton.domain.QueueListing;
 import dev.baton.domain.QueueName;
 import dev.baton.domain.QueueTotals;
 import java.util.List;
@@ -80,7 +81,7 @@ public final class QueueQueryService
     }
 
     @Override
-    public List<QueueName> queues() {
+    public QueueListing queues() {
         return overview.queues();
     }
 }

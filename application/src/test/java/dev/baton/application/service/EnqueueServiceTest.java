@@ -9,6 +9,7 @@ import dev.baton.application.port.in.EnqueueUniqueJobUseCase;
 import dev.baton.application.port.out.JobObserver;
 import dev.baton.application.testing.InMemoryStreamTransport;
 import dev.baton.application.testing.MutableClock;
+import dev.baton.domain.DueHorizon;
 import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
@@ -22,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 class EnqueueServiceTest {
@@ -118,5 +120,56 @@ class EnqueueServiceTest {
                 .isInstanceOf(InvalidValueException.class);
         assertThat(transport.stats(queue).length()).isEqualTo(2);
         assertThat(enqueued).hasSize(3);
+    }
+
+    /** Every enqueue of the service refuses a due time beyond the horizon, and publishes nothing then. */
+    @Nested
+    class DueTimes {
+        private final EnqueueJobUseCase.Command farAhead = EnqueueJobUseCase.Command.now(queue, JobId.of("far"), "{}")
+                .at(NOW.plus(DueHorizon.MAX_AHEAD).plusSeconds(1));
+
+        @Test
+        void theHorizonItselfIsAccepted() {
+            Job latest = service.enqueue(EnqueueJobUseCase.Command.now(queue, JobId.of("l-1"), "{}")
+                    .at(NOW.plus(DueHorizon.MAX_AHEAD)));
+            Job longest = service.enqueue(EnqueueJobUseCase.Command.now(queue, JobId.of("l-2"), "{}")
+                    .after(DueHorizon.MAX_AHEAD));
+
+            assertThat(latest.notBefore()).contains(NOW.plus(DueHorizon.MAX_AHEAD));
+            assertThat(longest.notBefore()).contains(NOW.plus(DueHorizon.MAX_AHEAD));
+        }
+
+        @Test
+        void aDueTimeBeyondItIsRefusedOnEveryEnqueue() {
+            assertThatThrownBy(() -> service.enqueue(farAhead)).isInstanceOf(InvalidValueException.class)
+                    .hasMessageContaining("more than 10 years (3653 days) ahead");
+            assertThatThrownBy(() -> service.enqueueUnique(new EnqueueUniqueJobUseCase.Command(farAhead,
+                    Uniqueness.of("k")))).isInstanceOf(InvalidValueException.class);
+            assertThatThrownBy(() -> service.enqueueAll(new EnqueueJobsUseCase.Command(List.of(
+                    EnqueueJobUseCase.Command.now(queue, JobId.of("ok"), "{}"), farAhead))))
+                    .isInstanceOf(InvalidValueException.class);
+
+            assertThat(transport.stats(queue).length()).isZero();
+            assertThat(transport.stats(queue).delayed()).isZero();
+        }
+
+        @Test
+        void aDelayBeyondItIsRefusedBeforeAnyArithmetic() {
+            EnqueueJobUseCase.Command command = EnqueueJobUseCase.Command.now(queue, JobId.of("d"), "{}");
+
+            assertThatThrownBy(() -> command.after(DueHorizon.MAX_AHEAD.plusMillis(1)))
+                    .isInstanceOf(InvalidValueException.class).hasMessageStartingWith("delay ");
+            assertThatThrownBy(() -> command.after(Duration.ofSeconds(Long.MAX_VALUE)))
+                    .isInstanceOf(InvalidValueException.class);
+        }
+    }
+
+    @Test
+    void aHeaderNameThatIsNoTokenIsRefused() {
+        assertThatThrownBy(() -> service.enqueue(new EnqueueJobUseCase.Command(queue, JobId.of("h"),
+                Optional.empty(), "{}", Map.of("bad\nname", "v"), Optional.empty(), Optional.empty())))
+                .isInstanceOf(InvalidValueException.class).hasMessageContaining("header name 'bad\\u000Aname'");
+
+        assertThat(transport.stats(queue).length()).isZero();
     }
 }

@@ -319,6 +319,10 @@ final class InMemoryQueue {
         return dead.page(after, limit);
     }
 
+    Optional<StoredDeadLetter> deadLetter(DeadLetterId id) {
+        return dead.select(new DeadLetterSelection.ByIds(List.of(id))).stream().findFirst();
+    }
+
     int redrive(DeadLetterSelection selection, Instant now) {
         List<StoredDeadLetter> selected = dead.select(selection);
         for (StoredDeadLetter stored : selected) {

@@ -22,6 +22,7 @@ import dev.baton.domain.JobId;
 import dev.baton.domain.JobSighting;
 import dev.baton.domain.PartitionStats;
 import dev.baton.domain.PayloadLimit;
+import dev.baton.domain.QueueListing;
 import dev.baton.domain.QueueName;
 import dev.baton.domain.QueueStats;
 import dev.baton.domain.QueueTotals;
@@ -59,6 +60,7 @@ public final class InMemoryStreamTransport
     private final Clock clock;
     private final WireFields wire;
     private final Map<QueueName, InMemoryQueue> queues = new HashMap<>();
+    private final Map<QueueName, String> damaged = new HashMap<>();
     private int failingLeases;
     private int failingUnpublishedDeadLetters;
     /** Each queue's cancelled job ids, with the time of their cancel. */
@@ -366,6 +368,9 @@ public final class InMemoryStreamTransport
     @Override
     public synchronized QueueStats stats(QueueName queue) {
         checkReachable();
+        if (damaged.containsKey(queue)) {
+            throw new TransportException(damaged.get(queue));
+        }
         return queue(queue).stats(clock.instant());
     }
 
@@ -383,9 +388,19 @@ public final class InMemoryStreamTransport
     }
 
     @Override
-    public synchronized List<QueueName> queues() {
+    public synchronized QueueListing queues() {
         checkReachable();
-        return queues.keySet().stream().sorted(Comparator.comparing(QueueName::value)).toList();
+        return new QueueListing(queues.keySet().stream().filter(queue -> !damaged.containsKey(queue))
+                .sorted(Comparator.comparing(QueueName::value)).toList(), damaged);
+    }
+
+    /**
+     * Test hook: the queue's stream holds something no queue can be read from, as a stray key in Redis: the queue is
+     * listed as damaged and reading its numbers fails.
+     */
+    public synchronized void damageStream(QueueName queue) {
+        queue(queue);
+        damaged.put(queue, "the stream of " + queue + " holds something else (test hook)");
     }
 
     /** Queues in memory have one partition. */
@@ -405,6 +420,12 @@ public final class InMemoryStreamTransport
     public synchronized List<StoredDeadLetter> deadLetters(QueueName queue, Optional<DeadLetterId> after, int limit) {
         checkReachable();
         return queue(queue).deadLetters(after, limit);
+    }
+
+    @Override
+    public synchronized Optional<StoredDeadLetter> deadLetter(QueueName queue, DeadLetterId id) {
+        checkReachable();
+        return queue(queue).deadLetter(id);
     }
 
     @Override

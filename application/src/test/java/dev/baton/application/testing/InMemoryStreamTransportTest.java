@@ -59,6 +59,11 @@ class InMemoryStreamTransportTest extends TransportContracts {
     }
 
     @Override
+    public void damageStream(QueueName queue) {
+        transport.damageStream(queue);
+    }
+
+    @Override
     public void elapse(Duration duration) {
         clock.advance(duration);
     }

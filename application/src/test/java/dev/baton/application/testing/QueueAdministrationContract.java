@@ -1,10 +1,12 @@
 package dev.baton.application.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.application.port.out.Delivery;
 import dev.baton.application.port.out.Lease;
 import dev.baton.application.port.out.QueueAdministration;
+import dev.baton.application.port.out.TransportException;
 import dev.baton.domain.DeadLetter;
 import dev.baton.domain.DeadLetterId;
 import dev.baton.domain.DeadLetterReason;
@@ -13,6 +15,7 @@ import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
 import dev.baton.domain.JobSighting;
 import dev.baton.domain.PartitionStats;
+import dev.baton.domain.QueueListing;
 import dev.baton.domain.QueueName;
 import dev.baton.domain.QueueStats;
 import dev.baton.domain.QueueTotals;
@@ -43,6 +46,19 @@ public abstract class QueueAdministrationContract extends TransportFixture {
         assertThat(letterJobIds(third)).containsExactly("p4");
         assertThat(beyond).isEmpty();
         assertThat(dead).hasSize(5).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void oneDeadLetterIsReadWholeByItsId() {
+        List<DeadLetterId> dead = deadLetter(DeadLetterReason.EXHAUSTED, "w0", "w1", "w2");
+
+        Optional<StoredDeadLetter> middle = administration().deadLetter(queue, dead.get(1));
+
+        assertThat(middle).contains(administration().deadLetters(queue, Optional.empty(), 3).get(1));
+        assertThat(middle.orElseThrow().letter().jobId()).contains("w1");
+        administration().purgeDeadLetters(queue, new DeadLetterSelection.ByIds(List.of(dead.get(1))));
+        assertThat(administration().deadLetter(queue, dead.get(1))).as("purged").isEmpty();
+        assertThat(administration().deadLetter(queue, DeadLetterId.of("no-such-id"))).isEmpty();
     }
 
     @Test
@@ -201,7 +217,26 @@ public abstract class QueueAdministrationContract extends TransportFixture {
     void theQueuesHoldingJobsAreListed() {
         publish("q1");
 
-        assertThat(overview().queues()).contains(queue).doesNotHaveDuplicates();
+        assertThat(overview().queues().names()).contains(queue).doesNotHaveDuplicates();
+        assertThat(overview().queues().damaged()).doesNotContainKey(queue);
+    }
+
+    @Test
+    void aQueueWhoseStreamHoldsSomethingElseIsListedAsDamaged() {
+        QueueName healthy = randomQueue();
+        try {
+            leases().declare(healthy);
+            subject().damageStream(queue);
+
+            QueueListing listing = overview().queues();
+
+            assertThat(listing.names()).contains(healthy).doesNotContain(queue);
+            assertThat(listing.damaged()).hasEntrySatisfying(queue, problem -> assertThat(problem).contains("stream"));
+            assertThatThrownBy(() -> administration().stats(queue)).isInstanceOf(TransportException.class);
+            assertThat(administration().stats(healthy).length()).isZero();
+        } finally {
+            subject().forget(healthy);
+        }
     }
 
     @Test

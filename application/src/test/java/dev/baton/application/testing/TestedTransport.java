@@ -40,6 +40,12 @@ public interface TestedTransport {
     /** Deletes an entry's data from the stream but leaves it pending, like {@code XDEL}. */
     void deleteFromStream(QueueName queue, DeliveryId id);
 
+    /**
+     * Puts something no queue can be read from where the queue's stream belongs, as a stray write by hand or by
+     * another program does (in Redis: a string, {@code SET <namespace>:{queue}:stream x}).
+     */
+    void damageStream(QueueName queue);
+
     /** Lets at least {@code duration} pass for the transport's idle times (a fake clock moves; a server waits). */
     void elapse(Duration duration);
 

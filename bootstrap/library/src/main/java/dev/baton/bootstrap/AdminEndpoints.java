@@ -9,6 +9,7 @@ import dev.baton.application.port.in.ListQueuesUseCase;
 import dev.baton.application.port.in.LocateJobUseCase;
 import dev.baton.application.port.in.PauseQueueUseCase;
 import dev.baton.application.port.in.PurgeDeadLettersUseCase;
+import dev.baton.application.port.in.ReadDeadLetterUseCase;
 import dev.baton.application.port.in.ReadQueueTotalsUseCase;
 import dev.baton.application.port.in.RedriveDeadLettersUseCase;
 import dev.baton.application.port.in.ResumeQueueUseCase;
@@ -48,6 +49,7 @@ final class AdminEndpoints {
                 new JobEndpoints(components.use(LocateJobUseCase.class),
                         components.use(SearchOutcomesUseCase.class), queues),
                 new DeadLetterEndpoints(components.use(ListDeadLettersUseCase.class),
+                        components.use(ReadDeadLetterUseCase.class),
                         components.use(RedriveDeadLettersUseCase.class),
                         components.use(PurgeDeadLettersUseCase.class), queues),
                 new PauseEndpoint(components.use(PauseQueueUseCase.class),

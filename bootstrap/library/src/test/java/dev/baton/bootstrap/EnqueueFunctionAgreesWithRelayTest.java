@@ -57,8 +57,13 @@ class EnqueueFunctionAgreesWithRelayTest {
                 new Input("header unique_key", queue, "h-3", null, "{\"unique_key\": \"k\"}"),
                 new Input("header traceparent", queue, "h-4", null,
                         "{\"traceparent\": \"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01\"}"),
-                new Input("headers partition_key, unique_for_ms, empty", queue, "h-5", null,
-                        "{\"partition_key\": \"p\", \"unique_for_ms\": \"5\", \"\": \"\"}"));
+                new Input("headers partition_key, unique_for_ms, empty value", queue, "h-5", null,
+                        "{\"partition_key\": \"p\", \"unique_for_ms\": \"5\", \"x\": \"\"}"),
+                new Input("header named empty", queue, "h-6", null, "{\"\": \"v\"}"),
+                new Input("header named with a space", queue, "h-7", null, "{\"a b\": \"v\"}"),
+                new Input("header named with a newline", queue, "h-8", null, "{\"a\\nb\": \"v\"}"),
+                new Input("header name of 128", queue, "h-9", null, "{\"" + "h".repeat(128) + "\": \"v\"}"),
+                new Input("header name of 129", queue, "h-10", null, "{\"" + "h".repeat(129) + "\": \"v\"}"));
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.baton.application.port.in;
 
+import dev.baton.domain.DueHorizon;
 import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
@@ -13,12 +14,17 @@ import java.util.Optional;
 /** Puts one job on a queue: due now, at an instant, or after a delay. */
 public interface EnqueueJobUseCase {
 
-    /** @return the job as enqueued (with its enqueued-at and, when delayed, its due time) */
+    /**
+     * @return the job as enqueued (with its enqueued-at and, when delayed, its due time)
+     * @throws InvalidValueException for a due time beyond {@link DueHorizon} (docs/OPERATIONS.md#due-times)
+     */
     Job enqueue(Command command);
 
     /**
-     * @param at    due at this instant (mutually exclusive with {@code delay})
-     * @param delay due after this delay from now (mutually exclusive with {@code at})
+     * @param at    due at this instant (mutually exclusive with {@code delay}); at most {@link DueHorizon#MAX_AHEAD}
+     *              after the enqueue
+     * @param delay due after this delay from now (mutually exclusive with {@code at}); at most
+     *              {@link DueHorizon#MAX_AHEAD}
      */
     record Command(QueueName queue, JobId id, Optional<String> type, String payload, Map<String, String> headers,
                    Optional<Instant> at, Optional<Duration> delay) {
@@ -37,6 +43,7 @@ public interface EnqueueJobUseCase {
                 if (d.isNegative()) {
                     throw new InvalidValueException("delay must not be negative, got " + d);
                 }
+                DueHorizon.checkDelay("delay", d);
             });
         }
 
@@ -57,9 +64,13 @@ public interface EnqueueJobUseCase {
             return new Command(queue, id, type, payload, headers, Optional.of(instant), Optional.empty());
         }
 
-        /** The job this command enqueues at {@code now}: a due time not after {@code now} makes it due at once. */
+        /**
+         * The job this command enqueues at {@code now}: a due time not after {@code now} makes it due at once.
+         *
+         * @throws InvalidValueException for a due time beyond {@link DueHorizon} from {@code now}
+         */
         public Job toJob(Instant now) {
-            Optional<Instant> due = at.or(() -> delay.map(now::plus));
+            Optional<Instant> due = at.map(instant -> DueHorizon.check(instant, now)).or(() -> delay.map(now::plus));
             return new Job(id, queue, type, payload, 0, now, due.filter(instant -> instant.isAfter(now)),
                     Optional.empty(), headers);
         }

@@ -1,10 +1,12 @@
 package dev.baton.application.port.in;
 
-import dev.baton.domain.QueueName;
-import java.util.List;
+import dev.baton.domain.QueueListing;
 
-/** The queues the transport holds anything of, by name: what operators may look at besides the configured ones. */
+/**
+ * The queues the transport holds anything of, by name: what operators may look at besides the configured ones; and
+ * those it cannot read, each with its problem.
+ */
 public interface ListQueuesUseCase {
 
-    List<QueueName> queues();
+    QueueListing queues();
 }

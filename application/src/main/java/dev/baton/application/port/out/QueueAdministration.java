@@ -28,6 +28,9 @@ public interface QueueAdministration {
     /** Dead letters in the order they died, starting after {@code after} (exclusive) when given. */
     List<StoredDeadLetter> deadLetters(QueueName queue, Optional<DeadLetterId> after, int limit);
 
+    /** The dead letter with {@code id}, whole; empty when there is none (or {@code id} cannot be one). */
+    Optional<StoredDeadLetter> deadLetter(QueueName queue, DeadLetterId id);
+
     /**
      * Atomically moves the selected dead letters back into the stream with their attempts reset
      * ({@link Job#redriven()}). Malformed entries are moved back verbatim.

@@ -2,6 +2,7 @@ package dev.baton.application.port.out;
 
 import dev.baton.domain.JobSighting;
 import dev.baton.domain.PartitionStats;
+import dev.baton.domain.QueueListing;
 import dev.baton.domain.QueueName;
 import dev.baton.domain.QueueTotals;
 import java.util.Collection;
@@ -15,8 +16,11 @@ import java.util.Map;
  */
 public interface QueueOverview {
 
-    /** The queues the transport holds anything of, by name. */
-    List<QueueName> queues();
+    /**
+     * The queues the transport holds anything of, by name, and those whose keys it cannot read (a key of another
+     * type where a queue's stream belongs): listed as damaged with the problem, never failing the listing.
+     */
+    QueueListing queues();
 
     /**
      * The running totals of each of {@code queues} (summed over its partitions), read together in one round trip:

@@ -19,6 +19,7 @@ import dev.baton.application.testing.InMemoryStreamTransport;
 import dev.baton.application.testing.MutableClock;
 import dev.baton.domain.Backoff;
 import dev.baton.domain.ConsumerName;
+import dev.baton.domain.DueHorizon;
 import dev.baton.domain.InvalidValueException;
 import dev.baton.domain.Jitter;
 import dev.baton.domain.JobId;
@@ -104,6 +105,13 @@ class SnoozeTest {
         assertThatThrownBy(() -> new SnoozeException(Duration.ofSeconds(-1)))
                 .isInstanceOf(InvalidValueException.class);
         assertThatThrownBy(() -> new SnoozeException(null)).isInstanceOf(InvalidValueException.class);
+    }
+
+    @Test
+    void aSnoozeStaysWithinTheDueHorizon() {
+        assertThat(new SnoozeException(DueHorizon.MAX_AHEAD).delay()).isEqualTo(DueHorizon.MAX_AHEAD);
+        assertThatThrownBy(() -> new SnoozeException(Duration.ofDays(365 * 100)))
+                .isInstanceOf(InvalidValueException.class).hasMessageContaining("more than 10 years");
     }
 
     private InlineWorker worker(RetryPolicy retryPolicy) {

@@ -2,7 +2,9 @@ package dev.baton.bootstrap.admin;
 
 import dev.baton.application.port.in.ListDeadLettersUseCase;
 import dev.baton.application.port.in.PurgeDeadLettersUseCase;
+import dev.baton.application.port.in.ReadDeadLetterUseCase;
 import dev.baton.application.port.in.RedriveDeadLettersUseCase;
+import dev.baton.bootstrap.json.Excerpt;
 import dev.baton.bootstrap.json.Json;
 import dev.baton.bootstrap.json.JsonCodec;
 import dev.baton.domain.DeadLetterId;
@@ -18,9 +20,10 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * {@code GET /api/queues/{queue}/dead} (dead letters, oldest first, filtered by reason, error type and time) and the
- * changes {@code POST .../dead/replay} and {@code .../dead/purge}, whose body selects dead letters by ids
- * ({@code {"ids": [...]}}), by a filter of at least one criterion ({@code {"filter": {...}}}) or all
+ * {@code GET /api/queues/{queue}/dead} (dead letters, oldest first, filtered by reason, error type and time, with long
+ * payloads, errors and traces cut: {@link Excerpt#LIST}), {@code GET /api/queues/{queue}/dead/{id}} (one dead letter
+ * whole) and the changes {@code POST .../dead/replay} and {@code .../dead/purge}, whose body selects dead letters by
+ * ids ({@code {"ids": [...]}}), by a filter of at least one criterion ({@code {"filter": {...}}}) or all
  * ({@code {"all": true}}), never all by an empty filter. Replaying moves a dead letter out of the dead letters, so the
  * same request again finds and runs nothing. The list refuses query parameters it does not know.
  */
@@ -31,13 +34,16 @@ public final class DeadLetterEndpoints implements Routes.Group {
     private static final Set<String> LIST_PARAMS = Set.of("reason", "error_type", "from", "to", "limit", "before");
 
     private final ListDeadLettersUseCase list;
+    private final ReadDeadLetterUseCase read;
     private final RedriveDeadLettersUseCase redrive;
     private final PurgeDeadLettersUseCase purge;
     private final QueueEndpoints queues;
 
-    public DeadLetterEndpoints(ListDeadLettersUseCase list, RedriveDeadLettersUseCase redrive,
-                               PurgeDeadLettersUseCase purge, QueueEndpoints queues) {
+    public DeadLetterEndpoints(ListDeadLettersUseCase list, ReadDeadLetterUseCase read,
+                               RedriveDeadLettersUseCase redrive, PurgeDeadLettersUseCase purge,
+                               QueueEndpoints queues) {
         this.list = list;
+        this.read = read;
         this.redrive = redrive;
         this.purge = purge;
         this.queues = queues;
@@ -46,6 +52,8 @@ public final class DeadLetterEndpoints implements Routes.Group {
     @Override
     public void addTo(Routes routes) {
         routes.get("/api/queues/{}/dead", this::list);
+        // the id may hold a '/' (a partition's dead letter): the rest of the path
+        routes.get("/api/queues/{}/dead/{*}", this::read);
         routes.post("/api/queues/{}/dead/replay", request -> change(request, "replayed", (queue, selection) ->
                 redrive.redrive(new RedriveDeadLettersUseCase.Command(queue, selection))));
         routes.post("/api/queues/{}/dead/purge", request -> change(request, "purged", (queue, selection) ->
@@ -66,9 +74,19 @@ public final class DeadLetterEndpoints implements Routes.Group {
                 request.query("before").map(DeadLetterId::of), limit + 1, filter));
         List<StoredDeadLetter> page = found.subList(0, Math.min(limit, found.size()));
         Map<String, Object> body = new LinkedHashMap<>();
-        body.put("items", page.stream().map(Json::deadLetter).toList());
+        body.put("items", page.stream().map(stored -> Json.deadLetter(stored, Excerpt.LIST)).toList());
         body.put("next", found.size() > limit ? page.get(page.size() - 1).id().value() : null);
         request.respond(200, body);
+    }
+
+    private void read(AdminRequest request) throws IOException {
+        QueueName queue = request.queue();
+        queues.existing(queue);
+        DeadLetterId id = DeadLetterId.of(request.pathParam(1));
+        StoredDeadLetter stored = read.read(new ReadDeadLetterUseCase.Command(queue, id)).orElseThrow(() ->
+                AdminHttpException.notFound("queue '" + queue.value() + "' holds no dead letter '" + id.value()
+                        + "': replayed, purged, or never there"));
+        request.respond(200, Json.deadLetter(stored));
     }
 
     private void change(AdminRequest request, String done, Change change) throws IOException {

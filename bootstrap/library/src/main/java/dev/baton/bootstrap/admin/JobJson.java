@@ -1,6 +1,7 @@
 package dev.baton.bootstrap.admin;
 
 import dev.baton.application.port.in.LocateJobUseCase.Whereabouts;
+import dev.baton.bootstrap.json.Excerpt;
 import dev.baton.bootstrap.json.Json;
 import dev.baton.domain.Completion;
 import dev.baton.domain.DeadLetter;
@@ -83,7 +84,7 @@ final class JobJson {
         json.put("in_redis", inRedis);
     }
 
-    /** One row of the ledger search. */
+    /** One row of the ledger search: its error message cut as in any list (the job's own JSON has it whole). */
     static Map<String, Object> outcome(JobOutcome outcome) {
         Optional<DeadLetterRecord> record = outcome.deadLetterRecord();
         Map<String, Object> json = new LinkedHashMap<>();
@@ -91,7 +92,8 @@ final class JobJson {
         json.put("state", OutcomeState.of(outcome).label());
         json.put("reason", record.map(dead -> dead.reason().name()).orElse(null));
         json.put("error_type", record.map(dead -> dead.error().type()).orElse(null));
-        json.put("error_message", record.map(dead -> dead.error().message()).orElse(null));
+        Excerpt.put(json, "error_message", record.map(dead -> dead.error().message()).orElse(null),
+                Excerpt.LIST.errorChars());
         json.put("attempts", outcome instanceof JobOutcome.Completed completed ? completed.completion().attempt()
                 : record.map(DeadLetterRecord::attempts).orElse(0));
         json.put("at", outcome.at().toString());

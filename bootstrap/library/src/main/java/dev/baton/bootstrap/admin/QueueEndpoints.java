@@ -6,31 +6,41 @@ import dev.baton.application.port.in.InspectQueueUseCase.QueueReport;
 import dev.baton.application.port.in.ListDelayedJobsUseCase;
 import dev.baton.application.port.in.ListPartitionsUseCase;
 import dev.baton.application.port.in.ListQueuesUseCase;
+import dev.baton.application.port.out.TransportException;
+import dev.baton.application.service.LogText;
 import dev.baton.bootstrap.json.Json;
 import dev.baton.bootstrap.metrics.KnownQueues;
 import dev.baton.domain.JobSighting;
 import dev.baton.domain.OutboxBacklog;
 import dev.baton.domain.PartitionStats;
+import dev.baton.domain.QueueListing;
 import dev.baton.domain.QueueName;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.TreeSet;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@code GET /api/queues} (the numbers of every queue configured, consumed here or held by Redis, and the outbox's
- * backlog in exactly-once mode) and
+ * backlog in exactly-once mode; a queue whose keys cannot be read is listed with an {@code error} instead, and logged
+ * at WARN once) and
  * {@code GET /api/queues/{queue}} (one queue's, with its
  * consumers, its soonest delayed jobs and its partitions). A queue is known when it is configured or consumed here
  * ({@link KnownQueues}), or when Redis holds anything of it; another one is a 404.
  */
 public final class QueueEndpoints implements Routes.Group {
     static final int DELAYED_SHOWN = 100;
+    private static final Logger LOG = LoggerFactory.getLogger(QueueEndpoints.class);
     private static final Duration LAST_HOUR = Duration.ofHours(1);
 
     private final InspectQueueUseCase inspect;
@@ -40,6 +50,8 @@ public final class QueueEndpoints implements Routes.Group {
     private final ListQueuesUseCase inRedis;
     private final KnownQueues known;
     private final Supplier<Optional<OutboxBacklog>> outbox;
+    /** The problems of damaged queues already logged: each is logged once, however often the overview polls. */
+    private final Set<String> warned = ConcurrentHashMap.newKeySet();
 
     public QueueEndpoints(InspectQueueUseCase inspect, CountCompletionsUseCase completions,
                           ListDelayedJobsUseCase delayed, ListPartitionsUseCase partitions, ListQueuesUseCase inRedis,
@@ -56,11 +68,15 @@ public final class QueueEndpoints implements Routes.Group {
     @Override
     public void addTo(Routes routes) {
         routes.get("/api/queues", request -> {
-            Set<QueueName> all = new TreeSet<>(Comparator.comparing(QueueName::value));
-            all.addAll(known.all());
-            all.addAll(inRedis.queues());
+            QueueListing listing = inRedis.queues();
+            Map<QueueName, Map<String, Object>> rows = new TreeMap<>(Comparator.comparing(QueueName::value));
+            Set<QueueName> readable = new HashSet<>(known.all());
+            readable.addAll(listing.names());
+            readable.removeAll(listing.damaged().keySet());
+            readable.forEach(queue -> rows.put(queue, readableReport(queue)));
+            listing.damaged().forEach((queue, problem) -> rows.put(queue, damaged(queue, problem)));
             Map<String, Object> body = new LinkedHashMap<>();
-            body.put("queues", all.stream().map(queue -> report(inspect(queue))).toList());
+            body.put("queues", List.copyOf(rows.values()));
             body.put("outbox", outbox.get().map(Json::outbox).orElse(null));
             request.respond(200, body);
         });
@@ -73,6 +89,25 @@ public final class QueueEndpoints implements Routes.Group {
                     .map(QueueEndpoints::partition).toList());
             request.respond(200, body);
         });
+    }
+
+    /** The queue's report, or its problem when a key of it cannot be read (a known queue's too). */
+    private Map<String, Object> readableReport(QueueName queue) {
+        try {
+            return report(inspect(queue));
+        } catch (TransportException e) {
+            return damaged(queue, e.getMessage());
+        }
+    }
+
+    private Map<String, Object> damaged(QueueName queue, String problem) {
+        if (warned.add(queue.value() + ": " + problem)) {
+            LOG.warn("queue {} cannot be read, listed with its error: {}", queue, LogText.escaped(problem));
+        }
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("queue", queue.value());
+        json.put("error", problem);
+        return json;
     }
 
     /**

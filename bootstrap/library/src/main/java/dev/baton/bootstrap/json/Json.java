@@ -53,19 +53,42 @@ public final class Json {
         return json;
     }
 
+    /** A dead letter whole. */
     public static Map<String, Object> deadLetter(StoredDeadLetter stored) {
+        return deadLetter(stored, Excerpt.WHOLE);
+    }
+
+    /** A dead letter with its payload, raw fields, error messages and trace cut as {@code excerpt} says. */
+    public static Map<String, Object> deadLetter(StoredDeadLetter stored, Excerpt excerpt) {
         DeadLetter letter = stored.letter();
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("id", stored.id().value());
         json.put("job_id", letter.jobId().orElse(null));
         json.put("reason", letter.reason().name());
-        json.put("error", error(letter.lastError()));
-        json.put("trace", letter.trace().map(ErrorTrace::text).orElse(null));
+        json.put("error", error(letter.lastError(), excerpt));
+        Excerpt.put(json, "trace", letter.trace().map(ErrorTrace::text).orElse(null), excerpt.traceChars());
         json.put("attempts", letter.attempts());
         json.put("dead_at", letter.deadAt().toString());
-        letter.job().ifPresentOrElse(job -> json.put("job", deadJob(job)),
-                () -> json.put("fields", letter.rawFields()));
+        letter.job().ifPresentOrElse(job -> json.put("job", deadJob(job, excerpt)),
+                () -> rawFields(json, letter.rawFields(), excerpt));
         return json;
+    }
+
+    /** A malformed entry's fields, each value cut like a payload; {@code fields_truncated} has the cut ones' sizes. */
+    private static void rawFields(Map<String, Object> json, Map<String, String> rawFields, Excerpt excerpt) {
+        Map<String, Object> fields = new TreeMap<>();
+        Map<String, Object> cut = new TreeMap<>();
+        rawFields.forEach((name, value) -> {
+            fields.put(name, Excerpt.shown(value, excerpt.payloadChars()));
+            Map<String, Object> whole = Excerpt.whole(value, excerpt.payloadChars());
+            if (whole != null) {
+                cut.put(name, whole);
+            }
+        });
+        json.put("fields", fields);
+        if (!cut.isEmpty()) {
+            json.put("fields_truncated", cut);
+        }
     }
 
     /**
@@ -73,23 +96,27 @@ public final class Json {
      * less than the letter's {@code attempts} for a job that failed): shown beside the letter's count it read as a
      * contradiction. See docs/REDIS.md.
      */
-    private static Map<String, Object> deadJob(Job job) {
+    private static Map<String, Object> deadJob(Job job, Excerpt excerpt) {
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("job_id", job.id().value());
         json.put("queue", job.queue().value());
         json.put("type", job.type().orElse(null));
-        json.put("payload", job.payload());
+        Excerpt.put(json, "payload", job.payload(), excerpt.payloadChars());
         json.put("enqueued_at", job.enqueuedAt().toString());
         json.put("not_before", job.notBefore().map(Object::toString).orElse(null));
-        json.put("last_error", job.lastError().map(Json::error).orElse(null));
+        json.put("last_error", job.lastError().map(error -> error(error, excerpt)).orElse(null));
         json.put("headers", job.headers());
         return json;
     }
 
     public static Map<String, Object> error(JobError error) {
+        return error(error, Excerpt.WHOLE);
+    }
+
+    private static Map<String, Object> error(JobError error, Excerpt excerpt) {
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("type", error.type());
-        json.put("message", error.message());
+        Excerpt.put(json, "message", error.message(), excerpt.errorChars());
         json.put("retryable", error.retryable());
         return json;
     }

@@ -20,6 +20,7 @@ import dev.baton.application.port.in.ListSchedulesUseCase;
 import dev.baton.application.port.in.LocateJobUseCase;
 import dev.baton.application.port.in.PauseQueueUseCase;
 import dev.baton.application.port.in.PurgeDeadLettersUseCase;
+import dev.baton.application.port.in.ReadDeadLetterUseCase;
 import dev.baton.application.port.in.ReadQueueTotalsUseCase;
 import dev.baton.application.port.in.RedriveDeadLettersUseCase;
 import dev.baton.application.port.in.ResumeQueueUseCase;
@@ -127,6 +128,7 @@ public final class Components {
                 .add(SearchOutcomesUseCase.class, services::outcomeSearch)
                 .add(CountCompletionsUseCase.class, services::outcomeSearch)
                 .add(ListDeadLettersUseCase.class, services::deadLetters)
+                .add(ReadDeadLetterUseCase.class, services::deadLetters)
                 .add(RedriveDeadLettersUseCase.class, services::deadLetters)
                 .add(PurgeDeadLettersUseCase.class, services::deadLetters)
                 .add(TrimQueueUseCase.class, services::trim)

@@ -121,11 +121,18 @@ const baton = (() => {
     return el('span', {class: 'badge ' + String(text).toLowerCase()}, text);
   }
 
-  /** Fills a <select> with the queues the server knows, choosing {@code chosen} (or the first). */
+  /**
+   * Fills a <select> with the readable queues the server knows, choosing {@code chosen} (or the first). An unknown
+   * {@code chosen} is an error, never silently another queue: the select then asks for a choice.
+   */
   async function queueChoice(select, chosen) {
     const data = await api('/api/queues');
-    const queues = (data.queues || data).map(q => q.queue);
+    const queues = (data.queues || data).filter(q => !q.error).map(q => q.queue);
     select.replaceChildren(...queues.map(q => el('option', {value: q, selected: q === chosen}, q)));
+    if (chosen && !queues.includes(chosen)) {
+      select.prepend(el('option', {value: '', selected: true, disabled: true}, 'choose a queue'));
+      throw new Error('Unknown queue \'' + chosen + '\': it is neither configured nor in Redis. Choose a queue.');
+    }
     return select.value;
   }
 

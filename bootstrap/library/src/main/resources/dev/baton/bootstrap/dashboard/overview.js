@@ -5,11 +5,17 @@
   const HISTORY = 15 * 60;
   const samples = []; // {at: seconds, queues: {name: {completed, retried, dead}}}
 
+  /** A queue the server cannot read (a stray key of another type): its name and the problem, across the row. */
+  function damaged(q) {
+    return el('tr', {'data-queue': q.queue, class: 'damaged'}, el('td', {}, q.queue),
+      el('td', {colspan: 9, class: 'error-text'}, 'cannot be read: ' + q.error));
+  }
+
   async function refresh() {
     try {
       const data = await api('/api/queues');
       const queues = data.queues || data;
-      document.querySelector('#queues tbody').replaceChildren(...queues.map(q => el('tr', {'data-queue': q.queue},
+      document.querySelector('#queues tbody').replaceChildren(...queues.map(q => q.error ? damaged(q) : el('tr', {'data-queue': q.queue},
         el('td', {}, el('a', {href: '/dashboard/queue.html?queue=' + encodeURIComponent(q.queue)}, q.queue)),
         el('td', {class: 'num', 'data-field': 'length'}, number(q.length)),
         el('td', {class: 'num', 'data-field': 'lag'}, number(q.lag)),
@@ -23,7 +29,7 @@
         el('td', {}, badge(q.paused ? 'paused' : 'running')))));
       const choice = document.getElementById('chart-queue');
       const known = new Set([...choice.options].map(o => o.value));
-      queues.filter(q => !known.has(q.queue)).forEach(q => choice.append(el('option', {value: q.queue}, q.queue)));
+      queues.filter(q => !q.error && !known.has(q.queue)).forEach(q => choice.append(el('option', {value: q.queue}, q.queue)));
       document.getElementById('message').textContent = '';
     } catch (e) {
       show('message', e);

@@ -23,6 +23,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -72,6 +73,9 @@ class DashboardBrowserIT {
         }
         JobHandler handler = context -> {
             String id = context.job().id().value();
+            if (id.equals("payment-big")) {
+                throw new NonRetryableException("card issuer declined: " + "r".repeat(1_900));
+            }
             if (id.startsWith("payment") && !paymentsWork.get()) {
                 throw new NonRetryableException("card issuer declined: insufficient funds");
             }
@@ -190,6 +194,40 @@ class DashboardBrowserIT {
         browser.manage().logs().get(LogType.PERFORMANCE).forEach(entry -> network.add(entry.getMessage()));
         return network.stream().anyMatch(event -> event.contains("\"Network.responseReceived\"")
                 && event.contains("\"url\":\"" + url + "\"") && event.contains("\"status\":" + status));
+    }
+
+    /**
+     * A dead letter with a large payload and a long error: the list shows them cut with the Replay button in view,
+     * "Show all" fetches the whole; a page asked for an unknown queue says so instead of showing another queue.
+     */
+    @Test
+    void aLargeDeadLetterIsCutAndAnUnknownQueueNamedAsSuch() {
+        String payload = "{\"scan\": \"" + "s".repeat(50_000) + "\"}";
+        RunningWorker worker = baton.start(queue.value());
+        baton.enqueue(queue, JobId.of("payment-big"), payload);
+        until(() -> worker.counters().deadLettered() == 1);
+        signIn("operator", OPERATOR_PASSWORD);
+
+        browser.get(base + "/dashboard/dead.html?queue=payments-" + queue.value());
+        until(() -> text("#message").startsWith("Unknown queue 'payments-" + queue.value() + "'"));
+        assertThat(browser.findElements(By.cssSelector("#dead tbody tr"))).isEmpty();
+
+        browser.get(base + "/dashboard/dead.html?queue=" + queue.value());
+        WebElement letter = waitFor(By.cssSelector("tr[data-job='payment-big']"));
+        assertThat(letter.getText()).contains("cut: " + String.format(Locale.US, "%,d", payload.length())
+                + " bytes in all");
+        assertThat(payloadLength(letter)).isEqualTo(2_000);
+        WebElement replay = letter.findElement(By.cssSelector("button.replay"));
+        assertThat(replay.getRect().getX() + replay.getRect().getWidth()).as("the Replay button is in view")
+                .isLessThanOrEqualTo(1360);
+        letter.findElement(By.cssSelector("button.whole")).click();
+        until(() -> payloadLength(letter) == payload.length());
+        assertThat(letter.findElements(By.cssSelector(".cut"))).isEmpty();
+    }
+
+    private long payloadLength(WebElement letter) {
+        return (Long) browser.executeScript("return arguments[0].querySelector('pre.payload').textContent.length;",
+                letter);
     }
 
     /** Sends the user's credentials with every request of the browser (what its login dialog would do). */
