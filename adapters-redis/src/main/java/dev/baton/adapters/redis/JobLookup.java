@@ -121,14 +121,31 @@ final class JobLookup {
         return Optional.empty();
     }
 
+    /**
+     * The delayed set's member holding the job with {@code id}, and its partition's keys: for the scripts that change
+     * one member. Scanned as {@link #find} scans; the caller translates failures.
+     */
+    Optional<DelayedMember> delayedMember(QueueName queue, JobId id) {
+        QueueLayout layout = partitions.layout("find delayed", queue);
+        return layout.all().stream().map(keys -> delayedMember(keys, id)).flatMap(Optional::stream).findFirst();
+    }
+
+    /** A member of a partition's delayed set, as stored, and the job it holds. */
+    record DelayedMember(QueueKeys keys, byte[] member, JobSighting.Delayed sighting) {
+    }
+
     private Optional<JobSighting> findDelayed(QueueKeys keys, JobId id) {
+        return delayedMember(keys, id).map(DelayedMember::sighting);
+    }
+
+    private Optional<DelayedMember> delayedMember(QueueKeys keys, JobId id) {
         for (long from = 0; from < SCAN_LIMIT; from += SCAN_PAGE) {
             // ZRANGE takes an inclusive index range
             List<ScoredValue<byte[]>> page = redis.zrangeWithScores(keys.delayed(), from, from + SCAN_PAGE - 1);
             for (ScoredValue<byte[]> member : page) {
                 Optional<JobSighting.Delayed> delayed = delayedJob(keys, member);
                 if (delayed.filter(d -> d.job().id().equals(id)).isPresent()) {
-                    return delayed.map(JobSighting.class::cast);
+                    return delayed.map(sighting -> new DelayedMember(keys, member.getValue(), sighting));
                 }
             }
             if (page.size() < SCAN_PAGE) {

@@ -284,6 +284,16 @@ final class RedisStreamTransport implements JobPublisher, JobLeases, QueueMainte
         return parts().cancels.cancel(queue, id, at);
     }
 
+    @Override
+    public boolean makeDue(QueueName queue, JobId id, Instant now) {
+        return parts().delayedChanges.makeDue(queue, id, now);
+    }
+
+    @Override
+    public boolean removeDelayed(QueueName queue, JobId id) {
+        return parts().delayedChanges.remove(queue, id);
+    }
+
     // ---------------------------------------------------------------- ScheduleFires (RedisAdapter's own API)
 
     @Override

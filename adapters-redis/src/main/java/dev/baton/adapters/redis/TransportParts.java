@@ -26,6 +26,7 @@ final class TransportParts implements AutoCloseable {
     final Housekeeping housekeeping;
     final DeadLetters deadLetters;
     final JobLookup lookup;
+    final DelayedJobChanges delayedChanges;
     final QueueDirectory directory;
     final RedisScheduleFires scheduleFires;
     final QueuePauses pauses;
@@ -56,6 +57,7 @@ final class TransportParts implements AutoCloseable {
         this.housekeeping = new Housekeeping(connection.sync(), scripts, partitions, groups);
         this.deadLetters = new DeadLetters(connection.sync(), partitions, moves, wire);
         this.lookup = new JobLookup(connection.sync(), partitions, groups, deadLetters, wire);
+        this.delayedChanges = new DelayedJobChanges(scripts, lookup);
         this.directory = new QueueDirectory(connection.sync(), namespace);
         this.scheduleFires = new RedisScheduleFires(connection.sync(), scripts, partitions, wire);
         this.pauses = new QueuePauses(connection, namespace, replies);

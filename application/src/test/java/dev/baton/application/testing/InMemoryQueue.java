@@ -246,6 +246,30 @@ final class InMemoryQueue {
         return delayed.stream().limit(limit).map(job -> new JobSighting.Delayed(job.job, job.dueAt)).toList();
     }
 
+    /** Makes the delayed job with {@code id} due at {@code now}, unless it is due earlier. */
+    boolean makeDue(JobId id, Instant now) {
+        Optional<DelayedJob> found = delayedJob(id);
+        found.filter(job -> job.dueAt.isAfter(now)).ifPresent(job -> {
+            delayed.remove(job);
+            delayed.add(new DelayedJob(now, job.sequence, job.job));
+        });
+        return found.isPresent();
+    }
+
+    /** Removes the delayed job with {@code id}, releasing the uniqueness key it holds. */
+    boolean removeDelayed(JobId id) {
+        Optional<DelayedJob> found = delayedJob(id);
+        found.ifPresent(job -> {
+            delayed.remove(job);
+            uniqueKeys.released(job.job);
+        });
+        return found.isPresent();
+    }
+
+    private Optional<DelayedJob> delayedJob(JobId id) {
+        return delayed.stream().filter(job -> job.job.id().equals(id)).findFirst();
+    }
+
     /** When the first job of the delayed set is due; empty when the set is empty. */
     Optional<Instant> nextDue() {
         return delayed.isEmpty() ? Optional.empty() : Optional.of(delayed.first().dueAt);
@@ -355,10 +379,9 @@ final class InMemoryQueue {
                 return Optional.of(new JobSighting.Waiting(entry.getKey().toString(), job.get()));
             }
         }
-        for (DelayedJob job : delayed) {
-            if (job.job.id().equals(id)) {
-                return Optional.of(new JobSighting.Delayed(job.job, job.dueAt));
-            }
+        Optional<DelayedJob> delayedJob = delayedJob(id);
+        if (delayedJob.isPresent()) {
+            return delayedJob.map(job -> new JobSighting.Delayed(job.job, job.dueAt));
         }
         return dead.withJobId(id).map(JobSighting.Dead::new);
     }

@@ -462,6 +462,18 @@ public final class InMemoryStreamTransport
         return cancels.computeIfAbsent(queue, name -> new HashMap<>()).putIfAbsent(id, at) == null;
     }
 
+    @Override
+    public synchronized boolean makeDue(QueueName queue, JobId id, Instant now) {
+        checkReachable();
+        return queue(queue).makeDue(id, now);
+    }
+
+    @Override
+    public synchronized boolean removeDelayed(QueueName queue, JobId id) {
+        checkReachable();
+        return queue(queue).removeDelayed(id);
+    }
+
     private InMemoryQueue queue(QueueName queue) {
         return queues.computeIfAbsent(queue, name -> new InMemoryQueue(name, wire));
     }

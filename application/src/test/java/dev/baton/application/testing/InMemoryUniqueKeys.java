@@ -59,6 +59,12 @@ final class InMemoryUniqueKeys {
         }
     }
 
+    /** The job left without running (a delayed job removed): the key it holds is released. */
+    void released(Job job) {
+        Uniqueness.carriedBy(job).filter(unique -> holds(unique.key(), job.id()))
+                .ifPresent(unique -> locks.remove(unique.key()));
+    }
+
     private boolean holds(String key, JobId id) {
         Lock lock = locks.get(key);
         return lock != null && lock.holder.equals(id) && lock.expiresAt.isEmpty();

@@ -321,6 +321,52 @@ public abstract class QueueAdministrationContract extends TransportFixture {
         assertThat(leases().lease(queue, alice, 10, SHORT_BLOCK).isEmpty()).as("nothing left, cancels or not").isTrue();
     }
 
+    // ---- delayed jobs -----------------------------------------------------------------------------------------
+
+    @Test
+    void aDelayedJobMadeDueIsPromotedOnTheNextPass() {
+        publisher().publish(job("later").notBefore(BASE.plusSeconds(3600)));
+        publisher().publish(job("other").notBefore(BASE.plusSeconds(3600)));
+
+        assertThat(administration().makeDue(queue, JobId.of("later"), BASE)).isTrue();
+
+        assertThat(maintenance().promoteDue(queue, BASE, 10)).isEqualTo(1);
+        assertThat(jobIds(leases().lease(queue, alice, 10, SHORT_BLOCK).deliveries())).containsExactly("later");
+        assertThat(administration().find(queue, JobId.of("other"))).hasValueSatisfying(sighting ->
+                assertThat(sighting).isInstanceOf(JobSighting.Delayed.class));
+        assertThat(administration().makeDue(queue, JobId.of("later"), BASE)).as("running now").isFalse();
+    }
+
+    @Test
+    void onlyADelayedJobIsMadeDueAndAnEarlierTimeIsKept() {
+        publisher().publish(job("soon").notBefore(BASE.plusSeconds(10)));
+        publish("waiting");
+
+        assertThat(administration().makeDue(queue, JobId.of("soon"), BASE.plusSeconds(60))).isTrue();
+        assertThat(administration().makeDue(queue, JobId.of("waiting"), BASE)).isFalse();
+        assertThat(administration().makeDue(queue, JobId.of("nobody"), BASE)).isFalse();
+        assertThat(administration().makeDue(randomQueue(), JobId.of("soon"), BASE)).isFalse();
+
+        assertThat(single(overview().delayed(queue, 10)).dueAt()).isEqualTo(BASE.plusSeconds(10));
+    }
+
+    @Test
+    void aRemovedDelayedJobNeverRuns() {
+        publisher().publish(job("removed").notBefore(BASE.plusSeconds(60)));
+        publisher().publish(job("kept").notBefore(BASE.plusSeconds(60)));
+        publish("waiting");
+
+        assertThat(administration().removeDelayed(queue, JobId.of("removed"))).isTrue();
+        assertThat(administration().removeDelayed(queue, JobId.of("removed"))).as("gone already").isFalse();
+        assertThat(administration().removeDelayed(queue, JobId.of("waiting"))).isFalse();
+
+        assertThat(administration().find(queue, JobId.of("removed"))).isEmpty();
+        assertThat(administration().stats(queue).delayed()).isEqualTo(1);
+        maintenance().promoteDue(queue, BASE.plusSeconds(60), 10);
+        assertThat(jobIds(leases().lease(queue, alice, 10, SHORT_BLOCK).deliveries()))
+                .containsExactlyInAnyOrder("waiting", "kept");
+    }
+
     /** Publishes, leases and dead-letters one job per id. @return the dead letters' ids, in order */
     private List<DeadLetterId> deadLetter(DeadLetterReason reason, String... ids) {
         publish(ids);

@@ -52,6 +52,15 @@ public abstract class UniqueJobsContract extends TransportFixture {
     }
 
     @Test
+    void theKeyIsReleasedWhenItsDelayedJobIsRemoved() {
+        publisher().publishUnique(KEY.on(plainJob("later").notBefore(BASE.plusSeconds(3600))));
+
+        administration().removeDelayed(queue, JobId.of("later"));
+
+        assertThat(publishUnique("now", KEY)).isEqualTo(JobId.of("now"));
+    }
+
+    @Test
     void theKeyIsReleasedWhenItsJobIsAcknowledged() {
         publishUnique("first", KEY);
         Delivery delivery = single(leases().lease(queue, alice, 1, SHORT_BLOCK).deliveries());

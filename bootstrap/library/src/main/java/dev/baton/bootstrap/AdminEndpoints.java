@@ -1,6 +1,8 @@
 package dev.baton.bootstrap;
 
+import dev.baton.application.port.in.CancelJobUseCase;
 import dev.baton.application.port.in.CountCompletionsUseCase;
+import dev.baton.application.port.in.DeleteDelayedJobUseCase;
 import dev.baton.application.port.in.InspectQueueUseCase;
 import dev.baton.application.port.in.ListDeadLettersUseCase;
 import dev.baton.application.port.in.ListDelayedJobsUseCase;
@@ -13,10 +15,12 @@ import dev.baton.application.port.in.ReadDeadLetterUseCase;
 import dev.baton.application.port.in.ReadQueueTotalsUseCase;
 import dev.baton.application.port.in.RedriveDeadLettersUseCase;
 import dev.baton.application.port.in.ResumeQueueUseCase;
+import dev.baton.application.port.in.RunJobNowUseCase;
 import dev.baton.application.port.in.SearchOutcomesUseCase;
 import dev.baton.bootstrap.admin.Dashboard;
 import dev.baton.bootstrap.admin.DeadLetterEndpoints;
 import dev.baton.bootstrap.admin.HealthEndpoints;
+import dev.baton.bootstrap.admin.JobActionEndpoints;
 import dev.baton.bootstrap.admin.JobEndpoints;
 import dev.baton.bootstrap.admin.PauseEndpoint;
 import dev.baton.bootstrap.admin.QueueEndpoints;
@@ -35,8 +39,8 @@ final class AdminEndpoints {
     }
 
     /**
-     * Health and metrics, queues, jobs, dead letters, pause and resume, and the dashboard's pages and events (whose
-     * sampler the instance's closer stops).
+     * Health and metrics, queues, jobs and their actions, dead letters, pause and resume, and the dashboard's pages and
+     * events (whose sampler the instance's closer stops).
      */
     static List<Routes.Group> all(Components components, BatonConfig config,
                                   Supplier<Optional<OutboxBacklog>> outbox) {
@@ -52,6 +56,9 @@ final class AdminEndpoints {
                         components.use(ReadDeadLetterUseCase.class),
                         components.use(RedriveDeadLettersUseCase.class),
                         components.use(PurgeDeadLettersUseCase.class), queues),
+                new JobActionEndpoints(components.use(LocateJobUseCase.class),
+                        components.use(CancelJobUseCase.class), components.use(RunJobNowUseCase.class),
+                        components.use(DeleteDelayedJobUseCase.class)),
                 new PauseEndpoint(components.use(PauseQueueUseCase.class),
                         components.use(ResumeQueueUseCase.class)),
                 components.closer().register(new Dashboard(components.use(ReadQueueTotalsUseCase.class), known::all,

@@ -7,6 +7,7 @@ import dev.baton.application.handler.JobHandlers;
 import dev.baton.application.handler.NamedJobHandler;
 import dev.baton.application.port.in.CancelJobUseCase;
 import dev.baton.application.port.in.CountCompletionsUseCase;
+import dev.baton.application.port.in.DeleteDelayedJobUseCase;
 import dev.baton.application.port.in.EnqueueJobUseCase;
 import dev.baton.application.port.in.EnqueueJobsUseCase;
 import dev.baton.application.port.in.EnqueueUniqueJobUseCase;
@@ -24,6 +25,7 @@ import dev.baton.application.port.in.ReadDeadLetterUseCase;
 import dev.baton.application.port.in.ReadQueueTotalsUseCase;
 import dev.baton.application.port.in.RedriveDeadLettersUseCase;
 import dev.baton.application.port.in.ResumeQueueUseCase;
+import dev.baton.application.port.in.RunJobNowUseCase;
 import dev.baton.application.port.in.RunSchedulerUseCase;
 import dev.baton.application.port.in.RunWorkerUseCase;
 import dev.baton.application.port.in.SearchOutcomesUseCase;
@@ -137,6 +139,8 @@ public final class Components {
                 .add(PauseQueueUseCase.class, services::pauses)
                 .add(ResumeQueueUseCase.class, services::pauses)
                 .add(CancelJobUseCase.class, services::cancels)
+                .add(RunJobNowUseCase.class, services::delayedJobs)
+                .add(DeleteDelayedJobUseCase.class, services::delayedJobs)
                 .add(InspectOutboxUseCase.class, () -> outbox().inspect())
                 // the ports and adapters, for tools that go below the use cases (the CLI's queue commands, the bench)
                 .add(JobPublisher.class, () -> ports.transport().get().publisher())

@@ -17,6 +17,7 @@ import dev.baton.application.service.AtLeastOnceExecution;
 import dev.baton.application.service.CancelService;
 import dev.baton.application.service.CompletionJanitor;
 import dev.baton.application.service.DeadLetterService;
+import dev.baton.application.service.DelayedJobService;
 import dev.baton.application.service.EnqueueService;
 import dev.baton.application.service.OutcomeSearchService;
 import dev.baton.application.service.QueuePauseService;
@@ -51,6 +52,7 @@ final class Services {
     private final Lazy<DeadLetterService> deadLetters;
     private final Lazy<QueuePauseService> pauses;
     private final Lazy<CancelService> cancels;
+    private final Lazy<DelayedJobService> delayedJobs;
     private final Lazy<TrimService> trim;
     private final Lazy<SchedulerService> scheduler;
     private final Lazy<ScheduleQueryService> schedules;
@@ -74,6 +76,8 @@ final class Services {
                 ledger.get().outcomes(), clock));
         this.pauses = new Lazy<>(() -> new QueuePauseService(transport.get().administration()));
         this.cancels = new Lazy<>(() -> new CancelService(ledger.get().outcomes(), transport.get().administration(),
+                clock));
+        this.delayedJobs = new Lazy<>(() -> new DelayedJobService(transport.get().administration(), queries.get(),
                 clock));
         this.trim = new Lazy<>(() -> new TrimService(transport.get().maintenance(),
                 new Retention(config.get(RETENTION)), clock));
@@ -132,6 +136,10 @@ final class Services {
 
     CancelService cancels() {
         return cancels.get();
+    }
+
+    DelayedJobService delayedJobs() {
+        return delayedJobs.get();
     }
 
     TrimService trim() {

@@ -144,6 +144,17 @@ class DashboardBrowserIT {
         until(() -> text("[data-field=state]").equals("completed"));
         assertThat(text("[data-field=attempts]")).isEqualTo("2");
         assertThat(text("[data-field=result]")).isEqualTo("done flaky-5");
+        assertThat(browser.findElements(By.cssSelector("#actions button"))).as("nothing to do to a completed job")
+                .isEmpty();
+
+        baton.enqueue(EnqueueJobUseCase.Command.now(queue, JobId.of("later-1"), "{}").after(Duration.ofHours(1)));
+        browser.get(base + "/dashboard/job.html?queue=" + queue.value() + "&job_id=later-1");
+        until(() -> text("[data-field=state]").equals("delayed"));
+        waitFor(By.id("action-run-now")).click();
+        waitFor(By.id("confirm-ok")).click();
+        until(() -> text("#message").equals("Job later-1 is due now"));
+        browser.navigate().refresh();
+        until(() -> text("[data-field=state]").equals("completed"));
 
         browser.get(base + "/dashboard/dead.html?queue=" + queue.value());
         WebElement letter = waitFor(By.cssSelector("tr[data-job='payment-17']"));
