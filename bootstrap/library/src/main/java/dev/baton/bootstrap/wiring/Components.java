@@ -20,8 +20,10 @@ import dev.baton.application.port.in.ListSchedulesUseCase;
 import dev.baton.application.port.in.LocateJobUseCase;
 import dev.baton.application.port.in.PauseQueueUseCase;
 import dev.baton.application.port.in.PurgeDeadLettersUseCase;
+import dev.baton.application.port.in.ReadAuditTrailUseCase;
 import dev.baton.application.port.in.ReadDeadLetterUseCase;
 import dev.baton.application.port.in.ReadQueueTotalsUseCase;
+import dev.baton.application.port.in.RecordAuditEntryUseCase;
 import dev.baton.application.port.in.RedriveDeadLettersUseCase;
 import dev.baton.application.port.in.ResumeQueueUseCase;
 import dev.baton.application.port.in.RunSchedulerUseCase;
@@ -137,6 +139,8 @@ public final class Components {
                 .add(PauseQueueUseCase.class, services::pauses)
                 .add(ResumeQueueUseCase.class, services::pauses)
                 .add(CancelJobUseCase.class, services::cancels)
+                .add(RecordAuditEntryUseCase.class, services::audit)
+                .add(ReadAuditTrailUseCase.class, services::audit)
                 .add(InspectOutboxUseCase.class, () -> outbox().inspect())
                 // the ports and adapters, for tools that go below the use cases (the CLI's queue commands, the bench)
                 .add(JobPublisher.class, () -> ports.transport().get().publisher())
