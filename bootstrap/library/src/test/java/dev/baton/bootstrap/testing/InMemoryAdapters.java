@@ -1,5 +1,6 @@
 package dev.baton.bootstrap.testing;
 
+import dev.baton.application.port.out.AuditTrail;
 import dev.baton.application.testing.InMemoryAuditTrail;
 import dev.baton.application.testing.InMemoryExecutionLedger;
 import dev.baton.application.testing.InMemoryScheduleFires;
@@ -32,6 +33,11 @@ public final class InMemoryAdapters {
     /** The ports, with {@code check} behind {@code /health/ready}. */
     public Adapters ports(HealthCheck check) {
         return new Adapters(transport, ledgerPorts(), List.of(check));
+    }
+
+    /** The ports with {@code trail} as the audit trail, or none (as in at-least-once mode). */
+    public Adapters ports(Optional<AuditTrail> trail) {
+        return new Adapters(transport, new Ledger(ledger, ledger, trail, () -> { }));
     }
 
     private Ledger ledgerPorts() {
