@@ -3,6 +3,7 @@ package dev.baton.adapters.postgres;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.baton.application.port.in.EnqueueJobUseCase;
 import dev.baton.application.port.in.EnqueueJobsUseCase;
+import dev.baton.application.port.out.AuditTrail;
 import dev.baton.application.port.out.EffectRecords;
 import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.application.port.out.JobOutbox;
@@ -49,6 +50,7 @@ public final class PostgresAdapter implements AutoCloseable {
     private final Jdbi jdbi;
     private final ExecutionLedger ledger;
     private final JobOutcomes outcomes;
+    private final AuditTrail auditTrail;
     private final Clock clock;
     private final PostgresJobOutbox jobOutbox;
 
@@ -68,6 +70,7 @@ public final class PostgresAdapter implements AutoCloseable {
         jdbi.getConfig(SqlStatements.class).addCustomizer(EffectGuard.COUNTING);
         this.ledger = ledger(clock);
         this.outcomes = new PostgresJobOutcomes(jdbi, new CompletionTable(config.schema()));
+        this.auditTrail = new PostgresAuditTrail(jdbi, config.schema());
         // listening holds a connection for good: on Baton's own pool, one beside it rather than one of it
         this.jobOutbox = new PostgresJobOutbox(jdbi, config.schema(), () -> {
             readiness.require();
@@ -123,6 +126,11 @@ public final class PostgresAdapter implements AutoCloseable {
     /** The ledger's record of dead letters, replays and purges, in the same table as the completions. */
     public JobOutcomes outcomes() {
         return outcomes;
+    }
+
+    /** The audit trail of the changes asked of the admin server. */
+    public AuditTrail auditTrail() {
+        return auditTrail;
     }
 
     /**

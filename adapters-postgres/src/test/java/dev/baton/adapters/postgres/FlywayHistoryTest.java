@@ -47,7 +47,7 @@ class FlywayHistoryTest {
         assertThat(ledgerBefore).extracting(FlywayHistoryTest::version).containsExactly("", "1", "2", "4", "5");
         assertThat(history(UPGRADED, LEDGER_HISTORY)).startsWith(ledgerBefore.toArray(String[]::new))
                 .extracting(FlywayHistoryTest::version)
-                .containsExactly("", "1", "2", "4", "5", "6", "7", "8", "9", "10", "11", "12");
+                .containsExactly("", "1", "2", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13");
         assertThat(demoBefore).extracting(FlywayHistoryTest::version).containsExactly("0", "1");
         assertThat(history(UPGRADED, DEMO_HISTORY)).isEqualTo(demoBefore);
     }

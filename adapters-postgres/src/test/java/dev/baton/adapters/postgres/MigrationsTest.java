@@ -73,10 +73,10 @@ class MigrationsTest {
             adapter.migrate();
 
             assertThat(tables(EMPTY)).containsExactlyInAnyOrder("job_outcomes", "job_outbox", "job_outbox_epoch",
-                    "job_outbox_claiming", "demo_shipments",
+                    "job_outbox_claiming", "demo_shipments", "audit_trail",
                     MigrationLocation.LEDGER_HISTORY_TABLE, DEMO_HISTORY);
             assertThat(appliedVersions(ledgerHistory))
-                    .containsExactly("1", "2", "4", "5", "6", "7", "8", "9", "10", "11", "12");
+                    .containsExactly("1", "2", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13");
             assertThat(appliedVersions(demoHistory)).containsExactly("1");
             assertThat(history(EMPTY, MigrationLocation.LEDGER_HISTORY_TABLE)).isEqualTo(ledgerHistory);
             assertThat(history(EMPTY, DEMO_HISTORY)).isEqualTo(demoHistory);
@@ -109,7 +109,7 @@ class MigrationsTest {
         }
 
         assertThat(appliedVersions(history(RACED, MigrationLocation.LEDGER_HISTORY_TABLE)))
-                .containsExactly("1", "2", "4", "5", "6", "7", "8", "9", "10", "11", "12");
+                .containsExactly("1", "2", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13");
         assertThat(appliedVersions(history(RACED, DEMO_HISTORY))).containsExactly("1");
         assertThat(history(RACED, MigrationLocation.LEDGER_HISTORY_TABLE)).allMatch(row -> row.endsWith(":true"));
     }

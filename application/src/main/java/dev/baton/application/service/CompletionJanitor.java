@@ -1,11 +1,13 @@
 package dev.baton.application.service;
 
+import dev.baton.application.port.out.AuditTrail;
 import dev.baton.application.port.out.ExecutionLedger;
 import dev.baton.domain.Retention;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -18,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * however many workers it runs. The stream keeps acknowledged history for the retention, but trimming runs on a
  * schedule of its own, so an entry can outlive the retention for a while; the slack keeps its completion until the
  * entry is surely gone, so that a group rolled back (failover, {@code XGROUP SETID}) in that window cannot run a
- * completed job again (docs/RELIABILITY.md, "Retention").
+ * completed job again (docs/RELIABILITY.md, "Retention"). In the same pass it forgets the audit trail's entries
+ * older than the trail's own retention, when given one.
  */
 public final class CompletionJanitor implements AutoCloseable {
     /** Far more than the worker's trim interval (1 min): trimming late by this much is an outage, not a schedule. */
@@ -28,6 +31,7 @@ public final class CompletionJanitor implements AutoCloseable {
 
     private final ExecutionLedger ledger;
     private final Retention retention;
+    private final Optional<Trail> trail;
     private final Clock clock;
     private final Duration interval;
     private final AtomicBoolean started = new AtomicBoolean();
@@ -38,10 +42,25 @@ public final class CompletionJanitor implements AutoCloseable {
         return thread;
     });
 
-    /** A janitor that, once {@linkplain #start() started}, runs every {@code interval}. */
+    /** The audit trail and how long its entries are kept. */
+    public record Trail(AuditTrail trail, Retention retention) {
+        public Trail {
+            Objects.requireNonNull(trail, "trail");
+            Objects.requireNonNull(retention, "retention");
+        }
+    }
+
+    /** A janitor of the completions alone that, once {@linkplain #start() started}, runs every {@code interval}. */
     public CompletionJanitor(ExecutionLedger ledger, Retention retention, Clock clock, Duration interval) {
+        this(ledger, retention, Optional.empty(), clock, interval);
+    }
+
+    /** A janitor of the completions and, if given, the audit trail. */
+    public CompletionJanitor(ExecutionLedger ledger, Retention retention, Optional<Trail> trail, Clock clock,
+                             Duration interval) {
         this.ledger = Objects.requireNonNull(ledger, "ledger");
         this.retention = Objects.requireNonNull(retention, "retention");
+        this.trail = Objects.requireNonNull(trail, "trail");
         this.clock = Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(interval, "interval");
         if (interval.isNegative() || interval.isZero()) {
@@ -50,15 +69,29 @@ public final class CompletionJanitor implements AutoCloseable {
         this.interval = interval;
     }
 
-    /** Forgets the completions older than the retention plus the slack. @return how many it forgot */
+    /**
+     * Forgets the completions older than the retention plus the slack, then the audit entries older than theirs.
+     * @return how many completions it forgot
+     */
     public long runOnce() {
-        Instant cutoff = clock.instant().minus(retention.maxAge()).minus(SLACK);
+        Instant now = clock.instant();
+        Instant cutoff = now.minus(retention.maxAge()).minus(SLACK);
         long forgotten = ledger.forgetCompletedBefore(cutoff);
         if (forgotten > 0) {
             LOG.info("forgot expired completions count={} retention={} cutoff={}", forgotten, retention.maxAge(),
                     cutoff);
         }
+        trail.ifPresent(kept -> forgetAuditEntries(kept, now));
         return forgotten;
+    }
+
+    private static void forgetAuditEntries(Trail kept, Instant now) {
+        Instant cutoff = now.minus(kept.retention().maxAge());
+        long forgotten = kept.trail().forgetBefore(cutoff);
+        if (forgotten > 0) {
+            LOG.info("forgot expired audit entries count={} retention={} cutoff={}", forgotten,
+                    kept.retention().maxAge(), cutoff);
+        }
     }
 
     /** Runs {@link #runOnce} every interval, the first time one interval from now, until {@link #close}. */
@@ -71,7 +104,8 @@ public final class CompletionJanitor implements AutoCloseable {
                 runOnce();
             } catch (RuntimeException e) {
                 // a scheduled task that throws is never run again: the janitor must outlive a ledger outage
-                LOG.warn("forgetting expired completions failed, retrying in {}: {}", interval, e.toString());
+                LOG.warn("forgetting expired completions or audit entries failed, retrying in {}: {}", interval,
+                        e.toString());
             }
         }, interval.toNanos(), interval.toNanos(), TimeUnit.NANOSECONDS);
         return this;

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.application.port.out.DeliveryId;
 import dev.baton.application.port.out.ExecutionLedger.Execution;
+import dev.baton.application.testing.InMemoryAuditTrail;
 import dev.baton.application.testing.InMemoryExecutionLedger;
 import dev.baton.application.testing.MutableClock;
+import dev.baton.domain.AuditEntry;
 import dev.baton.domain.ConsumerName;
 import dev.baton.domain.Job;
 import dev.baton.domain.JobId;
@@ -15,6 +17,7 @@ import dev.baton.domain.Retention;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
 class CompletionJanitorTest {
@@ -43,11 +46,31 @@ class CompletionJanitorTest {
     }
 
     @Test
+    void forgetsTheAuditEntriesOlderThanTheTrailsRetention() {
+        InMemoryAuditTrail trail = new InMemoryAuditTrail();
+        CompletionJanitor both = new CompletionJanitor(ledger, RETENTION, Optional.of(new CompletionJanitor.Trail(
+                trail, new Retention(Duration.ofDays(90)))), clock, Duration.ofMinutes(10));
+        trail.record(audited(T0));
+        trail.record(audited(T0.plus(Duration.ofDays(1))));
+        clock.set(T0.plus(Duration.ofDays(90)).plusSeconds(1));
+
+        both.runOnce();
+
+        assertThat(trail.recent(Optional.empty(), 10)).extracting(kept -> kept.entry().at())
+                .containsExactly(T0.plus(Duration.ofDays(1)));
+    }
+
+    @Test
     void startsOnlyOnce() {
         try (CompletionJanitor started = janitor.start()) {
             assertThatThrownBy(started::start).isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("started already");
         }
+    }
+
+    private static AuditEntry audited(Instant at) {
+        return new AuditEntry(at, Optional.of("operator"), "127.0.0.1", "POST", "/api/queues/orders/pause",
+                Optional.of(QUEUE), "queues/pause", "{}", OptionalLong.of(1), 200);
     }
 
     private Job complete(String id) {

@@ -11,12 +11,14 @@ import dev.baton.application.port.in.ListQueuesUseCase;
 import dev.baton.application.port.in.LocateJobUseCase;
 import dev.baton.application.port.in.PauseQueueUseCase;
 import dev.baton.application.port.in.PurgeDeadLettersUseCase;
+import dev.baton.application.port.in.ReadAuditTrailUseCase;
 import dev.baton.application.port.in.ReadDeadLetterUseCase;
 import dev.baton.application.port.in.ReadQueueTotalsUseCase;
 import dev.baton.application.port.in.RedriveDeadLettersUseCase;
 import dev.baton.application.port.in.ResumeQueueUseCase;
 import dev.baton.application.port.in.RunJobNowUseCase;
 import dev.baton.application.port.in.SearchOutcomesUseCase;
+import dev.baton.bootstrap.admin.AuditEndpoint;
 import dev.baton.bootstrap.admin.Dashboard;
 import dev.baton.bootstrap.admin.DeadLetterEndpoints;
 import dev.baton.bootstrap.admin.HealthEndpoints;
@@ -39,8 +41,8 @@ final class AdminEndpoints {
     }
 
     /**
-     * Health and metrics, queues, jobs and their actions, dead letters, pause and resume, and the dashboard's pages and
-     * events (whose sampler the instance's closer stops).
+     * Health and metrics, queues, jobs and their actions, dead letters, pause and resume, the audit trail, and the
+     * dashboard's pages and events (whose sampler the instance's closer stops).
      */
     static List<Routes.Group> all(Components components, BatonConfig config,
                                   Supplier<Optional<OutboxBacklog>> outbox) {
@@ -61,6 +63,7 @@ final class AdminEndpoints {
                         components.use(DeleteDelayedJobUseCase.class)),
                 new PauseEndpoint(components.use(PauseQueueUseCase.class),
                         components.use(ResumeQueueUseCase.class)),
+                new AuditEndpoint(components.use(ReadAuditTrailUseCase.class)),
                 components.closer().register(new Dashboard(components.use(ReadQueueTotalsUseCase.class), known::all,
                         config::redact)));
     }

@@ -14,6 +14,7 @@ import dev.baton.application.port.in.EnqueueUniqueJobUseCase;
 import dev.baton.application.port.in.InspectOutboxUseCase;
 import dev.baton.application.port.in.LocateJobUseCase;
 import dev.baton.application.port.in.PauseQueueUseCase;
+import dev.baton.application.port.in.RecordAuditEntryUseCase;
 import dev.baton.application.port.in.ResumeQueueUseCase;
 import dev.baton.application.port.in.RunSchedulerUseCase;
 import dev.baton.application.port.in.RunWorkerUseCase;
@@ -308,7 +309,8 @@ public final class Baton implements AutoCloseable {
     public Optional<InetSocketAddress> startAdmin() {
         startGauges();
         return config.adminAddress().map(address -> components.closer().register(AdminServer.start(address, config,
-                components.clock(), AdminEndpoints.all(components, config, this::outboxBacklog))).address());
+                components.clock(), AdminEndpoints.all(components, config, this::outboxBacklog),
+                components.use(RecordAuditEntryUseCase.class))).address());
     }
 
     /**

@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -28,6 +29,8 @@ public final class AdminRequest {
     private final List<String> pathParams;
     private final Optional<AdminAccess.User> user;
     private Map<String, String> query; // parsed on first use, so that a malformed one fails as a 400
+    private Optional<Object> body = Optional.empty(); // as read, for the audit trail's summary
+    private OptionalLong affected = OptionalLong.empty();
 
     AdminRequest(HttpExchange exchange, List<String> pathParams, Optional<AdminAccess.User> user) {
         this.exchange = exchange;
@@ -104,10 +107,33 @@ public final class AdminRequest {
             throw AdminHttpException.badRequest("the body must be a JSON object");
         }
         try {
-            return JsonCodec.onClasspath().parse(text);
+            Object parsed = JsonCodec.onClasspath().parse(text);
+            this.body = Optional.ofNullable(parsed);
+            return parsed;
         } catch (JsonException e) {
             throw AdminHttpException.badRequest("the body is not valid JSON: " + e.getMessage());
         }
+    }
+
+    /** The JSON body as read by {@link #jsonBody}, written compactly; empty when no handler read it. */
+    String bodyRead() {
+        return body.map(JsonCodec.onClasspath()::write).orElse("");
+    }
+
+    /**
+     * Tells the audit trail how many jobs, dead letters or queues this change affected; a handler that knows calls it
+     * before it answers.
+     */
+    public void affected(long count) {
+        if (count < 0) {
+            throw new IllegalArgumentException("a change cannot affect a negative count, got " + count);
+        }
+        affected = OptionalLong.of(count);
+    }
+
+    /** What the handler said it affected ({@link #affected(long)}), if it did. */
+    OptionalLong affected() {
+        return affected;
     }
 
     public void respond(int status, Object json) throws IOException {

@@ -1,6 +1,7 @@
 package dev.baton.bootstrap.admin;
 
 import com.sun.net.httpserver.HttpExchange;
+import dev.baton.application.port.in.RecordAuditEntryUseCase;
 import dev.baton.application.service.LogText;
 import dev.baton.bootstrap.config.AdminAddress;
 import dev.baton.bootstrap.config.BatonConfig;
@@ -30,25 +31,27 @@ public final class AdminServer implements AutoCloseable {
     }
 
     /**
-     * Listens on {@code address} and serves {@code groups}' routes, guarded by the configured admin users.
+     * Listens on {@code address} and serves {@code groups}' routes, guarded by the configured admin users; every
+     * request to a change route is recorded in {@code audit} once answered.
      *
-     * @param clock what the login throttle's locks are timed by
+     * @param clock what the login throttle's locks and the audit entries are timed by
      */
     public static AdminServer start(AdminAddress address, BatonConfig config, Clock clock,
-                                    List<Routes.Group> groups) {
-        return start(address, config, clock, groups, HttpFront.Limits.DEFAULTS);
+                                    List<Routes.Group> groups, RecordAuditEntryUseCase audit) {
+        return start(address, config, clock, groups, audit, HttpFront.Limits.DEFAULTS);
     }
 
     static AdminServer start(AdminAddress address, BatonConfig config, Clock clock, List<Routes.Group> groups,
-                             HttpFront.Limits limits) {
+                             RecordAuditEntryUseCase audit, HttpFront.Limits limits) {
         AdminAccess access = new AdminAccess(config.adminUsers(), address, config.adminPublicOrigin(), clock);
+        ChangeTrail trail = new ChangeTrail(audit, clock, config::redact);
         Routes routes = new Routes();
         access.addTo(routes);
         groups.forEach(group -> group.addTo(routes));
         HttpFront front;
         try {
             front = HttpFront.start(new InetSocketAddress(address.host(), address.port()), limits,
-                    exchange -> serve(exchange, access, routes, config), AdminAccess::isPublic);
+                    exchange -> serve(exchange, access, routes, trail, config), AdminAccess::isPublic);
         } catch (IOException e) {
             throw new AdminServerException("cannot listen on " + address + " (BATON_ADMIN_ADDRESS): " + e.getMessage()
                     + "; choose another address or 'off'", e);
@@ -63,10 +66,15 @@ public final class AdminServer implements AutoCloseable {
         return front.address();
     }
 
-    private static void serve(HttpExchange exchange, AdminAccess access, Routes routes, BatonConfig config)
-            throws IOException {
+    /**
+     * Answers the request; one to a change route, once past the login, then goes to the audit trail with its answer's
+     * status, after the client has it, so that a slow or failing trail never holds or fails the change.
+     */
+    private static void serve(HttpExchange exchange, AdminAccess access, Routes routes, ChangeTrail trail,
+                              BatonConfig config) throws IOException {
         String path = exchange.getRequestURI().getPath();
         SecurityHeaders.addTo(exchange.getResponseHeaders());
+        Optional<Change> change = Optional.empty();
         try {
             Optional<AdminAccess.User> user = Optional.empty();
             if (!AdminAccess.isPublic(path)) {
@@ -75,6 +83,7 @@ public final class AdminServer implements AutoCloseable {
             Routes.Match match = routes.match(exchange.getRequestMethod(), path);
             AdminRequest request = new AdminRequest(exchange, match.params(), user);
             if (match.route().isChange()) {
+                change = Optional.of(new Change(request, match.route()));
                 access.authorizeChange(request, user);
             }
             match.route().handler().handle(request);
@@ -90,6 +99,11 @@ public final class AdminServer implements AutoCloseable {
                     LogText.escaped(config.redact(e.toString())));
             refuse(exchange, 500, String.valueOf(e.getMessage()), config);
         }
+        change.ifPresent(done -> trail.record(done.request(), done.route(), exchange.getResponseCode()));
+    }
+
+    /** A request to a change route, past the login. */
+    private record Change(AdminRequest request, Routes.Route route) {
     }
 
     private static void refuse(HttpExchange exchange, int status, String message, BatonConfig config)

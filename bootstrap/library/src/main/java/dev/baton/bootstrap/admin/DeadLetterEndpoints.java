@@ -93,7 +93,9 @@ public final class DeadLetterEndpoints implements Routes.Group {
         QueueName queue = request.queue();
         DeadLetterSelection selection = selection(request.jsonBody());
         queues.existing(queue);
-        request.respond(200, Map.of(done, change.apply(queue, selection)));
+        int changed = change.apply(queue, selection);
+        request.affected(changed);
+        request.respond(200, Map.of(done, changed));
     }
 
     @FunctionalInterface

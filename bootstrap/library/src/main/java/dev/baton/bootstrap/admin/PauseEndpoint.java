@@ -24,11 +24,13 @@ public final class PauseEndpoint implements Routes.Group {
         routes.post("/api/queues/{}/pause", request -> {
             QueueName queue = request.queue();
             pause.pause(new PauseQueueUseCase.Command(queue));
+            request.affected(1);
             request.respond(200, answer(queue, true));
         });
         routes.post("/api/queues/{}/resume", request -> {
             QueueName queue = request.queue();
             resume.resume(new ResumeQueueUseCase.Command(queue));
+            request.affected(1);
             request.respond(200, answer(queue, false));
         });
     }

@@ -26,8 +26,11 @@ public final class Routes {
         void addTo(Routes routes);
     }
 
-    /** @param isChange whether the route changes Baton's state, which access control grants the operator alone */
-    record Route(String method, Pattern pattern, Handler handler, boolean isChange) {
+    /**
+     * @param template the pattern as the group wrote it ({@code /api/queues/{}/pause})
+     * @param isChange whether the route changes Baton's state, which access control grants the operator alone
+     */
+    record Route(String method, String template, Pattern pattern, Handler handler, boolean isChange) {
     }
 
     /** A matched route and the path's parameters. */
@@ -51,7 +54,7 @@ public final class Routes {
 
     private Routes add(String method, String pattern, Handler handler, boolean change) {
         String regex = Pattern.quote(pattern).replace("{*}", "\\E(.+)\\Q").replace("{}", "\\E([^/]+)\\Q");
-        routes.add(new Route(method, Pattern.compile(regex), handler, change));
+        routes.add(new Route(method, pattern, Pattern.compile(regex), handler, change));
         return this;
     }
 

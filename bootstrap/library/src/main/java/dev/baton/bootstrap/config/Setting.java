@@ -126,6 +126,9 @@ public final class Setting<T> {
             "the origin the admin server is reached at through a reverse proxy (`https://baton.example.com`): its host"
             + " is served besides loopback names, IP addresses and the `BATON_ADMIN_ADDRESS` host, and changes may come"
             + " from its pages whatever `Host` the proxy passes on. See [Security](#security-of-the-admin-server)");
+    public static final Setting<Duration> AUDIT_RETENTION = duration("AUDIT_RETENTION", "90d", SettingRules::positive,
+            "how long the audit trail of admin changes is kept in PostgreSQL; running workers delete older entries. "
+            + "See [The audit trail](#the-audit-trail)");
     public static final Setting<String> PLUGINS = text("PLUGINS", "", folder -> folder, Secrecy.NONE,
             "a folder whose `*.jar` files are searched for handlers (`NamedJobHandler` services) (the `baton` "
             + "command; embedded, `handlerClassLoader(loader)`)");

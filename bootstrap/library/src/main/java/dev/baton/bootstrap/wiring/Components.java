@@ -21,8 +21,10 @@ import dev.baton.application.port.in.ListSchedulesUseCase;
 import dev.baton.application.port.in.LocateJobUseCase;
 import dev.baton.application.port.in.PauseQueueUseCase;
 import dev.baton.application.port.in.PurgeDeadLettersUseCase;
+import dev.baton.application.port.in.ReadAuditTrailUseCase;
 import dev.baton.application.port.in.ReadDeadLetterUseCase;
 import dev.baton.application.port.in.ReadQueueTotalsUseCase;
+import dev.baton.application.port.in.RecordAuditEntryUseCase;
 import dev.baton.application.port.in.RedriveDeadLettersUseCase;
 import dev.baton.application.port.in.ResumeQueueUseCase;
 import dev.baton.application.port.in.RunJobNowUseCase;
@@ -141,6 +143,8 @@ public final class Components {
                 .add(CancelJobUseCase.class, services::cancels)
                 .add(RunJobNowUseCase.class, services::delayedJobs)
                 .add(DeleteDelayedJobUseCase.class, services::delayedJobs)
+                .add(RecordAuditEntryUseCase.class, services::audit)
+                .add(ReadAuditTrailUseCase.class, services::audit)
                 .add(InspectOutboxUseCase.class, () -> outbox().inspect())
                 // the ports and adapters, for tools that go below the use cases (the CLI's queue commands, the bench)
                 .add(JobPublisher.class, () -> ports.transport().get().publisher())

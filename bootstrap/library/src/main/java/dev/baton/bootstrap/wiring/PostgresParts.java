@@ -42,7 +42,8 @@ final class PostgresParts {
         });
         this.ledger = new Lazy<>(() -> {
             PostgresAdapter postgres = adapter.get();
-            return new Ledger(postgres.ledger(), postgres.outcomes(), postgres::migrate);
+            return new Ledger(postgres.ledger(), postgres.outcomes(), Optional.of(postgres.auditTrail()),
+                    postgres::migrate);
         });
     }
 

@@ -1,5 +1,6 @@
 package dev.baton.bootstrap.wiring;
 
+import static dev.baton.bootstrap.config.Setting.AUDIT_RETENTION;
 import static dev.baton.bootstrap.config.Setting.BATCH_COMMIT;
 import static dev.baton.bootstrap.config.Setting.CANCEL_GRACE;
 import static dev.baton.bootstrap.config.Setting.DELIVERY_LIMIT;
@@ -14,6 +15,7 @@ import static dev.baton.bootstrap.config.Setting.RETENTION;
 import dev.baton.application.handler.JobHandlers;
 import dev.baton.application.port.out.JobTracing;
 import dev.baton.application.service.AtLeastOnceExecution;
+import dev.baton.application.service.AuditService;
 import dev.baton.application.service.CancelService;
 import dev.baton.application.service.CompletionJanitor;
 import dev.baton.application.service.DeadLetterService;
@@ -57,6 +59,7 @@ final class Services {
     private final Lazy<SchedulerService> scheduler;
     private final Lazy<ScheduleQueryService> schedules;
     private final Lazy<CompletionJanitor> janitor;
+    private final Lazy<AuditService> audit;
 
     Services(BatonConfig config, Clock clock, Closer closer, Supplier<Transport> transport, Supplier<Ledger> ledger,
              Observers observers, Supplier<JobTracing> tracing, Supplier<JobHandlers> handlers) {
@@ -86,7 +89,9 @@ final class Services {
         this.schedules = new Lazy<>(() -> new ScheduleQueryService(transport.get().scheduleFires(), clock));
         // one per instance, started on first use and stopped with it, whatever the number of workers it runs
         this.janitor = new Lazy<>(() -> closer.register(new CompletionJanitor(ledger.get().executions(),
-                new Retention(config.get(RETENTION)), clock, JANITOR_INTERVAL)).start());
+                new Retention(config.get(RETENTION)), ledger.get().audit().map(trail -> new CompletionJanitor.Trail(
+                        trail, new Retention(config.get(AUDIT_RETENTION)))), clock, JANITOR_INTERVAL)).start());
+        this.audit = new Lazy<>(() -> new AuditService(ledger.get().audit()));
     }
 
     private static WorkerSettings settings(BatonConfig config) {
@@ -152,6 +157,10 @@ final class Services {
 
     ScheduleQueryService schedules() {
         return schedules.get();
+    }
+
+    AuditService audit() {
+        return audit.get();
     }
 
     /** Started with the first worker, one for all of them. */

@@ -52,7 +52,7 @@ const baton = (() => {
 
   const pages = [
     ['Overview', '/'], ['Job lookup', '/dashboard/job.html'], ['Outcomes', '/dashboard/outcomes.html'],
-    ['Dead letters', '/dashboard/dead.html']
+    ['Dead letters', '/dashboard/dead.html'], ['Audit trail', '/dashboard/audit.html']
   ];
 
   let whoami = null;

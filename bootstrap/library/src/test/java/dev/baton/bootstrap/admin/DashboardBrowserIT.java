@@ -47,7 +47,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 /**
  * The dashboard in a real browser (Debian's headless Chromium, driven by Selenium) over a worker on real Redis and
  * PostgreSQL: the overview's numbers and chart move as jobs run, a job is looked up, a dead letter is replayed and
- * completes, a viewer's replay is refused, the pages log no console error and signing out asks for a login again.
+ * completes and the audit trail lists the replay, a viewer's replay is refused, the pages log no console error and
+ * signing out asks for a login again.
  * Takes the screenshots docs/DASHBOARD.md shows.
  */
 class DashboardBrowserIT {
@@ -169,6 +170,12 @@ class DashboardBrowserIT {
         browser.get(base + "/dashboard/job.html?queue=" + queue.value() + "&job_id=payment-17");
         until(() -> text("[data-field=state]").equals("completed"));
         assertThat(text("[data-field=attempts]")).isEqualTo("1");
+        browser.get(base + "/dashboard/audit.html");
+        WebElement replayed = waitFor(By.cssSelector("#audit tr[data-action='queues/dead/replay']"));
+        assertThat(replayed.findElements(By.tagName("td"))).extracting(WebElement::getText)
+                .contains("operator", "127.0.0.1", queue.value(), "1", "200");
+        assertThat(replayed.getText()).contains("POST /api/queues/" + queue.value() + "/dead/replay", "\"ids\"");
+        screenshot("dashboard-audit.png");
     }
 
     @Test
