@@ -57,6 +57,7 @@ public final class JobActionEndpoints implements Routes.Group {
             throw new AdminHttpException(409, "job '" + id.value() + "' of queue '" + queue.value() + "' ended first ("
                     + label(answer) + "): nothing to cancel");
         }
+        request.affected(answer == CancelJobUseCase.Answer.CANCELLED ? 1 : 0);
         request.respond(200, answer(queue, id, label(answer)));
     }
 
@@ -73,6 +74,7 @@ public final class JobActionEndpoints implements Routes.Group {
                     + JobJson.of(queue, id, notDelayed.whereabouts()).get("state") + ": only a delayed job (scheduled,"
                     + " delayed or waiting to retry) can be " + action);
         }
+        request.affected(1);
         request.respond(200, answer(queue, id, done));
     }
 

@@ -78,6 +78,23 @@ class AuditTrailHttpTest {
         }
 
         @Test
+        void aJobActionIsRecordedWithWhatItChanged() throws Exception {
+            try (Baton baton = baton(new InMemoryAdapters(Clock.systemUTC()).ports())) {
+                AdminClient operator = client(baton).as("operator", OPERATOR_PASSWORD);
+                baton.enqueue(QueueName.of("mail"), JobId.of("w-1"), "{}");
+
+                assertThat(operator.post("/api/queues/mail/jobs/w-1/cancel", "{}").statusCode()).isEqualTo(200);
+                assertThat(operator.post("/api/queues/mail/jobs/w-1/cancel", "{}").statusCode()).isEqualTo(200);
+
+                JsonNode items = awaitEntries(operator, 2);
+                assertThat(items).extracting(item -> item.get("action").asText())
+                        .containsOnly("queues/jobs/cancel");
+                assertThat(items.get(1).get("affected").asLong()).as("cancelled").isEqualTo(1);
+                assertThat(items.get(0).get("affected").asLong()).as("cancelled before").isZero();
+            }
+        }
+
+        @Test
         void aRefusedOrFailedChangeIsRecordedWithItsStatus() throws Exception {
             try (Baton baton = baton(new InMemoryAdapters(Clock.systemUTC()).ports())) {
                 AdminClient anonymous = client(baton);
