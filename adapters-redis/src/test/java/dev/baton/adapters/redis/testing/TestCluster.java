@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.awaitility.Awaitility;
@@ -19,6 +20,10 @@ import org.awaitility.Awaitility;
 public final class TestCluster implements AutoCloseable {
     /** Short, so a killed master's replica takes over within a few seconds. */
     private static final Duration NODE_TIMEOUT = Duration.ofMillis(2000);
+    /** Nodes on 20000–22767, their buses on 30000–32767: both below Linux's ephemeral range (from 32768). */
+    private static final int LOWEST_PORT = 20_000;
+    private static final int BUS_OFFSET = 10_000;
+    private static final int EPHEMERAL_START = 32_768;
     private static TestCluster shared;
 
     private final List<Node> nodes;
@@ -80,7 +85,7 @@ public final class TestCluster implements AutoCloseable {
             for (Node node : nodes) {
                 Awaitility.await("redis-server on port " + node.port()).atMost(Duration.ofSeconds(20))
                         .pollInterval(Duration.ofMillis(50))
-                        .until(() -> cluster.cli(node.port(), "PING").contains("PONG"));
+                        .until(() -> answers(cluster, node));
             }
             List<String> create = new ArrayList<>(List.of("redis-cli", "--cluster", "create"));
             nodes.forEach(node -> create.add("127.0.0.1:" + node.port()));
@@ -97,6 +102,15 @@ public final class TestCluster implements AutoCloseable {
             throw new IllegalStateException("cannot start a Redis Cluster from redis-server/redis-cli on the PATH: "
                     + e.getMessage(), e);
         }
+    }
+
+    /** Whether the node answers PING; a node that exited (its port taken after all) fails at once with its log. */
+    private static boolean answers(TestCluster cluster, Node node) throws IOException {
+        if (!node.process().isAlive()) {
+            throw new IllegalStateException("redis-server on port " + node.port() + " exited: "
+                    + Files.readString(node.dir().resolve("redis.log")));
+        }
+        return cluster.cli(node.port(), "PING").contains("PONG");
     }
 
     /** The first node's URI (a seed). */
@@ -185,16 +199,16 @@ public final class TestCluster implements AutoCloseable {
         });
     }
 
+    /**
+     * A port whose cluster bus ({@code port + 10000}) is free too, both below the kernel's ephemeral range (32768 and
+     * up on Linux): a port from that range can be taken by any outgoing connection between this check and the node's
+     * start, which a build with modules side by side makes likely.
+     */
     private static int freePort() {
-        // the cluster bus listens on port + 10000: both must be free
-        for (int attempt = 0; attempt < 100; attempt++) {
-            try (ServerSocket socket = new ServerSocket(0)) {
-                int port = socket.getLocalPort();
-                if (port < 55535) {
-                    try (ServerSocket bus = new ServerSocket(port + 10000)) {
-                        return port;
-                    }
-                }
+        for (int attempt = 0; attempt < 1_000; attempt++) {
+            int port = LOWEST_PORT + ThreadLocalRandom.current().nextInt(EPHEMERAL_START - BUS_OFFSET - LOWEST_PORT);
+            try (ServerSocket node = new ServerSocket(port); ServerSocket bus = new ServerSocket(port + BUS_OFFSET)) {
+                return port;
             } catch (IOException e) {
                 // taken: try another
             }
