@@ -1,5 +1,6 @@
 package dev.baton.adapters.redis;
 
+import dev.baton.application.port.out.DelayedJobActions;
 import dev.baton.application.port.out.JobLeases;
 import dev.baton.application.port.out.JobPublisher;
 import dev.baton.application.port.out.QueueAdministration;
@@ -271,6 +272,10 @@ public final class RedisAdapter implements AutoCloseable {
     }
 
     public QueueAdministration administration() {
+        return transport;
+    }
+
+    public DelayedJobActions delayedJobs() {
         return transport;
     }
 

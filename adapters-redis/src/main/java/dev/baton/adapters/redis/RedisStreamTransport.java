@@ -1,6 +1,7 @@
 package dev.baton.adapters.redis;
 
 import dev.baton.application.port.out.AcknowledgedLease;
+import dev.baton.application.port.out.DelayedJobActions;
 import dev.baton.application.port.out.Delivery;
 import dev.baton.application.port.out.DeliveryId;
 import dev.baton.application.port.out.JobLeases;
@@ -52,7 +53,7 @@ import java.util.function.Supplier;
  * operation fails at once.
  */
 final class RedisStreamTransport implements JobPublisher, JobLeases, QueueMaintenance, QueueAdministration,
-        QueueOverview, ScheduleFires, TransportMemory {
+        DelayedJobActions, QueueOverview, ScheduleFires, TransportMemory {
     private final Supplier<TransportParts> parts;
 
     /** @param parts the parts on Redis's connections; throws {@link TransportException} while there are none */

@@ -2,6 +2,7 @@ package dev.baton.adapters.redis;
 
 import static org.awaitility.Awaitility.await;
 
+import dev.baton.application.port.out.DelayedJobActions;
 import dev.baton.application.port.out.JobLeases;
 import dev.baton.application.port.out.JobPublisher;
 import dev.baton.application.port.out.QueueAdministration;
@@ -37,6 +38,11 @@ abstract class RedisContracts extends TransportContracts {
     @Override
     public QueueAdministration administration() {
         return adapter().administration();
+    }
+
+    @Override
+    public DelayedJobActions delayedJobs() {
+        return adapter().delayedJobs();
     }
 
     @Override

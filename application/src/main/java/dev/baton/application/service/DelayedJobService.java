@@ -4,7 +4,7 @@ import dev.baton.application.port.in.DelayedJobChange;
 import dev.baton.application.port.in.DeleteDelayedJobUseCase;
 import dev.baton.application.port.in.LocateJobUseCase;
 import dev.baton.application.port.in.RunJobNowUseCase;
-import dev.baton.application.port.out.QueueAdministration;
+import dev.baton.application.port.out.DelayedJobActions;
 import dev.baton.domain.JobId;
 import dev.baton.domain.QueueName;
 import java.time.Clock;
@@ -19,11 +19,11 @@ import org.slf4j.LoggerFactory;
 public final class DelayedJobService implements RunJobNowUseCase, DeleteDelayedJobUseCase {
     private static final Logger LOG = LoggerFactory.getLogger(DelayedJobService.class);
 
-    private final QueueAdministration queues;
+    private final DelayedJobActions queues;
     private final LocateJobUseCase locate;
     private final Clock clock;
 
-    public DelayedJobService(QueueAdministration queues, LocateJobUseCase locate, Clock clock) {
+    public DelayedJobService(DelayedJobActions queues, LocateJobUseCase locate, Clock clock) {
         this.queues = queues;
         this.locate = locate;
         this.clock = clock;

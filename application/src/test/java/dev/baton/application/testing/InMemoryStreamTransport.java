@@ -1,6 +1,7 @@
 package dev.baton.application.testing;
 
 import dev.baton.application.port.out.AcknowledgedLease;
+import dev.baton.application.port.out.DelayedJobActions;
 import dev.baton.application.port.out.Delivery;
 import dev.baton.application.port.out.DeliveryId;
 import dev.baton.application.port.out.JobLeases;
@@ -56,7 +57,7 @@ import java.util.stream.Collectors;
  * that monitor) for up to its block time, and whatever adds to a stream wakes it. Idle times come from the clock.
  */
 public final class InMemoryStreamTransport
-        implements JobPublisher, JobLeases, QueueMaintenance, QueueAdministration, QueueOverview {
+        implements JobPublisher, JobLeases, QueueMaintenance, QueueAdministration, QueueOverview, DelayedJobActions {
     private final Clock clock;
     private final WireFields wire;
     private final Map<QueueName, InMemoryQueue> queues = new HashMap<>();

@@ -1,5 +1,6 @@
 package dev.baton.application.testing;
 
+import dev.baton.application.port.out.DelayedJobActions;
 import dev.baton.application.port.out.DeliveryId;
 import dev.baton.application.port.out.JobLeases;
 import dev.baton.application.port.out.JobPublisher;
@@ -35,6 +36,11 @@ class InMemoryStreamTransportTest extends TransportContracts {
 
     @Override
     public QueueAdministration administration() {
+        return transport;
+    }
+
+    @Override
+    public DelayedJobActions delayedJobs() {
         return transport;
     }
 

@@ -328,13 +328,13 @@ public abstract class QueueAdministrationContract extends TransportFixture {
         publisher().publish(job("later").notBefore(BASE.plusSeconds(3600)));
         publisher().publish(job("other").notBefore(BASE.plusSeconds(3600)));
 
-        assertThat(administration().makeDue(queue, JobId.of("later"), BASE)).isTrue();
+        assertThat(delayedJobs().makeDue(queue, JobId.of("later"), BASE)).isTrue();
 
         assertThat(maintenance().promoteDue(queue, BASE, 10)).isEqualTo(1);
         assertThat(jobIds(leases().lease(queue, alice, 10, SHORT_BLOCK).deliveries())).containsExactly("later");
         assertThat(administration().find(queue, JobId.of("other"))).hasValueSatisfying(sighting ->
                 assertThat(sighting).isInstanceOf(JobSighting.Delayed.class));
-        assertThat(administration().makeDue(queue, JobId.of("later"), BASE)).as("running now").isFalse();
+        assertThat(delayedJobs().makeDue(queue, JobId.of("later"), BASE)).as("running now").isFalse();
     }
 
     @Test
@@ -342,10 +342,10 @@ public abstract class QueueAdministrationContract extends TransportFixture {
         publisher().publish(job("soon").notBefore(BASE.plusSeconds(10)));
         publish("waiting");
 
-        assertThat(administration().makeDue(queue, JobId.of("soon"), BASE.plusSeconds(60))).isTrue();
-        assertThat(administration().makeDue(queue, JobId.of("waiting"), BASE)).isFalse();
-        assertThat(administration().makeDue(queue, JobId.of("nobody"), BASE)).isFalse();
-        assertThat(administration().makeDue(randomQueue(), JobId.of("soon"), BASE)).isFalse();
+        assertThat(delayedJobs().makeDue(queue, JobId.of("soon"), BASE.plusSeconds(60))).isTrue();
+        assertThat(delayedJobs().makeDue(queue, JobId.of("waiting"), BASE)).isFalse();
+        assertThat(delayedJobs().makeDue(queue, JobId.of("nobody"), BASE)).isFalse();
+        assertThat(delayedJobs().makeDue(randomQueue(), JobId.of("soon"), BASE)).isFalse();
 
         assertThat(single(overview().delayed(queue, 10)).dueAt()).isEqualTo(BASE.plusSeconds(10));
     }
@@ -356,9 +356,9 @@ public abstract class QueueAdministrationContract extends TransportFixture {
         publisher().publish(job("kept").notBefore(BASE.plusSeconds(60)));
         publish("waiting");
 
-        assertThat(administration().removeDelayed(queue, JobId.of("removed"))).isTrue();
-        assertThat(administration().removeDelayed(queue, JobId.of("removed"))).as("gone already").isFalse();
-        assertThat(administration().removeDelayed(queue, JobId.of("waiting"))).isFalse();
+        assertThat(delayedJobs().removeDelayed(queue, JobId.of("removed"))).isTrue();
+        assertThat(delayedJobs().removeDelayed(queue, JobId.of("removed"))).as("gone already").isFalse();
+        assertThat(delayedJobs().removeDelayed(queue, JobId.of("waiting"))).isFalse();
 
         assertThat(administration().find(queue, JobId.of("removed"))).isEmpty();
         assertThat(administration().stats(queue).delayed()).isEqualTo(1);

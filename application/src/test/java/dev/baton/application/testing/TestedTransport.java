@@ -1,5 +1,6 @@
 package dev.baton.application.testing;
 
+import dev.baton.application.port.out.DelayedJobActions;
 import dev.baton.application.port.out.DeliveryId;
 import dev.baton.application.port.out.JobLeases;
 import dev.baton.application.port.out.JobPublisher;
@@ -29,6 +30,8 @@ public interface TestedTransport {
     QueueMaintenance maintenance();
 
     QueueAdministration administration();
+
+    DelayedJobActions delayedJobs();
 
     QueueOverview overview();
 

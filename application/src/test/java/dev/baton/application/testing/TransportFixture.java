@@ -2,6 +2,7 @@ package dev.baton.application.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.application.port.out.DelayedJobActions;
 import dev.baton.application.port.out.Delivery;
 import dev.baton.application.port.out.DeliveryId;
 import dev.baton.application.port.out.JobLeases;
@@ -76,6 +77,10 @@ public abstract class TransportFixture {
 
     protected final QueueAdministration administration() {
         return subject().administration();
+    }
+
+    protected final DelayedJobActions delayedJobs() {
+        return subject().delayedJobs();
     }
 
     protected final QueueOverview overview() {

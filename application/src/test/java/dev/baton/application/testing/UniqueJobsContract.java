@@ -55,7 +55,7 @@ public abstract class UniqueJobsContract extends TransportFixture {
     void theKeyIsReleasedWhenItsDelayedJobIsRemoved() {
         publisher().publishUnique(KEY.on(plainJob("later").notBefore(BASE.plusSeconds(3600))));
 
-        administration().removeDelayed(queue, JobId.of("later"));
+        delayedJobs().removeDelayed(queue, JobId.of("later"));
 
         assertThat(publishUnique("now", KEY)).isEqualTo(JobId.of("now"));
     }

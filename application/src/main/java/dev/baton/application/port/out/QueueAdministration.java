@@ -61,22 +61,4 @@ public interface QueueAdministration {
      * @return true when this call recorded it, false when the job was cancelled already
      */
     boolean cancel(QueueName queue, JobId id, Instant at);
-
-    /**
-     * Makes the delayed job with {@code id} (a retry, a scheduled or delayed job) due at {@code now}, in one atomic
-     * step: promotion moves it into the stream on its next pass ({@link QueueMaintenance#promoteDue}). A job due
-     * earlier keeps its time. Found as {@link #find} finds it, so a job beyond what a lookup scans is not found.
-     *
-     * @return true when the queue held it delayed, false when not (waiting, running, dead, promoted meanwhile or
-     *         unknown)
-     */
-    boolean makeDue(QueueName queue, JobId id, Instant now);
-
-    /**
-     * Removes the delayed job with {@code id} without running it, in one atomic step, and releases the uniqueness key
-     * it holds (so that a job with that key may be enqueued again). Nothing else remembers it.
-     *
-     * @return true when this call removed it, false when the queue held it not delayed
-     */
-    boolean removeDelayed(QueueName queue, JobId id);
 }

@@ -22,7 +22,7 @@ final class RedisParts {
         this.transport = new Lazy<>(() -> {
             RedisAdapter redis = adapter.get();
             return new Transport(redis.publisher(), redis.leases(), redis.maintenance(), redis.administration(),
-                    redis.overview(), redis.scheduleFires());
+                    redis.delayedJobs(), redis.overview(), redis.scheduleFires());
         });
     }
 

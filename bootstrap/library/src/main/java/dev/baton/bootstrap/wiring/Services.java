@@ -80,7 +80,7 @@ final class Services {
         this.pauses = new Lazy<>(() -> new QueuePauseService(transport.get().administration()));
         this.cancels = new Lazy<>(() -> new CancelService(ledger.get().outcomes(), transport.get().administration(),
                 clock));
-        this.delayedJobs = new Lazy<>(() -> new DelayedJobService(transport.get().administration(), queries.get(),
+        this.delayedJobs = new Lazy<>(() -> new DelayedJobService(transport.get().delayedJobs(), queries.get(),
                 clock));
         this.trim = new Lazy<>(() -> new TrimService(transport.get().maintenance(),
                 new Retention(config.get(RETENTION)), clock));

@@ -22,7 +22,8 @@ public final class InMemoryAdapters {
     public InMemoryAdapters(Clock clock) {
         InMemoryStreamTransport streams = new InMemoryStreamTransport(clock);
         this.ledger = new InMemoryExecutionLedger(clock);
-        this.transport = new Transport(streams, streams, streams, streams, streams, new InMemoryScheduleFires(streams));
+        this.transport = new Transport(streams, streams, streams, streams, streams, streams,
+                new InMemoryScheduleFires(streams));
     }
 
     /** The ports, for {@code Baton.builder().adapters(...)}. */
