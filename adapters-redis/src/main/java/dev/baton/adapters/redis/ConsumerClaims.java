@@ -76,7 +76,14 @@ final class ConsumerClaims implements AutoCloseable {
     void release(ConsumerName name) {
         Link link = held.remove(name);
         if (link != null) {
-            link.close();
+            try {
+                // Redis drops a closed connection from its client list a moment later: unnamed first, at once
+                link.sync().clientSetname(new byte[0]);
+            } catch (RuntimeException e) {
+                // a broken connection is gone from the list already
+            } finally {
+                link.close();
+            }
         }
     }
 

@@ -25,6 +25,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.IntStream;
@@ -92,11 +94,16 @@ public abstract class JobLeasesContract extends TransportFixture {
         leases().declare(queue);
         AtomicReference<Lease> cutShort = new AtomicReference<>();
         AtomicBoolean stillInterrupted = new AtomicBoolean();
+        CountDownLatch connected = new CountDownLatch(1);
         Thread stopping = new Thread(() -> {
+            // a first read sets up what the thread reads with, so that the wait below is the blocking read's
+            leases().lease(queue, alice, 5, SHORT_BLOCK);
+            connected.countDown();
             cutShort.set(leases().lease(queue, alice, 5, Duration.ofSeconds(3)));
             stillInterrupted.set(Thread.currentThread().isInterrupted());
         });
         stopping.start();
+        assertThat(connected.await(10, TimeUnit.SECONDS)).isTrue();
         await().atMost(Duration.ofSeconds(10)).until(() -> stopping.getState() == Thread.State.TIMED_WAITING);
 
         stopping.interrupt();
